@@ -1,0 +1,1 @@
+"""The plybits HTTP service: routes translate HTTP to :mod:`plybits` calls and back."""

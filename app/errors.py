@@ -1,0 +1,76 @@
+"""One place that turns every failure into an RFC 9457 problem+json response."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from plybits.errors import PlybitsError
+
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_BASE = "https://plybits.dev/problems/"
+log = logging.getLogger("plybits.app")
+
+
+def problem_body(error: PlybitsError) -> dict[str, Any]:
+    """The problem document of a library error (also used inside batch lines)."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_BASE + error.problem_type,
+        "title": error.title,
+        "status": error.status,
+        "detail": str(error),
+    }
+    if error.ply is not None:
+        body["ply"] = error.ply
+    if error.move is not None:
+        body["move"] = error.move
+    return body
+
+
+def problem_response(body: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(jsonable_encoder(body), status_code=body["status"], media_type=PROBLEM_JSON)
+
+
+async def _plybits_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, PlybitsError)
+    return problem_response(problem_body(exc))
+
+
+async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = jsonable_encoder(exc.errors(), exclude={"ctx", "url", "input"})
+    first = errors[0] if errors else {}
+    detail = f"{'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg', 'invalid request')}"
+    return problem_response(
+        {"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request", "status": 422, "detail": detail,
+         "errors": errors}
+    )
+
+
+async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    return problem_response(
+        {"type": "about:blank", "title": str(exc.detail), "status": exc.status_code, "detail": str(exc.detail)}
+    )
+
+
+async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled error", exc_info=exc)
+    return problem_response(
+        {"type": PROBLEM_BASE + "internal", "title": "Internal error", "status": 500,
+         "detail": f"internal error ({type(exc).__name__})"}
+    )
+
+
+def install(app: FastAPI) -> None:
+    """Register the problem+json handlers on ``app``."""
+    app.add_exception_handler(PlybitsError, _plybits_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

@@ -1,0 +1,151 @@
+"""The self-describing container around a payload (byte layout in docs/format.md).
+
+    magic "PB" | version | codec id | scheme version | flags | plies (uvarint)
+    | [start: uvarint length + UTF-8] | [tags: uvarint count + (key, value) strings]
+    | payload bytes | CRC-32 (big-endian) of everything before it
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+
+from plybits.errors import InvalidDataError, LimitExceededError
+
+MAGIC = b"PB"
+VERSION = 1
+FLAG_START = 0x01
+FLAG_TAGS = 0x02
+KNOWN_FLAGS = FLAG_START | FLAG_TAGS
+MAX_STRING = 1 << 16
+"""Longest start or tag string a container may hold, in bytes."""
+MAX_TAGS = 256
+
+
+@dataclass
+class Container:
+    """The decoded fields of a container."""
+
+    codec_id: int
+    scheme_version: int
+    plies: int
+    payload: bytes
+    start: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+def write_uvarint(value: int) -> bytes:
+    """LEB128: seven bits a byte, least significant group first, high bit = more."""
+    if value < 0:
+        raise ValueError(f"uvarint of negative value {value!r}")
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def _write_string(text: str) -> bytes:
+    raw = text.encode("utf-8")
+    if len(raw) > MAX_STRING:
+        raise LimitExceededError(f"string of {len(raw)} bytes is longer than the container allows ({MAX_STRING})")
+    return write_uvarint(len(raw)) + raw
+
+
+def pack(container: Container) -> bytes:
+    """Serialize a container, CRC included."""
+    flags = (FLAG_START if container.start is not None else 0) | (FLAG_TAGS if container.tags else 0)
+    out = bytearray(MAGIC)
+    out += bytes([VERSION, container.codec_id, container.scheme_version, flags])
+    out += write_uvarint(container.plies)
+    if container.start is not None:
+        out += _write_string(container.start)
+    if container.tags:
+        if len(container.tags) > MAX_TAGS:
+            raise LimitExceededError(f"{len(container.tags)} tags, at most {MAX_TAGS} allowed")
+        out += write_uvarint(len(container.tags))
+        for key, value in container.tags.items():
+            out += _write_string(key) + _write_string(value)
+    out += container.payload
+    out += zlib.crc32(out).to_bytes(4, "big")
+    return bytes(out)
+
+
+class _Cursor:
+    """Reads the header fields of a container body (CRC already checked)."""
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+        self.pos = 0
+
+    def byte(self, what: str) -> int:
+        if self.pos >= len(self.body):
+            raise InvalidDataError(f"truncated container: missing {what}")
+        value = self.body[self.pos]
+        self.pos += 1
+        return value
+
+    def uvarint(self, what: str) -> int:
+        value = shift = 0
+        for _ in range(10):
+            byte = self.byte(what)
+            value |= (byte & 0x7F) << shift
+            if not byte & 0x80:
+                return value
+            shift += 7
+        raise InvalidDataError(f"{what}: variable-length integer longer than 10 bytes")
+
+    def string(self, what: str) -> str:
+        length = self.uvarint(f"{what} length")
+        if length > MAX_STRING or self.pos + length > len(self.body):
+            raise InvalidDataError(f"{what}: length {length} runs past the end of the container")
+        raw = self.body[self.pos:self.pos + length]
+        self.pos += length
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InvalidDataError(f"{what} is not valid UTF-8: {err}") from None
+
+
+def unpack(data: bytes, *, max_plies: int) -> Container:
+    """Parse and verify a container.
+
+    :raises InvalidDataError: on a wrong magic or version, a CRC mismatch, or malformed fields.
+    :raises LimitExceededError: if it claims more than ``max_plies`` plies.
+    """
+    if len(data) < len(MAGIC) + 4 + 4:
+        raise InvalidDataError(f"container of {len(data)} bytes is too short")
+    if data[:2] != MAGIC:
+        raise InvalidDataError(f"not a plybits container: magic {data[:2]!r}, expected {MAGIC!r}")
+    body, crc = data[:-4], int.from_bytes(data[-4:], "big")
+    if zlib.crc32(body) != crc:
+        raise InvalidDataError("CRC-32 mismatch: the data is corrupted or truncated")
+    cursor = _Cursor(body)
+    cursor.pos = len(MAGIC)
+    version = cursor.byte("version")
+    if version != VERSION:
+        raise InvalidDataError(f"container version {version} is not supported (this build reads {VERSION})")
+    codec_id = cursor.byte("codec id")
+    scheme_version = cursor.byte("scheme version")
+    flags = cursor.byte("flags")
+    if flags & ~KNOWN_FLAGS:
+        raise InvalidDataError(f"unknown flag bits 0x{flags & ~KNOWN_FLAGS:02x}")
+    plies = cursor.uvarint("ply count")
+    if plies > max_plies:
+        raise LimitExceededError(f"container claims {plies} plies, more than the limit of {max_plies}")
+    start = cursor.string("start position") if flags & FLAG_START else None
+    tags: dict[str, str] = {}
+    if flags & FLAG_TAGS:
+        count = cursor.uvarint("tag count")
+        if count == 0 or count > MAX_TAGS:
+            raise InvalidDataError(f"tag count {count} out of range 1..{MAX_TAGS}")
+        for i in range(count):
+            key = cursor.string(f"tag {i} name")
+            if key in tags:
+                raise InvalidDataError(f"tag {key!r} appears twice")
+            tags[key] = cursor.string(f"tag {key!r} value")
+    return Container(codec_id, scheme_version, plies, body[cursor.pos:], start, tags)

@@ -1,0 +1,235 @@
+"""The library's verbs: encode, decode, validate, convert and list legal moves, for any registered game.
+
+The service and the command-line tool call these and nothing below them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from plybits import container
+from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
+from plybits.game import Game, Position, Record
+from plybits.registry import get_game, get_scheme, scheme_by_id
+
+DEFAULT_MAX_PLIES = 20_000
+
+
+@dataclass
+class Replay:
+    """A record read and checked: its start, moves and final position."""
+
+    game: Game
+    start: str | None
+    start_position: Position
+    moves: list[Any]
+    final: Position
+    tags: dict[str, str] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Encoded:
+    """The result of :func:`encode`."""
+
+    game: str
+    scheme: str
+    data: bytes
+    payload: bytes
+    plies: int
+    payload_bits: int
+    final_position: str
+    dropped: dict[str, int]
+
+    @property
+    def bits_per_ply(self) -> float:
+        return self.payload_bits / self.plies if self.plies else 0.0
+
+
+@dataclass
+class Decoded:
+    """The result of :func:`decode`."""
+
+    game: str
+    scheme: str
+    start: str | None
+    moves: list[str]
+    tags: dict[str, str]
+    plies: int
+    final_position: str
+
+
+def read_record(
+    game_name: str,
+    *,
+    moves: Sequence[str] | None = None,
+    record: str | None = None,
+    notation: str | None = None,
+    start: str | None = None,
+    max_plies: int = DEFAULT_MAX_PLIES,
+) -> Replay:
+    """Parse and replay a move list or a record, checking every move.
+
+    :raises PlybitsError: the first problem, located by ply and move where it has one.
+    """
+    game = get_game(game_name)
+    if (moves is None) == (record is None):
+        raise InvalidRecordError("give exactly one of 'moves' and 'record'")
+    if notation is not None and notation not in game.notations:
+        raise InvalidRecordError(f"unknown notation {notation!r} for {game.name}; known: {', '.join(game.notations)}")
+    tags: dict[str, str] = {}
+    dropped: dict[str, int] = {}
+    if record is not None:
+        parsed: Record = game.parse_record(record)
+        tokens = parsed.moves
+        tags, dropped = parsed.tags, parsed.dropped
+        if start is None:
+            start = parsed.start
+    else:
+        assert moves is not None
+        tokens = list(moves)
+    if len(tokens) > max_plies:
+        raise LimitExceededError(f"{len(tokens)} plies, more than the limit of {max_plies}")
+    start_position = game.position(start)
+    position = start_position.copy()
+    played = []
+    for ply, token in enumerate(tokens):
+        try:
+            move = position.parse_move(token, notation)
+        except PlybitsError as err:
+            raise err.at(ply, token) from None
+        position.push(move)
+        played.append(move)
+    return Replay(game, game.canonical_start(start), start_position, played, position, tags, dropped)
+
+
+def write_moves(start: Position, moves: Sequence[Any], notation: str | None = None) -> list[str]:
+    """``moves`` played from ``start`` written in ``notation``."""
+    position = start.copy()
+    out = []
+    for move in moves:
+        out.append(position.move_text(move, notation))
+        position.push(move)
+    return out
+
+
+def encode(
+    game_name: str,
+    scheme_name: str,
+    *,
+    moves: Sequence[str] | None = None,
+    record: str | None = None,
+    notation: str | None = None,
+    start: str | None = None,
+    tags: dict[str, str] | None = None,
+    max_plies: int = DEFAULT_MAX_PLIES,
+) -> Encoded:
+    """Encode a game into a container with the given scheme.
+
+    Tags from the record come first; ``tags`` given here override them.
+
+    :raises PlybitsError: on any bad input, located by ply where it has one.
+    """
+    scheme = get_scheme(game_name, scheme_name)
+    replay = read_record(game_name, moves=moves, record=record, notation=notation, start=start, max_plies=max_plies)
+    bits = scheme.encode(replay.start_position.copy(), replay.moves)
+    payload = bits.tobytes()
+    blob = container.pack(
+        container.Container(
+            codec_id=scheme.codec_id,
+            scheme_version=scheme.version,
+            plies=len(replay.moves),
+            payload=payload,
+            start=replay.start,
+            tags={**replay.tags, **(tags or {})},
+        )
+    )
+    return Encoded(
+        game=game_name,
+        scheme=scheme.name,
+        data=blob,
+        payload=payload,
+        plies=len(replay.moves),
+        payload_bits=len(bits),
+        final_position=replay.final.fen(),
+        dropped=replay.dropped,
+    )
+
+
+def decode_moves(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> tuple[Replay, str]:
+    """Unpack a container and decode its moves (each checked legal); returns the replay and the scheme name.
+
+    :raises InvalidDataError: on any corruption; :raises LimitExceededError: on too many plies.
+    """
+    box = container.unpack(data, max_plies=max_plies)
+    scheme = scheme_by_id(box.codec_id)
+    if box.scheme_version not in scheme.readable_versions:
+        raise InvalidDataError(
+            f"{scheme.game}/{scheme.name} version {box.scheme_version} is not readable by this build "
+            f"(reads {', '.join(map(str, scheme.readable_versions))})"
+        )
+    game = get_game(scheme.game)
+    try:
+        start_position = game.position(box.start)
+    except PlybitsError as err:
+        raise InvalidDataError(f"stored start position is invalid: {err.reason}") from None
+    moves = scheme.decode(start_position.copy(), box.payload, box.plies, box.scheme_version)
+    final = start_position.copy()
+    for move in moves:
+        final.push(move)
+    return Replay(game, box.start, start_position, moves, final, box.tags), scheme.name
+
+
+def decode(data: bytes, *, notation: str | None = None, max_plies: int = DEFAULT_MAX_PLIES) -> Decoded:
+    """Decode a container into moves written in ``notation``.
+
+    :raises PlybitsError: on corrupted data or an unknown notation.
+    """
+    replay, scheme_name = decode_moves(data, max_plies=max_plies)
+    game = replay.game
+    if notation is not None and notation not in game.notations:
+        raise InvalidRecordError(f"unknown notation {notation!r} for {game.name}; known: {', '.join(game.notations)}")
+    return Decoded(
+        game=game.name,
+        scheme=scheme_name,
+        start=replay.start,
+        moves=write_moves(replay.start_position, replay.moves, notation),
+        tags=replay.tags,
+        plies=len(replay.moves),
+        final_position=replay.final.fen(),
+    )
+
+
+def convert(
+    game_name: str,
+    *,
+    moves: Sequence[str] | None = None,
+    record: str | None = None,
+    from_notation: str | None = None,
+    to_notation: str | None = None,
+    start: str | None = None,
+    max_plies: int = DEFAULT_MAX_PLIES,
+) -> list[str]:
+    """Rewrite a game's moves from one notation into another (each move checked legal)."""
+    replay = read_record(game_name, moves=moves, record=record, notation=from_notation, start=start, max_plies=max_plies)
+    if to_notation is not None and to_notation not in replay.game.notations:
+        raise InvalidRecordError(
+            f"unknown notation {to_notation!r} for {game_name}; known: {', '.join(replay.game.notations)}"
+        )
+    return write_moves(replay.start_position, replay.moves, to_notation)
+
+
+def legal_moves(
+    game_name: str,
+    *,
+    moves: Sequence[str] | None = None,
+    notation: str | None = None,
+    start: str | None = None,
+    max_plies: int = DEFAULT_MAX_PLIES,
+) -> tuple[str, list[str]]:
+    """The position after ``moves`` and its legal moves written in ``notation``, sorted."""
+    replay = read_record(game_name, moves=list(moves or []), notation=notation, start=start, max_plies=max_plies)
+    final = replay.final
+    return final.fen(), sorted(final.move_text(m, notation) for m in final.legal_moves())

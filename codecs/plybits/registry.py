@@ -1,0 +1,100 @@
+"""The codecs this build knows, keyed by game name and by (game, scheme); the service lists and dispatches from here."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from plybits.errors import UnknownCodecError
+from plybits.game import Game, Scheme
+
+GAME_PACKAGES = ("plybits.chess", "plybits.xiangqi", "plybits.abalone", "plybits.entropy")
+"""Each package, if present, registers its game and seed scheme when imported."""
+LATER_SCHEMES = ("rank",)
+"""Scheme modules of a game package, imported (and so registered) after it when present."""
+
+_games: dict[str, Game] = {}
+_schemes: dict[tuple[str, str], Scheme] = {}
+_by_id: dict[int, Scheme] = {}
+_loaded = False
+
+
+def register_game(game: Game) -> None:
+    """Make a game known by its name."""
+    if game.name in _games:
+        raise ValueError(f"game {game.name!r} registered twice")
+    _games[game.name] = game
+
+
+def register_scheme(scheme: Scheme) -> None:
+    """Make a scheme known by (game, name) and by its container codec id."""
+    key = (scheme.game, scheme.name)
+    if key in _schemes:
+        raise ValueError(f"scheme {key!r} registered twice")
+    if scheme.codec_id in _by_id:
+        raise ValueError(f"codec id 0x{scheme.codec_id:02x} of {key!r} already used by {_by_id[scheme.codec_id]!r}")
+    _schemes[key] = scheme
+    _by_id[scheme.codec_id] = scheme
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for package in GAME_PACKAGES:
+        if importlib.util.find_spec(package) is None:
+            continue
+        importlib.import_module(package)
+        for module in LATER_SCHEMES:
+            if importlib.util.find_spec(f"{package}.{module}") is not None:
+                importlib.import_module(f"{package}.{module}")
+
+
+def games() -> list[Game]:
+    """Every registered game."""
+    _load()
+    return list(_games.values())
+
+
+def schemes() -> list[Scheme]:
+    """Every registered scheme, grouped by game."""
+    _load()
+    return sorted(_schemes.values(), key=lambda s: (list(_games).index(s.game), s.codec_id))
+
+
+def get_game(name: str) -> Game:
+    """The game called ``name``.
+
+    :raises UnknownCodecError: if there is none.
+    """
+    _load()
+    try:
+        return _games[name]
+    except KeyError:
+        raise UnknownCodecError(f"unknown game {name!r}; known: {', '.join(_games)}") from None
+
+
+def get_scheme(game: str, name: str) -> Scheme:
+    """The scheme ``name`` of ``game``.
+
+    :raises UnknownCodecError: if there is none.
+    """
+    get_game(game)
+    try:
+        return _schemes[game, name]
+    except KeyError:
+        known = ", ".join(s for g, s in _schemes if g == game)
+        raise UnknownCodecError(f"unknown scheme {name!r} for {game}; known: {known}") from None
+
+
+def scheme_by_id(codec_id: int) -> Scheme:
+    """The scheme a container's codec byte names.
+
+    :raises UnknownCodecError: if no scheme has that id.
+    """
+    _load()
+    try:
+        return _by_id[codec_id]
+    except KeyError:
+        raise UnknownCodecError(f"unknown codec id 0x{codec_id:02x}") from None

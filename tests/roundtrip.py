@@ -1,0 +1,41 @@
+"""The one round-trip check every codec's tests use: decode(encode(x)) == x, the exact bits, and the size."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plybits
+from plybits import container
+
+
+def assert_roundtrip(
+    game: str,
+    scheme: str,
+    moves: Sequence[str],
+    *,
+    notation: str | None = None,
+    start: str | None = None,
+    payload_hex: str | None = None,
+    payload_bits: int | None = None,
+    tags: dict[str, str] | None = None,
+) -> plybits.Encoded:
+    """Encode, check the payload and size when given, decode, and check the same game comes back."""
+    encoded = plybits.encode(game, scheme, moves=moves, notation=notation, start=start, tags=tags)
+    if payload_hex is not None:
+        assert encoded.payload.hex() == payload_hex
+    if payload_bits is not None:
+        assert encoded.payload_bits == payload_bits
+    assert len(encoded.payload) == (encoded.payload_bits + 7) // 8
+    box = container.unpack(encoded.data, max_plies=plybits.records.DEFAULT_MAX_PLIES)
+    assert box.payload == encoded.payload
+    assert box.plies == len(moves)
+    decoded = plybits.decode(encoded.data, notation=notation)
+    assert (decoded.game, decoded.scheme, decoded.plies) == (game, scheme, len(moves))
+    if notation is not None:
+        assert decoded.moves == list(moves)
+    else:  # moves come back in the default notation: compare by re-encoding them
+        again = plybits.encode(game, scheme, moves=decoded.moves, start=decoded.start, tags=tags)
+        assert again.data == encoded.data
+    assert decoded.final_position == encoded.final_position
+    assert decoded.tags == (tags or {})
+    return encoded

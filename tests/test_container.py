@@ -1,0 +1,69 @@
+import zlib
+
+import pytest
+
+from plybits.container import Container, pack, unpack, write_uvarint
+from plybits.errors import InvalidDataError, LimitExceededError
+
+
+def sample() -> Container:
+    return Container(codec_id=0x01, scheme_version=0, plies=3, payload=bytes.fromhex("143464440625"),
+                     start="8/P7/8/8/8/8/8/k6K w - - 0 1", tags={"White": "Ann", "Result": "1-0"})
+
+
+def test_layout_is_magic_version_codec_flags_plies_then_crc():
+    blob = pack(Container(codec_id=0x01, scheme_version=0, plies=3, payload=b"\x14\x34\x64\x44\x06\x25"))
+    body = b"PB" + bytes([1, 0x01, 0, 0, 3]) + bytes.fromhex("143464440625")
+    assert blob == body + zlib.crc32(body).to_bytes(4, "big")
+
+
+def test_round_trip_with_start_and_tags():
+    assert unpack(pack(sample()), max_plies=100) == sample()
+
+
+@pytest.mark.parametrize("value,encoded", [(0, "00"), (127, "7f"), (128, "8001"), (300, "ac02"), (16384, "808001")])
+def test_uvarint_is_leb128(value, encoded):
+    assert write_uvarint(value).hex() == encoded
+
+
+def test_every_single_bit_flip_is_caught():
+    blob = pack(sample())
+    for bit in range(len(blob) * 8):
+        corrupted = bytearray(blob)
+        corrupted[bit // 8] ^= 0x80 >> (bit % 8)
+        with pytest.raises(InvalidDataError):
+            unpack(bytes(corrupted), max_plies=100)
+
+
+def test_every_truncation_is_caught():
+    blob = pack(sample())
+    for length in range(len(blob)):
+        with pytest.raises(InvalidDataError):
+            unpack(blob[:length], max_plies=100)
+
+
+def test_a_huge_ply_claim_is_refused_before_decoding():
+    blob = pack(Container(codec_id=1, scheme_version=0, plies=10**12, payload=b""))
+    with pytest.raises(LimitExceededError, match="1000000000000 plies"):
+        unpack(blob, max_plies=20_000)
+
+
+def _with_crc(body: bytes) -> bytes:
+    return body + zlib.crc32(body).to_bytes(4, "big")
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        (b"XX\x01\x01\x00\x00\x00", "magic"),
+        (b"PB\x02\x01\x00\x00\x00", "version 2"),
+        (b"PB\x01\x01\x00\x80\x00", "flag"),
+        (b"PB\x01\x01\x00\x01\x00\x05ab", "runs past"),
+        (b"PB\x01\x01\x00\x00" + b"\xff" * 11, "longer than 10 bytes"),
+        (b"PB\x01\x01\x00\x02\x00\x00", "tag count 0"),
+        (b"PB\x01\x01\x00\x01\x00\x02\xff\xfe", "UTF-8"),
+    ],
+)
+def test_malformed_headers_are_named(body, message):
+    with pytest.raises(InvalidDataError, match=message):
+        unpack(_with_crc(body), max_plies=100)
