@@ -53,7 +53,7 @@ def from_b64url(text: str) -> bytes:
     """
     stripped = text.strip()
     try:
-        return base64.urlsafe_b64decode(stripped + "=" * (-len(stripped) % 4))
+        return base64.b64decode(stripped + "=" * (-len(stripped) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError) as err:
         raise InvalidDataError(f"'data' is not base64url: {err}") from None
 
