@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self
 
@@ -89,6 +89,10 @@ class Game(ABC):
         :raises InvalidRecordError: if the text is not a readable record.
         """
         return Record(moves=text.split())
+
+    def split_records(self, text: str) -> Iterator[str]:
+        """The records of a multi-record file (a multi-game PGN, say), one text each, lazily."""
+        yield text
 
     def write_record(self, record: Record, notation: str | None = None) -> str:
         """Write a record in the game's record format with moves already in ``notation``."""
