@@ -1,0 +1,80 @@
+"""The Dockerfile's essentials (no Docker engine runs here) and the wheel it installs."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def dockerfile_instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) pairs, continuation lines joined, comments dropped."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    pairs = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            keyword, _, rest = line.partition(" ")
+            pairs.append((keyword.upper(), rest.strip()))
+    return pairs
+
+
+def test_base_image_is_slim_python():
+    froms = [args for keyword, args in dockerfile_instructions() if keyword == "FROM"]
+    assert len(froms) == 1 and froms[0].startswith("python:3.") and froms[0].endswith("-slim")
+
+
+def test_runs_as_a_non_root_user():
+    users = [args for keyword, args in dockerfile_instructions() if keyword == "USER"]
+    assert users and users[-1] not in ("root", "0")
+
+
+def test_healthcheck_probes_healthz():
+    checks = [args for keyword, args in dockerfile_instructions() if keyword == "HEALTHCHECK"]
+    assert len(checks) == 1 and "/healthz" in checks[0]
+
+
+def test_cmd_is_exec_form_uvicorn_on_the_app():
+    cmds = [args for keyword, args in dockerfile_instructions() if keyword == "CMD"]
+    command = json.loads(cmds[-1])  # exec form is a JSON array
+    assert command[0] == "uvicorn" and "app.main:app" in command
+
+
+def test_dockerignore_keeps_the_context_small():
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert ".git" in ignored and ".venv" in ignored
+
+
+def test_image_installs_the_package_without_test_extras():
+    runs = " ".join(args for keyword, args in dockerfile_instructions() if keyword == "RUN")
+    assert "pip install ." in runs and "[test]" not in runs
+
+
+@pytest.mark.slow
+def test_the_wheel_carries_both_packages_and_their_data(tmp_path):
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path),
+         str(ROOT)],
+        check=True,
+    )
+    (wheel,) = tmp_path.glob("plybits-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"app/main.py", "plybits/__init__.py", "plybits/py.typed"} <= names
+    shipped_data = {str(p.relative_to(ROOT / "codecs")) for p in (ROOT / "codecs").rglob("*.json")}
+    assert shipped_data <= names, f"package data missing from the wheel: {sorted(shipped_data - names)}"
+    assert not any(name.startswith("tests/") for name in names)
+
+
+def test_readme_first_screen_gives_the_two_commands():
+    first_screen = "\n".join((ROOT / "README.md").read_text().splitlines()[:25])
+    commands = [line.strip() for line in first_screen.splitlines() if line.strip().startswith("make ")]
+    assert [shlex.split(c)[:2] for c in commands] == [["make", "serve"], ["make", "test"]]
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test" in ci
