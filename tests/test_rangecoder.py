@@ -1,0 +1,213 @@
+"""The range coder: hand-derived vectors, every symbol of tiny and huge alphabets, a million random
+symbols, adversarial frequencies, cost against the ideal, and refusal of corrupted or trailing data."""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect_right
+from itertools import accumulate
+
+import pytest
+
+from plybits.errors import InvalidDataError
+from plybits.rangecoder import MASK, MAX_TOTAL, RangeDecoder, RangeEncoder
+
+
+def encode(symbols: list[int], freqs: list[int]) -> bytes:
+    cum = [0, *accumulate(freqs)]
+    total = cum[-1]
+    enc = RangeEncoder()
+    for s in symbols:
+        enc.encode(cum[s], freqs[s], total)
+    return enc.finish()
+
+
+def decode(data: bytes, n: int, freqs: list[int]) -> list[int]:
+    cum = [0, *accumulate(freqs)]
+    total = cum[-1]
+    dec = RangeDecoder(data)
+    out = []
+    for _ in range(n):
+        t = dec.decode_target(total)
+        s = bisect_right(cum, t) - 1
+        dec.consume(cum[s], freqs[s])
+        out.append(s)
+    dec.finish()
+    return out
+
+
+# Vectors worked by hand from the definition in docs/rank.md (low = 0, range = 2^32 - 1 at the start;
+# r = range // total; low += r * cum; range = r * freq; shift out the top byte while range < 2^24;
+# finish with the fewest bytes naming a value in [low, low + range)).
+HAND_VECTORS = [
+    # no symbols: [0, 2^32-1) holds 0, written with no bytes
+    ([], [1, 1], b""),
+    # symbol 0 of {1,1}: [0, 0x7FFFFFFF) holds 0 -> no bytes
+    ([0], [1, 1], b""),
+    # symbol 1 of {1,1}: r = 0x7FFFFFFF, interval [0x7FFFFFFF, 0xFFFFFFFE) holds 0x80000000 -> 80
+    ([1], [1, 1], b"\x80"),
+    # symbol 2 of {1,1,1,1}: r = 0x3FFFFFFF, [0x7FFFFFFE, 0xBFFFFFFD) holds 0x80000000 -> 80
+    ([2], [1, 1, 1, 1], b"\x80"),
+    # symbol 1 of {1, 255}, total 256: r = 0x00FFFFFF, low = 0x00FFFFFF, range = 0xFEFFFF01 -> value 0x01000000 -> 01
+    ([1], [1, 255], b"\x01"),
+    # symbol 0 of {1, 65535}: r = 0xFFFF, range 0xFFFF < 2^24 -> two bytes 00 00 shifted out,
+    # low = 0, range = 0xFFFF0000; finish writes nothing -> 00 00
+    ([0], [1, MAX_TOTAL - 1], b"\x00\x00"),
+    # symbol 1 of {1, 65535}: low = 0xFFFF, range = 0xFFFF * 0xFFFF = 0xFFFE0001 -> value 0x01000000 -> 01
+    ([1], [1, MAX_TOTAL - 1], b"\x01"),
+    # two symbols 1,1 of {1,1}: after the first low = 0x7FFFFFFF, range = 0x7FFFFFFF;
+    # r = 0x3FFFFFFF, low = 0xBFFFFFFE, range = 0x3FFFFFFF -> [0xBFFFFFFE, 0xFFFFFFFD) holds 0xC0000000 -> C0
+    ([1, 1], [1, 1], b"\xc0"),
+]
+
+
+@pytest.mark.parametrize("symbols,freqs,data", HAND_VECTORS)
+def test_hand_worked_vectors(symbols, freqs, data):
+    assert encode(symbols, freqs) == data
+    assert decode(data, len(symbols), freqs) == symbols
+
+
+def test_carry_propagates_into_written_bytes():
+    # long runs of the likely symbol push low towards 2^32; a rare symbol then carries into written bytes
+    freqs = [MAX_TOTAL - 1, 1]
+    rng = random.Random(5)
+    for _ in range(200):
+        symbols = [rng.choice((0, 0, 0, 1)) for _ in range(rng.randrange(1, 300))]
+        assert decode(encode(symbols, freqs), len(symbols), freqs) == symbols
+
+
+def test_carry_reaches_the_written_bytes_by_hand():
+    enc = RangeEncoder()
+    enc.low, enc.range, enc.out = 0xFFFFFFF0, 0x100, bytearray(b"\x12\xff\xff")
+    enc._encode(1, 1, 2)  # r = 0x80, low = 0x1_0000_0070: the carry ripples through ff ff into 12
+    assert bytes(enc.out[:3]) == b"\x13\x00\x00"
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 255, 256, 1000, MAX_TOTAL])
+def test_every_symbol_of_an_alphabet_round_trips(size):
+    freqs = [1] * size
+    symbols = list(range(size))
+    data = encode(symbols, freqs)
+    assert decode(data, size, freqs) == symbols
+    # each symbol alone, too (the first and last matter most)
+    for s in {0, 1 % size, size // 2, size - 1}:
+        assert decode(encode([s], freqs), 1, freqs) == [s]
+
+
+def test_a_million_random_symbols_round_trip():
+    rng = random.Random(2026)
+    alphabets = [[rng.randrange(1, 50) for _ in range(rng.randrange(1, 40))] for _ in range(20)]
+    plan = []
+    for _ in range(1_000_000):
+        freqs = alphabets[rng.randrange(20)]
+        plan.append((freqs, rng.randrange(len(freqs))))
+    cums = {id(f): [0, *accumulate(f)] for f in alphabets}
+    enc = RangeEncoder()
+    for freqs, s in plan:
+        cum = cums[id(freqs)]
+        enc.encode(cum[s], freqs[s], cum[-1])
+    data = enc.finish()
+    dec = RangeDecoder(data)
+    for freqs, s in plan:
+        cum = cums[id(freqs)]
+        t = dec.decode_target(cum[-1])
+        got = bisect_right(cum, t) - 1
+        assert got == s
+        dec.consume(cum[got], freqs[got])
+    dec.finish()
+
+
+@pytest.mark.parametrize(
+    "freqs",
+    [
+        [1, MAX_TOTAL - 1],
+        [MAX_TOTAL - 1, 1],
+        [MAX_TOTAL // 2 - 1, 1, MAX_TOTAL // 2],
+        [1] * 100 + [MAX_TOTAL - 200] + [1] * 100,
+        [MAX_TOTAL],
+    ],
+)
+def test_adversarial_skewed_frequencies(freqs):
+    rng = random.Random(len(freqs))
+    n = len(freqs)
+    # the rare symbols often, the common one rarely: the worst case for precision
+    symbols = [rng.randrange(n) for _ in range(3000)] + [freqs.index(min(freqs))] * 500
+    data = encode(symbols, freqs)
+    assert decode(data, len(symbols), freqs) == symbols
+    ideal = -sum(math.log2(freqs[s] / sum(freqs)) for s in symbols)
+    assert len(data) * 8 <= ideal * 1.001 + 0.006 * len(symbols) + 40
+
+
+def test_cost_is_within_a_small_bound_of_the_ideal():
+    rng = random.Random(7)
+    freqs = [rng.randrange(1, 1000) for _ in range(60)]
+    total = sum(freqs)
+    symbols = rng.choices(range(60), weights=freqs, k=50_000)
+    data = encode(symbols, freqs)
+    ideal = -sum(math.log2(freqs[s] / total) for s in symbols)
+    # range // total loses at most log2(1 + total / 2^24) bits a symbol; the finish at most 32 bits
+    bound = ideal + len(symbols) * math.log2(1 + total / 2**24) + 32
+    assert ideal <= len(data) * 8 <= bound + 8
+
+
+def test_forced_symbols_cost_nothing():
+    assert encode([0] * 10_000, [1]) == b""
+    assert decode(b"", 10_000, [1]) == [0] * 10_000
+
+
+def test_trailing_bytes_are_refused():
+    data = encode([1, 0, 1, 1], [3, 5])
+    with pytest.raises(InvalidDataError, match="trailing"):
+        decode(data + b"\x00", 4, [3, 5])
+    with pytest.raises(InvalidDataError, match="trailing|canonical"):
+        decode(data + b"\x01\x02", 4, [3, 5])
+
+
+def test_non_canonical_bytes_are_refused():
+    # 0x80 and 0x81 both lie in symbol 1's interval of {1,1}; only 0x80 is what the encoder writes
+    assert decode(b"\x80", 1, [1, 1]) == [1]
+    with pytest.raises(InvalidDataError, match="canonical"):
+        decode(b"\x81", 1, [1, 1])
+
+
+def test_corrupted_data_never_loops_or_crashes():
+    rng = random.Random(11)
+    freqs = [5, 1, 1, 30, 2]
+    for _ in range(300):
+        blob = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 12)))
+        try:
+            decode(blob, 50, freqs)
+        except InvalidDataError:
+            pass
+
+
+def test_reading_far_past_the_end_is_truncation():
+    # a symbol of frequency 1 in 65536 needs 16 bits each time: 10 of them need 20 bytes, none given
+    dec = RangeDecoder(b"")
+    with pytest.raises(InvalidDataError, match="truncated"):
+        for _ in range(10):
+            dec.decode_target(MAX_TOTAL)
+            dec.consume(0, 1)
+
+
+def test_a_target_outside_the_total_is_invalid_data():
+    dec = RangeDecoder(b"\xff\xff\xff\xff")  # value 0xFFFFFFFF is outside [0, 2^32 - 1)
+    with pytest.raises(InvalidDataError, match="outside"):
+        dec.decode_target(2)
+
+
+@pytest.mark.parametrize("args", [(0, 1, 0), (0, 1, MAX_TOTAL + 1), (0, 0, 4), (3, 2, 4), (-1, 1, 4)])
+def test_inconsistent_frequencies_are_a_programming_error(args):
+    with pytest.raises(ValueError):
+        RangeEncoder().encode(*args)
+
+
+def test_coder_state_stays_in_32_bits():
+    rng = random.Random(3)
+    enc = RangeEncoder()
+    for _ in range(20_000):
+        total = rng.randrange(1, MAX_TOTAL + 1)
+        cum = rng.randrange(total)
+        enc.encode(cum, rng.randrange(1, total - cum + 1), total)
+        assert 0 <= enc.low <= MASK and (1 << 24) <= enc.range <= MASK
