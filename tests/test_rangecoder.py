@@ -68,13 +68,28 @@ def test_hand_worked_vectors(symbols, freqs, data):
     assert decode(data, len(symbols), freqs) == symbols
 
 
+class CountingEncoder(RangeEncoder):
+    carries = 0
+
+    def _carry(self) -> None:
+        CountingEncoder.carries += 1
+        super()._carry()
+
+
 def test_carry_propagates_into_written_bytes():
-    # long runs of the likely symbol push low towards 2^32; a rare symbol then carries into written bytes
-    freqs = [MAX_TOTAL - 1, 1]
+    # uniform-ish symbols carry often (about one symbol in two for 256 equal frequencies)
     rng = random.Random(5)
-    for _ in range(200):
-        symbols = [rng.choice((0, 0, 0, 1)) for _ in range(rng.randrange(1, 300))]
-        assert decode(encode(symbols, freqs), len(symbols), freqs) == symbols
+    for freqs in ([3, 5], [1] * 256, [200, 1, 1, 55]):
+        cum = [0, *accumulate(freqs)]
+        symbols = [rng.randrange(len(freqs)) for _ in range(5000)]
+        enc = CountingEncoder()
+        CountingEncoder.carries = 0
+        for s in symbols:
+            enc.encode(cum[s], freqs[s], cum[-1])
+        data = enc.finish()
+        assert CountingEncoder.carries > 10
+        assert data == encode(symbols, freqs)
+        assert decode(data, len(symbols), freqs) == symbols
 
 
 def test_carry_reaches_the_written_bytes_by_hand():
