@@ -1,0 +1,93 @@
+"""``entropy/e13``: 13 bits a turn (SPEC §4).
+
+Each turn, most significant bit first:
+
+- colour (3 bits): ``R G O B Y W K`` = 0..6;
+- cell (6 bits): where the chip is placed, ``a1``..``g1`` = 0..6, ``a2`` = 7, ..., ``g7`` = 48;
+- option (4 bits): 0 = left in place, else 1 + the index of the slide's target in the list of
+  cells the chip can reach, taken direction by direction (file+1, file-1, row+1, row-1), nearest
+  first (:meth:`Board.targets`). At most 12 cells are reachable, so options 13..15 never occur.
+
+Colour 7, cells 49..63, an option beyond the reachable cells, a colour with no chip left, an
+occupied cell or a turn after the game's 98th are invalid data at their ply.
+
+>>> from plybits.entropy.board import Board
+>>> E13().encode(Board(), [Board().parse_move("Rd4")]).to01()
+'0000110000000'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from bitarray import bitarray
+
+from plybits.bitio import BitReader, BitWriter
+from plybits.entropy.board import COLOURS, SQUARE_NUMBER, SQUARES, Board, Turn
+from plybits.errors import InvalidDataError
+from plybits.game import Scheme
+
+COLOUR_BITS = 3
+CELL_BITS = 6
+OPTION_BITS = 4
+
+
+class E13(Scheme):
+    """Colour, cell and slide option of each turn in 3 + 6 + 4 bits."""
+
+    game: ClassVar[str] = "entropy"
+    name: ClassVar[str] = "e13"
+    codec_id: ClassVar[int] = 0x31
+    description: ClassVar[str] = (
+        "13 bits a turn: colour (3), cell a1..g7 (6), option (4): 0 = left in place, "
+        "else 1 + index among reachable cells (f+1, f-1, row+1, row-1; nearest first)"
+    )
+    bits_per_ply: ClassVar[float | None] = 13.0
+
+    def encode(self, start: Any, moves: Sequence[Any]) -> bitarray:
+        """The payload of ``moves`` (legal turns, in order) played from ``start``."""
+        board: Board = start
+        writer = BitWriter()
+        for turn in moves:
+            colour, cell, to = turn
+            option = 0
+            if to != cell:
+                option = 1 + board.targets(cell).index(to)
+            writer.write((colour << 10) | (SQUARE_NUMBER[cell] << 4) | option, 13)
+            board.push(turn)
+        return writer.bits
+
+    def decode(self, start: Any, payload: bytes, plies: int, version: int) -> list[Turn]:
+        """The ``plies`` turns stored in ``payload``, each checked legal from ``start``.
+
+        :raises InvalidDataError: on an out-of-range field or impossible turn (with its ply), truncation,
+            trailing data or non-zero padding.
+        """
+        board: Board = start
+        reader = BitReader(payload)
+        turns: list[Turn] = []
+        for ply in range(plies):
+            word = reader.read(13)
+            colour, number, option = word >> 10, (word >> 4) & 0x3F, word & 0xF
+            if colour >= len(COLOURS):
+                raise InvalidDataError(f"colour {colour} out of range (0-6: {' '.join(COLOURS)})").at(ply)
+            if number >= len(SQUARES):
+                raise InvalidDataError(f"cell {number} out of range (0-48: a1..g7)").at(ply)
+            cell = SQUARES[number]
+            turn = Turn(colour, cell, cell)
+            reason = board.illegal_reason(turn)
+            if reason is not None:
+                raise InvalidDataError(reason).at(ply, turn.token())
+            if option:
+                targets = board.targets(cell)
+                if option > len(targets):
+                    raise InvalidDataError(
+                        f"option {option} out of range: a chip on {turn.token()[1:]} can stay (0) "
+                        f"or slide to {len(targets)} cell(s) (1-{len(targets)})"
+                    ).at(ply, turn.token())
+                turn = Turn(colour, cell, targets[option - 1])
+            board.push(turn)
+            turns.append(turn)
+        reader.finish()
+        return turns

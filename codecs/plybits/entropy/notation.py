@@ -1,0 +1,133 @@
+"""Turn tokens (``Rd4``, ``Rd4d7``) and the plain-text record of a New Entropy game.
+
+A token is a colour letter (``R G O B Y W K``), the cell where the chip is placed (``a1``..``g7``)
+and, if the chip was slid, the cell it was slid to. Case: letters are read in either case
+(``rd4``, ``RD4D7``), since each position of a token has only one meaning; tokens are always
+written with an upper-case colour and lower-case files (``Rd4d7``). Nothing else is accepted inside
+a token: no spaces, dashes or ``x``. A slide to the cell it starts from is refused (write ``Rd4``).
+
+A record is the tokens separated by white space, optionally preceded by PGN-style tag lines
+``[Name "value"]``; a ``Start`` (or ``FEN``) tag gives the start position string. Move numbers
+(``12.``) are skipped; ``{...}`` comments are dropped and counted.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from plybits.entropy.board import COLOURS, GEOMETRY, Turn
+from plybits.errors import InvalidMoveError, InvalidRecordError, UnknownCodecError
+from plybits.game import Record
+
+NOTATIONS: Final = ("tokens",)
+START_TAGS: Final = ("Start", "FEN")
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_MOVE_NUMBER = re.compile(r"\d+\.+")
+
+
+def check_notation(notation: str | None) -> None:
+    """Accept ``None`` or ``"tokens"``.
+
+    :raises UnknownCodecError: for any other notation name.
+    """
+    if notation is not None and notation not in NOTATIONS:
+        raise UnknownCodecError(f"unknown notation {notation!r} for entropy; known: {', '.join(NOTATIONS)}")
+
+
+def parse_colour(letter: str) -> int:
+    """Colour index (``R G O B Y W K`` = 0..6) of a colour letter in either case.
+
+    :raises InvalidMoveError: if it is not one of the seven letters.
+    """
+    index = COLOURS.find(letter.upper()) if isinstance(letter, str) and len(letter) == 1 else -1
+    if index < 0:
+        raise InvalidMoveError(f"unknown colour {letter!r} (one of {' '.join(COLOURS)})")
+    return index
+
+
+def parse_square(name: str) -> int:
+    """Mailbox index of a cell name ``a1``..``g7`` (file letter in either case).
+
+    :raises InvalidMoveError: if there is no such cell.
+    """
+    try:
+        return GEOMETRY.parse(name.lower())
+    except InvalidMoveError:
+        raise InvalidMoveError(f"unknown cell {name!r} (files a-g, rows 1-7)") from None
+
+
+def parse_token(token: str) -> Turn:
+    """The turn written as ``token`` (syntax only; whether it is legal is the board's business).
+
+    >>> parse_token("Rd4d7")
+    Turn.from_token('Rd4d7')
+
+    :raises InvalidMoveError: on a malformed token, an unknown colour or cell, or a slide that does not move.
+    """
+    if not isinstance(token, str) or len(token) not in (3, 5):
+        raise InvalidMoveError(
+            f"bad turn token {token!r}: expected a colour letter and a cell (Rd4), "
+            "optionally followed by the cell the chip slides to (Rd4d7)"
+        )
+    colour = parse_colour(token[0])
+    cell = parse_square(token[1:3])
+    if len(token) == 3:
+        return Turn(colour, cell, cell)
+    to = parse_square(token[3:5])
+    if to == cell:
+        raise InvalidMoveError(
+            f"bad turn token {token!r}: a slide must move; write {token[:3]!r} to leave the chip in place"
+        )
+    return Turn(colour, cell, to)
+
+
+def write_token(turn: Turn) -> str:
+    """``turn`` as its canonical token: upper-case colour, lower-case cells."""
+    return turn.token()
+
+
+def parse_record(text: str) -> Record:
+    """Tags, start and tokens of a record (tokens unchecked: the replay checks them).
+
+    :raises InvalidRecordError: on a malformed tag or an unclosed comment.
+    """
+    tags: dict[str, str] = {}
+    comments = 0
+    moves: list[str] = []
+    rest = text
+    while True:
+        rest = rest.lstrip()
+        if not rest.startswith("["):
+            break
+        match = _TAG.match(rest)
+        if match is None:
+            line = rest.splitlines()[0]
+            raise InvalidRecordError(f"malformed tag line {line[:80]!r}: expected [Name \"value\"]")
+        tags[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
+        rest = rest[match.end():]
+    pos = 0
+    while pos < len(rest):
+        brace = rest.find("{", pos)
+        chunk = rest[pos:] if brace < 0 else rest[pos:brace]
+        moves.extend(word for word in chunk.split() if not _MOVE_NUMBER.fullmatch(word))
+        if brace < 0:
+            break
+        close = rest.find("}", brace)
+        if close < 0:
+            raise InvalidRecordError(f"unclosed comment starting {rest[brace:brace + 40]!r}")
+        comments += 1
+        pos = close + 1
+    start = next((tags.pop(name) for name in START_TAGS if name in tags), None)
+    return Record(moves=moves, start=start, tags=tags, dropped={"comments": comments} if comments else {})
+
+
+def write_record(record: Record) -> str:
+    """Tags (the start as a ``Start`` tag), a blank line, then the tokens separated by spaces."""
+    tags = dict(record.tags)
+    if record.start is not None:
+        tags = {"Start": record.start, **tags}
+    head = "".join(f'[{name} "{value.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"]\n'
+                   for name, value in tags.items())
+    body = " ".join(record.moves)
+    return f"{head}\n{body}\n" if head else f"{body}\n"
