@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -42,30 +44,43 @@ async def _plybits_error(_: Request, exc: Exception) -> JSONResponse:
     return problem_response(problem_body(exc))
 
 
-async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RequestValidationError)
-    errors = jsonable_encoder(exc.errors(), exclude={"ctx", "url", "input"})
+def validation_problem(raw_errors: Sequence[Any]) -> dict[str, Any]:
+    """The 422 problem document of a request that does not fit its model (also used inside batch lines)."""
+    errors = jsonable_encoder(list(raw_errors), exclude={"ctx", "url", "input"})
     first = errors[0] if errors else {}
     detail = f"{'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg', 'invalid request')}"
-    return problem_response(
-        {"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request", "status": 422, "detail": detail,
-         "errors": errors}
-    )
+    return {"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request", "status": 422, "detail": detail,
+            "errors": errors}
+
+
+def internal_problem(exc: BaseException) -> dict[str, Any]:
+    """The 500 problem document of an unexpected failure (a bug): logged here, never details leaked."""
+    log.error("unhandled error", exc_info=exc)
+    return {"type": PROBLEM_BASE + "internal", "title": "Internal error", "status": 500,
+            "detail": f"internal error ({type(exc).__name__})"}
+
+
+async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return problem_response(validation_problem(exc.errors()))
 
 
 async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    return problem_response(
-        {"type": "about:blank", "title": str(exc.detail), "status": exc.status_code, "detail": str(exc.detail)}
+    try:
+        title = HTTPStatus(exc.status_code).phrase
+    except ValueError:
+        title = str(exc.detail)
+    response = problem_response(
+        {"type": "about:blank", "title": title, "status": exc.status_code, "detail": str(exc.detail)}
     )
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
 
 
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-    log.exception("unhandled error", exc_info=exc)
-    return problem_response(
-        {"type": PROBLEM_BASE + "internal", "title": "Internal error", "status": 500,
-         "detail": f"internal error ({type(exc).__name__})"}
-    )
+    return problem_response(internal_problem(exc))
 
 
 def install(app: FastAPI) -> None:

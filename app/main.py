@@ -5,7 +5,8 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 import plybits
-from app import errors
+from app import batch, errors, observe
+from app.limits import BodyLimitMiddleware
 from app.routes import router
 from app.settings import Settings
 from plybits import registry
@@ -13,14 +14,20 @@ from plybits import registry
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the service with ``settings`` (read from the environment when omitted)."""
+    settings = settings or Settings.from_env()
     application = FastAPI(
         title="plybits",
         version=plybits.__version__,
         description="Board-game records as compact bit streams: encode, decode, validate, convert.",
     )
-    application.state.settings = settings or Settings.from_env()
+    application.state.settings = settings
     registry.games()  # import every game package once, at start-up
     errors.install(application)
+    if settings.access_log:
+        observe.configure_access_log()
+    # The last added is the outermost: the access log sees the limit's 413 too.
+    application.add_middleware(BodyLimitMiddleware, settings=settings)
+    application.add_middleware(observe.ObserveMiddleware, log=settings.access_log)
 
     @application.get("/healthz", tags=["health"])
     def healthz() -> dict[str, str]:
@@ -28,6 +35,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     application.include_router(router)
+    application.include_router(batch.router)
+    application.include_router(observe.router)
     return application
 
 

@@ -1,4 +1,4 @@
-"""Service limits and options, read once from the environment (documented in the README)."""
+"""Service limits and options, read once from the environment (documented in docs/service.md and the README)."""
 
 from __future__ import annotations
 
@@ -19,25 +19,57 @@ def _int_env(name: str, default: int) -> int:
     return value
 
 
+def _bool_env(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    if raw.lower() in ("1", "true", "yes", "on"):
+        return True
+    if raw.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"environment variable {name}={raw!r} is not a boolean (1/0, true/false, yes/no, on/off)")
+
+
+ENVIRONMENT = {
+    "max_body_bytes": "PLYBITS_MAX_BODY_BYTES",
+    "max_batch_bytes": "PLYBITS_MAX_BATCH_BYTES",
+    "max_plies": "PLYBITS_MAX_PLIES",
+    "max_batch_lines": "PLYBITS_MAX_BATCH_LINES",
+    "max_games": "PLYBITS_MAX_GAMES",
+    "max_line_bytes": "PLYBITS_MAX_LINE_BYTES",
+    "access_log": "PLYBITS_ACCESS_LOG",
+}
+"""The environment variable of each setting."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """Hard limits on what one request may ask for."""
 
     max_body_bytes: int = 1 << 20
     """Largest request body of a single (non-batch) request."""
+    max_batch_bytes: int = 256 << 20
+    """Largest request body of a batch request (counted as it streams)."""
     max_plies: int = 20_000
     """Most plies in one record, sent or decoded."""
     max_batch_lines: int = 1_000_000
-    """Most lines (or games) in one batch request."""
+    """Most lines in one NDJSON batch request."""
+    max_games: int = 1_000_000
+    """Most games in one multi-game file (PGN) sent to a batch endpoint."""
     max_line_bytes: int = 1 << 20
-    """Largest single line (or game) of a batch request."""
+    """Largest single line (or game of a multi-game file) of a batch request."""
+    access_log: bool = True
+    """Write one JSON access-log line per request to the ``plybits.access`` logger."""
 
     @classmethod
     def from_env(cls) -> Settings:
         """Settings from ``PLYBITS_*`` environment variables, defaults elsewhere."""
         return cls(
-            max_body_bytes=_int_env("PLYBITS_MAX_BODY_BYTES", cls.max_body_bytes),
-            max_plies=_int_env("PLYBITS_MAX_PLIES", cls.max_plies),
-            max_batch_lines=_int_env("PLYBITS_MAX_BATCH_LINES", cls.max_batch_lines),
-            max_line_bytes=_int_env("PLYBITS_MAX_LINE_BYTES", cls.max_line_bytes),
+            max_body_bytes=_int_env(ENVIRONMENT["max_body_bytes"], cls.max_body_bytes),
+            max_batch_bytes=_int_env(ENVIRONMENT["max_batch_bytes"], cls.max_batch_bytes),
+            max_plies=_int_env(ENVIRONMENT["max_plies"], cls.max_plies),
+            max_batch_lines=_int_env(ENVIRONMENT["max_batch_lines"], cls.max_batch_lines),
+            max_games=_int_env(ENVIRONMENT["max_games"], cls.max_games),
+            max_line_bytes=_int_env(ENVIRONMENT["max_line_bytes"], cls.max_line_bytes),
+            access_log=_bool_env(ENVIRONMENT["access_log"], cls.access_log),
         )

@@ -1,0 +1,122 @@
+"""Structured access logs (one JSON line a request) and Prometheus metrics (``GET /metrics``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+disable_created_metrics()  # the *_created series only double the scrape size
+REGISTRY = CollectorRegistry(auto_describe=True)
+"""The service's own metrics registry (not the process-wide default, so several apps can live in one process)."""
+
+REQUESTS = Counter(
+    "plybits_requests", "HTTP requests answered, by method, route and status.",
+    ["method", "path", "status"], registry=REGISTRY,
+)
+ERRORS = Counter(
+    "plybits_request_errors", "HTTP requests answered with a 4xx or 5xx status, by route and status.",
+    ["path", "status"], registry=REGISTRY,
+)
+LATENCY = Histogram(
+    "plybits_request_duration_seconds", "Time from request start to the last body byte sent, by route.",
+    ["path"], registry=REGISTRY,
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0),
+)
+PLIES = Counter(
+    "plybits_plies", "Plies encoded or decoded (single and batch requests), by operation and game.",
+    ["op", "game"], registry=REGISTRY,
+)
+BATCH_LINES = Counter(
+    "plybits_batch_lines", "Batch lines (or games of a multi-game file) answered, by operation and outcome.",
+    ["op", "outcome"], registry=REGISTRY,
+)
+
+access_log = logging.getLogger("plybits.access")
+
+
+def configure_access_log() -> None:
+    """Send ``plybits.access`` records, as they are (already JSON), to stderr, once."""
+    if not access_log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access_log.addHandler(handler)
+        access_log.setLevel(logging.INFO)
+        access_log.propagate = False
+
+
+def route_path(scope: Scope) -> str:
+    """The route template that served ``scope`` (``/v1/batch/{op}``, not the raw path), to bound label cardinality."""
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    return path if isinstance(path, str) else "unmatched"
+
+
+class ObserveMiddleware:
+    """Time every HTTP request, log it as one JSON line and count it in the metrics."""
+
+    def __init__(self, app: ASGIApp, log: bool = True) -> None:
+        self.app = app
+        self.log = log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+        sent = 0
+
+        async def observing_send(message: Message) -> None:
+            nonlocal status, sent
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            elif message["type"] == "http.response.body":
+                sent += len(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observing_send)
+        finally:
+            elapsed = time.perf_counter() - start
+            path = route_path(scope)
+            REQUESTS.labels(scope["method"], path, str(status)).inc()
+            if status >= 400:
+                ERRORS.labels(path, str(status)).inc()
+            LATENCY.labels(path).observe(elapsed)
+            if self.log and access_log.isEnabledFor(logging.INFO):
+                client = scope.get("client")
+                access_log.info(json.dumps({
+                    "ts": round(time.time(), 3),
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "route": path,
+                    "status": status,
+                    "duration_ms": round(elapsed * 1000, 3),
+                    "bytes_out": sent,
+                    "client": client[0] if client else None,
+                }))
+
+
+router = APIRouter()
+
+
+@router.get("/metrics", tags=["health"], response_class=Response,
+            responses={200: {"content": {CONTENT_TYPE_LATEST.split(";")[0]: {"schema": {"type": "string"}}},
+                             "description": "Prometheus text exposition format"}})
+def metrics() -> Response:
+    """Counters and the latency histogram in the Prometheus text format."""
+    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
