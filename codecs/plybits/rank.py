@@ -1,0 +1,210 @@
+"""The ``rank`` scheme's shared machinery: each ply is its move's index among the legal moves in a
+canonical order, range-coded under a versioned, integer move-probability model.
+
+A game plugs in with a :class:`RankScheme` subclass and one :class:`MoveModel` per released model
+version (the container's scheme-version byte). Models give integer frequencies; the shared
+:func:`softmax_frequencies` turns integer scores (log2 units of ``1/SCORE_SCALE``) into frequencies
+with exact integer arithmetic, so encoder and decoder agree bit for bit on every platform.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from itertools import accumulate
+from math import isqrt
+from typing import Any, ClassVar
+
+from bitarray import bitarray
+
+from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
+from plybits.game import Position, Scheme
+from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
+
+SCORE_SCALE = 32
+"""Model scores are integers in units of 1/32 bit: a score higher by 32 means twice as likely."""
+_FRAC_BITS = 40
+
+
+def _exp2_table() -> list[int]:
+    """``2^(40 - d/32)`` rounded down, for d = 0 .. 32*40, with integer square roots only."""
+    # roots[k] = 2^(40 - 1/2^k) for k = 1..5, each from the last by one integer square root
+    roots = [1 << _FRAC_BITS]
+    half = 1 << (_FRAC_BITS - 1)
+    roots.append(isqrt(half << _FRAC_BITS))
+    for _ in range(4):
+        roots.append(isqrt(roots[-1] << _FRAC_BITS))
+    # roots[1] = 2^-1/2, roots[2] = 2^-1/4, ..., roots[5] = 2^-1/32 (scaled by 2^40)
+    frac = []
+    for j in range(SCORE_SCALE):
+        value = 1 << _FRAC_BITS
+        for k in range(5):
+            if j & (1 << k):
+                value = (value * roots[5 - k]) >> _FRAC_BITS
+        frac.append(value)
+    return [frac[d % SCORE_SCALE] >> (d // SCORE_SCALE) for d in range(SCORE_SCALE * _FRAC_BITS)]
+
+
+EXP2 = _exp2_table()
+"""``EXP2[d]`` is 2^-(d/32) in fixed point with 40 fractional bits; beyond the table it is 0."""
+_EXP2_LEN = len(EXP2)
+
+
+def softmax_frequencies(scores: Sequence[int], budget: int = MAX_TOTAL) -> list[int]:
+    """Integer frequencies proportional to ``2^(score/32)``, each at least 1, summing to at most ``budget``."""
+    n = len(scores)
+    top = max(scores)
+    exp2, limit = EXP2, _EXP2_LEN
+    weights = [exp2[top - s] if top - s < limit else 0 for s in scores]
+    spare = budget - n
+    total = sum(weights)  # >= 2^40: the best move has weight EXP2[0]
+    return [1 + w * spare // total for w in weights]
+
+
+def quantise(probabilities: Sequence[int], budget: int = MAX_TOTAL) -> list[int]:
+    """Integer frequencies proportional to non-negative integer ``probabilities``, floor 1, sum at most ``budget``."""
+    n = len(probabilities)
+    total = sum(probabilities)
+    if total == 0:
+        return [1] * n
+    spare = budget - n
+    return [1 + p * spare // total for p in probabilities]
+
+
+@cache
+def load_model_data(package: str, filename: str) -> dict[str, Any]:
+    """A model's JSON data file shipped in ``package``, read once."""
+    with resources.files(package).joinpath(filename).open("r", encoding="utf-8") as handle:
+        data: dict[str, Any] = json.load(handle)
+    return data
+
+
+class MoveModel:
+    """One released model version: the canonical order of the legal moves and their frequencies.
+
+    Subclasses implement :meth:`ranked`; a game with chance (Entropy's draws) overrides
+    :meth:`encode_ply` / :meth:`decode_ply` to code more than one symbol a ply.
+    """
+
+    version: int = 0
+    description: str = "uniform: every legal move equally likely"
+
+    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
+        """The legal moves in canonical order and their frequencies (``None`` = all equal).
+
+        ``history`` is every move played so far from the start, oldest first.
+        """
+        raise NotImplementedError
+
+    def encode_ply(self, encoder: RangeEncoder, position: Any, move: Any, history: Sequence[Any]) -> None:
+        """Code ``move`` (legal in ``position``)."""
+        moves, freqs = self.ranked(position, history)
+        index = moves.index(move)
+        if freqs is None:
+            encoder.encode(index, 1, len(moves))
+        else:
+            encoder.encode(sum(freqs[:index]), freqs[index], sum(freqs))
+
+    def decode_ply(self, decoder: RangeDecoder, position: Any, history: Sequence[Any]) -> Any:
+        """The next move, read from ``decoder`` (always one of ``position``'s legal moves).
+
+        :raises InvalidDataError: if there is no legal move or the data points outside them.
+        """
+        moves, freqs = self.ranked(position, history)
+        n = len(moves)
+        if n == 0:
+            raise InvalidDataError("a move is coded but the position has no legal move")
+        if freqs is None:
+            index = decoder.decode_target(n)
+            decoder.consume(index, 1)
+            return moves[index]
+        cum = list(accumulate(freqs))
+        target = decoder.decode_target(cum[-1])
+        lo, hi = 0, n - 1
+        while lo < hi:  # first index whose cumulative frequency exceeds target
+            mid = (lo + hi) >> 1
+            if cum[mid] > target:
+                hi = mid
+            else:
+                lo = mid + 1
+        decoder.consume(cum[lo] - freqs[lo], freqs[lo])
+        return moves[lo]
+
+
+class UniformModel(MoveModel):
+    """Model version 0 of every game: each legal move costs log2(n) bits, in the game's canonical order."""
+
+    def __init__(self, canonical: Any) -> None:
+        self._canonical = canonical
+
+    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
+        return self._canonical(position), None
+
+
+class RankScheme(Scheme):
+    """Each ply's index among the legal moves, range-coded under the model of the container's version."""
+
+    name = "rank"
+    bits_per_ply = None
+    models: ClassVar[dict[int, MoveModel]] = {}
+    """Every released model by version; all stay decodable forever."""
+
+    def model(self, version: int) -> MoveModel:
+        """The model of ``version``.
+
+        :raises UnknownCodecError: if this build has no such model.
+        """
+        try:
+            return self.models[version]
+        except KeyError:
+            raise UnknownCodecError(f"{self.game}/rank has no model version {version!r}") from None
+
+    def encode(self, start: Position, moves: Sequence[Any]) -> bitarray:
+        return self.encode_version(start, moves, self.version)
+
+    def encode_version(self, start: Position, moves: Sequence[Any], version: int) -> bitarray:
+        """The payload of ``moves`` under model ``version`` (for comparisons; containers use :attr:`version`)."""
+        model = self.model(version)
+        encoder = RangeEncoder()
+        position = start
+        history: list[Any] = []
+        for ply, move in enumerate(moves):
+            try:
+                model.encode_ply(encoder, position, move, history)
+            except ValueError as err:
+                if isinstance(err, PlybitsError):
+                    raise err.at(ply) from None
+                raise UnsupportedError(f"move {move!r} cannot be ranked: {err}").at(ply) from None
+            position.push(move)
+            history.append(move)
+        bits = bitarray(endian="big")
+        bits.frombytes(encoder.finish())
+        return bits
+
+    def decode(self, start: Position, payload: bytes, plies: int, version: int) -> list[Any]:
+        model = self.model(version)
+        decoder = RangeDecoder(payload)
+        position = start
+        history: list[Any] = []
+        ply = 0
+        try:
+            for ply in range(plies):
+                move = model.decode_ply(decoder, position, history)
+                position.push(move)
+                history.append(move)
+            ply = plies
+            decoder.finish()
+        except InvalidDataError as err:
+            raise err.at(ply) from None
+        return history
+
+
+def check_budget(n: int) -> None:
+    """Refuse a position with more legal moves than the coder can tell apart.
+
+    :raises UnsupportedError: above :data:`~plybits.rangecoder.MAX_TOTAL` moves.
+    """
+    if n > MAX_TOTAL:
+        raise UnsupportedError(f"{n} legal moves: more than the rank scheme codes ({MAX_TOTAL})")

@@ -1,0 +1,71 @@
+"""The rank scheme's shared machinery: integer softmax, quantisation, the model-data loader."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from plybits.rangecoder import MAX_TOTAL
+from plybits.rank import EXP2, SCORE_SCALE, load_model_data, quantise, softmax_frequencies
+
+
+def test_exp2_table_is_two_to_the_minus_d_over_32():
+    assert EXP2[0] == 1 << 40
+    assert EXP2[SCORE_SCALE] == 1 << 39
+    for d in range(0, len(EXP2), 7):
+        assert abs(EXP2[d] - 2 ** (40 - d / SCORE_SCALE)) <= 8
+
+
+def test_exp2_table_is_pinned():
+    # a changed table is a changed model for every game: these values are released
+    assert EXP2[1] == 1075951360881  # 2^(40 - 1/32) = 1075951360882.2 (floats); the integer roots round down
+    assert EXP2[17] == 760812503504  # 2^(40 - 17/32) = 760812503506.7 (floats)
+    assert sum(EXP2) == 51312059623219  # pinned when model 1 was released
+
+
+def test_softmax_frequencies_follow_the_scores():
+    freqs = softmax_frequencies([0, 32, 64, -10_000])
+    assert freqs[3] == 1
+    assert sum(freqs) <= MAX_TOTAL
+    # 1 : 2 : 4, each off by at most the floor of 1 and the integer division
+    assert abs(freqs[1] / freqs[0] - 2) < 1e-3 and abs(freqs[2] / freqs[1] - 2) < 1e-3
+
+
+@pytest.mark.parametrize("n", [1, 2, 218, 5000])
+def test_softmax_frequencies_floor_and_budget(n):
+    scores = [(i * 7919) % 2000 - 1000 for i in range(n)]
+    freqs = softmax_frequencies(scores)
+    assert len(freqs) == n and min(freqs) >= 1 and sum(freqs) <= MAX_TOTAL
+    best = max(range(n), key=lambda i: scores[i])
+    assert freqs[best] == max(freqs)
+
+
+def test_softmax_probabilities_match_the_real_softmax():
+    scores = [5, -40, 100, 64, 64, 0, -300]
+    freqs = softmax_frequencies(scores)
+    z = sum(2 ** (s / SCORE_SCALE) for s in scores)
+    for s, f in zip(scores, freqs):
+        assert abs(f / sum(freqs) - 2 ** (s / SCORE_SCALE) / z) < 2e-4
+
+
+def test_quantise():
+    assert quantise([0, 0, 0]) == [1, 1, 1]
+    freqs = quantise([1, 0, 3])
+    assert freqs[1] == 1 and sum(freqs) <= MAX_TOTAL and abs(freqs[2] / freqs[0] - 3) < 1e-3
+
+
+def test_model_data_is_loaded_once():
+    a = load_model_data("plybits.chess", "rank_model_v1.json") if _has_chess_model() else None
+    if a is None:
+        pytest.skip("no chess model data in this build")
+    assert load_model_data("plybits.chess", "rank_model_v1.json") is a
+
+
+def _has_chess_model() -> bool:
+    from importlib import resources
+    from importlib.util import find_spec
+
+    return find_spec("plybits.chess") is not None and resources.files("plybits.chess").joinpath(
+        "rank_model_v1.json"
+    ).is_file()
