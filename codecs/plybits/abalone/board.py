@@ -1,0 +1,562 @@
+"""The Abalone board and its rules: 61 hexagonal cells on the shared mailbox, six directions, sumito.
+
+Cells are named like Aba-Pro: a row letter ``a``..``i`` (``a`` is black's side in the
+``standard`` layout, ``i`` white's) and a diagonal ``1``..``9``; row ``a`` holds
+``a1``..``a5``, row ``e`` ``e1``..``e9``, row ``i`` ``i5``..``i9``. On the
+:class:`~plybits.mailbox.Geometry` a cell is ``(file, rank) = (diagonal - 1, row)``
+of a 9 x 9 axial grid inside a one-cell border; the grid cells with
+``|file - rank| > 4`` and the border hold :data:`~plybits.mailbox.OFF`, so every
+step off the board lands on ``OFF``.
+
+Directions, in (row, diagonal) steps (SPEC §4)::
+
+    0 (0, +1)   1 (+1, +1)   2 (+1, 0)   3 (0, -1)   4 (-1, -1)   5 (-1, 0)
+
+``d`` and ``(d + 3) % 6`` are opposite.
+
+The position string (:meth:`Board.fen`) is the rows from ``i`` (top) down to ``a``,
+``/``-separated, each row left to right (increasing diagonal) with ``b`` a black
+marble, ``w`` a white one and a digit a run of empty cells (the row strings of the
+APGN ``Position`` tag), then the side to move ``b`` or ``w``, the number of black
+and of white marbles ejected so far, and the move number (1 at the start, +1 after
+each white move)::
+
+    wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0 1
+
+:meth:`Board.from_fen` also reads the APGN form, ejections as a ``-<n>b<n>w``
+suffix of the last row and no move number: ``.../bbbbb-1b0w w``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, NamedTuple
+
+from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from plybits.mailbox import OFF, Geometry
+
+EMPTY: Final = 0
+BLACK: Final = 1
+WHITE: Final = 2
+COLOR_NAMES: Final = {BLACK: "black", WHITE: "white"}
+SYMBOLS: Final = {BLACK: "b", WHITE: "w"}
+WIN_EJECTED: Final = 6
+"""Marbles a side must push off to win."""
+MARBLES_PER_SIDE: Final = 14
+
+ROWS: Final = "abcdefghi"
+DIRECTIONS: Final = ((0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0))
+"""The six directions as (row, diagonal) steps, numbered as in SPEC §4."""
+
+
+def _exists(file: int, rank: int) -> bool:
+    return abs(file - rank) <= 4
+
+
+def _name(file: int, rank: int) -> str:
+    return f"{ROWS[rank]}{file + 1}"
+
+
+GEOMETRY: Final = Geometry(width=9, height=9, border=1, name=_name, exists=_exists)
+"""The 61 cells in a 9 x 9 axial grid (file = diagonal - 1, rank = row) with a one-cell border."""
+
+SQUARES: Final[tuple[int, ...]] = GEOMETRY.squares
+"""Mailbox indices of the 61 cells in Aba-Pro order a1..a5, b1..b6, ..., i5..i9 (SPEC §4 numbers 0..60)."""
+CELL_NUMBER: Final[dict[int, int]] = {index: n for n, index in enumerate(SQUARES)}
+"""SPEC §4 cell number (0..60) of a mailbox index."""
+CELL_NAMES: Final[dict[int, str]] = {index: GEOMETRY.name(index) for index in SQUARES}
+STEPS: Final[tuple[int, ...]] = tuple(GEOMETRY.offset(ddiag, drow) for drow, ddiag in DIRECTIONS)
+"""Mailbox offset of one step in each direction."""
+SIDEWAYS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(d for d in range(6) if d % 3 != line % 3) for line in range(6)
+)
+"""For a line of marbles along a direction, the four directions it can move broadside."""
+
+
+def cell_name(index: int) -> str:
+    """Name of the cell at a mailbox index, e.g. ``"e5"``."""
+    return CELL_NAMES[index]
+
+
+class Move(NamedTuple):
+    """An Abalone move, written in Aba-Pro by ``str()``.
+
+    Inline (``line == -1``): the rear (pushing) marble's cell and the direction; how
+    many marbles move, and what they push, follows from the position. Broadside:
+    the first end (the alphanumerically smaller end cell), the direction ``line``
+    (0, 1 or 2) towards the other end, ``marbles`` (2 or 3) and the direction the
+    line moves. Cells are mailbox indices. Build them with :meth:`inline` and
+    :meth:`broadside`, which return shared instances.
+    """
+
+    cell: int
+    direction: int
+    line: int = -1
+    marbles: int = 0
+
+    @property
+    def is_inline(self) -> bool:
+        return self.line < 0
+
+    @staticmethod
+    def inline(cell: int, direction: int) -> Move:
+        """The inline move of the line whose rear marble is on ``cell``, towards ``direction``."""
+        return INLINE[cell][direction]
+
+    @staticmethod
+    def broadside(cell: int, line: int, marbles: int, direction: int) -> Move:
+        """The broadside move of ``marbles`` marbles from first end ``cell`` along ``line``, towards ``direction``.
+
+        :raises KeyError: if that line does not fit on the board or the direction is not sideways.
+        """
+        return BROADSIDE[cell, line, marbles, direction]
+
+    def cells(self) -> tuple[int, ...]:
+        """Broadside: the marbles' cells from the first end; inline: the rear cell only."""
+        if self.line < 0:
+            return (self.cell,)
+        step = STEPS[self.line]
+        return tuple(self.cell + k * step for k in range(self.marbles))
+
+    def __str__(self) -> str:
+        names = CELL_NAMES
+        if self.line < 0:
+            return names[self.cell] + names[self.cell + STEPS[self.direction]]
+        other = self.cell + (self.marbles - 1) * STEPS[self.line]
+        return names[self.cell] + names[other] + names[self.cell + STEPS[self.direction]]
+
+    def __repr__(self) -> str:
+        return f"Move({str(self)!r})"
+
+
+def _build_moves() -> tuple[dict[int, tuple[Move, ...]], dict[tuple[int, int, int, int], Move]]:
+    on = GEOMETRY.on_board
+    inline: dict[int, tuple[Move, ...]] = {}
+    broadside: dict[tuple[int, int, int, int], Move] = {}
+    for sq in SQUARES:
+        inline[sq] = tuple(Move(sq, d) for d in range(6))
+        for line in (0, 1, 2):
+            step = STEPS[line]
+            for marbles in (2, 3):
+                cells = [sq + k * step for k in range(marbles)]
+                if not all(on[c] for c in cells):
+                    continue
+                for d in SIDEWAYS[line]:
+                    broadside[sq, line, marbles, d] = Move(sq, d, line, marbles)
+    return inline, broadside
+
+
+INLINE, BROADSIDE = _build_moves()
+"""Every move object there is, built once: ``INLINE[cell][direction]``, ``BROADSIDE[cell, line, marbles, direction]``."""
+ALL_MOVES: Final[tuple[Move, ...]] = tuple(m for sq in SQUARES for m in INLINE[sq]) + tuple(BROADSIDE.values())
+"""Every inline and broadside move that fits the board, legal or not somewhere."""
+
+_BS_TABLE: Final[dict[int, tuple[tuple[int, int, tuple[tuple[int, Move], ...]], ...]]] = {
+    sq: tuple(
+        (line, marbles, tuple((STEPS[d], BROADSIDE[sq, line, marbles, d]) for d in SIDEWAYS[line]))
+        for line in (0, 1, 2)
+        for marbles in (2, 3)
+        if (sq, line, marbles, SIDEWAYS[line][0]) in BROADSIDE
+    )
+    for sq in SQUARES
+}
+
+LAYOUTS: Final[dict[str, str]] = {
+    "standard": "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0 1",
+    "belgian-daisy": "ww1bb/wwwbbb/1ww1bb1/8/9/8/1bb1ww1/bbbwww/bb1ww b 0 0 1",
+    "german-daisy": "5/ww2bb/www1bbb/1ww2bb1/9/1bb2ww1/bbb1www/bb2ww/5 b 0 0 1",
+}
+"""The named start layouts as position strings; black moves first."""
+
+_ROW_LENGTHS: Final = (5, 6, 7, 8, 9, 8, 7, 6, 5)
+_EJECTED_SUFFIX: Final = re.compile(r"-(\d+)b(\d+)w$")
+
+
+class Board:
+    """An Abalone position: the marbles, the side to move, the ejected counts and the move number."""
+
+    __slots__ = ("cells", "turn", "ejected", "fullmove")
+
+    def __init__(self, start: str | None = "standard") -> None:
+        self.cells: list[Any] = GEOMETRY.empty_cells(EMPTY)
+        """Mailbox cells: ``EMPTY``, ``BLACK``, ``WHITE``, or ``OFF`` around and outside the hexagon."""
+        self.turn = BLACK
+        self.ejected = {BLACK: 0, WHITE: 0}
+        """Marbles of each colour pushed off the board so far."""
+        self.fullmove = 1
+        if start is not None:
+            self.set_fen(LAYOUTS.get(start, start))
+
+    @classmethod
+    def from_fen(cls, text: str) -> Board:
+        """The position written as ``text`` (see the module docstring).
+
+        :raises InvalidPositionError: if it cannot be read.
+        """
+        board = cls(None)
+        board.set_fen(text)
+        return board
+
+    def set_fen(self, text: str) -> None:
+        """Replace this position by the one written as ``text``.
+
+        :raises InvalidPositionError: if it cannot be read.
+        """
+        if not isinstance(text, str) or len(text) > 200:
+            raise InvalidPositionError(f"not an Abalone position string: {text!r}")
+        fields = text.strip().split()
+        if len(fields) < 2 or len(fields) > 5:
+            raise InvalidPositionError(
+                f"Abalone position {text!r} needs rows, side to move and optionally ejected counts and move number"
+            )
+        rows_text = fields[0].lower()
+        ejected = [0, 0]
+        suffix = _EJECTED_SUFFIX.search(rows_text)
+        if suffix:
+            ejected = [int(suffix.group(1)), int(suffix.group(2))]
+            rows_text = rows_text[: suffix.start()]
+        rows = rows_text.split("/")
+        if len(rows) != 9:
+            raise InvalidPositionError(f"Abalone position {text!r} has {len(rows)} rows, not 9")
+        cells = GEOMETRY.empty_cells(EMPTY)
+        for top, row_text in enumerate(rows):
+            rank = 8 - top
+            length = _ROW_LENGTHS[rank]
+            first = max(0, rank - 4)
+            filled: list[int] = []
+            for ch in row_text:
+                if ch == "b":
+                    filled.append(BLACK)
+                elif ch == "w":
+                    filled.append(WHITE)
+                elif ch in "123456789":
+                    filled.extend([EMPTY] * int(ch))
+                else:
+                    raise InvalidPositionError(f"unexpected {ch!r} in row {ROWS[rank]} of Abalone position {text!r}")
+                if len(filled) > length:
+                    break
+            if len(filled) != length:
+                raise InvalidPositionError(
+                    f"row {ROWS[rank]} of Abalone position {text!r} covers {len(filled)} cells, not {length}"
+                )
+            for k, value in enumerate(filled):
+                cells[GEOMETRY.index(first + k, rank)] = value
+        side = fields[1].lower()
+        if side not in ("b", "w"):
+            raise InvalidPositionError(f"side to move {fields[1]!r} of Abalone position {text!r} is not 'b' or 'w'")
+        rest = fields[2:]
+        if suffix and len(rest) > 1:
+            raise InvalidPositionError(f"Abalone position {text!r} gives the ejected counts twice")
+        if not suffix and len(rest) == 1:
+            raise InvalidPositionError(f"Abalone position {text!r} gives one ejected count; give both or none")
+        if not suffix and len(rest) >= 2:
+            if not (rest[0].isdigit() and rest[1].isdigit()):
+                raise InvalidPositionError(f"ejected counts {rest[0]!r} {rest[1]!r} of {text!r} are not numbers")
+            ejected = [int(rest[0]), int(rest[1])]
+            rest = rest[2:]
+        fullmove = 1
+        if rest:
+            if not rest[0].isdigit() or not 1 <= int(rest[0]) <= 100_000:
+                raise InvalidPositionError(f"move number {rest[0]!r} of Abalone position {text!r} is not 1..100000")
+            fullmove = int(rest[0])
+        for color, count in zip((BLACK, WHITE), ejected):
+            on_board = sum(1 for sq in SQUARES if cells[sq] == color)
+            if count > WIN_EJECTED:
+                raise InvalidPositionError(f"{count} {COLOR_NAMES[color]} marbles ejected in {text!r}: at most 6")
+            if on_board + count > MARBLES_PER_SIDE:
+                raise InvalidPositionError(
+                    f"{on_board} {COLOR_NAMES[color]} marbles on the board and {count} ejected in {text!r}: "
+                    f"more than {MARBLES_PER_SIDE}"
+                )
+        self.cells = cells
+        self.turn = BLACK if side == "b" else WHITE
+        self.ejected = {BLACK: ejected[0], WHITE: ejected[1]}
+        self.fullmove = fullmove
+
+    def fen(self) -> str:
+        """The position string (see the module docstring) that :meth:`from_fen` reads back."""
+        cells = self.cells
+        rows = []
+        for rank in range(8, -1, -1):
+            out = []
+            run = 0
+            for file in range(9):
+                if not _exists(file, rank):
+                    continue
+                value = cells[GEOMETRY.index(file, rank)]
+                if value == EMPTY:
+                    run += 1
+                    continue
+                if run:
+                    out.append(str(run))
+                    run = 0
+                out.append(SYMBOLS[value])
+            if run:
+                out.append(str(run))
+            rows.append("".join(out))
+        side = SYMBOLS[self.turn]
+        return f"{'/'.join(rows)} {side} {self.ejected[BLACK]} {self.ejected[WHITE]} {self.fullmove}"
+
+    def copy(self) -> Board:
+        """An independent copy."""
+        board = Board.__new__(Board)
+        board.cells = self.cells.copy()
+        board.turn = self.turn
+        board.ejected = self.ejected.copy()
+        board.fullmove = self.fullmove
+        return board
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self.fen() == other.fen()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"
+
+    def winner(self) -> int | None:
+        """The colour that has pushed off six opposing marbles, if any."""
+        if self.ejected[WHITE] >= WIN_EJECTED:
+            return BLACK
+        if self.ejected[BLACK] >= WIN_EJECTED:
+            return WHITE
+        return None
+
+    def is_over(self) -> bool:
+        """Whether a side has won (then there are no legal moves)."""
+        return self.winner() is not None
+
+    def status(self) -> dict[str, Any]:
+        """``{"status": "ongoing"|"won", "ejected": {...}}`` plus ``winner`` and ``result`` (APGN token) when won."""
+        out: dict[str, Any] = {
+            "status": "ongoing",
+            "ejected": {"black": self.ejected[BLACK], "white": self.ejected[WHITE]},
+        }
+        winner = self.winner()
+        if winner is not None:
+            out["status"] = "won"
+            out["winner"] = COLOR_NAMES[winner]
+            out["result"] = "1-0" if winner == BLACK else "0-1"
+        return out
+
+    def occupied(self) -> list[tuple[int, int, str]]:
+        """``(file, rank, "b"|"w")`` of every marble, in :data:`GEOMETRY` coordinates."""
+        cells = self.cells
+        return [(*GEOMETRY.coords(sq), SYMBOLS[cells[sq]]) for sq in SQUARES if cells[sq] != EMPTY]
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the side to move, in generation order (docs/abalone.md):
+        cells a1..i9; for each cell its inline moves by direction 0..5, then the broadsides
+        that have it as first end, by line direction 0..2, two before three marbles, move
+        directions ascending. Empty once a side has won."""
+        if self.ejected[BLACK] >= WIN_EJECTED or self.ejected[WHITE] >= WIN_EJECTED:
+            return []
+        cells = self.cells
+        me = self.turn
+        opp = 3 - me
+        out: list[Move] = []
+        append = out.append
+        steps = STEPS
+        inline = INLINE
+        bs_table = _BS_TABLE
+        for sq in SQUARES:
+            if cells[sq] != me:
+                continue
+            moves = inline[sq]
+            for d in range(6):
+                step = steps[d]
+                t = sq + step
+                c = cells[t]
+                if c == EMPTY:
+                    append(moves[d])
+                    continue
+                if c != me:
+                    continue  # a lone marble pushes nothing; off the board is suicide
+                t += step
+                c = cells[t]
+                if c == me:
+                    t += step
+                    c = cells[t]
+                    if c == me:
+                        continue  # four in a row cannot move
+                    n = 3
+                else:
+                    n = 2
+                if c == EMPTY:
+                    append(moves[d])
+                elif c == opp:
+                    t += step
+                    c = cells[t]
+                    if c == EMPTY or c is OFF:
+                        append(moves[d])
+                    elif c == opp and n == 3:
+                        t += step
+                        c = cells[t]
+                        if c == EMPTY or c is OFF:
+                            append(moves[d])
+            for line, marbles, sideways in bs_table[sq]:
+                lstep = steps[line]
+                a = sq + lstep
+                if cells[a] != me:
+                    continue
+                if marbles == 2:
+                    for s, move in sideways:
+                        if cells[sq + s] == EMPTY and cells[a + s] == EMPTY:
+                            append(move)
+                else:
+                    b = a + lstep
+                    if cells[b] != me:
+                        continue
+                    for s, move in sideways:
+                        if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
+                            append(move)
+        return out
+
+    def illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` is not legal here, or ``None`` if it is."""
+        if self.is_over():
+            winner = self.winner()
+            assert winner is not None
+            return f"the game is over: {COLOR_NAMES[winner]} has ejected six marbles"
+        cells = self.cells
+        me = self.turn
+        opp = 3 - me
+        names = CELL_NAMES
+        side = COLOR_NAMES[me]
+        if move.line < 0:
+            sq, step = move.cell, STEPS[move.direction]
+            if cells[sq] != me:
+                return f"{names[sq]} holds no {side} marble"
+            n = 1
+            t = sq + step
+            while cells[t] == me:
+                n += 1
+                t += step
+            if n > 3:
+                return f"the line from {names[sq]} holds {n} {side} marbles in a row; at most 3 move"
+            c = cells[t]
+            if c is OFF:
+                return f"{names[t - step]} would leave the board: a player never pushes off his own marble"
+            if c == EMPTY:
+                return None
+            front = t
+            k = 0
+            while cells[t] == opp:
+                k += 1
+                t += step
+            if k >= n:
+                return (
+                    f"{n} against {k}: {n} {side} marble{'s' if n > 1 else ''} cannot push "
+                    f"{k} opposing marble{'s' if k > 1 else ''} from {names[front]} (sumito needs more)"
+                )
+            if cells[t] == me:
+                return f"push blocked at {names[t]} by a {side} marble behind the opposing ones"
+            return None
+        step = STEPS[move.line]
+        marbles = [move.cell + k * step for k in range(move.marbles)]
+        for sq in marbles:
+            if cells[sq] != me:
+                return f"{names[sq]} holds no {side} marble"
+        dstep = STEPS[move.direction]
+        for sq in marbles:
+            dest = sq + dstep
+            if cells[dest] is OFF:
+                return f"{names[sq]} would leave the board: a broadside moves into empty cells only"
+            if cells[dest] != EMPTY:
+                return f"broadside into occupied {names[dest]}: a broadside moves into empty cells only"
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal here."""
+        return self.illegal_reason(move) is None
+
+    def check(self, move: Move) -> None:
+        """Raise unless ``move`` is legal here.
+
+        :raises IllegalMoveError: naming the move and the rule it breaks.
+        """
+        reason = self.illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(f"{str(move)!r} is illegal: {reason}")
+
+    def pushed(self, move: Move) -> int:
+        """How many opposing marbles the legal ``move`` pushes (0 unless it is a sumito)."""
+        if move.line >= 0:
+            return 0
+        cells, me, step = self.cells, self.turn, STEPS[move.direction]
+        t = move.cell + step
+        while cells[t] == me:
+            t += step
+        k = 0
+        while cells[t] == 3 - me:
+            k += 1
+            t += step
+        return k
+
+    def ejects(self, move: Move) -> bool:
+        """Whether the legal ``move`` pushes an opposing marble off the board."""
+        if move.line >= 0:
+            return False
+        cells, me, step = self.cells, self.turn, STEPS[move.direction]
+        t = move.cell + step
+        while cells[t] == me:
+            t += step
+        if cells[t] != 3 - me:
+            return False
+        while cells[t] == 3 - me:
+            t += step
+        return cells[t] is OFF
+
+    def push(self, move: Move) -> None:
+        """Play ``move`` (legal here); an opposing marble pushed off the edge counts as ejected."""
+        cells = self.cells
+        me = self.turn
+        step = STEPS[move.direction]
+        if move.line < 0:
+            sq = move.cell
+            t = sq + step
+            while cells[t] == me:
+                t += step
+            c = cells[t]
+            cells[sq] = EMPTY
+            cells[t] = me
+            if c != EMPTY:  # sumito: the opposing line moves one cell on
+                opp = c
+                t += step
+                while cells[t] == opp:
+                    t += step
+                if cells[t] is OFF:
+                    self.ejected[opp] += 1
+                else:
+                    cells[t] = opp
+        else:
+            lstep = STEPS[move.line]
+            sq = move.cell
+            for k in range(move.marbles):
+                cells[sq + k * lstep] = EMPTY
+            for k in range(move.marbles):
+                cells[sq + k * lstep + step] = me
+        if me == WHITE:
+            self.fullmove += 1
+        self.turn = 3 - me
+
+    def parse_move(self, text: str, notation: str | None = None) -> Move:
+        """The legal move written as ``text`` in Aba-Pro (the only notation; ``None`` means it too).
+
+        :raises InvalidMoveError: if ``text`` is not one Aba-Pro move.
+        :raises IllegalMoveError: if it is not legal here, with the rule it breaks.
+        """
+        if notation not in (None, _notation.NAME):
+            raise InvalidMoveError(f"unknown Abalone notation {notation!r}; known: {_notation.NAME}")
+        move = _notation.parse(text)
+        self.check(move)
+        return move
+
+    def move_text(self, move: Move, notation: str | None = None) -> str:
+        """``move`` in canonical Aba-Pro."""
+        if notation not in (None, _notation.NAME):
+            raise InvalidMoveError(f"unknown Abalone notation {notation!r}; known: {_notation.NAME}")
+        return _notation.write(move)
+
+
+from plybits.abalone import notation as _notation  # noqa: E402  (notation builds on the names above)
