@@ -1,0 +1,157 @@
+"""New Entropy: e13 speed and size on random two-round games, against their information content.
+
+Run: ``.venv/bin/python -m bench.entropy [--games N] [--seed S] [--write]``; prints a markdown section
+(``--write`` also puts it into BENCHMARKS.md between the entropy markers).
+
+There is no peer library for New Entropy (no Python package plays it), so the side-by-side columns are
+the game's own text record (the turn tokens, plain and zlib/lzma-compressed) and the information content
+of the games. Games are random: each turn's colour is drawn from the bag, the cell is chosen uniformly
+among the empty cells, and the option uniformly among "left in place" and the reachable cells. The
+information content of a turn is then exactly
+
+    log2(N / n_c) + log2(E) + log2(1 + S)
+
+with n_c the chips of the drawn colour left in the bag out of N, E the empty cells and S the cells the
+placed chip can slide to: the code length of the turn under the model that generated it, i.e. the
+fewest bits any code can spend on such games on average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import lzma
+import math
+import random
+import re
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import plybits
+from plybits.entropy import Board, E13, Turn
+from plybits.entropy.board import COLOURS
+
+ROOT = Path(__file__).resolve().parent.parent
+START, END = "<!-- entropy:start -->", "<!-- entropy:end -->"
+
+
+def random_game(rng: random.Random) -> tuple[list[Turn], float]:
+    """A random two-round game and its information content in bits."""
+    board = Board()
+    turns: list[Turn] = []
+    info = 0.0
+    while not board.finished:
+        bag = board.bag
+        chips = [c for c, n in enumerate(bag) for _ in range(n)]
+        colour = rng.choice(chips)
+        empty = board.empty()
+        cell = rng.choice(empty)
+        options = [cell] + board.targets(cell)
+        to = rng.choice(options)
+        info += math.log2(len(chips) / bag[colour]) + math.log2(len(empty)) + math.log2(len(options))
+        turn = Turn(colour, cell, to)
+        turns.append(turn)
+        board.push(turn)
+    return turns, info
+
+
+def best_of(repeats: int, run) -> float:
+    """The fastest of ``repeats`` timings of ``run()``, in seconds."""
+    best = math.inf
+    for _ in range(repeats):
+        began = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def measure(games: int, seed: int, repeats: int) -> str:
+    rng = random.Random(seed)
+    played = [random_game(rng) for _ in range(games)]
+    turns = sum(len(t) for t, _ in played)
+    scheme = E13()
+    payloads = [scheme.encode(Board(), t).tobytes() for t, _ in played]
+    for (t, _), payload in zip(played, payloads):  # the benchmark is also a round trip
+        assert scheme.decode(Board(), payload, len(t), 0) == t
+    texts = [" ".join(turn.token() for turn in t) for t, _ in played]
+
+    encode_s = best_of(repeats, lambda: [scheme.encode(Board(), t) for t, _ in played])
+    decode_s = best_of(repeats, lambda: [scheme.decode(Board(), p, len(t), 0) for (t, _), p in zip(played, payloads)])
+    sub = played[: max(1, games // 4)]
+    sub_turns = sum(len(t) for t, _ in sub)
+    sub_texts = texts[: len(sub)]
+    blobs = [plybits.encode("entropy", "e13", moves=text.split()).data for text in sub_texts]
+    verb_encode_s = best_of(repeats, lambda: [plybits.encode("entropy", "e13", moves=x.split()) for x in sub_texts])
+    verb_decode_s = best_of(repeats, lambda: [plybits.decode(b) for b in blobs])
+    legal_s = best_of(repeats, lambda: [Board().legal_moves() for _ in range(200)])
+
+    info_bits = sum(i for _, i in played)
+    text_bytes = sum(len(x) + 1 for x in texts)  # a separator after every token
+    joined = "\n".join(texts).encode()
+    zlib_bytes = len(zlib.compress(joined, 9))
+    lzma_bytes = len(lzma.compress(joined, preset=9 | lzma.PRESET_EXTREME))
+    container_bytes = sum(len(b) for b in blobs) / len(blobs)
+    info_per_turn = info_bits / turns
+
+    def row(name: str, bits_per_turn: float, note: str) -> str:
+        return f"| {name} | {bits_per_turn:.2f} | {bits_per_turn / info_per_turn:.2f}x | {note} |"
+
+    return "\n".join([
+        "## Entropy",
+        "",
+        f"Command: `.venv/bin/python -m bench.entropy --games {games} --seed {seed}` "
+        f"({games} random two-round games, {turns} turns; Python {sys.version.split()[0]}).",
+        "",
+        "There is **no peer library** for New Entropy (no Python package plays it), so there is no",
+        "side-by-side timing against another implementation; size is compared with the game's own text",
+        "record and with the information content of the very same games (the bound below which no code",
+        "can go on average; definition in `bench/entropy.py` and `docs/entropy.md`).",
+        "",
+        "| size | bits/turn | vs. information | note |",
+        "|---|---:|---:|---|",
+        row("information content", info_per_turn, "log2(N/n_c) + log2(E) + log2(1+S), summed"),
+        row("**e13**", 13.0, "fixed 13 bits; 98 turns = 160 bytes of payload"),
+        row("tokens, plain text", 8 * text_bytes / turns, "`Rd4d7 ` etc., one byte a character"),
+        row("tokens, zlib -9", 8 * zlib_bytes / turns, "all games in one stream (favours zlib)"),
+        row("tokens, lzma -9e", 8 * lzma_bytes / turns, "all games in one stream (favours lzma)"),
+        "",
+        f"e13 spends {13.0 - info_per_turn:.2f} bits a turn above the information content "
+        f"({13.0 / info_per_turn:.2f}x); a whole game's container is {container_bytes:.0f} bytes "
+        "(header and CRC included).",
+        "",
+        "| speed (best of %d) | turns/s |" % repeats,
+        "|---|---:|",
+        f"| e13 encode (payload bits only) | {turns / encode_s:,.0f} |",
+        f"| e13 decode with validation (every turn checked legal) | {turns / decode_s:,.0f} |",
+        f"| `plybits.encode` (parse tokens, check, e13, container) | {sub_turns / verb_encode_s:,.0f} |",
+        f"| `plybits.decode` (container, e13 with validation, tokens out) | {sub_turns / verb_decode_s:,.0f} |",
+        f"| `Board.legal_moves()` on the empty board (4,459 turns) | {200 * 4459 / legal_s:,.0f} |",
+    ])
+
+
+def write(section: str) -> None:
+    """Put ``section`` between the entropy markers of BENCHMARKS.md."""
+    path = ROOT / "BENCHMARKS.md"
+    text = path.read_text()
+    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{path}: entropy markers not found")
+    path.write_text(pattern.sub(lambda _: f"{START}\n{section}\n{END}", text))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md between the entropy markers")
+    args = parser.parse_args(argv)
+    section = measure(args.games, args.seed, args.repeats)
+    print(section)
+    if args.write:
+        write(section)
+
+
+if __name__ == "__main__":
+    main()
