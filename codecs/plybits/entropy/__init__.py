@@ -6,11 +6,12 @@ its seed scheme ``entropy/e13``. Rules, position string and token case rules: ``
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import ClassVar
 
 from plybits.entropy.board import COLOURS, EMPTY_START, GEOMETRY, Board, Turn, line_score, play
 from plybits.entropy.e13 import E13
-from plybits.entropy.notation import parse_record, parse_token, write_record
+from plybits.entropy.notation import parse_record, parse_token, split_records, write_record
 from plybits.errors import InvalidPositionError
 from plybits.game import Game, Record
 from plybits.registry import register_game, register_scheme
@@ -39,6 +40,10 @@ class Entropy(Game):
     def parse_record(self, text: str) -> Record:
         """Tags, ``Start`` and tokens of a record (see :mod:`plybits.entropy.notation`)."""
         return parse_record(text)
+
+    def split_records(self, text: str) -> Iterator[str]:
+        """Records separated by blank lines or by the next record's tag lines."""
+        return split_records(text)
 
     def write_record(self, record: Record, notation: str | None = None) -> str:
         """Tags, a blank line and the tokens."""

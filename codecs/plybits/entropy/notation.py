@@ -8,12 +8,14 @@ a token: no spaces, dashes or ``x``. A slide to the cell it starts from is refus
 
 A record is the tokens separated by white space, optionally preceded by PGN-style tag lines
 ``[Name "value"]``; a ``Start`` (or ``FEN``) tag gives the start position string. Move numbers
-(``12.``) are skipped; ``{...}`` comments are dropped and counted.
+(``12.``) are skipped; ``{...}`` comments are dropped and counted. In a file of several records, a
+record ends at a blank line or where the next one's tag lines begin (:func:`split_records`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Final
 
 from plybits.entropy.board import COLOURS, GEOMETRY, Turn
@@ -131,3 +133,36 @@ def write_record(record: Record) -> str:
                    for name, value in tags.items())
     body = " ".join(record.moves)
     return f"{head}\n{body}\n" if head else f"{body}\n"
+
+
+def split_records(text: str) -> Iterator[str]:
+    """The records of a multi-record text, lazily: a record ends at a blank line after its tokens or where
+    tag lines follow its tokens; tag lines and the tokens after them (even past a blank line) stay together.
+    Blank lines inside a ``{...}`` comment split nothing."""
+    piece: list[str] = []
+    has_moves = False
+    in_comment = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not in_comment and has_moves and (not stripped or stripped.startswith("[")):
+            yield "\n".join(piece)
+            piece, has_moves = [], False
+        if not stripped and not piece:
+            continue
+        piece.append(line)
+        if in_comment:
+            close = line.find("}")
+            in_comment = close < 0
+            line = "" if close < 0 else line[close + 1:]
+        while not in_comment:
+            open_ = line.find("{")
+            head = line if open_ < 0 else line[:open_]
+            if head.strip() and not (head.strip().startswith("[") and not has_moves):
+                has_moves = True
+            if open_ < 0:
+                break
+            close = line.find("}", open_)
+            in_comment = close < 0
+            line = "" if close < 0 else line[close + 1:]
+    if any(line.strip() for line in piece):
+        yield "\n".join(piece)
