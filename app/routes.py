@@ -25,6 +25,7 @@ from app.models import (
     ValidateRequest,
     ValidateResponse,
 )
+from app.observe import PLIES
 from app.settings import Settings
 from plybits import registry
 from plybits.errors import InvalidDataError, PlybitsError
@@ -80,6 +81,7 @@ def encode_body(body: EncodeRequest, settings: Settings) -> EncodeResponse:
         body.game, body.scheme, moves=body.moves, record=body.record, notation=body.notation,
         start=body.start, tags=body.tags, max_plies=settings.max_plies,
     )
+    PLIES.labels("encode", result.game).inc(result.plies)
     return EncodeResponse(
         game=result.game,
         scheme=result.scheme,
@@ -97,6 +99,7 @@ def encode_body(body: EncodeRequest, settings: Settings) -> EncodeResponse:
 def decode_body(body: DecodeRequest, settings: Settings) -> DecodeResponse:
     """Decode one request (shared with the batch endpoint)."""
     result = plybits.decode(from_b64url(body.data), notation=body.notation, max_plies=settings.max_plies)
+    PLIES.labels("decode", result.game).inc(result.plies)
     return DecodeResponse(
         game=result.game, scheme=result.scheme, start=result.start, moves=result.moves,
         tags=result.tags, plies=result.plies, final_position=result.final_position,
