@@ -121,6 +121,8 @@ def test_golden_full_game_with_tags():
         ([word("R", "a1", 13)], 0, "option 13 out of range"),
         ([word("R", "a1", 15)], 0, "option 15 out of range"),
         ([word("R", "b1"), word("G", "a1", 7)], 1, r"option 7 out of range: a chip on a1 can stay \(0\) or slide to 6"),
+        ([word("R", "a2"), word("G", "b1"), word("B", "a1", 1)], 2,
+         r"option 1 out of range: a chip on a1 cannot slide \(no empty cell beside it\)"),
         ([word("R", "d4"), word("G", "d4")], 1, "cell d4 is occupied by R"),
         ([word("R", c + "1") for c in "abcdefg"] + [word("R", "a2")], 7, r"no red \(R\) chip left"),
     ],

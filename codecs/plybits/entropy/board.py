@@ -227,12 +227,17 @@ class Board:
                 raise InvalidMoveError(f"unknown colour {colour!r} (one of {' '.join(COLOURS)})")
             colours = [c] if self.bag[c] else []
         cells = self.cells
-        per_colour = []
+        per_colour: list[tuple[int, int]] = []
         for cell in SQUARES:
             if cells[cell] is None:
                 per_colour.append((cell, cell))
-                per_colour.extend((cell, to) for to in self.targets(cell))
-        return [Turn(c, cell, to) for c in colours for cell, to in per_colour]
+                for step in DIRECTIONS:
+                    i = cell + step
+                    while cells[i] is None:
+                        per_colour.append((cell, i))
+                        i += step
+        new = tuple.__new__  # Turn(c, cell, to) without NamedTuple.__new__'s Python-level call
+        return [new(Turn, (c, *pair)) for c in colours for pair in per_colour]
 
     def illegal_reason(self, turn: Turn) -> str | None:
         """Why ``turn`` cannot be played here, or ``None`` if it can."""

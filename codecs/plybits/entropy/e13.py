@@ -82,10 +82,11 @@ class E13(Scheme):
             if option:
                 targets = board.targets(cell)
                 if option > len(targets):
-                    raise InvalidDataError(
-                        f"option {option} out of range: a chip on {turn.token()[1:]} can stay (0) "
-                        f"or slide to {len(targets)} cell(s) (1-{len(targets)})"
-                    ).at(ply, turn.token())
+                    where = turn.token()[1:]
+                    can = (f"can stay (0) or slide to {len(targets)} cell(s) (1-{len(targets)})" if targets
+                           else "cannot slide (no empty cell beside it): only 0, left in place")
+                    raise InvalidDataError(f"option {option} out of range: a chip on {where} {can}").at(
+                        ply, turn.token())
                 turn = Turn(colour, cell, targets[option - 1])
             board.push(turn)
             turns.append(turn)
