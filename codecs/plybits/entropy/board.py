@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any, Final, NamedTuple
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, PlybitsError
-from plybits.mailbox import OFF, Geometry
+from plybits.mailbox import Geometry
 
 FILES: Final = "abcdefg"
 COLOURS: Final = "RGOBYWK"
@@ -112,13 +112,18 @@ def line_score(line: list[int | None]) -> int:
 
 
 class Board:
-    """A New Entropy position: the board, the bag (what this round has not yet placed), the round and the scores."""
+    """A New Entropy position: the board, the bag (what this round has not yet placed), the round and the scores.
+
+    ``Board()`` or ``Board("empty")`` is the start of a game; ``Board(text)`` reads a position string.
+
+    :raises InvalidPositionError: if ``text`` is not a valid position string (the reason names the field).
+    """
 
     __slots__ = ("cells", "bag", "round", "turn", "scores")
 
     def __init__(self, start: str | None = None) -> None:
         self.cells: list[Any] = GEOMETRY.empty_cells()
-        """Mailbox array: ``None`` empty, a colour index 0..6, or :data:`OFF` on the border."""
+        """Mailbox array: ``None`` empty, a colour index 0..6, or :data:`plybits.mailbox.OFF` on the border."""
         self.bag: list[int] = [CHIPS_PER_COLOUR] * len(COLOURS)
         """Chips of each colour not yet placed this round."""
         self.round = 1
