@@ -1,0 +1,95 @@
+"""Chess: standard and Chess960, SAN and UCI, PGN, and the ``chess/0x88`` scheme."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from plybits.chess import notation as _notation
+from plybits.chess import pgn
+from plybits.chess.board import NULL_MOVE, STANDARD_FEN, Board, Move
+from plybits.chess.x88 import X88Scheme
+from plybits.errors import InvalidPositionError, InvalidRecordError, PlybitsError
+from plybits.game import Game, Record
+from plybits.registry import register_game, register_scheme
+
+
+class Position(Board):
+    """A chess position speaking the :class:`plybits.game.Position` protocol."""
+
+    __slots__ = ()
+
+    def copy(self) -> Position:
+        other = Board.copy(self)
+        other.__class__ = Position
+        return other  # type: ignore[return-value]
+
+    def parse_move(self, text: str, notation: str | None = None) -> Move:
+        """The legal move ``text`` writes in SAN or UCI (``None``: either)."""
+        return _notation.parse_move(self, text, notation)
+
+    def move_text(self, move: Move, notation: str | None = None) -> str:
+        """``move`` in SAN (default) or UCI."""
+        return _notation.move_text(self, move, notation)
+
+
+class Chess(Game):
+    """Chess: standard and Chess960 (X-FEN or Shredder-FEN castling)."""
+
+    name: ClassVar[str] = "chess"
+    notations: ClassVar[tuple[str, ...]] = ("san", "uci")
+    starts: ClassVar[tuple[str, ...]] = ("standard",)
+    description: ClassVar[str] = "Chess and Chess960: SAN and UCI moves, PGN records, FEN positions"
+
+    def position(self, start: str | None = None, *, chess960: bool = False) -> Position:
+        """The standard start, or the position a FEN writes (Chess960 when its castling uses file letters
+        or non-standard rook or king squares, or when ``chess960`` is set).
+
+        :raises InvalidPositionError: if ``start`` is not a valid FEN.
+        """
+        if start is None or start == "standard":
+            start = STANDARD_FEN
+        elif start.lower() in ("chess960", "960"):
+            start, chess960 = STANDARD_FEN, True
+        if len(start) > 200:
+            raise InvalidPositionError(f"FEN of {len(start)} characters is too long")
+        return Position(start, chess960=chess960)
+
+    def parse_record(self, text: str) -> Record:
+        """A PGN (tags and mainline) or a bare SAN/UCI move list.
+
+        A Chess960 record (``[Variant "Chess960"]``) gets a Chess960 start (Shredder-FEN), even from the standard array.
+
+        :raises InvalidRecordError: on malformed PGN or a variant other than standard chess and Chess960.
+        """
+        record, chess960 = pgn.read_pgn(text)
+        if chess960 or record.start is not None:
+            try:
+                record.start = self.position(record.start, chess960=chess960).fen()
+            except PlybitsError as err:
+                raise InvalidRecordError(f"bad FEN tag: {err.reason}") from None
+        return record
+
+    def split_records(self, text: str) -> Iterator[str]:
+        """The games of a multi-game PGN, lazily."""
+        return pgn.split_records(text)
+
+    def write_record(self, record: Record, notation_name: str | None = None) -> str:
+        """A PGN of the record (moves already in ``notation_name``)."""
+        chess960 = False
+        black = False
+        number = 1
+        if record.start is not None:
+            position = self.position(record.start)
+            chess960 = position.chess960
+            black = position.turn != 0
+            number = position.fullmove_number
+        return pgn.write_pgn(record, chess960=chess960, first_turn_black=black, first_number=number)
+
+
+CHESS = Chess()
+X88 = X88Scheme()
+register_game(CHESS)
+register_scheme(X88)
+
+__all__ = ["CHESS", "X88", "Chess", "Move", "NULL_MOVE", "Position", "X88Scheme"]

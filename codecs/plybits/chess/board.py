@@ -1,0 +1,801 @@
+"""The chess position and its rules on the shared mailbox (an 8x8 board inside a border of 2).
+
+Squares are indices into a flat list of :data:`GEOMETRY.size` (144) cells; border
+cells hold :data:`~plybits.mailbox.OFF`. A piece is an ``int``: its colour bit
+(:data:`WHITE` = 0, :data:`BLACK` = 8) or-ed with its kind (:data:`PAWN` = 1 ...
+:data:`KING` = 6); an empty cell holds :data:`EMPTY` (0)::
+
+    >>> pos = Board()
+    >>> pos.board[parse_square("e1")] == WHITE | KING
+    True
+
+Castling is stored as king-takes-rook (``Move(E1, H1)``) for both standard chess and
+Chess960; the notations write it as each variant expects. The null move is
+``Move(0, 0)`` (:data:`NULL_MOVE`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from plybits.mailbox import OFF, Geometry
+
+FILE_NAMES = "abcdefgh"
+GEOMETRY = Geometry(8, 8, 2, name=lambda f, r: FILE_NAMES[f] + str(r + 1))
+"""The chess board: 8 x 8 inside a border of 2 (so knight jumps stay in the array)."""
+STRIDE = GEOMETRY.stride
+SIZE = GEOMETRY.size
+SQUARES: tuple[int, ...] = GEOMETRY.squares
+"""The 64 playable squares, a1, b1, ..., h8."""
+
+EMPTY = 0
+WHITE = 0
+BLACK = 8
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+SYMBOLS = ".PNBRQK..pnbrqk"
+"""FEN letter of each piece code (index = colour | kind)."""
+PIECE_OF_SYMBOL = {s: i for i, s in enumerate(SYMBOLS) if s != "."}
+PROMOTION_LETTERS = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
+PROMOTION_OF_LETTER = {v: k for k, v in PROMOTION_LETTERS.items()}
+
+N, S, E, W = STRIDE, -STRIDE, 1, -1
+ORTHOGONAL = (N, S, E, W)
+DIAGONAL = (N + E, N + W, S + E, S + W)
+KING_STEPS = ORTHOGONAL + DIAGONAL
+KNIGHT_STEPS = (2 * N + E, 2 * N + W, 2 * S + E, 2 * S + W, N + 2 * E, N + 2 * W, S + 2 * E, S + 2 * W)
+
+FILE_OF: list[int] = [-1] * SIZE
+RANK_OF: list[int] = [-1] * SIZE
+NAMES: list[str] = [""] * SIZE
+for _sq in SQUARES:
+    FILE_OF[_sq], RANK_OF[_sq] = GEOMETRY.coords(_sq)
+    NAMES[_sq] = GEOMETRY.name(_sq)
+SQUARE_OF_NAME = {NAMES[s]: s for s in SQUARES}
+
+
+def square(file: int, rank: int) -> int:
+    """The index of the square at ``file``, ``rank`` (0-based)."""
+    return GEOMETRY.index(file, rank)
+
+
+def parse_square(name: str) -> int:
+    """The index of a named square such as ``"e4"``.
+
+    :raises InvalidMoveError: if there is no such square.
+    """
+    return GEOMETRY.parse(name)
+
+
+def square_name(sq: int) -> str:
+    """The name of a square index, e.g. ``"e4"``."""
+    return NAMES[sq]
+
+
+def _line_table() -> list[int]:
+    """LINE[a * SIZE + b]: the unit step from a towards b when they share a rank, file or diagonal, else 0."""
+    table = [0] * (SIZE * SIZE)
+    for a in SQUARES:
+        for step in KING_STEPS:
+            b = a + step
+            while GEOMETRY.on_board[b]:
+                table[a * SIZE + b] = step
+                b += step
+    return table
+
+
+LINE = _line_table()
+ADJACENT = [False] * (2 * SIZE)
+for _step in KING_STEPS:
+    ADJACENT[SIZE + _step] = True
+KNIGHT_JUMP = [False] * (2 * SIZE)
+for _step in KNIGHT_STEPS:
+    KNIGHT_JUMP[SIZE + _step] = True
+SLIDER_STEPS = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: KING_STEPS}
+SLIDES_ALONG = [[False] * 7 for _ in range(2 * SIZE)]
+"""SLIDES_ALONG[SIZE + step][kind]: whether a piece of that kind moves along ``step``."""
+for _step in ORTHOGONAL:
+    SLIDES_ALONG[SIZE + _step][ROOK] = SLIDES_ALONG[SIZE + _step][QUEEN] = True
+for _step in DIAGONAL:
+    SLIDES_ALONG[SIZE + _step][BISHOP] = SLIDES_ALONG[SIZE + _step][QUEEN] = True
+
+
+class Move(NamedTuple):
+    """A move from one square index to another, with the promotion kind (0 for none).
+
+    Castling is the king's move onto its own rook; :data:`NULL_MOVE` is ``Move(0, 0)``.
+    """
+
+    from_square: int
+    to_square: int
+    promotion: int = 0
+
+    @classmethod
+    def from_uci(cls, text: str) -> Move:
+        """The raw move ``text`` names (``"e2e4"``, ``"a7a8q"``, ``"0000"``), not checked against a position.
+
+        :raises InvalidMoveError: on bad syntax.
+        """
+        if text == "0000":
+            return NULL_MOVE
+        if len(text) not in (4, 5) or text[:2] not in SQUARE_OF_NAME or text[2:4] not in SQUARE_OF_NAME:
+            raise InvalidMoveError(f"invalid uci: {text!r}")
+        promotion = 0
+        if len(text) == 5:
+            if text[4] not in PROMOTION_OF_LETTER:
+                raise InvalidMoveError(f"invalid promotion piece in uci: {text!r}")
+            promotion = PROMOTION_OF_LETTER[text[4]]
+        return move(SQUARE_OF_NAME[text[:2]], SQUARE_OF_NAME[text[2:4]], promotion)
+
+    def raw_uci(self) -> str:
+        """The move as ``from``+``to``(+promotion) square names; castling as king-takes-rook."""
+        if not self.from_square:
+            return "0000"
+        text = NAMES[self.from_square] + NAMES[self.to_square]
+        return text + PROMOTION_LETTERS[self.promotion] if self.promotion else text
+
+    def __repr__(self) -> str:
+        return f"Move.from_uci({self.raw_uci()!r})"
+
+    def __bool__(self) -> bool:
+        return self.from_square != 0
+
+
+NULL_MOVE = Move(0, 0, 0)
+_MOVES: list[Move | None] = [None] * (SIZE * SIZE * 8)
+
+
+def move(from_square: int, to_square: int, promotion: int = 0) -> Move:
+    """The (shared, interned) :class:`Move` object for these squares and promotion kind."""
+    key = (from_square * SIZE + to_square) * 8 + promotion
+    found = _MOVES[key]
+    if found is None:
+        found = _MOVES[key] = Move(from_square, to_square, promotion)
+    return found
+
+
+for _a in SQUARES:
+    for _b in SQUARES:
+        if _a != _b:
+            move(_a, _b)
+MOVE_TABLE = _MOVES
+"""MOVE_TABLE[(from * SIZE + to) * 8 + promotion]: the interned move (filled for every non-promotion)."""
+
+STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+_STANDARD_CASTLING_SQUARES = {"K": square(7, 0), "Q": square(0, 0), "k": square(7, 7), "q": square(0, 7)}
+
+
+class Board:
+    """A chess position: pieces, side to move, castling rights, en passant square and counters.
+
+    ``board`` is the mailbox cell list, ``turn`` is :data:`WHITE` or :data:`BLACK`,
+    ``castling`` the frozenset of rook squares that may still castle, ``ep`` the en
+    passant target square (0 when none), ``kings`` the king square of each colour
+    (index ``colour >> 3``).
+    """
+
+    __slots__ = ("board", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_keys")
+
+    def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
+        """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
+
+        :raises InvalidPositionError: if ``fen`` is not a valid position.
+        """
+        self.board: list[Any] = GEOMETRY.empty_cells(EMPTY)
+        self.turn = WHITE
+        self.castling: frozenset[int] = frozenset()
+        self.ep = 0
+        self.halfmove_clock = 0
+        self.fullmove_number = 1
+        self.chess960 = chess960
+        self.kings = [0, 0]
+        self._keys: list[tuple[Any, ...]] = []
+        if fen is not None:
+            self._set_fen(fen, chess960)
+
+    # ------------------------------------------------------------------ FEN
+
+    def _set_fen(self, fen: str, chess960: bool) -> None:
+        fields = fen.strip().split()
+        if not 1 <= len(fields) <= 6:
+            raise InvalidPositionError(f"FEN needs 1 to 6 fields, got {len(fields)}: {fen!r}")
+        fields += ["w", "-", "-", "0", "1"][len(fields) - 1:]
+        placement, turn, castling, ep, halfmove, fullmove = fields
+        rows = placement.split("/")
+        if len(rows) != 8:
+            raise InvalidPositionError(f"FEN board needs 8 ranks, got {len(rows)}: {fen!r}")
+        b = self.board
+        for r, row in enumerate(rows):
+            rank = 7 - r
+            file = 0
+            for ch in row:
+                if ch in "12345678":
+                    file += int(ch)
+                elif ch in PIECE_OF_SYMBOL:
+                    if file > 7:
+                        break
+                    b[square(file, rank)] = PIECE_OF_SYMBOL[ch]
+                    file += 1
+                else:
+                    raise InvalidPositionError(f"bad character {ch!r} in FEN board: {fen!r}")
+            if file != 8:
+                raise InvalidPositionError(f"FEN rank {rank + 1} does not have 8 squares: {row!r}")
+        for colour in (WHITE, BLACK):
+            kings = [s for s in SQUARES if b[s] == colour | KING]
+            if len(kings) != 1:
+                raise InvalidPositionError(f"{'white' if colour == WHITE else 'black'} must have exactly one king: {fen!r}")
+            self.kings[colour >> 3] = kings[0]
+        if any(b[s] & 7 == PAWN for s in SQUARES if RANK_OF[s] in (0, 7) and b[s]):
+            raise InvalidPositionError(f"pawn on the first or last rank: {fen!r}")
+        if turn not in ("w", "b"):
+            raise InvalidPositionError(f"side to move must be 'w' or 'b', got {turn!r}")
+        self.turn = WHITE if turn == "w" else BLACK
+        self._set_castling(castling, chess960, fen)
+        if ep != "-":
+            if ep not in SQUARE_OF_NAME:
+                raise InvalidPositionError(f"bad en passant square {ep!r}")
+            sq = SQUARE_OF_NAME[ep]
+            forward = N if self.turn == WHITE else S
+            them = self.turn ^ BLACK
+            if (RANK_OF[sq] != (5 if self.turn == WHITE else 2) or b[sq] or b[sq + forward]
+                    or b[sq - forward] != them | PAWN):
+                raise InvalidPositionError(f"en passant square {ep!r} does not follow a double pawn push")
+            self.ep = sq
+        try:
+            self.halfmove_clock = int(halfmove)
+            self.fullmove_number = int(fullmove)
+        except ValueError:
+            raise InvalidPositionError(f"bad move counters {halfmove!r} {fullmove!r}") from None
+        if self.halfmove_clock < 0 or self.fullmove_number < 1 or self.fullmove_number > 100_000 or self.halfmove_clock > 100_000:
+            raise InvalidPositionError(f"move counters out of range: {halfmove!r} {fullmove!r}")
+        them = self.turn ^ BLACK
+        if self.attacked(self.kings[them >> 3], self.turn):
+            raise InvalidPositionError(f"the side not to move is in check: {fen!r}")
+        self._keys = [self._key()]
+
+    def _set_castling(self, text: str, chess960: bool, fen: str) -> None:
+        if text == "-":
+            return
+        b = self.board
+        rights = set()
+        for ch in text:
+            colour = WHITE if ch.isupper() else BLACK
+            rank = 0 if colour == WHITE else 7
+            king = self.kings[colour >> 3]
+            if RANK_OF[king] != rank:
+                raise InvalidPositionError(f"castling right {ch!r} but the king is not on its back rank: {fen!r}")
+            rook = colour | ROOK
+            up = ch.upper()
+            if up in "KQ":
+                files = range(7, FILE_OF[king], -1) if up == "K" else range(0, FILE_OF[king])
+                found = [square(f, rank) for f in files if b[square(f, rank)] == rook]
+                if not found:
+                    raise InvalidPositionError(f"castling right {ch!r} but no rook on that side: {fen!r}")
+                rights.add(found[0])
+            elif up in "ABCDEFGH":
+                sq = square("ABCDEFGH".index(up), rank)
+                if b[sq] != rook:
+                    raise InvalidPositionError(f"castling right {ch!r} but no rook on {NAMES[sq]}: {fen!r}")
+                rights.add(sq)
+                chess960 = True
+            else:
+                raise InvalidPositionError(f"bad castling field {text!r}")
+        if len(rights) != len(text):
+            raise InvalidPositionError(f"repeated castling right in {text!r}")
+        for colour in (WHITE, BLACK):
+            mine = [s for s in rights if (RANK_OF[s] == 0) == (colour == WHITE)]
+            king = self.kings[colour >> 3]
+            if len([s for s in mine if s > king]) > 1 or len([s for s in mine if s < king]) > 1:
+                raise InvalidPositionError(f"two castling rooks on one side in {text!r}")
+            if mine and (FILE_OF[king] != 4 or any(FILE_OF[s] not in (0, 7) for s in mine)):
+                chess960 = True
+        self.castling = frozenset(rights)
+        self.chess960 = self.chess960 or chess960
+
+    def fen(self) -> str:
+        """The position as FEN; Chess960 castling rights as Shredder-FEN file letters (``HAha``).
+
+        The en passant square is written only when an en passant capture is legal (as python-chess does).
+        """
+        b = self.board
+        rows = []
+        for rank in range(7, -1, -1):
+            row = ""
+            empty = 0
+            for file in range(8):
+                p = b[square(file, rank)]
+                if p:
+                    if empty:
+                        row += str(empty)
+                        empty = 0
+                    row += SYMBOLS[p]
+                else:
+                    empty += 1
+            rows.append(row + (str(empty) if empty else ""))
+        ep = "-"
+        if self.ep and any(m[1] == self.ep and b[m[0]] & 7 == PAWN for m in self.legal_moves()):
+            ep = NAMES[self.ep]
+        return (f"{'/'.join(rows)} {'w' if self.turn == WHITE else 'b'} {self.castling_fen()} {ep} "
+                f"{self.halfmove_clock} {self.fullmove_number}")
+
+    def castling_fen(self) -> str:
+        """The castling field: ``KQkq`` style in standard chess, Shredder-FEN file letters in Chess960."""
+        if not self.castling:
+            return "-"
+        out = ""
+        for rank, names in ((0, "HGFEDCBA"), (7, "hgfedcba")):
+            for file in range(7, -1, -1):
+                if square(file, rank) in self.castling:
+                    if self.chess960:
+                        out += names[7 - file]
+                    else:
+                        out += ("K" if file == 7 else "Q") if rank == 0 else ("k" if file == 7 else "q")
+        return out
+
+    def _key(self) -> tuple[Any, ...]:
+        """What makes two positions the same for repetition: pieces, side, castling, en passant."""
+        ep = self.ep
+        if ep:
+            pawn = (self.turn | PAWN)
+            back = S if self.turn == WHITE else N
+            if self.board[ep + back + E] != pawn and self.board[ep + back + W] != pawn:
+                ep = 0
+        return (tuple(self.board), self.turn, self.castling, ep)
+
+    # ------------------------------------------------------------------ queries
+
+    def copy(self) -> Board:
+        """An independent copy (with the repetition history)."""
+        other = Board.__new__(Board)
+        other.board = self.board[:]
+        other.turn = self.turn
+        other.castling = self.castling
+        other.ep = self.ep
+        other.halfmove_clock = self.halfmove_clock
+        other.fullmove_number = self.fullmove_number
+        other.chess960 = self.chess960
+        other.kings = self.kings[:]
+        other._keys = self._keys[:]
+        return other
+
+    def piece_at(self, sq: int) -> int:
+        """The piece code on ``sq`` (0 when empty)."""
+        return self.board[sq]
+
+    def attacked(self, sq: int, by: int) -> bool:
+        """Whether any piece of colour ``by`` attacks ``sq`` (with the board as it stands)."""
+        b = self.board
+        if by == WHITE:
+            if b[sq - 11] == PAWN or b[sq - 13] == PAWN:
+                return True
+        elif b[sq + 11] == BLACK | PAWN or b[sq + 13] == BLACK | PAWN:
+            return True
+        knight = by | KNIGHT
+        for d in KNIGHT_STEPS:
+            if b[sq + d] == knight:
+                return True
+        king = by | KING
+        rook = by | ROOK
+        queen = by | QUEEN
+        for d in ORTHOGONAL:
+            t = sq + d
+            p = b[t]
+            if p == king:
+                return True
+            while p == 0:
+                t += d
+                p = b[t]
+            if p == rook or p == queen:
+                return True
+        bishop = by | BISHOP
+        for d in DIAGONAL:
+            t = sq + d
+            p = b[t]
+            if p == king:
+                return True
+            while p == 0:
+                t += d
+                p = b[t]
+            if p == bishop or p == queen:
+                return True
+        return False
+
+    def attackers(self, sq: int, by: int) -> list[int]:
+        """Squares of the pieces of colour ``by`` that attack ``sq``."""
+        b = self.board
+        out = []
+        pawn_from = (sq - 11, sq - 13) if by == WHITE else (sq + 11, sq + 13)
+        out += [s for s in pawn_from if b[s] == by | PAWN]
+        out += [sq + d for d in KNIGHT_STEPS if b[sq + d] == by | KNIGHT]
+        out += [sq + d for d in KING_STEPS if b[sq + d] == by | KING]
+        for d in KING_STEPS:
+            t = sq + d
+            while b[t] == 0:
+                t += d
+            p = b[t]
+            if p is not OFF and p & BLACK == by and SLIDES_ALONG[SIZE + d][p & 7]:
+                out.append(t)
+        return out
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return self.attacked(self.kings[self.turn >> 3], self.turn ^ BLACK)
+
+    # ------------------------------------------------------------------ move generation
+
+    def _pins_and_checks(self) -> tuple[dict[int, set[int]], list[int], set[int] | None]:
+        """(pinned square -> squares it may move to, checkers, squares a non-king move must reach or None)."""
+        b = self.board
+        us = self.turn
+        them = us ^ BLACK
+        k = self.kings[us >> 3]
+        pins: dict[int, set[int]] = {}
+        checkers: list[int] = []
+        block: set[int] | None = None
+        for d in KING_STEPS:
+            t = k + d
+            p = b[t]
+            while p == 0:
+                t += d
+                p = b[t]
+            if p is OFF:
+                continue
+            if p & BLACK == us:
+                own = t
+                t += d
+                p = b[t]
+                while p == 0:
+                    t += d
+                    p = b[t]
+                if p is not OFF and p & BLACK == them and SLIDES_ALONG[SIZE + d][p & 7]:
+                    pins[own] = set(range(k + d, t + d, d))
+            elif SLIDES_ALONG[SIZE + d][p & 7]:
+                checkers.append(t)
+                block = set(range(k + d, t + d, d))
+        pawn_from = (k + 11, k + 13) if us == WHITE else (k - 11, k - 13)
+        for s in pawn_from:
+            if b[s] == them | PAWN:
+                checkers.append(s)
+                block = {s}
+        knight = them | KNIGHT
+        for d in KNIGHT_STEPS:
+            if b[k + d] == knight:
+                checkers.append(k + d)
+                block = {k + d}
+        if len(checkers) > 1:
+            block = set()
+        return pins, checkers, block
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the side to move (castling as king-takes-rook)."""
+        b = self.board
+        us = self.turn
+        them = us ^ BLACK
+        k = self.kings[us >> 3]
+        pins, checkers, block = self._pins_and_checks()
+        moves: list[Move] = []
+        add = moves.append
+        table = _MOVES
+        if len(checkers) < 2:
+            forward = N if us == WHITE else S
+            start_rank = 1 if us == WHITE else 6
+            last_rank = 7 if us == WHITE else 0
+            ep = self.ep
+            for s in SQUARES:
+                p = b[s]
+                if not p or p & BLACK != us:
+                    continue
+                kind = p & 7
+                base = s * SIZE
+                targets: list[int] = []
+                if kind == PAWN:
+                    t = s + forward
+                    if b[t] == 0:
+                        targets.append(t)
+                        if RANK_OF[s] == start_rank and b[t + forward] == 0:
+                            targets.append(t + forward)
+                    for t in (s + forward + E, s + forward + W):
+                        q = b[t]
+                        if q and q is not OFF and q & BLACK == them:
+                            targets.append(t)
+                        elif t == ep and ep:
+                            if self._ep_legal(s, t):
+                                add(table[(base + t) * 8])
+                    if s in pins:
+                        allowed = pins[s]
+                        targets = [t for t in targets if t in allowed]
+                    if block is not None:
+                        targets = [t for t in targets if t in block]
+                    for t in targets:
+                        if RANK_OF[t] == last_rank:
+                            for promo in (QUEEN, ROOK, BISHOP, KNIGHT):
+                                add(move(s, t, promo))
+                        else:
+                            add(table[(base + t) * 8])
+                    continue
+                if kind == KNIGHT:
+                    if s in pins:
+                        continue
+                    for d in KNIGHT_STEPS:
+                        t = s + d
+                        q = b[t]
+                        if q == 0 or (q is not OFF and q & BLACK == them):
+                            targets.append(t)
+                elif kind == KING:
+                    continue
+                else:
+                    for d in SLIDER_STEPS[kind]:
+                        t = s + d
+                        q = b[t]
+                        while q == 0:
+                            targets.append(t)
+                            t += d
+                            q = b[t]
+                        if q is not OFF and q & BLACK == them:
+                            targets.append(t)
+                    if s in pins:
+                        allowed = pins[s]
+                        targets = [t for t in targets if t in allowed]
+                if block is not None:
+                    targets = [t for t in targets if t in block]
+                for t in targets:
+                    add(table[(base + t) * 8])
+        # king steps
+        king = b[k]
+        b[k] = EMPTY
+        base = k * SIZE
+        for d in KING_STEPS:
+            t = k + d
+            q = b[t]
+            if (q == 0 or (q is not OFF and q & BLACK == them)) and not self.attacked(t, them):
+                add(table[(base + t) * 8])
+        b[k] = king
+        if self.castling and not checkers:
+            for r in self.castling:
+                if (RANK_OF[r] == 0) == (us == WHITE) and self._castling_legal(k, r):
+                    add(table[(base + r) * 8])
+        return moves
+
+    def _ep_legal(self, s: int, t: int) -> bool:
+        """Whether the en passant capture s -> t leaves the king safe."""
+        b = self.board
+        us = self.turn
+        captured = t - (N if us == WHITE else S)
+        pawn = b[s]
+        taken = b[captured]
+        b[s] = EMPTY
+        b[captured] = EMPTY
+        b[t] = pawn
+        safe = not self.attacked(self.kings[us >> 3], us ^ BLACK)
+        b[t] = EMPTY
+        b[captured] = taken
+        b[s] = pawn
+        return safe
+
+    def _castling_legal(self, k: int, r: int) -> bool:
+        """Whether the king on ``k`` may castle with its rook on ``r`` (rights and check already known)."""
+        b = self.board
+        us = self.turn
+        them = us ^ BLACK
+        rank_base = k - FILE_OF[k]
+        a_side = r < k
+        kt = rank_base + (2 if a_side else 6)
+        rt = rank_base + (3 if a_side else 5)
+        for lo, hi in ((min(k, kt), max(k, kt)), (min(r, rt), max(r, rt))):
+            for sq in range(lo, hi + 1):
+                if sq != k and sq != r and b[sq]:
+                    return False
+        king, rook = b[k], b[r]
+        b[k] = EMPTY
+        try:
+            step = 1 if kt > k else -1
+            for sq in range(k, kt, step):
+                if self.attacked(sq, them):
+                    return False
+            b[r] = EMPTY
+            old = b[rt]
+            b[rt] = rook
+            bad = self.attacked(kt, them)
+            b[rt] = old
+            b[r] = rook
+            return not bad
+        finally:
+            b[k] = king
+
+    def is_castling(self, m: Move) -> bool:
+        """Whether ``m`` (legal here) is a castling move."""
+        p = self.board[m[0]]
+        return bool(m[0]) and p & 7 == KING and self.board[m[1]] == (p & BLACK) | ROOK
+
+    def is_capture(self, m: Move) -> bool:
+        """Whether ``m`` (legal here) captures, en passant included."""
+        b = self.board
+        q = b[m[1]]
+        if q:
+            return q & BLACK != self.turn
+        return m[1] == self.ep and bool(self.ep) and b[m[0]] & 7 == PAWN
+
+    def checked_move(self, f: int, t: int, promotion: int = 0) -> Move:
+        """The move ``f`` -> ``t`` (castling as king-takes-rook) if it is legal here, checked without generating every move.
+
+        :raises IllegalMoveError: naming why it is not legal.
+        """
+        b = self.board
+        us = self.turn
+        them = us ^ BLACK
+        p = b[f]
+        if not p or p is OFF or p & BLACK != us:
+            raise IllegalMoveError(f"no {'white' if us == WHITE else 'black'} piece on {NAMES[f] or f!r}")
+        q = b[t]
+        if q is OFF:
+            raise IllegalMoveError(f"target {t!r} is off the board")
+        kind = p & 7
+        ep_capture = False
+        if q and q & BLACK == us:
+            if kind == KING and q == us | ROOK and t in self.castling and not self.is_check() \
+                    and self._castling_legal(f, t):
+                if promotion:
+                    raise IllegalMoveError("castling cannot promote")
+                return _MOVES[(f * SIZE + t) * 8]  # type: ignore[return-value]
+            raise IllegalMoveError(f"{NAMES[t]} holds a piece of the side to move")
+        if kind == PAWN:
+            forward = N if us == WHITE else S
+            d = t - f
+            if d == forward:
+                ok = q == 0
+            elif d == 2 * forward:
+                ok = q == 0 and b[f + forward] == 0 and RANK_OF[f] == (1 if us == WHITE else 6)
+            elif d == forward + E or d == forward + W:
+                if q:
+                    ok = True
+                else:
+                    ok = ep_capture = t == self.ep and bool(t)
+            else:
+                ok = False
+            if not ok:
+                raise IllegalMoveError(f"the pawn on {NAMES[f]} cannot move to {NAMES[t]}")
+            if (RANK_OF[t] == (7 if us == WHITE else 0)) != bool(promotion):
+                raise IllegalMoveError("a pawn reaching the last rank must promote" if not promotion
+                                       else "only a pawn reaching the last rank promotes")
+        else:
+            if promotion:
+                raise IllegalMoveError("only a pawn reaching the last rank promotes")
+            d = t - f
+            if kind == KNIGHT:
+                ok = KNIGHT_JUMP[SIZE + d]
+            elif kind == KING:
+                ok = ADJACENT[SIZE + d]
+            else:
+                step = LINE[f * SIZE + t]
+                ok = bool(step) and SLIDES_ALONG[SIZE + step][kind]
+                if ok:
+                    s = f + step
+                    while s != t:
+                        if b[s]:
+                            ok = False
+                            break
+                        s += step
+            if not ok:
+                raise IllegalMoveError(f"the {SYMBOLS[kind]} on {NAMES[f]} cannot move to {NAMES[t]}")
+        # play it on the cells, look at the king, take it back
+        b[t] = p
+        b[f] = EMPTY
+        if ep_capture:
+            cap = t - (N if us == WHITE else S)
+            b[cap] = EMPTY
+        k = t if kind == KING else self.kings[us >> 3]
+        exposed = self.attacked(k, them)
+        b[f] = p
+        b[t] = q
+        if ep_capture:
+            b[cap] = them | PAWN
+        if exposed:
+            raise IllegalMoveError("it leaves the king in check")
+        return move(f, t, promotion)
+
+    # ------------------------------------------------------------------ making moves
+
+    def push(self, m: Move) -> None:
+        """Play ``m`` (legal here, or the null move)."""
+        f, t, promotion = m
+        b = self.board
+        us = self.turn
+        if not f:  # null move
+            self.ep = 0
+            self.halfmove_clock += 1
+        else:
+            p = b[f]
+            q = b[t]
+            kind = p & 7
+            castling = self.castling
+            if kind == KING and q == us | ROOK:
+                rank_base = f - FILE_OF[f]
+                a_side = t < f
+                kt = rank_base + (2 if a_side else 6)
+                rt = rank_base + (3 if a_side else 5)
+                b[f] = EMPTY
+                b[t] = EMPTY
+                b[kt] = p
+                b[rt] = q
+                self.kings[us >> 3] = kt
+                self.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
+                self.ep = 0
+                self.halfmove_clock += 1
+            else:
+                b[f] = EMPTY
+                if kind == PAWN:
+                    if t == self.ep and not q:
+                        b[t - (N if us == WHITE else S)] = EMPTY
+                    b[t] = us | promotion if promotion else p
+                    self.ep = (f + t) // 2 if t - f in (2 * N, 2 * S) else 0
+                    self.halfmove_clock = 0
+                else:
+                    b[t] = p
+                    self.ep = 0
+                    if q:
+                        self.halfmove_clock = 0
+                    else:
+                        self.halfmove_clock += 1
+                    if kind == KING:
+                        self.kings[us >> 3] = t
+                        if castling:
+                            self.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
+                            castling = self.castling
+                if castling and (f in castling or t in castling):
+                    self.castling = castling - {f, t}
+        self.turn = us ^ BLACK
+        if us == BLACK:
+            self.fullmove_number += 1
+        if self.halfmove_clock == 0:
+            self._keys = [self._key()]
+        else:
+            self._keys.append(self._key())
+
+    # ------------------------------------------------------------------ game state
+
+    def is_insufficient_material(self) -> bool:
+        """Neither side can possibly mate (python-chess's rule)."""
+        return self._insufficient(WHITE) and self._insufficient(BLACK)
+
+    def _insufficient(self, colour: int) -> bool:
+        b = self.board
+        mine = [b[s] & 7 for s in SQUARES if b[s] and b[s] & BLACK == colour]
+        if any(k in (PAWN, ROOK, QUEEN) for k in mine):
+            return False
+        if KNIGHT in mine:
+            others = [b[s] & 7 for s in SQUARES if b[s] and b[s] & BLACK != colour]
+            return len(mine) <= 2 and all(k in (KING, QUEEN) for k in others)
+        if BISHOP in mine:
+            bishops = [s for s in SQUARES if b[s] and b[s] & 7 == BISHOP]
+            colours = {(FILE_OF[s] + RANK_OF[s]) % 2 for s in bishops}
+            anywhere = [b[s] & 7 for s in SQUARES if b[s]]
+            return len(colours) == 1 and PAWN not in anywhere and KNIGHT not in anywhere
+        return True
+
+    def repetitions(self) -> int:
+        """How many times the current position has occurred (since the last capture or pawn move)."""
+        key = self._keys[-1]
+        return sum(1 for k in self._keys if k == key)
+
+    def status(self) -> dict[str, Any]:
+        """The game state: checkmate > stalemate > insufficient_material > fifty_moves > threefold > ongoing."""
+        if not self.legal_moves():
+            if self.is_check():
+                winner = "black" if self.turn == WHITE else "white"
+                return {"status": "checkmate", "winner": winner, "result": "1-0" if winner == "white" else "0-1"}
+            return {"status": "stalemate", "result": "1/2-1/2"}
+        if self.is_insufficient_material():
+            return {"status": "insufficient_material", "result": "1/2-1/2"}
+        if self.halfmove_clock >= 100:
+            return {"status": "fifty_moves", "result": "1/2-1/2"}
+        if self.repetitions() >= 3:
+            return {"status": "threefold", "result": "1/2-1/2"}
+        return {"status": "ongoing"}
+
+    def occupied(self) -> list[tuple[int, int, str]]:
+        """``(file, rank, FEN letter)`` of every piece."""
+        b = self.board
+        return [(FILE_OF[s], RANK_OF[s], SYMBOLS[b[s]]) for s in SQUARES if b[s]]
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"

@@ -1,0 +1,220 @@
+"""SAN and UCI, read and written, for :class:`~plybits.chess.board.Board`.
+
+SAN reading follows python-chess's leniencies: ``0-0`` for ``O-O``, a missing or
+extra ``x``, ``=`` optional before the promotion piece (``e8Q``), lower-case
+promotion letters, over-specified moves (``Ng1f3``, ``e2e4``), and trailing
+``+``, ``#``, ``!`` and ``?`` marks. The null move is ``--`` (also ``Z0``,
+``0000``, ``@@@@``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from plybits.chess.board import (
+    BLACK,
+    FILE_OF,
+    KING,
+    NAMES,
+    NULL_MOVE,
+    PAWN,
+    PROMOTION_LETTERS,
+    PROMOTION_OF_LETTER,
+    RANK_OF,
+    ROOK,
+    SIZE,
+    SQUARE_OF_NAME,
+    Board,
+    Move,
+    square,
+)
+from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PlybitsError
+
+SAN_REGEX = re.compile(r"^([NBKRQ])?([a-h])?([1-8])?[\-x]?([a-h][1-8])(=?[nbrqkNBRQK])?\Z")
+UCI_REGEX = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)\Z")
+NULL_TOKENS = frozenset(("--", "Z0", "0000", "@@@@"))
+KINGSIDE = frozenset(("O-O", "0-0"))
+QUEENSIDE = frozenset(("O-O-O", "0-0-0"))
+PIECE_LETTERS = " PNBRQK"
+_KIND_OF_LETTER = {"N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
+
+
+def _illegal(board: Board, text: str, why: str = "no legal move matches") -> IllegalMoveError:
+    return IllegalMoveError(f"illegal move {text!r} in {board.fen()}: {why}")
+
+
+def parse_san(board: Board, text: str) -> Move:
+    """The legal move (or the null move) that ``text`` writes in SAN.
+
+    :raises InvalidMoveError: on bad syntax; :raises IllegalMoveError: if no legal move matches;
+    :raises AmbiguousMoveError: if several do.
+    """
+    san = text.rstrip("+#!?")
+    if san in KINGSIDE or san in QUEENSIDE:
+        kingside = san in KINGSIDE
+        k = board.kings[board.turn >> 3]
+        for m in board.legal_moves():
+            if m[0] == k and board.is_castling(m) and (m[1] > k) == kingside:
+                return m
+        raise _illegal(board, text, "castling is not legal here")
+    match = SAN_REGEX.match(san)
+    if not match:
+        if san in NULL_TOKENS:
+            return NULL_MOVE
+        raise InvalidMoveError(f"invalid san: {text!r}")
+    piece, from_file, from_rank, target, promo = match.groups()
+    to_sq = SQUARE_OF_NAME[target]
+    promotion = 0
+    if promo:
+        letter = promo[-1].lower()
+        if letter == "k":
+            raise _illegal(board, text, "a pawn cannot promote to a king")
+        promotion = PROMOTION_OF_LETTER[letter]
+    b = board.board
+    us = board.turn
+    if not piece and from_file and from_rank:
+        # fully specified (long algebraic, any piece, castling included): as UCI
+        from_sq = SQUARE_OF_NAME[from_file + from_rank]
+        if not promotion and b[from_sq] == us | PAWN and RANK_OF[to_sq] in (0, 7):
+            raise _illegal(board, text, "missing promotion piece type")
+        return _find(board, from_sq, to_sq, promotion, text)
+    if piece:
+        kind = _KIND_OF_LETTER[piece]
+    else:
+        kind = PAWN
+        if not from_file:
+            from_file = target[0]
+    file_index = "abcdefgh".index(from_file) if from_file else -1
+    rank_index = int(from_rank) - 1 if from_rank else -1
+    target_piece = b[to_sq]
+    if target_piece and target_piece & BLACK == us:
+        raise _illegal(board, text, f"{target} holds a piece of the side to move")
+    found = None
+    for m in board.legal_moves():
+        f = m[0]
+        if m[1] != to_sq or m[2] != promotion or b[f] & 7 != kind:
+            continue
+        if file_index >= 0 and FILE_OF[f] != file_index:
+            continue
+        if rank_index >= 0 and RANK_OF[f] != rank_index:
+            continue
+        if found is not None:
+            raise AmbiguousMoveError(f"ambiguous san: {text!r} in {board.fen()}")
+        found = m
+    if found is None:
+        raise _illegal(board, text)
+    return found
+
+
+def _find(board: Board, from_sq: int, to_sq: int, promotion: int, text: str) -> Move:
+    """The legal move from/to/promotion, reading a standard-chess king two-step (or king-takes-rook) as castling."""
+    b = board.board
+    us = board.turn
+    p = b[from_sq]
+    if not board.chess960 and p == us | KING and FILE_OF[from_sq] == 4 and RANK_OF[from_sq] == RANK_OF[to_sq] \
+            and FILE_OF[to_sq] in (2, 6) and RANK_OF[from_sq] == (0 if us == 0 else 7):
+        to_sq = square(0 if FILE_OF[to_sq] == 2 else 7, RANK_OF[to_sq])
+        if b[to_sq] != us | ROOK or to_sq not in board.castling:
+            raise _illegal(board, text, "castling is not legal here")
+    try:
+        return board.checked_move(from_sq, to_sq, promotion)
+    except IllegalMoveError as err:
+        raise _illegal(board, text, err.reason) from None
+
+
+def parse_uci(board: Board, text: str) -> Move:
+    """The legal move (or the null move ``0000``) that ``text`` writes in UCI.
+
+    Castling is ``e1g1`` in standard chess (``e1h1`` is accepted too) and king-takes-rook in Chess960.
+
+    :raises InvalidMoveError: on bad syntax; :raises IllegalMoveError: if it is not legal here.
+    """
+    if text == "0000":
+        return NULL_MOVE
+    match = UCI_REGEX.match(text)
+    if not match:
+        raise InvalidMoveError(f"invalid uci: {text!r}")
+    from_sq = SQUARE_OF_NAME[match.group(1)]
+    to_sq = SQUARE_OF_NAME[match.group(2)]
+    promotion = PROMOTION_OF_LETTER[match.group(3)] if match.group(3) else 0
+    return _find(board, from_sq, to_sq, promotion, text)
+
+
+def uci(board: Board, m: Move) -> str:
+    """``m`` (legal here) in UCI: castling as ``e1g1`` in standard chess, king-takes-rook in Chess960."""
+    f, t, promotion = m
+    if not f:
+        return "0000"
+    if promotion:
+        return NAMES[f] + NAMES[t] + PROMOTION_LETTERS[promotion]
+    if not board.chess960:
+        b = board.board
+        p = b[f]
+        if p & 7 == KING and b[t] == (p & BLACK) | ROOK:
+            return NAMES[f] + NAMES[t - FILE_OF[t] + (6 if t > f else 2)]
+    return NAMES[f] + NAMES[t]
+
+
+def san(board: Board, m: Move) -> str:
+    """``m`` (legal here) in SAN, with the least disambiguation needed and a ``+`` or ``#`` mark."""
+    f, t, promotion = m
+    if not f:
+        return "--"
+    b = board.board
+    p = b[f]
+    kind = p & 7
+    if kind == KING and b[t] == (p & BLACK) | ROOK:
+        text = "O-O" if t > f else "O-O-O"
+    elif kind == PAWN:
+        text = NAMES[f][0] + "x" + NAMES[t] if FILE_OF[f] != FILE_OF[t] else NAMES[t]
+        if promotion:
+            text += "=" + PROMOTION_LETTERS[promotion].upper()
+    else:
+        rivals = [o[0] for o in board.legal_moves() if o[1] == t and o[0] != f and b[o[0]] == p]
+        text = PIECE_LETTERS[kind]
+        if rivals:
+            if all(FILE_OF[r] != FILE_OF[f] for r in rivals):
+                text += NAMES[f][0]
+            elif all(RANK_OF[r] != RANK_OF[f] for r in rivals):
+                text += NAMES[f][1]
+            else:
+                text += NAMES[f]
+        if b[t]:
+            text += "x"
+        text += NAMES[t]
+    after = board.copy()
+    after.push(m)
+    if after.is_check():
+        text += "#" if not after.legal_moves() else "+"
+    return text
+
+
+def parse_move(board: Board, text: str, notation: str | None = None) -> Move:
+    """``text`` in ``notation`` ("san" or "uci"); ``None`` tries UCI when it looks like UCI, else SAN.
+
+    :raises InvalidMoveError: on bad syntax or an unknown notation; :raises IllegalMoveError: if illegal.
+    """
+    if notation == "san":
+        return parse_san(board, text)
+    if notation == "uci":
+        return parse_uci(board, text)
+    if notation is not None:
+        raise InvalidMoveError(f"unknown chess notation {notation!r}; known: san, uci")
+    if UCI_REGEX.match(text):
+        try:
+            return parse_uci(board, text)
+        except PlybitsError:
+            pass
+    return parse_san(board, text)
+
+
+def move_text(board: Board, m: Move, notation: str | None = None) -> str:
+    """``m`` written in ``notation`` ("san", the default, or "uci")."""
+    if notation is None or notation == "san":
+        return san(board, m)
+    if notation == "uci":
+        return uci(board, m)
+    raise InvalidMoveError(f"unknown chess notation {notation!r}; known: san, uci")
+
+
+__all__ = ["parse_move", "parse_san", "parse_uci", "move_text", "san", "uci", "SIZE"]

@@ -1,0 +1,132 @@
+"""The ``chess/0x88`` scheme: 16 bits a ply, the from-square then the to-square as 0x88 bytes (SPEC §4).
+
+A promotion puts its piece in the to-byte's spare bits: 0x08 = p & 1, 0x80 = p >> 1 with
+p = 0 queen, 1 rook, 2 bishop, 3 knight. Castling is written as the king's move (e1g1) in
+standard chess and as king-takes-rook (e1h1) in Chess960. The null move is 0x0000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from bitarray import bitarray
+
+from plybits.bitio import BitReader, BitWriter
+from plybits.chess.board import (
+    BISHOP,
+    BLACK,
+    FILE_OF,
+    KING,
+    KNIGHT,
+    NAMES,
+    NULL_MOVE,
+    PAWN,
+    QUEEN,
+    RANK_OF,
+    ROOK,
+    SIZE,
+    SQUARES,
+    Board,
+    Move,
+)
+from plybits.errors import IllegalMoveError, InvalidDataError
+from plybits.game import Scheme
+
+TO_X88 = [0] * SIZE
+"""TO_X88[mailbox square]: its 0x88 index (rank * 16 + file)."""
+FROM_X88 = [0] * 128
+"""FROM_X88[0x88 index]: the mailbox square (0 for the off-board 0x88 codes)."""
+for _sq in SQUARES:
+    TO_X88[_sq] = RANK_OF[_sq] * 16 + FILE_OF[_sq]
+    FROM_X88[TO_X88[_sq]] = _sq
+PROMOTION_CODE = {QUEEN: 0, ROOK: 1, BISHOP: 2, KNIGHT: 3}
+PROMOTION_OF_CODE = (QUEEN, ROOK, BISHOP, KNIGHT)
+SPARE_BITS = (0x00, 0x08, 0x80, 0x88)
+"""The to-byte's spare bits for promotion code p: 0x08 = p & 1, 0x80 = p >> 1."""
+
+
+def word_of(board: Board, move: Move) -> int:
+    """The 16-bit field of ``move`` (legal in ``board``)."""
+    f, t, promotion = move
+    if not f:
+        return 0
+    if not board.chess960:
+        b = board.board
+        p = b[f]
+        if p & 7 == KING and b[t] == (p & BLACK) | ROOK:  # castling: the king's own two-step
+            t = t - FILE_OF[t] + (6 if t > f else 2)
+    to_byte = TO_X88[t] | SPARE_BITS[PROMOTION_CODE[promotion]] if promotion else TO_X88[t]
+    return TO_X88[f] << 8 | to_byte
+
+
+class X88Scheme(Scheme):
+    """chess/0x88: from and to squares as 0x88 bytes, 16 bits a ply."""
+
+    game: ClassVar[str] = "chess"
+    name: ClassVar[str] = "0x88"
+    codec_id: ClassVar[int] = 0x01
+    description: ClassVar[str] = "16 bits a ply: from and to squares as 0x88 bytes, promotion in the spare bits"
+    bits_per_ply: ClassVar[float | None] = 16.0
+
+    def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:  # type: ignore[override]
+        """The payload of ``moves`` (legal, in order) played from ``start``."""
+        writer = BitWriter()
+        board = start
+        for move in moves:
+            writer.write(word_of(board, move), 16)
+            board.push(move)
+        return writer.bits
+
+    def decode(self, start: Board, payload: bytes, plies: int, version: int) -> list[Move]:  # type: ignore[override]
+        """The ``plies`` moves in ``payload``, each checked legal from ``start``.
+
+        :raises InvalidDataError: on a spare bit set, an illegal move (with its ply), truncation or trailing data.
+        """
+        reader = BitReader(payload)
+        if reader.remaining < 16 * plies:
+            raise InvalidDataError(f"truncated data: {plies} plies need {2 * plies} bytes, got {len(payload)}")
+        board = start
+        b = board.board
+        chess960 = board.chess960
+        read = reader.read
+        from_x88 = FROM_X88
+        checked = board.checked_move
+        push = board.push
+        moves: list[Move] = []
+        for ply in range(plies):
+            word = read(16)
+            if not word:
+                moves.append(NULL_MOVE)
+                push(NULL_MOVE)
+                continue
+            fx = word >> 8
+            tx = word & 0xFF
+            if fx & 0x88:
+                raise InvalidDataError(f"from-byte 0x{fx:02x} is not a square (spare bits set)").at(ply)
+            f = from_x88[fx]
+            t = from_x88[tx & 0x77]
+            p = b[f]
+            promotion = 0
+            kind = p & 7 if p else 0
+            if kind == PAWN and RANK_OF[t] in (0, 7):
+                promotion = PROMOTION_OF_CODE[(tx >> 6 & 2) | (tx >> 3 & 1)]
+            elif tx & 0x88:
+                raise InvalidDataError(f"to-byte 0x{tx:02x} has spare bits set on a move that is not a promotion").at(ply)
+            if kind == KING and not chess960 and FILE_OF[f] == 4 and RANK_OF[f] == RANK_OF[t] and FILE_OF[t] in (2, 6) \
+                    and b[t - FILE_OF[t] + (7 if FILE_OF[t] == 6 else 0)] == (p & BLACK) | ROOK:
+                rook = t - FILE_OF[t] + (7 if FILE_OF[t] == 6 else 0)
+                if rook in board.castling:
+                    t = rook
+            elif kind == KING and not chess960 and p and b[t] == (p & BLACK) | ROOK:
+                raise InvalidDataError(
+                    f"{NAMES[f]}{NAMES[t]}: standard chess writes castling as the king's two-step").at(ply)
+            try:
+                move = checked(f, t, promotion)
+            except IllegalMoveError as err:
+                name = NAMES[f] + NAMES[t] if NAMES[f] else f"0x{word:04x}"
+                raise InvalidDataError(f"illegal move {name}: {err.reason}").at(ply, name) from None
+            moves.append(move)
+            push(move)
+        reader.finish()
+        return moves
