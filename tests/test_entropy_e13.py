@@ -174,3 +174,28 @@ def test_random_bytes_never_escape_as_anything_but_invalid_data():
             assert err.ply is None or 0 <= err.ply < plies
         else:  # whatever decodes is a legal game that encodes back to the same bits
             assert plybits.encode("entropy", "e13", moves=decoded.moves).payload == payload
+
+
+@pytest.mark.parametrize("seed,cut", [(41, 5), (42, 30), (43, 47), (44, 60)])
+def test_every_legal_turn_of_a_position_round_trips_to_the_model_word(seed, cut):
+    """All turns of all colours left, from positions part-way through random games: the word is the model's."""
+    from plybits.entropy.e13 import E13
+    from tests.test_entropy_rules import reachable
+
+    tokens, _, _, _ = random_game(random.Random(seed))
+    board = plybits.read_record("entropy", moves=tokens[:cut]).final
+    model = [[None] * 7 for _ in range(7)]
+    for f, r, letter in board.occupied():
+        model[r][f] = letter
+    scheme = E13()
+    moves = board.legal_moves()
+    assert moves
+    for move in moves:
+        token = board.move_text(move)
+        cell, to = token[1:3], token[3:5] or token[1:3]
+        f, r = "abcdefg".index(cell[0]), int(cell[1]) - 1
+        targets = ["abcdefg"[x] + str(y + 1) for x, y in reachable(model, f, r)]
+        option = 0 if to == cell else 1 + targets.index(to)
+        bits = scheme.encode(board.copy(), [move])
+        assert bits.to01() == format(word(token[0], cell, option), "013b")
+        assert scheme.decode(board.copy(), bits.tobytes(), 1, 0) == [move]
