@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from bitarray import bitarray
 
-from plybits.abalone.board import BROADSIDE, CELL_NUMBER, INLINE, SQUARES, Board, Move
+from plybits.abalone.board import BROADSIDE, CELL_NUMBER, GEOMETRY, INLINE, SQUARES, STEPS, Board, Move
 from plybits.bitio import BitReader, BitWriter
 from plybits.errors import InvalidDataError
 from plybits.game import Scheme
@@ -75,6 +75,8 @@ def _read_move(reader: BitReader) -> Move:
     if direction > 5:
         raise InvalidDataError(f"direction {direction} is out of range 0..5")
     if not broadside:
+        if not GEOMETRY.on_board[cell + STEPS[direction]]:
+            raise InvalidDataError(f"inline move from {GEOMETRY.name(cell)} in direction {direction} leaves the board")
         return INLINE[cell][direction]
     line = direction
     if line > 2:

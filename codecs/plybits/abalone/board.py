@@ -120,10 +120,10 @@ class Move(NamedTuple):
 
     def __str__(self) -> str:
         names = CELL_NAMES
-        if self.line < 0:
-            return names[self.cell] + names[self.cell + STEPS[self.direction]]
+        if self.line < 0:  # an inline step off the board (never legal) shows its target as "--"
+            return names[self.cell] + names.get(self.cell + STEPS[self.direction], "--")
         other = self.cell + (self.marbles - 1) * STEPS[self.line]
-        return names[self.cell] + names[other] + names[self.cell + STEPS[self.direction]]
+        return names[self.cell] + names[other] + names.get(self.cell + STEPS[self.direction], "--")
 
     def __repr__(self) -> str:
         return f"Move({str(self)!r})"
@@ -148,8 +148,10 @@ def _build_moves() -> tuple[dict[int, tuple[Move, ...]], dict[tuple[int, int, in
 
 INLINE, BROADSIDE = _build_moves()
 """Every move object there is, built once: ``INLINE[cell][direction]``, ``BROADSIDE[cell, line, marbles, direction]``."""
-ALL_MOVES: Final[tuple[Move, ...]] = tuple(m for sq in SQUARES for m in INLINE[sq]) + tuple(BROADSIDE.values())
-"""Every inline and broadside move that fits the board, legal or not somewhere."""
+ALL_MOVES: Final[tuple[Move, ...]] = tuple(
+    m for sq in SQUARES for m in INLINE[sq] if GEOMETRY.on_board[sq + STEPS[m.direction]]
+) + tuple(m for m in BROADSIDE.values() if GEOMETRY.on_board[m.cell + STEPS[m.direction]])
+"""Every move Aba-Pro can write (legal in some position or none): inline steps onto the board, broadside lines on it."""
 
 _BS_TABLE: Final[dict[int, tuple[tuple[int, int, tuple[tuple[int, Move], ...]], ...]]] = {
     sq: tuple(

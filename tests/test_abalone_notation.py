@@ -1,0 +1,79 @@
+"""Aba-Pro: parsing either end first and in any case, canonical writing, and every syntactic refusal."""
+
+from __future__ import annotations
+
+import pytest
+
+from plybits.abalone import notation
+from plybits.abalone.board import ALL_MOVES, GEOMETRY
+from plybits.errors import InvalidMoveError
+
+
+def test_inline_fields() -> None:
+    move = notation.parse("e5e6")
+    assert move.is_inline and GEOMETRY.name(move.cell) == "e5" and move.direction == 0
+    assert notation.parse("e5d4").direction == 4
+    assert notation.parse("E5F5") == notation.parse("e5f5") == notation.parse(" e5f5 ")
+    assert notation.parse("e5f5").direction == 2
+
+
+def test_broadside_either_end_first_writes_smaller_end_first() -> None:
+    canonical = notation.parse("e6e8f6")
+    assert not canonical.is_inline and canonical.marbles == 3 and canonical.line == 0 and canonical.direction == 2
+    assert notation.parse("e8e6f8") == canonical
+    assert notation.write(notation.parse("E8E6F8")) == "e6e8f6"
+    # two marbles along (+1,+1), d5 moving to d4: direction (0,-1), so c4 goes to c3
+    two = notation.parse("d5c4d4")
+    assert two.marbles == 2 and GEOMETRY.name(two.cell) == "c4" and two.line == 1 and two.direction == 3
+    assert notation.write(two) == "c4d5c3"
+    # the MiGs records' broadside forms
+    assert notation.write(notation.parse("f4h4e3")) == "f4h4e3"
+    assert notation.write(notation.parse("c6e8d6")) == "c6e8d6"
+
+
+def test_every_move_writes_and_reads_back() -> None:
+    assert len(ALL_MOVES) == len(set(ALL_MOVES))
+    for move in ALL_MOVES:
+        text = notation.write(move)
+        assert notation.parse(text) == move
+        if not move.is_inline:  # the other end first reads as the same move
+            a, b, c = text[:2], text[2:4], text[4:]
+            far = move.cells()[-1] + (GEOMETRY.parse(c) - move.cell)
+            if far in GEOMETRY._names:  # the other end's destination is a cell
+                assert notation.parse(b + a + GEOMETRY.name(far)) == move
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("j1e5", "unknown cell 'j1'"),
+        ("a6a5", "unknown cell 'a6'"),
+        ("e0e1", "unknown cell 'e0'"),
+        ("i4i5", "unknown cell 'i4'"),
+        ("e5e7", "not adjacent"),
+        ("e5e5", "not adjacent"),
+        ("e5f4", "not adjacent"),  # (+1,-1) is no direction on this board
+        ("e5f7e6", "not on a line"),
+        ("e5e5f5", "both ends"),
+        ("e1e4d1", "spans 4 marbles"),
+        ("a1e5b2", "spans 5 marbles"),
+        ("e5e6d6", "not adjacent"),
+        ("e5e7f7", "not adjacent to the first end"),
+        ("e5e7e4", "along the line"),
+        ("e5e7e6", "along the line"),
+        ("e5", "not two cells"),
+        ("e5e6f6e7", "not two cells"),
+        ("e5-e6", "not two cells"),
+        ("e5 e6", "not two cells"),
+        ("", "not two cells"),
+        ("1. e5e6", "not two cells"),
+    ],
+)
+def test_refusals(text: str, reason: str) -> None:
+    with pytest.raises(InvalidMoveError, match=reason):
+        notation.parse(text)
+
+
+def test_not_text() -> None:
+    with pytest.raises(InvalidMoveError):
+        notation.parse(None)  # type: ignore[arg-type]
