@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import lzma
 import math
+import os
 import random
 import re
 import sys
@@ -100,8 +101,9 @@ def measure(games: int, seed: int, repeats: int) -> str:
     return "\n".join([
         "## Entropy",
         "",
-        f"Command: `.venv/bin/python -m bench.entropy --games {games} --seed {seed}` "
-        f"({games} random two-round games, {turns} turns; Python {sys.version.split()[0]}).",
+        f"Command: `.venv/bin/python -m bench.entropy --games {games} --seed {seed} --repeats {repeats} --write` "
+        f"({games} random two-round games, {turns} turns; Python {sys.version.split()[0]}; "
+        f"load average {os.getloadavg()[0]:.1f} on a 2-core machine shared with other jobs, so rates are rough).",
         "",
         "There is **no peer library** for New Entropy (no Python package plays it), so there is no",
         "side-by-side timing against another implementation; size is compared with the game's own text",
@@ -144,7 +146,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md between the entropy markers")
     args = parser.parse_args(argv)
     section = measure(args.games, args.seed, args.repeats)
