@@ -345,3 +345,14 @@ def test_records_with_tags_a_start_and_comments():
     replay = plybits.read_record("entropy", record=record)
     assert replay.final.fen() == "G6/7/7/3R3/K6/1B5/7 1 5 -"  # B on b2, K placed on a2 and slid to a3
     assert replay.tags == {"Event": "Club"} and replay.dropped == {"comments": 2}
+
+
+def test_hand_built_turns_off_the_board_are_named_not_crashed():
+    from plybits.entropy.board import Turn
+
+    board = Board()
+    assert board.illegal_reason(Turn(9, 10, 10)) == "unknown colour 9"
+    assert board.illegal_reason(Turn(0, 0, 0)) == "cell index 0 is not on the board"
+    assert board.illegal_reason(Turn(0, 10, 80)) == "cell index 80 is not on the board"
+    assert repr(Turn(9, 0, 0)) == "Turn(colour=9, cell=0, to=0)"
+    assert board.is_legal(Turn(0, 10, 10)) and repr(Turn(0, 10, 10)) == "Turn.from_token('Ra1')"

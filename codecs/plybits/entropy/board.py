@@ -84,7 +84,10 @@ class Turn(NamedTuple):
         return parse_token(token)
 
     def __repr__(self) -> str:
-        return f"Turn.from_token({self.token()!r})"
+        try:
+            return f"Turn.from_token({self.token()!r})"
+        except (IndexError, KeyError, TypeError):  # not a turn on this board: show the raw fields
+            return f"Turn(colour={self.colour!r}, cell={self.cell!r}, to={self.to!r})"
 
 
 def line_score(line: list[int | None]) -> int:
