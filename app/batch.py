@@ -27,7 +27,7 @@ from starlette.types import Receive, Scope, Send
 from app.errors import internal_problem, problem_body, validation_problem
 from app.models import DecodeRequest, EncodeRequest, ValidateRequest
 from app.observe import BATCH_LINES
-from app.routes import decode_body, encode_body, settings_of, validate_body
+from app.routes import PROBLEM_CONTENT, decode_body, encode_body, settings_of, validate_body
 from app.settings import Settings
 from plybits import registry
 from plybits.errors import LimitExceededError, PlybitsError
@@ -311,26 +311,32 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
                        'or {"line": n, "error": {problem}}.',
         "content": {NDJSON: {"schema": {"type": "string"}}},
     },
-    415: {"description": "unsupported body media type", "content": {"application/problem+json": {}}},
+    **{code: {"content": PROBLEM_CONTENT, "description": text} for code, text in (
+        (413, "body over the size limit (by Content-Length)"),
+        (415, "unsupported body media type"),
+        (422, "unknown game or scheme, or text/plain without ?game="))},
 }
 GAME_QUERY = Query(None, description="the game of a multi-game file; default game of NDJSON lines without one")
 SCHEME_QUERY = Query(None, description="encode: the scheme (default: the game's seed scheme for a multi-game "
                                        "file); default scheme of NDJSON lines without one")
 
 
-@router.post("/encode", response_class=BatchResponse, responses=RESPONSES, openapi_extra=BODY_DOC)
+@router.post("/encode", status_code=200, response_class=BatchResponse, responses=RESPONSES,
+             openapi_extra=BODY_DOC)
 def batch_encode(request: Request, game: str | None = GAME_QUERY, scheme: str | None = SCHEME_QUERY) -> BatchResponse:
     """Encode many games: each NDJSON line is an encode request, or each game of a multi-game file a record."""
     return start_batch("encode", request, game, scheme)
 
 
-@router.post("/decode", response_class=BatchResponse, responses=RESPONSES, openapi_extra=DECODE_BODY_DOC)
+@router.post("/decode", status_code=200, response_class=BatchResponse, responses=RESPONSES,
+             openapi_extra=DECODE_BODY_DOC)
 def batch_decode(request: Request) -> BatchResponse:
     """Decode many containers: each NDJSON line is a decode request ``{"data": ...}``."""
     return start_batch("decode", request, None, None)
 
 
-@router.post("/validate", response_class=BatchResponse, responses=RESPONSES, openapi_extra=BODY_DOC)
+@router.post("/validate", status_code=200, response_class=BatchResponse, responses=RESPONSES,
+             openapi_extra=BODY_DOC)
 def batch_validate(request: Request, game: str | None = GAME_QUERY) -> BatchResponse:
     """Validate many games: each NDJSON line is a validate request, or each game of a multi-game file a record."""
     return start_batch("validate", request, game, None)

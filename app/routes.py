@@ -30,10 +30,15 @@ from app.settings import Settings
 from plybits import registry
 from plybits.errors import InvalidDataError, PlybitsError
 
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"model": Problem, "content": {"application/problem+json": {}}, "description": text}
-    for code, text in ((413, "over a limit"), (422, "invalid input"))
-}
+PROBLEM_CONTENT = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+
+
+def problem_responses(*codes: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries of problem+json error statuses (``model`` only registers the Problem schema)."""
+    return {code: {"model": Problem, "content": PROBLEM_CONTENT, "description": text} for code, text in codes}
+
+
+PROBLEMS = problem_responses((400, "body unreadable (not UTF-8)"), (413, "over a limit"), (422, "invalid input"))
 
 router = APIRouter(prefix="/v1", responses=PROBLEMS)
 
