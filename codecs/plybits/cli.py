@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from plybits import records
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
-from plybits.registry import get_game, schemes
+from plybits.registry import get_game, get_scheme, schemes
 
 CHUNK = 1 << 16
 MAX_LINE_BYTES = 16 << 20
@@ -331,6 +331,10 @@ def _records_mode(op: str, args: argparse.Namespace) -> bool:
         get_game(args.game)
         if op == "encode" and args.scheme is None:
             args.scheme = seed_scheme(args.game)
+    if args.game is not None:
+        get_game(args.game)  # an unknown game or scheme is a usage error, found before reading anything
+        if getattr(args, "scheme", None) is not None:
+            get_scheme(args.game, args.scheme)
     return fmt == "records"
 
 

@@ -1,0 +1,159 @@
+"""The ``plybits`` command, run as a real subprocess on real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from plybits import registry
+from tests.test_service import GAMES, random_game, seed_scheme
+
+SCRIPT = Path(sys.executable).parent / "plybits"
+CLI = [sys.executable, "-m", "plybits.cli"]
+ROOT = Path(__file__).resolve().parent.parent
+
+PGN = """[Event "mate"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "illegal"]
+[Result "*"]
+
+1. d4 d5 2. Bb5 *
+
+[Event "nags and variations"]
+[Result "*"]
+
+1. c4 $1 (1. d4) e5 {a comment} 2. Nc3 Nf6 *
+"""
+
+
+def run(*args: str, stdin: bytes | None = None, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}"}
+    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, timeout=timeout, cwd=ROOT, env=env)
+
+
+def ndjson(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_installed_script_exists() -> None:
+    assert SCRIPT.exists(), "the plybits entry point is not installed (pip install -e .)"
+    r = subprocess.run([str(SCRIPT), "--help"], capture_output=True, timeout=60)
+    assert r.returncode == 0 and b"encode" in r.stdout and b"serve" in r.stdout
+
+
+@pytest.fixture()
+def pgn_file(tmp_path: Path) -> Path:
+    if "chess" not in GAMES:
+        pytest.skip("chess is not registered in this build")
+    path = tmp_path / "games.pgn"
+    path.write_text(PGN, encoding="utf-8")
+    return path
+
+
+def test_encode_decode_validate_pgn(pgn_file: Path, tmp_path: Path) -> None:
+    import io
+
+    import chess.pgn
+
+    expected = []
+    stream = io.StringIO(PGN)
+    while (game := chess.pgn.read_game(stream)) is not None:
+        board, san = game.board(), []
+        for move in game.mainline_moves():
+            san.append(board.san(move))
+            board.push(move)
+        expected.append(san)
+
+    encoded = tmp_path / "games.ndjson"
+    r = run("encode", str(pgn_file), "-o", str(encoded))
+    assert r.returncode == 1  # one game is illegal
+    summary = r.stderr.decode()
+    assert "3 records, 2 ok, 1 errors" in summary
+    assert f"{len(PGN.encode()):,} bytes in" in summary
+    assert f"{encoded.stat().st_size:,} bytes out" in summary
+    lines = ndjson(encoded)
+    assert [o["line"] for o in lines] == [1, 2, 3]
+    assert lines[0]["result"]["scheme"] == seed_scheme("chess")
+    assert lines[1]["error"]["ply"] == 2 and lines[1]["error"]["move"] == "Bb5"
+    assert lines[2]["result"]["dropped"]  # the NAG, variation and comment were counted
+
+    decoded = tmp_path / "moves.ndjson"
+    r = run("decode", str(encoded), "-o", str(decoded))
+    assert r.returncode == 1  # the error line stays an error
+    out = ndjson(decoded)
+    assert out[0]["result"]["moves"] == expected[0]
+    assert out[2]["result"]["moves"] == expected[2]
+    assert "error" in out[1]
+
+    r = run("validate", str(pgn_file), "-o", "-", "-q")
+    assert r.stderr == b""
+    out = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [o["result"]["valid"] for o in out] == [True, False, True]
+    assert out[0]["result"]["status"]["status"] == "checkmate"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_ndjson_from_stdin_for_every_game(game: str) -> None:
+    games = [random_game(registry.get_game(game), 3 + i, seed=50 + i)[0] for i in range(4)]
+    body = "\n".join(json.dumps({"moves": moves}) for moves in games) + "\nnot json\n"
+    r = run("encode", "-", "--game", game, "--format", "ndjson", stdin=body.encode())
+    out = [json.loads(x) for x in r.stdout.splitlines()]
+    assert r.returncode == 1
+    assert [o["line"] for o in out] == [1, 2, 3, 4, 5]
+    assert [o["result"]["plies"] for o in out[:4]] == [len(m) for m in games]
+    assert "not JSON" in out[4]["error"]["detail"]
+    # Bare base64url containers, one a line, decode too.
+    blobs = "\n".join(o["result"]["data"] for o in out[:4]).encode()
+    r = run("decode", "-", stdin=blobs)
+    assert r.returncode == 0, r.stderr
+    assert [json.loads(x)["result"]["moves"] for x in r.stdout.splitlines()] == games
+
+
+def test_progress_bar_and_errors(pgn_file: Path, tmp_path: Path) -> None:
+    r = run("validate", str(pgn_file), "-o", str(tmp_path / "out.ndjson"), "--progress")
+    err = r.stderr.decode()
+    assert "100.0%" in err and "records" in err
+    r = run("encode", str(tmp_path / "missing.pgn"))
+    assert r.returncode == 2 and b"missing.pgn" in r.stderr
+    r = run("encode", str(pgn_file), "--scheme", "nope")
+    assert r.returncode == 2 and b"nope" in r.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_answers_on_loopback() -> None:
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}"}
+    server = subprocess.Popen([*CLI, "serve", "--port", str(port), "--log-level", "warning"], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+                    assert json.load(response) == {"status": "ok"}
+                    break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=30)
+    access = [json.loads(line) for line in err.decode().splitlines() if line.startswith("{")]
+    assert any(a["path"] == "/healthz" and a["status"] == 200 for a in access)
