@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 import plybits
-from app import batch, errors, observe
+from app import batch, errors, observe, render
 from app.limits import BodyLimitMiddleware
 from app.routes import router
 from app.settings import Settings
@@ -37,6 +37,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     application.include_router(router)
     application.include_router(batch.router)
     application.include_router(observe.router)
+    application.include_router(render.router)
     return application
 
 
