@@ -61,7 +61,7 @@ def board(
         x, y = corner(file, rank)
         white = symbol.isupper()
         d.text(
-            x + SQUARE / 2, y + SQUARE * 0.54, GLYPHS[symbol.lower()] + TEXT_STYLE,
+            x + SQUARE / 2, y + SQUARE / 2, GLYPHS[symbol.lower()] + TEXT_STYLE, dy=SQUARE * 0.04,
             class_=f"piece {'white' if white else 'black'} {NAMES[symbol.lower()]}",
             data_cell=GEOMETRY.name(GEOMETRY.index(file, rank)), data_symbol=symbol,
             font_family=PIECE_FONT, font_size=SQUARE * 0.8,
