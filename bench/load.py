@@ -1,0 +1,431 @@
+"""Load test of the HTTP service against a real uvicorn on 127.0.0.1 (started here, stopped here).
+
+    .venv/bin/python -m bench.load [--phase-seconds 10 --sustain-seconds 60 --batch-games 100000] [--write]
+
+Phases, in one run on one server process:
+1. ``GET /healthz`` (trivial) and ``POST /v1/encode`` of an 80-ply chess game (SAN, then UCI), each for
+   ``--phase-seconds`` with the same concurrent keep-alive connections: requests/s, p50/p99 latency.
+2. ``--sustain-seconds`` of mixed traffic (encode, decode, validate of 80-ply real games, and healthz):
+   requests, errors (any non-2xx answer, timeout or connection failure).
+3. One NDJSON batch of ``--batch-games`` encode lines (real games, cycled), streamed full duplex: games/s
+   and the server's peak RSS (VmHWM from /proc, and the largest RSS sampled during the batch).
+
+Every loop is bounded in count and time (the batch stops at ``--batch-timeout``), and traffic goes only
+to 127.0.0.1. ``--write`` puts the markdown section into BENCHMARKS.md between the service markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import multiprocessing as mp
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+PGN = ROOT.parent / "shared" / "data" / "chess" / "carlsen_otb.pgn"
+
+
+# --- the real games ----------------------------------------------------------------------------
+
+def load_games(count: int) -> list[tuple[list[str], list[str]]]:
+    """Up to ``count`` real games of at least 80 plies, cut to 80: (SAN moves, UCI moves)."""
+    import chess.pgn
+
+    games = []
+    with open(os.environ.get("PLYBITS_LOAD_PGN", PGN), encoding="utf-8") as handle:
+        while len(games) < count and (game := chess.pgn.read_game(handle)) is not None:
+            board = game.board()
+            san, uci = [], []
+            for move in game.mainline_moves():
+                san.append(board.san(move))
+                uci.append(move.uci())
+                board.push(move)
+            if len(san) >= 80:
+                games.append((san[:80], uci[:80]))
+    if not games:
+        raise SystemExit(f"no game of 80 plies in {PGN}")
+    return games
+
+
+# --- a small raw HTTP/1.1 client (keep-alive, minimal parsing, so that it costs the server's core little) ---
+
+def request_bytes(method: str, path: str, body: bytes | None = None) -> bytes:
+    head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}\r\n"
+    if body is None:
+        return (head + "\r\n").encode()
+    return (head + f"content-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n").encode() + body
+
+
+class Connection:
+    """One keep-alive connection that sends prepared requests and reads whole responses."""
+
+    def __init__(self, port: int, timeout: float = 30.0) -> None:
+        self.sock = socket.create_connection((HOST, port), timeout=timeout)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buf = b""
+
+    def exchange(self, raw: bytes) -> tuple[int, bytes]:
+        self.sock.sendall(raw)
+        while b"\r\n\r\n" not in self.buf:
+            self._fill()
+        head, _, rest = self.buf.partition(b"\r\n\r\n")
+        status = int(head[9:12])
+        match = re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)
+        if match is None:
+            raise RuntimeError(f"response without content-length: {head[:200]!r}")
+        length = int(match.group(1))
+        while len(rest) < length:
+            rest += self._recv()
+        self.buf = rest[length:]
+        return status, rest[:length]
+
+    def _fill(self) -> None:
+        self.buf += self._recv()
+
+    def _recv(self) -> bytes:
+        data = self.sock.recv(1 << 16)
+        if not data:
+            raise ConnectionError("server closed the connection")
+        return data
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def client_process(port: int, requests: list[bytes], seconds: float, threads: int, offset: int,
+                   out: mp.Queue) -> None:
+    """Send ``requests`` (cycled) for ``seconds`` on ``threads`` connections; report latencies and errors."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    deadline = time.perf_counter() + seconds
+
+    def run(index: int) -> None:
+        mine: list[float] = []
+        bad: list[str] = []
+        i = offset + index
+        conn = None
+        while time.perf_counter() < deadline:
+            raw = requests[i % len(requests)]
+            i += threads
+            try:
+                if conn is None:
+                    conn = Connection(port)
+                started = time.perf_counter()
+                status, body = conn.exchange(raw)
+                mine.append(time.perf_counter() - started)
+                if not 200 <= status < 300:
+                    bad.append(f"{status} {body[:120]!r}")
+            except (OSError, RuntimeError, ValueError) as err:
+                bad.append(f"{type(err).__name__}: {err}")
+                if conn is not None:
+                    conn.close()
+                conn = None
+        if conn is not None:
+            conn.close()
+        with lock:
+            latencies.extend(mine)
+            errors.extend(bad)
+
+    workers = [threading.Thread(target=run, args=(k,)) for k in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    out.put((latencies, errors))
+
+
+def hammer(port: int, requests: list[bytes], seconds: float, processes: int, threads: int) -> dict:
+    """Drive the server with ``processes`` x ``threads`` connections; requests/s, latency percentiles, errors."""
+    ctx = mp.get_context("fork")
+    queue: mp.Queue = ctx.Queue()
+    procs = [ctx.Process(target=client_process, args=(port, requests, seconds, threads, p * threads, queue))
+             for p in range(processes)]
+    started = time.perf_counter()
+    for proc in procs:
+        proc.start()
+    latencies: list[float] = []
+    errors: list[str] = []
+    for _ in procs:
+        lat, err = queue.get(timeout=seconds + 120)
+        latencies.extend(lat)
+        errors.extend(err)
+    for proc in procs:
+        proc.join(timeout=30)
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000 if latencies else float("nan")
+
+    return {"requests": len(latencies), "errors": len(errors), "error_samples": errors[:5],
+            "rps": len(latencies) / seconds, "p50": pct(0.50), "p99": pct(0.99), "elapsed": elapsed}
+
+
+# --- the server --------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}", "PLYBITS_ACCESS_LOG": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", HOST, "--port", str(port),
+         "--log-level", "warning", "--no-access-log"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,  # JSON access log: discarded
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            conn = Connection(port, timeout=2)
+            status, _ = conn.exchange(request_bytes("GET", "/healthz"))
+            conn.close()
+            if status == 200:
+                return server
+        except OSError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            raise SystemExit("the server did not start")
+        time.sleep(0.2)
+
+
+def rss_kb(pid: int, field: str) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+# --- the batch ---------------------------------------------------------------------------------
+
+def run_batch(port: int, lines: list[bytes], games: int, timeout: float, pid: int) -> dict:
+    """Stream ``games`` NDJSON lines (``lines`` cycled) to /v1/batch/encode while reading the answers."""
+    sock = socket.create_connection((HOST, port), timeout=timeout)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sent_bytes = 0
+    stop = threading.Event()
+
+    def sender() -> None:
+        nonlocal sent_bytes
+        try:
+            sock.sendall(f"POST /v1/batch/encode HTTP/1.1\r\nHost: {HOST}\r\ncontent-type: application/x-ndjson\r\n"
+                         "transfer-encoding: chunked\r\n\r\n".encode())
+            block: list[bytes] = []
+            for i in range(games):
+                if stop.is_set():
+                    return
+                block.append(lines[i % len(lines)])
+                if len(block) == 200 or i == games - 1:
+                    data = b"".join(block)
+                    sock.sendall(b"%x\r\n" % len(data) + data + b"\r\n")
+                    sent_bytes += len(data)
+                    block = []
+            sock.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass
+
+    rss_samples: list[int] = []
+
+    def sampler() -> None:
+        while not stop.is_set():
+            rss_samples.append(rss_kb(pid, "VmRSS"))
+            time.sleep(0.25)
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=sender, daemon=True), threading.Thread(target=sampler, daemon=True)]
+    for thread in threads:
+        thread.start()
+    raw = io.BytesIO()
+    answered = errors = 0
+    next_line = 1
+    in_order = True
+    pending = b""
+    head_done = False
+    deadline = started + timeout
+    try:
+        while answered < games and time.perf_counter() < deadline:
+            data = sock.recv(1 << 18)
+            if not data:
+                break
+            pending += data
+            if not head_done:
+                if b"\r\n\r\n" not in pending:
+                    continue
+                head, _, pending = pending.partition(b"\r\n\r\n")
+                if b" 200 " not in head.split(b"\r\n")[0]:
+                    raise SystemExit(f"batch refused: {head!r}")
+                head_done = True
+            # De-chunk what is complete.
+            while True:
+                size_end = pending.find(b"\r\n")
+                if size_end < 0:
+                    break
+                size = int(pending[:size_end], 16)
+                if len(pending) < size_end + 2 + size + 2:
+                    break
+                raw.write(pending[size_end + 2:size_end + 2 + size])
+                pending = pending[size_end + 2 + size + 2:]
+            body = raw.getvalue()
+            cut = body.rfind(b"\n") + 1
+            for line in body[:cut].splitlines():
+                answer = json.loads(line)
+                in_order &= answer["line"] == next_line
+                next_line += 1
+                answered += 1
+                errors += "result" not in answer
+            raw = io.BytesIO()
+            raw.write(body[cut:])
+    finally:
+        stop.set()
+        sock.close()
+    elapsed = time.perf_counter() - started
+    return {"games": games, "answered": answered, "errors": errors, "in_order": in_order, "seconds": elapsed,
+            "games_per_s": answered / elapsed, "sent_mb": sent_bytes / 1e6,
+            "rss_max_mb": max(rss_samples, default=0) / 1024, "complete": answered == games}
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phase-seconds", type=float, default=10.0)
+    parser.add_argument("--sustain-seconds", type=float, default=60.0)
+    parser.add_argument("--batch-games", type=int, default=100_000)
+    parser.add_argument("--batch-timeout", type=float, default=900.0)
+    parser.add_argument("--processes", type=int, default=2, help="client processes")
+    parser.add_argument("--threads", type=int, default=4, help="connections per client process")
+    parser.add_argument("--write", action="store_true", help="write the section into BENCHMARKS.md")
+    args = parser.parse_args()
+
+    games = load_games(400)
+    san80, uci80 = games[0]
+    enc = lambda moves, notation: json.dumps(  # noqa: E731
+        {"game": "chess", "scheme": "0x88", "moves": moves, "notation": notation}).encode()
+    port = free_port()
+    server = start_server(port)
+    pid = server.pid
+    results: dict[str, dict] = {}
+    try:
+        conn = Connection(port)
+        blobs = []
+        for san, _ in games:
+            status, body = conn.exchange(request_bytes("POST", "/v1/encode", enc(san, "san")))
+            assert status == 200, body
+            blobs.append(json.loads(body)["data"])
+        conn.close()
+        rss_idle = rss_kb(pid, "VmRSS") / 1024
+        phases = {
+            "GET /healthz": [request_bytes("GET", "/healthz")],
+            "POST /v1/encode (80 plies, SAN)": [request_bytes("POST", "/v1/encode", enc(san80, "san"))],
+            "POST /v1/encode (80 plies, UCI)": [request_bytes("POST", "/v1/encode", enc(uci80, "uci"))],
+        }
+        for name, requests in phases.items():
+            print(f"phase {name} ...", file=sys.stderr)
+            results[name] = hammer(port, requests, args.phase_seconds, args.processes, args.threads)
+        mixed = []
+        for (san, uci), blob in zip(games, blobs, strict=True):
+            mixed.append(request_bytes("POST", "/v1/encode", enc(san, "san")))
+            mixed.append(request_bytes("POST", "/v1/decode", json.dumps({"data": blob}).encode()))
+            mixed.append(request_bytes("POST", "/v1/validate",
+                                       json.dumps({"game": "chess", "moves": uci, "notation": "uci"}).encode()))
+            mixed.append(request_bytes("GET", "/healthz"))
+        print(f"sustained mixed load for {args.sustain_seconds:.0f} s ...", file=sys.stderr)
+        results["sustained"] = hammer(port, mixed, args.sustain_seconds, args.processes, args.threads)
+        rss_before_batch = rss_kb(pid, "VmRSS") / 1024
+        lines = [(json.dumps({"game": "chess", "scheme": "0x88", "moves": uci, "notation": "uci"}) + "\n").encode()
+                 for _, uci in games]
+        print(f"batch of {args.batch_games} games ...", file=sys.stderr)
+        batch = run_batch(port, lines, args.batch_games, args.batch_timeout, pid)
+        batch["rss_before_mb"] = rss_before_batch
+        batch["vmhwm_mb"] = rss_kb(pid, "VmHWM") / 1024
+        batch["rss_idle_mb"] = rss_idle
+        batch["line_bytes"] = statistics.mean(len(x) for x in lines)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    section = report(args, results, batch)
+    print(section)
+    if args.write:
+        write_section(section)
+
+
+def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> str:
+    health = results["GET /healthz"]
+    rows = []
+    for name, r in results.items():
+        if name == "sustained":
+            continue
+        ratio = r["rps"] / health["rps"]
+        rows.append(f"| {name} | {r['rps']:,.0f} | {ratio:.0%} | {r['p50']:.2f} | {r['p99']:.2f} | "
+                    f"{r['requests']:,} | {r['errors']} |")
+    s = results["sustained"]
+    conns = args.processes * args.threads
+    cmd = (f".venv/bin/python -m bench.load --phase-seconds {args.phase_seconds:g} --sustain-seconds "
+           f"{args.sustain_seconds:g} --batch-games {args.batch_games} --processes {args.processes} "
+           f"--threads {args.threads}")
+    encode_ratio = results["POST /v1/encode (80 plies, SAN)"]["rps"] / health["rps"]
+    lines = [
+        "## The service under load",
+        "",
+        f"Command: `{cmd} --write` — one uvicorn process (`app.main:app`, JSON access log on, written to "
+        f"/dev/null) on 127.0.0.1, driven by {args.processes} client processes x {args.threads} keep-alive "
+        f"connections ({conns} in flight) on the same 2-core machine; the 80-ply game is the first 80 plies "
+        f"of a real game from `carlsen_otb.pgn`. Python {sys.version.split()[0]}.",
+        "",
+        "| endpoint | requests/s | vs. /healthz | p50 ms | p99 ms | requests | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+        *rows,
+        "",
+        f"Target: encode at >= 50% of the trivial endpoint's requests/s — "
+        f"{'met' if encode_ratio >= 0.5 else 'NOT met'} ({encode_ratio:.0%} with SAN). The encode time is the "
+        "chess rules' (each SAN move is matched against the generated legal moves); the service adds the same "
+        "per-request cost to both endpoints.",
+        "",
+        f"Sustained mixed load ({args.sustain_seconds:.0f} s; encode SAN, decode, validate UCI of 400 real 80-ply "
+        f"games, and /healthz, in turn): **{s['requests']:,} requests, {s['errors']} errors** "
+        f"({s['rps']:,.0f} requests/s, p50 {s['p50']:.2f} ms, p99 {s['p99']:.2f} ms).",
+        "",
+        f"Batch: one `POST /v1/batch/encode` of {batch['games']:,} NDJSON lines (80-ply real games in UCI, "
+        f"{batch['line_bytes']:.0f} bytes a line, {batch['sent_mb']:.0f} MB in all, sent chunked while the "
+        f"answers stream back): **{batch['answered']:,} answered"
+        f"{'' if batch['complete'] else ' (stopped at the time limit)'}, {batch['errors']} errors, in order: "
+        f"{'yes' if batch['in_order'] else 'NO'}; {batch['games_per_s']:,.0f} games/s** "
+        f"({batch['seconds']:.0f} s). Server RSS: {batch['rss_idle_mb']:.0f} MB idle, "
+        f"{batch['rss_before_mb']:.0f} MB before the batch, {batch['rss_max_mb']:.0f} MB at most during it; "
+        f"peak RSS of the whole run (VmHWM) **{batch['vmhwm_mb']:.0f} MB** (target < 300 MB: "
+        f"{'met' if batch['vmhwm_mb'] < 300 else 'NOT met'}).",
+    ]
+    return "\n".join(lines)
+
+
+def write_section(section: str) -> None:
+    path = ROOT / "BENCHMARKS.md"
+    text = path.read_text(encoding="utf-8")
+    start, end = "<!-- service:start -->", "<!-- service:end -->"
+    if start not in text or end not in text:
+        raise SystemExit("BENCHMARKS.md has no service markers")
+    before, rest = text.split(start, 1)
+    _, after = rest.split(end, 1)
+    path.write_text(f"{before}{start}\n{section}\n{end}{after}", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
