@@ -153,15 +153,28 @@ ALL_MOVES: Final[tuple[Move, ...]] = tuple(
 ) + tuple(m for m in BROADSIDE.values() if GEOMETRY.on_board[m.cell + STEPS[m.direction]])
 """Every move Aba-Pro can write (legal in some position or none): inline steps onto the board, broadside lines on it."""
 
-_BS_TABLE: Final[dict[int, tuple[tuple[int, int, tuple[tuple[int, Move], ...]], ...]]] = {
-    sq: tuple(
-        (line, marbles, tuple((STEPS[d], BROADSIDE[sq, line, marbles, d]) for d in SIDEWAYS[line]))
+_INLINE_TABLE: Final[tuple[tuple[tuple[int, Move], ...], ...]] = tuple(
+    tuple((STEPS[d], INLINE[sq][d]) for d in range(6)) if sq in INLINE else () for sq in range(GEOMETRY.size)
+)
+"""Per mailbox index: (step, inline move) for the six directions."""
+
+
+def _sideways(sq: int, line: int, marbles: int) -> tuple[tuple[int, Move], ...]:
+    if (sq, line, marbles, SIDEWAYS[line][0]) not in BROADSIDE:
+        return ()
+    return tuple((STEPS[d], BROADSIDE[sq, line, marbles, d]) for d in SIDEWAYS[line])
+
+
+_BS_TABLE: Final[tuple[tuple[tuple[int, tuple[tuple[int, Move], ...], tuple[tuple[int, Move], ...]], ...], ...]] = tuple(
+    tuple(
+        (STEPS[line], _sideways(sq, line, 2), _sideways(sq, line, 3))
         for line in (0, 1, 2)
-        for marbles in (2, 3)
-        if (sq, line, marbles, SIDEWAYS[line][0]) in BROADSIDE
+        if _sideways(sq, line, 2)
     )
-    for sq in SQUARES
-}
+    if sq in INLINE else ()
+    for sq in range(GEOMETRY.size)
+)
+"""Per mailbox index, for line directions 0..2 that fit: (line step, two-marble sideways moves, three-marble ones)."""
 
 LAYOUTS: Final[dict[str, str]] = {
     "standard": "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0 1",
@@ -358,19 +371,16 @@ class Board:
         opp = 3 - me
         out: list[Move] = []
         append = out.append
-        steps = STEPS
-        inline = INLINE
+        inline_table = _INLINE_TABLE
         bs_table = _BS_TABLE
         for sq in SQUARES:
             if cells[sq] != me:
                 continue
-            moves = inline[sq]
-            for d in range(6):
-                step = steps[d]
+            for step, move in inline_table[sq]:
                 t = sq + step
                 c = cells[t]
                 if c == EMPTY:
-                    append(moves[d])
+                    append(move)
                     continue
                 if c != me:
                     continue  # a lone marble pushes nothing; off the board is suicide
@@ -381,37 +391,36 @@ class Board:
                     c = cells[t]
                     if c == me:
                         continue  # four in a row cannot move
-                    n = 3
-                else:
-                    n = 2
-                if c == EMPTY:
-                    append(moves[d])
-                elif c == opp:
-                    t += step
-                    c = cells[t]
-                    if c == EMPTY or c is OFF:
-                        append(moves[d])
-                    elif c == opp and n == 3:
+                    if c == EMPTY:
+                        append(move)
+                    elif c == opp:  # 3 against 1 or 2
                         t += step
                         c = cells[t]
                         if c == EMPTY or c is OFF:
-                            append(moves[d])
-            for line, marbles, sideways in bs_table[sq]:
-                lstep = steps[line]
+                            append(move)
+                        elif c == opp:
+                            c = cells[t + step]
+                            if c == EMPTY or c is OFF:
+                                append(move)
+                elif c == EMPTY:
+                    append(move)
+                elif c == opp:  # 2 against 1
+                    c = cells[t + step]
+                    if c == EMPTY or c is OFF:
+                        append(move)
+            for lstep, twos, threes in bs_table[sq]:
                 a = sq + lstep
                 if cells[a] != me:
                     continue
-                if marbles == 2:
-                    for s, move in sideways:
-                        if cells[sq + s] == EMPTY and cells[a + s] == EMPTY:
-                            append(move)
-                else:
+                for s, move in twos:
+                    if cells[sq + s] == EMPTY and cells[a + s] == EMPTY:
+                        append(move)
+                if threes:
                     b = a + lstep
-                    if cells[b] != me:
-                        continue
-                    for s, move in sideways:
-                        if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
-                            append(move)
+                    if cells[b] == me:
+                        for s, move in threes:
+                            if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
+                                append(move)
         return out
 
     def illegal_reason(self, move: Move) -> str | None:
