@@ -67,6 +67,7 @@ class E13(Scheme):
         board: Board = start
         reader = BitReader(payload)
         turns: list[Turn] = []
+        new = tuple.__new__  # Turn(...) without NamedTuple.__new__'s Python-level call
         for ply in range(plies):
             word = reader.read(13)
             colour, number, option = word >> 10, (word >> 4) & 0x3F, word & 0xF
@@ -75,10 +76,9 @@ class E13(Scheme):
             if number >= len(SQUARES):
                 raise InvalidDataError(f"cell {number} out of range (0-48: a1..g7)").at(ply)
             cell = SQUARES[number]
-            turn = Turn(colour, cell, cell)
-            reason = board.illegal_reason(turn)
-            if reason is not None:
-                raise InvalidDataError(reason).at(ply, turn.token())
+            turn = new(Turn, (colour, cell, cell))
+            if board.finished or not board.bag[colour] or board.cells[cell] is not None:
+                raise InvalidDataError(str(board.illegal_reason(turn))).at(ply, turn.token())
             if option:
                 targets = board.targets(cell)
                 if option > len(targets):
@@ -87,7 +87,7 @@ class E13(Scheme):
                            else "cannot slide (no empty cell beside it): only 0, left in place")
                     raise InvalidDataError(f"option {option} out of range: a chip on {where} {can}").at(
                         ply, turn.token())
-                turn = Turn(colour, cell, targets[option - 1])
+                turn = new(Turn, (colour, cell, targets[option - 1]))
             board.push(turn)
             turns.append(turn)
         reader.finish()
