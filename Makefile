@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test install install-test bench openapi clean
+.PHONY: serve test install install-test bench openapi clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,19 @@ install-test: $(BIN)/python
 serve: install
 	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT)
 
-test: install-test
+test: install-test browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Headless Chromium for tests/test_playground.py (Debian's packages), and a CJK font for xiangqi's pieces.
+# Installed only when missing and only as root; otherwise the browser test skips and says why.
+BROWSER_FILES := /usr/bin/chromium /usr/bin/chromedriver /usr/share/fonts/truetype/wqy/wqy-microhei.ttc
+browser:
+	@missing=""; for f in $(BROWSER_FILES); do [ -e $$f ] || missing="$$missing $$f"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "browser: installing chromium, chromium-driver, fonts-wqy-microhei (missing:$$missing)"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver fonts-wqy-microhei; \
+	else echo "browser: missing$$missing and not root: the browser test will skip"; fi
 
 bench: install-test
 	$(BIN)/python -m bench.run $(BENCH_ARGS)

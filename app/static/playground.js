@@ -109,6 +109,7 @@ function drawChart() {
     } else {
       fill.style.width = "0";
       label.textContent = problemText(e.data);
+      label.title = label.textContent;
     }
     track.append(fill, label);
     row.append(name, track);
