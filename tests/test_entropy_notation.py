@@ -87,10 +87,19 @@ def test_records_round_trip_through_write_and_parse():
     assert (again.moves, again.start, again.tags) == (record.moves, record.start, record.tags)
 
 
-@pytest.mark.parametrize("text,reason", [('[Event "x]\nRd4', "malformed tag line"), ("Rd4 {open", "unclosed comment")])
+@pytest.mark.parametrize("text,reason", [
+    ('[Event "x]\nRd4', "malformed tag line"),
+    ("Rd4 {open", "unclosed comment"),
+    ('[Start "7/7/7/7/7/7/7 1 1 -"]\n[FEN "7/7/7/7/7/7/7 2 1 3"]\nRd4', "Start and FEN tags disagree"),
+])
 def test_malformed_records_are_refused(text, reason):
     with pytest.raises(InvalidRecordError, match=reason):
         parse_record(text)
+
+
+def test_a_fen_tag_is_a_start_too():
+    record = parse_record('[FEN "7/7/7/7/7/7/7 2 1 3"]\n[Start "7/7/7/7/7/7/7 2 1 3"]\nRd4')
+    assert record.start == "7/7/7/7/7/7/7 2 1 3" and record.tags == {}
 
 
 def test_multi_record_texts_split_at_blank_lines_and_tag_sections():

@@ -120,7 +120,10 @@ def parse_record(text: str) -> Record:
             raise InvalidRecordError(f"unclosed comment starting {rest[brace:brace + 40]!r}")
         comments += 1
         pos = close + 1
-    start = next((tags.pop(name) for name in START_TAGS if name in tags), None)
+    starts = {tags.pop(name) for name in START_TAGS if name in tags}
+    if len(starts) > 1:
+        raise InvalidRecordError(f"the Start and FEN tags disagree: {sorted(starts)!r}")
+    start = starts.pop() if starts else None
     return Record(moves=moves, start=start, tags=tags, dropped={"comments": comments} if comments else {})
 
 
