@@ -174,7 +174,7 @@ class Board:
     (index ``colour >> 3``).
     """
 
-    __slots__ = ("board", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_keys")
+    __slots__ = ("board", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_keys", "_legal")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
         """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
@@ -190,6 +190,7 @@ class Board:
         self.chess960 = chess960
         self.kings = [0, 0]
         self._keys: list[tuple[Any, ...]] = []
+        self._legal: list[Move] | None = None
         if fen is not None:
             self._set_fen(fen, chess960)
 
@@ -356,6 +357,7 @@ class Board:
         other.chess960 = self.chess960
         other.kings = self.kings[:]
         other._keys = self._keys[:]
+        other._legal = self._legal
         return other
 
     def piece_at(self, sq: int) -> int:
@@ -467,7 +469,12 @@ class Board:
         return pins, checkers, block
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the side to move (castling as king-takes-rook)."""
+        """Every legal move of the side to move (castling as king-takes-rook), as a new list."""
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal[:]
+
+    def _generate(self) -> list[Move]:
         b = self.board
         us = self.turn
         them = us ^ BLACK
@@ -700,6 +707,7 @@ class Board:
         f, t, promotion = m
         b = self.board
         us = self.turn
+        self._legal = None
         if not f:  # null move
             self.ep = 0
             self.halfmove_clock += 1

@@ -1,0 +1,281 @@
+"""Chess rules, FEN, SAN/UCI and status on hand-worked positions and published perft counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from plybits.chess import CHESS
+from plybits.chess.board import Board, parse_square
+from plybits.chess.notation import parse_san, parse_uci, san, uci
+from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def perft(board: Board, depth: int) -> int:
+    moves = board.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        child = board.copy()
+        child.push(move)
+        total += perft(child, depth - 1)
+    return total
+
+
+# Published counts: chessprogramming.org "Perft Results" (positions 1-5) and the Chess960 perft list.
+@pytest.mark.parametrize(
+    "fen,depth,count",
+    [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1, 20),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 2, 400),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3, 8902),
+        (KIWIPETE, 1, 48),
+        (KIWIPETE, 2, 2039),
+        (KIWIPETE, 3, 97862),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43238),
+        ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 3, 9467),
+        ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, 62379),
+        ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 3, 12189),
+        # Chess960 with castling both ways still open; count as python-chess 1.11.2 gives it
+        ("2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9", 3, 18002),
+    ],
+)
+def test_perft(fen, depth, count):
+    assert perft(Board(fen), depth) == count
+
+
+def ucis(fen: str) -> set[str]:
+    board = CHESS.position(fen)
+    return {uci(board, m) for m in board.legal_moves()}
+
+
+def test_en_passant_only_right_after_the_double_step():
+    board = CHESS.position("4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1")
+    board.push(board.parse_move("a4"))
+    assert board.fen() == "4k3/8/8/8/Pp6/8/8/4K3 b - a3 0 1"
+    assert "b4a3" in {uci(board, m) for m in board.legal_moves()}
+    board.push(board.parse_move("Kd7"))
+    board.push(board.parse_move("Kd1"))
+    assert "b4a3" not in {uci(board, m) for m in board.legal_moves()}
+
+
+def test_en_passant_that_exposes_the_king_on_the_rank_is_illegal():
+    # White Ka5, pawn b5; black pawn c5 just moved c7-c5; black rook h5 would see the king.
+    fen = "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2"
+    assert "b5c6" not in ucis(fen)
+    assert CHESS.position(fen).fen() == "8/8/8/KPp4r/8/8/8/4k3 w - - 0 2"  # no legal ep: no ep square written
+
+
+def test_pinned_piece_moves_only_along_the_pin():
+    # e2 is pinned by the rook e8 against Ke1: a bishop cannot move at all, a rook only along the file
+    moves = ucis("4r2k/8/8/8/8/8/4B3/4K3 w - - 0 1")
+    assert not any(m.startswith("e2") for m in moves)
+    moves = ucis("4r2k/8/8/8/8/8/4R3/4K3 w - - 0 1")
+    assert {m for m in moves if m.startswith("e2")} == {"e2e3", "e2e4", "e2e5", "e2e6", "e2e7", "e2e8"}
+
+
+def test_check_must_be_answered_and_double_check_moves_the_king():
+    near = ucis("4k3/8/8/8/8/8/3r4/R3K3 w - - 0 1")  # rook d2 guards d1 and e2 but may be taken
+    assert {m for m in near if m.startswith("e1")} == {"e1d2", "e1f1"}
+    check = ucis("4k3/8/8/8/8/4r3/8/R3K2R w KQ - 0 1")  # rook e3 checks along the e-file
+    assert check == {"e1d1", "e1d2", "e1f1", "e1f2"}  # no castling out of check, no interposing piece
+    double = ucis("4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1")  # knight f3 and rook a1 both check
+    assert double == {"e1e2", "e1f2"}  # d1/f1 on the rook's rank, d2 under the knight; no castling, no rook move
+
+
+def test_castling_through_check_and_through_pieces():
+    assert {"e1g1", "e1c1"} <= ucis("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert "e1g1" not in ucis("r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1")  # the rook on f2 guards f1
+    assert "e1c1" in ucis("r3k2r/8/8/8/8/8/1r6/R3K2R w KQkq - 0 1")  # b1 attacked is fine for O-O-O
+    assert "e1c1" not in ucis("r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1")
+
+
+def test_chess960_castling_is_king_takes_rook_and_rook_may_stay():
+    # King b1 with rooks a1 and g1: O-O-O puts the king on c1 and the rook on d1.
+    board = CHESS.position("r3k2r/8/8/8/8/8/8/RK4R1 w AGha - 0 1")
+    assert board.chess960
+    moves = {uci(board, m) for m in board.legal_moves()}
+    assert {"b1a1", "b1g1"} <= moves
+    assert san(board, parse_uci(board, "b1a1")) == "O-O-O" and san(board, parse_uci(board, "b1g1")) == "O-O"
+    board.push(parse_uci(board, "b1a1"))
+    assert board.fen() == "r3k2r/8/8/8/8/8/8/2KR2R1 b ha - 1 1"
+    # O-O with the king already on g1: only the rook moves (king b... here king g1, rook h1)
+    board = CHESS.position("4k3/8/8/8/8/8/8/6KR w H - 0 1")
+    board.push(board.parse_move("O-O"))
+    assert board.fen() == "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
+
+
+def test_chess960_start_round_trips_as_shredder_fen():
+    xfen = "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1"
+    board = CHESS.position(xfen)
+    assert board.chess960
+    assert board.fen() == "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w GDgd - 0 1"
+    assert CHESS.position(board.fen()).fen() == board.fen()
+    standard_as_960 = CHESS.position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1")
+    assert standard_as_960.chess960 and standard_as_960.fen().split()[2] == "HAha"
+    assert CHESS.canonical_start(standard_as_960.fen()) == standard_as_960.fen()
+    assert CHESS.canonical_start(CHESS.position().fen()) is None
+
+
+def test_uci_castling_differs_between_standard_and_chess960():
+    standard = CHESS.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    move = parse_uci(standard, "e1g1")
+    assert uci(standard, move) == "e1g1" and san(standard, move) == "O-O"
+    assert parse_uci(standard, "e1h1") == move  # king-takes-rook is read too
+    chess960 = CHESS.position("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1")
+    assert uci(chess960, parse_uci(chess960, "e1h1")) == "e1h1"
+    with pytest.raises(IllegalMoveError):
+        parse_uci(chess960, "e1g1")
+
+
+def test_promotions_and_under_promotions():
+    board = CHESS.position("8/P7/8/8/8/8/8/k6K w - - 0 1")
+    assert {uci(board, m) for m in board.legal_moves() if m.promotion} == {"a7a8q", "a7a8r", "a7a8b", "a7a8n"}
+    for text, expected in [("a8=Q", "a7a8q"), ("a8Q", "a7a8q"), ("a8=n", "a7a8n"), ("a7a8r", "a7a8r"), ("a8=B+", "a7a8b")]:
+        assert uci(board, board.parse_move(text)) == expected
+    assert san(board, parse_uci(board, "a7a8q")) == "a8=Q+"
+    with pytest.raises(IllegalMoveError):
+        board.parse_move("a8")  # the piece is missing
+    with pytest.raises(IllegalMoveError):
+        board.parse_move("a7a8")  # in UCI too
+    with pytest.raises(IllegalMoveError):
+        board.parse_move("a8=K")
+
+
+@pytest.mark.parametrize("text", ["O-O", "0-0", "O-O+", "O-O!?", "e1g1", "e1h1"])
+def test_san_leniencies_for_castling(text):
+    board = CHESS.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert uci(board, board.parse_move(text, "san" if not text.startswith("e1") else None)) == "e1g1"
+
+
+@pytest.mark.parametrize("text", ["Nf3", "Ng1f3", "Ng1-f3", "Nxf3", "Nf3+", "Nf3!", "Nf3?!", "g1f3"])
+def test_san_leniencies(text):
+    board = CHESS.position()
+    assert uci(board, board.parse_move(text)) == "g1f3"
+
+
+def test_san_disambiguation_written_and_read():
+    # knights b1/f1 differ by file, rooks a4/a2 by rank, queens a4/c4/a2 need both
+    board = CHESS.position("k7/8/8/8/8/8/8/1N3N1K w - - 0 1")
+    assert san(board, parse_uci(board, "b1d2")) == "Nbd2"
+    with pytest.raises(AmbiguousMoveError):
+        board.parse_move("Nd2")
+    board = CHESS.position("7k/8/8/8/R7/8/R7/4K3 w - - 0 1")
+    assert san(board, parse_uci(board, "a4a3")) == "R4a3"
+    board = CHESS.position("7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1")
+    assert san(board, parse_uci(board, "a4b3")) == "Qa4b3"
+    assert uci(board, board.parse_move("Qa4b3")) == "a4b3"
+
+
+def test_san_check_and_mate_marks():
+    board = CHESS.position()
+    for text in ["f3", "e5", "g4"]:
+        board.push(board.parse_move(text))
+    mate = board.parse_move("Qh4")
+    assert san(board, mate) == "Qh4#"
+    board.push(mate)
+    assert board.status() == {"status": "checkmate", "winner": "black", "result": "0-1"}
+
+
+def test_pawn_captures_need_the_file():
+    board = CHESS.position("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
+    assert uci(board, board.parse_move("exd5")) == "e4d5"
+    assert uci(board, board.parse_move("ed5")) == "e4d5"
+    with pytest.raises(IllegalMoveError):
+        board.parse_move("d5")
+
+
+@pytest.mark.parametrize("text", ["", "Nf9", "Xe4", "e4e5e6", "O-O-O-O", "Qa"])
+def test_bad_san_syntax(text):
+    with pytest.raises(InvalidMoveError):
+        CHESS.position().parse_move(text, "san")
+
+
+def test_null_move():
+    board = CHESS.position()
+    for text in ["--", "Z0", "0000"]:
+        move = board.parse_move(text)
+        assert not move and san(board, move) == "--" and uci(board, move) == "0000"
+    board.push(board.parse_move("e4"))
+    board.push(board.parse_move("--"))
+    assert board.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"
+
+
+@pytest.mark.parametrize(
+    "fen,status",
+    [
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", {"status": "stalemate", "result": "1/2-1/2"}),
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", {"status": "checkmate", "winner": "white", "result": "1-0"}),
+        ("8/8/4k3/8/8/3NK3/8/8 w - - 0 1", {"status": "insufficient_material", "result": "1/2-1/2"}),
+        ("8/8/4k3/8/2b5/3BK3/8/8 w - - 0 1", {"status": "insufficient_material", "result": "1/2-1/2"}),  # same-colour bishops
+        ("8/8/4k3/4b3/8/3BK3/8/8 w - - 0 1", {"status": "ongoing"}),  # opposite colours: mate exists
+        ("8/8/4k3/8/8/3NK3/8/7q w - - 0 1", {"status": "ongoing"}),
+        ("8/8/4k3/8/8/4K3/8/R7 w - - 100 80", {"status": "fifty_moves", "result": "1/2-1/2"}),
+        ("8/8/4k3/8/8/4K3/8/R7 w - - 99 80", {"status": "ongoing"}),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 100 80", {"status": "stalemate", "result": "1/2-1/2"}),  # stalemate first
+    ],
+)
+def test_status(fen, status):
+    assert CHESS.position(fen).status() == status
+
+
+def test_threefold_repetition():
+    board = CHESS.position()
+    shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"]
+    for text in shuffle:
+        board.push(board.parse_move(text))
+    assert board.status() == {"status": "ongoing"}  # start position seen twice
+    for text in shuffle:
+        board.push(board.parse_move(text))
+    assert board.repetitions() == 3
+    assert board.status() == {"status": "threefold", "result": "1/2-1/2"}
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",  # 7 ranks
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",  # no white king
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",  # K right but no h-side rook
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",  # ep without a double step
+        "4k3/8/8/8/8/8/8/4K2R w - - 0 1 extra",
+        "4k3/8/8/8/8/8/8/R3K3 w - - x 1",
+        "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",  # pawn on the last rank
+    ],
+)
+def test_bad_fen(fen):
+    with pytest.raises(InvalidPositionError):
+        CHESS.position(fen)
+
+
+def test_side_not_to_move_in_check_is_refused():
+    with pytest.raises(InvalidPositionError, match="not to move is in check"):
+        CHESS.position("4k3/8/8/8/8/8/8/4K2r b - - 0 1")
+
+
+def test_fen_round_trip_and_defaults():
+    assert CHESS.position("8/8/8/8/8/8/8/k6K").fen() == "8/8/8/8/8/8/8/k6K w - - 0 1"
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    assert CHESS.position(fen).fen() == fen
+
+
+def test_occupied_uses_geometry_coordinates():
+    cells = set(CHESS.position("8/8/8/8/8/8/8/k6K w - - 0 1").occupied())
+    assert cells == {(0, 0, "k"), (7, 0, "K")}
+
+
+def test_illegal_moves_name_the_reason():
+    board = CHESS.position()
+    with pytest.raises(IllegalMoveError, match="e2e5"):
+        board.parse_move("e2e5")
+    with pytest.raises(IllegalMoveError, match="Ke2"):
+        board.parse_move("Ke2")
+    with pytest.raises(IllegalMoveError):
+        parse_san(board, "O-O")
+    with pytest.raises(IllegalMoveError, match="no black piece|no white piece"):
+        board.checked_move(parse_square("e7"), parse_square("e5"))
