@@ -1,0 +1,602 @@
+"""Xiangqi positions and rules on the shared mailbox board.
+
+The 9x10 board sits inside a border of 2 cells (:data:`GEOMETRY`), so a horse
+jump off the board lands on an :data:`~plybits.mailbox.OFF` cell. Files
+``f = 0..8`` are ``a..i`` from red's left, ranks ``r = 0..9`` from red's side
+(ICCS). A cell holds ``0`` (empty), ``OFF``, or a piece code: the kind
+(:data:`KING` .. :data:`SOLDIER`, 1..7) plus :data:`BLACK` (8) for black pieces.
+
+Speed matters (the rank scheme asks for the legal moves every ply): the move
+tables are precomputed per cell, :class:`Move` objects are built once and
+shared, and the check test after a move is skipped when the move cannot
+change any line, horse leg or soldier step that reaches the own general.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Final, Self
+
+from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from plybits.mailbox import OFF, Geometry
+
+FILES: Final = "abcdefghi"
+RED: Final = 0
+BLACK: Final = 8
+"""Colour bits: a piece code is ``kind | colour``; :attr:`Board.turn` is one of these."""
+KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER = range(1, 8)
+KIND_NAMES: Final = ("", "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier")
+SYMBOLS: Final = " KABNRCP"
+"""FEN letters by kind (upper case red, lower case black)."""
+SYMBOL_ALIASES: Final = {"E": ELEPHANT, "H": HORSE}
+"""Other letters some files use for the elephant and the horse."""
+STANDARD_FEN: Final = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+COLOR_NAMES: Final = {RED: "red", BLACK: "black"}
+
+GEOMETRY: Final = Geometry(width=9, height=10, border=2, name=lambda f, r: f"{FILES[f]}{r}")
+"""The board: 9 files x 10 ranks in a border of 2 (so a horse jump off the edge stays inside the array)."""
+STRIDE: Final = GEOMETRY.stride
+SQUARES: Final = GEOMETRY.squares
+"""Cell indices of the 90 points, by increasing ``r * 9 + f`` (the xq10 slot order)."""
+FILE_OF: Final = [-1] * GEOMETRY.size
+RANK_OF: Final = [-1] * GEOMETRY.size
+for _i in SQUARES:
+    FILE_OF[_i], RANK_OF[_i] = GEOMETRY.coords(_i)
+
+
+def square(file: int, rank: int) -> int:
+    """The cell index of ``(file, rank)``."""
+    return GEOMETRY.index(file, rank)
+
+
+def square_name(index: int) -> str:
+    """ICCS name of a cell, e.g. ``"h2"``."""
+    return GEOMETRY.name(index)
+
+
+def parse_square(name: str) -> int:
+    """Cell index of an ICCS square name (``"h2"``).
+
+    :raises InvalidMoveError: if ``name`` is not a square.
+    """
+    return GEOMETRY.parse(name.lower())
+
+
+def in_palace(color: int, f: int, r: int) -> bool:
+    """Whether ``(f, r)`` is in ``color``'s palace."""
+    return 3 <= f <= 5 and (0 <= r <= 2 if color == RED else 7 <= r <= 9)
+
+
+def own_half(color: int, r: int) -> bool:
+    """Whether rank ``r`` is on ``color``'s side of the river."""
+    return r <= 4 if color == RED else r >= 5
+
+
+def forward(color: int) -> int:
+    """The rank step towards the opponent."""
+    return 1 if color == RED else -1
+
+
+class Move:
+    """A move from one cell to another; instances are shared (``Move.of(from, to)``), compare with ``==``."""
+
+    __slots__ = ("from_square", "to_square")
+
+    def __init__(self, from_square: int, to_square: int) -> None:
+        self.from_square = from_square
+        self.to_square = to_square
+
+    @staticmethod
+    def of(from_square: int, to_square: int) -> Move:
+        """The shared move object for these two cells."""
+        return MOVES[from_square][to_square]
+
+    @classmethod
+    def from_iccs(cls, text: str) -> Move:
+        """Parse ICCS ``h2e2`` (also ``H2-E2``), without checking legality.
+
+        :raises InvalidMoveError: on bad syntax.
+        """
+        t = text.strip().lower().replace("-", "")
+        if len(t) != 4:
+            raise InvalidMoveError(f"not an ICCS move: {text!r}")
+        try:
+            return MOVES[parse_square(t[:2])][parse_square(t[2:])]
+        except InvalidMoveError:
+            raise InvalidMoveError(f"not an ICCS move: {text!r}") from None
+
+    def iccs(self) -> str:
+        """ICCS text, e.g. ``"h2e2"``."""
+        return square_name(self.from_square) + square_name(self.to_square)
+
+    def __repr__(self) -> str:
+        return f"Move.from_iccs({self.iccs()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Move)
+            and self.from_square == other.from_square
+            and self.to_square == other.to_square
+        )
+
+    def __hash__(self) -> int:
+        return self.from_square * 256 + self.to_square
+
+
+_size = GEOMETRY.size
+_on = GEOMETRY.on_board
+MOVES: Final[list[list[Any]]] = [[None] * _size for _ in range(_size)]
+for _a in SQUARES:
+    for _b in SQUARES:
+        if _a != _b:
+            MOVES[_a][_b] = Move(_a, _b)
+
+ORTHOGONAL: Final = (1, -1, STRIDE, -STRIDE)
+
+
+def _tables() -> tuple[Any, ...]:
+    """Per-cell step tables: general, advisor, elephant (with eye), horse (with leg), soldier; and attack tables."""
+    king: list[list[list[int]]] = [[[] for _ in range(_size)] for _ in range(9)]
+    advisor: list[list[list[int]]] = [[[] for _ in range(_size)] for _ in range(9)]
+    elephant: list[list[list[tuple[int, int]]]] = [[[] for _ in range(_size)] for _ in range(9)]
+    soldier: list[list[list[int]]] = [[[] for _ in range(_size)] for _ in range(9)]
+    horse: list[list[tuple[int, int]]] = [[] for _ in range(_size)]
+    horse_attackers: list[list[tuple[int, int]]] = [[] for _ in range(_size)]
+    soldier_attackers: list[list[list[int]]] = [[[] for _ in range(_size)] for _ in range(9)]
+    for i in SQUARES:
+        f, r = FILE_OF[i], RANK_OF[i]
+        for color in (RED, BLACK):
+            for df, dr in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                if in_palace(color, f, r) and in_palace(color, f + df, r + dr):
+                    king[color][i].append(square(f + df, r + dr))
+            for df, dr in ((1, 1), (1, -1), (-1, -1), (-1, 1)):
+                if in_palace(color, f, r) and in_palace(color, f + df, r + dr):
+                    advisor[color][i].append(square(f + df, r + dr))
+                t = square(f + 2 * df, r + 2 * dr)
+                if _on[t] and own_half(color, r) and own_half(color, r + 2 * dr):
+                    elephant[color][i].append((t, square(f + df, r + dr)))
+            fw = forward(color)
+            steps = [(0, fw)] + ([(1, 0), (-1, 0)] if not own_half(color, r) else [])
+            for df, dr in steps:
+                t = square(f + df, r + dr)
+                if _on[t]:
+                    soldier[color][i].append(t)
+                    soldier_attackers[color][t].append(i)
+        for df, dr in HORSE_STEPS:
+            t = square(f + df, r + dr)
+            if _on[t]:
+                leg = square(f + (df // 2 if abs(df) == 2 else 0), r + (dr // 2 if abs(dr) == 2 else 0))
+                horse[i].append((t, leg))
+                # a horse on i attacks t through leg: seen from t
+                horse_attackers[t].append((i, leg))
+    return king, advisor, elephant, horse, soldier, horse_attackers, soldier_attackers
+
+
+HORSE_STEPS: Final = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+"""The horse's (df, dr) in xq10 delta order."""
+(
+    KING_STEPS,
+    ADVISOR_STEPS,
+    ELEPHANT_STEPS,
+    HORSE_JUMPS,
+    SOLDIER_STEPS,
+    HORSE_ATTACKERS,
+    SOLDIER_ATTACKERS,
+) = _tables()
+"""``KING_STEPS[colour][cell]`` etc.: targets (elephants and horses with the blocking cell) of a piece on ``cell``;
+``HORSE_ATTACKERS[cell]``: ``(horse cell, leg)`` pairs from which a horse hits ``cell``;
+``SOLDIER_ATTACKERS[colour][cell]``: cells from which a soldier of ``colour`` hits ``cell``."""
+
+
+def _danger_lines() -> list[bytearray]:
+    """For a general on cell k: the cells whose change can alter an attack on k (file, rank, diagonal neighbours)."""
+    out = [bytearray(_size) for _ in range(_size)]
+    for k in SQUARES:
+        fk, rk = FILE_OF[k], RANK_OF[k]
+        mask = out[k]
+        for i in SQUARES:
+            if FILE_OF[i] == fk or RANK_OF[i] == rk or (abs(FILE_OF[i] - fk) == 1 and abs(RANK_OF[i] - rk) == 1):
+                mask[i] = 1
+    return out
+
+
+DANGER: Final = _danger_lines()
+
+# piece-placement rules a position must satisfy (pieces can never stand elsewhere)
+_PALACE = {c: {square(f, r) for f in range(3, 6) for r in range(10) if in_palace(c, f, r)} for c in (RED, BLACK)}
+_ADVISOR_POINTS = {
+    c: {i for i in _PALACE[c] if (FILE_OF[i] + RANK_OF[i]) % 2 == (1 if c == RED else 0)} for c in (RED, BLACK)
+}
+_MAX_COUNT = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, CHARIOT: 2, CANNON: 2, SOLDIER: 5}
+
+
+def _elephant_points(color: int) -> set[int]:
+    """The seven points an elephant of ``color`` can reach from its start points."""
+    starts = [square(2, 0), square(6, 0)] if color == RED else [square(2, 9), square(6, 9)]
+    seen, todo = set(starts), list(starts)
+    while todo:
+        i = todo.pop()
+        for t, _eye in ELEPHANT_STEPS[color][i]:
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+_ELEPHANT_POINTS = {c: _elephant_points(c) for c in (RED, BLACK)}
+
+
+class Board:
+    """A xiangqi position: pieces, side to move and the two move counters of the FEN.
+
+    ``Board()`` is the standard start; ``Board(fen)`` reads a xiangqi FEN
+    (``w``, ``r`` or ``b`` to move; ``E``/``H`` accepted for ``B``/``N``).
+    """
+
+    __slots__ = ("cells", "turn", "kings", "halfmove_clock", "fullmove_number")
+
+    def __init__(self, fen: str | None = STANDARD_FEN) -> None:
+        self.cells: list[Any] = GEOMETRY.empty_cells(0)
+        self.turn = RED
+        self.kings = [0, 0]
+        """Cell of the red general (index 0) and the black general (index 1)."""
+        self.halfmove_clock = 0
+        """Plies since the last capture (as Fairy-Stockfish counts it)."""
+        self.fullmove_number = 1
+        if fen is not None:
+            self.set_fen(fen)
+
+    # ---- FEN -------------------------------------------------------------------------------------------
+
+    def set_fen(self, fen: str) -> None:
+        """Read a xiangqi FEN.
+
+        :raises InvalidPositionError: if it is malformed or describes an impossible position.
+        """
+        if not isinstance(fen, str) or len(fen) > 200:
+            raise InvalidPositionError(f"not a xiangqi FEN: {fen!r}")
+        parts = fen.split()
+        if not 1 <= len(parts) <= 6:
+            raise InvalidPositionError(f"not a xiangqi FEN: {fen!r}")
+        rows = parts[0].split("/")
+        if len(rows) != 10:
+            raise InvalidPositionError(f"xiangqi FEN needs 10 ranks, got {len(rows)}: {fen!r}")
+        cells = GEOMETRY.empty_cells(0)
+        counts: dict[int, int] = {}
+        for row_index, row in enumerate(rows):
+            rank = 9 - row_index
+            f = 0
+            for ch in row:
+                if ch.isdigit():
+                    f += int(ch)
+                    continue
+                upper = ch.upper()
+                kind = SYMBOLS.find(upper) if upper in SYMBOLS[1:] else SYMBOL_ALIASES.get(upper, 0)
+                if not kind or not ch.isascii():
+                    raise InvalidPositionError(f"unknown piece {ch!r} in FEN {fen!r}")
+                if f > 8:
+                    raise InvalidPositionError(f"rank {rank} of FEN {fen!r} has more than 9 files")
+                piece = kind | (RED if ch.isupper() else BLACK)
+                cells[square(f, rank)] = piece
+                counts[piece] = counts.get(piece, 0) + 1
+                f += 1
+            if f != 9:
+                raise InvalidPositionError(f"rank {rank} of FEN {fen!r} has {f} files, not 9")
+        turn_text = parts[1].lower() if len(parts) > 1 else "w"
+        if turn_text not in ("w", "r", "b"):
+            raise InvalidPositionError(f"side to move {parts[1]!r} is not 'w', 'r' or 'b' in FEN {fen!r}")
+        turn = BLACK if turn_text == "b" else RED
+        for extra in parts[2:4]:
+            if extra != "-":
+                raise InvalidPositionError(f"xiangqi FEN field {extra!r} should be '-' in {fen!r}")
+        try:
+            half = int(parts[4]) if len(parts) > 4 else 0
+            full = int(parts[5]) if len(parts) > 5 else 1
+        except ValueError:
+            raise InvalidPositionError(f"move counters of FEN {fen!r} are not numbers") from None
+        if not (0 <= half <= 100_000 and 1 <= full <= 100_000):
+            raise InvalidPositionError(f"move counters of FEN {fen!r} out of range")
+        kings = [0, 0]
+        for color in (RED, BLACK):
+            name = COLOR_NAMES[color]
+            for kind, most in _MAX_COUNT.items():
+                n = counts.get(kind | color, 0)
+                if n > most:
+                    raise InvalidPositionError(f"{name} has {n} {KIND_NAMES[kind]}s (at most {most}) in FEN {fen!r}")
+            if counts.get(KING | color, 0) != 1:
+                raise InvalidPositionError(f"{name} needs exactly one general in FEN {fen!r}")
+            for i in SQUARES:
+                piece = cells[i]
+                if piece != 0 and piece & BLACK == color:
+                    kind = piece & 7
+                    where = f"{name} {KIND_NAMES[kind]} on {square_name(i)}"
+                    if kind == KING:
+                        kings[color >> 3] = i
+                        if i not in _PALACE[color]:
+                            raise InvalidPositionError(f"{where} is outside its palace in FEN {fen!r}")
+                    elif kind == ADVISOR and i not in _ADVISOR_POINTS[color]:
+                        raise InvalidPositionError(f"{where} is not on an advisor point in FEN {fen!r}")
+                    elif kind == ELEPHANT and i not in _ELEPHANT_POINTS[color]:
+                        raise InvalidPositionError(f"{where} is not on an elephant point in FEN {fen!r}")
+                    elif kind == SOLDIER:
+                        r = RANK_OF[i]
+                        behind = r < 3 if color == RED else r > 6
+                        if behind or (own_half(color, r) and FILE_OF[i] % 2):
+                            raise InvalidPositionError(f"{where} cannot be reached by a soldier in FEN {fen!r}")
+        self.cells, self.turn, self.kings = cells, turn, kings
+        self.halfmove_clock, self.fullmove_number = half, full
+        if self.attacked_general(turn ^ BLACK):
+            raise InvalidPositionError(f"the side not to move is in check (or the generals face) in FEN {fen!r}")
+
+    def fen(self) -> str:
+        """The xiangqi FEN (red to move is ``w``, as Fairy-Stockfish and xqbase write it)."""
+        rows = []
+        cells = self.cells
+        for rank in range(9, -1, -1):
+            row, empty = "", 0
+            for f in range(9):
+                piece = cells[square(f, rank)]
+                if piece == 0:
+                    empty += 1
+                    continue
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                symbol = SYMBOLS[piece & 7]
+                row += symbol.lower() if piece & BLACK else symbol
+            rows.append(row + (str(empty) if empty else ""))
+        side = "b" if self.turn == BLACK else "w"
+        return f"{'/'.join(rows)} {side} - - {self.halfmove_clock} {self.fullmove_number}"
+
+    def copy(self) -> Self:
+        """An independent copy."""
+        board = type(self).__new__(type(self))
+        board.cells = self.cells[:]
+        board.turn = self.turn
+        board.kings = self.kings[:]
+        board.halfmove_clock = self.halfmove_clock
+        board.fullmove_number = self.fullmove_number
+        return board
+
+    def occupied(self) -> list[tuple[int, int, str]]:
+        """``(file, rank, FEN letter)`` of every piece."""
+        out = []
+        for i in SQUARES:
+            piece = self.cells[i]
+            if piece:
+                symbol = SYMBOLS[piece & 7]
+                out.append((FILE_OF[i], RANK_OF[i], symbol.lower() if piece & BLACK else symbol))
+        return out
+
+    def piece_at(self, index: int) -> int:
+        """The piece code on a cell (0 when empty)."""
+        piece = self.cells[index]
+        return 0 if piece is OFF else piece
+
+    # ---- attacks ---------------------------------------------------------------------------------------
+
+    def attacked_general(self, color: int) -> bool:
+        """Whether ``color``'s general is attacked (the flying-general rule included)."""
+        cells = self.cells
+        k = self.kings[color >> 3]
+        enemy = color ^ BLACK
+        e_rook, e_cannon, e_king = CHARIOT | enemy, CANNON | enemy, KING | enemy
+        for step in ORTHOGONAL:
+            t = k + step
+            p = cells[t]
+            while p == 0:
+                t += step
+                p = cells[t]
+            if p is OFF:
+                continue
+            if p == e_rook or (p == e_king and (step == STRIDE or step == -STRIDE)):
+                return True
+            t += step
+            p = cells[t]
+            while p == 0:
+                t += step
+                p = cells[t]
+            if p == e_cannon:
+                return True
+        e_horse = HORSE | enemy
+        for h, leg in HORSE_ATTACKERS[k]:
+            if cells[h] == e_horse and cells[leg] == 0:
+                return True
+        e_soldier = SOLDIER | enemy
+        for s in SOLDIER_ATTACKERS[enemy][k]:
+            if cells[s] == e_soldier:
+                return True
+        return False
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return self.attacked_general(self.turn)
+
+    # ---- move generation -------------------------------------------------------------------------------
+
+    def pseudo_legal_moves(self) -> list[Move]:
+        """Moves that follow each piece's movement rules, ignoring the own general's safety."""
+        cells = self.cells
+        us = self.turn
+        out: list[Move] = []
+        add = out.append
+        for i in SQUARES:
+            p = cells[i]
+            if not p or p & BLACK != us:
+                continue
+            row = MOVES[i]
+            kind = p & 7
+            if kind == CHARIOT:
+                for step in ORTHOGONAL:
+                    t = i + step
+                    q = cells[t]
+                    while q == 0:
+                        add(row[t])
+                        t += step
+                        q = cells[t]
+                    if q is not OFF and q & BLACK != us:
+                        add(row[t])
+            elif kind == CANNON:
+                for step in ORTHOGONAL:
+                    t = i + step
+                    q = cells[t]
+                    while q == 0:
+                        add(row[t])
+                        t += step
+                        q = cells[t]
+                    if q is OFF:
+                        continue
+                    t += step
+                    q = cells[t]
+                    while q == 0:
+                        t += step
+                        q = cells[t]
+                    if q is not OFF and q & BLACK != us:
+                        add(row[t])
+            elif kind == HORSE:
+                for t, leg in HORSE_JUMPS[i]:
+                    if cells[leg] == 0:
+                        q = cells[t]
+                        if q == 0 or q & BLACK != us:
+                            add(row[t])
+            elif kind == ELEPHANT:
+                for t, eye in ELEPHANT_STEPS[us][i]:
+                    if cells[eye] == 0:
+                        q = cells[t]
+                        if q == 0 or q & BLACK != us:
+                            add(row[t])
+            else:
+                table = (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[us][i]
+                for t in table:
+                    q = cells[t]
+                    if q == 0 or q & BLACK != us:
+                        add(row[t])
+        return out
+
+    def _safe(self, frm: int, to: int) -> bool:
+        """Whether moving ``frm`` -> ``to`` (pseudo-legal) leaves the mover's general unattacked."""
+        cells = self.cells
+        us = self.turn
+        piece = cells[frm]
+        captured = cells[to]
+        cells[to] = piece
+        cells[frm] = 0
+        if piece & 7 == KING:
+            kings = self.kings
+            kings[us >> 3] = to
+            bad = self.attacked_general(us)
+            kings[us >> 3] = frm
+        else:
+            bad = self.attacked_general(us)
+        cells[frm] = piece
+        cells[to] = captured
+        return not bad
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the side to move, in board order (by from-cell, then piece direction)."""
+        moves = self.pseudo_legal_moves()
+        us = self.turn
+        k = self.kings[us >> 3]
+        safe = self._safe
+        if self.attacked_general(us):
+            return [m for m in moves if safe(m.from_square, m.to_square)]
+        danger = DANGER[k]
+        return [
+            m
+            for m in moves
+            if not (danger[m.from_square] or danger[m.to_square]) or safe(m.from_square, m.to_square)
+        ]
+
+    def is_pseudo_legal(self, frm: int, to: int) -> bool:
+        """Whether the piece on ``frm`` (of the side to move) may move to ``to`` by its movement rules."""
+        cells = self.cells
+        us = self.turn
+        p = cells[frm]
+        if p is OFF or not p or p & BLACK != us or not _on[to]:
+            return False
+        q = cells[to]
+        if q != 0 and q & BLACK == us:
+            return False
+        kind = p & 7
+        if kind == CHARIOT or kind == CANNON:
+            if FILE_OF[frm] == FILE_OF[to]:
+                step = STRIDE if to > frm else -STRIDE
+            elif RANK_OF[frm] == RANK_OF[to]:
+                step = 1 if to > frm else -1
+            else:
+                return False
+            between = 0
+            t = frm + step
+            while t != to:
+                if cells[t]:
+                    between += 1
+                t += step
+            if kind == CHARIOT:
+                return between == 0
+            return between == 0 if q == 0 else between == 1
+        if kind == HORSE:
+            return any(t == to and cells[leg] == 0 for t, leg in HORSE_JUMPS[frm])
+        if kind == ELEPHANT:
+            return any(t == to and cells[eye] == 0 for t, eye in ELEPHANT_STEPS[us][frm])
+        table = (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[us]
+        return to in table[frm]
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal here."""
+        frm, to = move.from_square, move.to_square
+        return self.is_pseudo_legal(frm, to) and self._safe(frm, to)
+
+    # ---- playing ---------------------------------------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Play a move known to be legal."""
+        cells = self.cells
+        frm, to = move.from_square, move.to_square
+        piece = cells[frm]
+        if cells[to]:
+            self.halfmove_clock = 0
+        else:
+            self.halfmove_clock += 1
+        cells[to] = piece
+        cells[frm] = 0
+        if piece & 7 == KING:
+            self.kings[self.turn >> 3] = to
+        if self.turn == BLACK:
+            self.fullmove_number += 1
+        self.turn ^= BLACK
+
+    def push_checked(self, move: Move) -> None:
+        """Play ``move`` after checking it is legal.
+
+        :raises IllegalMoveError: if it is not.
+        """
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move {move.iccs()!r} in {self.fen()!r}")
+        self.push(move)
+
+    def status(self) -> dict[str, Any]:
+        """``{"status": "ongoing"}``, or checkmate/stalemate (both lose for the side to move) with winner and result."""
+        if self.has_legal_move():
+            return {"status": "ongoing"}
+        winner = self.turn ^ BLACK
+        return {
+            "status": "checkmate" if self.is_check() else "stalemate",
+            "winner": COLOR_NAMES[winner],
+            "result": "1-0" if winner == RED else "0-1",
+        }
+
+    def has_legal_move(self) -> bool:
+        """Whether the side to move has any legal move."""
+        safe = self._safe
+        return any(safe(m.from_square, m.to_square) for m in self.pseudo_legal_moves())
+
+    def pieces(self, color: int | None = None) -> Iterator[tuple[int, int]]:
+        """``(cell, piece code)`` of every piece (of ``color`` when given), by increasing ``r * 9 + f``."""
+        cells = self.cells
+        for i in SQUARES:
+            p = cells[i]
+            if p and (color is None or p & BLACK == color):
+                yield i, p
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"

@@ -1,0 +1,140 @@
+"""Rules and notation against two independent peers on the real games in ../shared/data/xiangqi.
+
+Fairy-Stockfish (``pyffish``, variant ``xiangqi``): the final FEN of every game and the WXF of every move;
+the legal-move list at every ply (of every game with ``PLYBITS_XIANGQI_FULL=1``, else of the first
+:data:`EVERY_PLY_GAMES` games: pyffish costs a few milliseconds a call here, ~200k plies would take ~15 minutes).
+``cchess``: the Chinese notation of every move of the first :data:`CCHESS_GAMES` games, and reading it back.
+
+The two files overlap (games between Hu Ronghua and Liu Dahua are in both): games are deduplicated by their
+move sequence, and both counts are printed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from plybits.xiangqi import GAME
+from plybits.xiangqi.board import Board, Move
+from plybits.xiangqi.notation import parse_chinese, write_chinese, write_wxf
+from tests.conftest import shared_data
+
+pyffish = pytest.importorskip("pyffish")
+pytestmark = pytest.mark.data
+
+FULL = os.environ.get("PLYBITS_XIANGQI_FULL") == "1"
+EVERY_PLY_GAMES = 40
+CCHESS_GAMES = 150
+VARIANT = "xiangqi"
+
+
+def to_ffish(iccs: str) -> str:
+    """ICCS ranks 0-9 -> Fairy-Stockfish ranks 1-10."""
+    return f"{iccs[0]}{int(iccs[1]) + 1}{iccs[2]}{int(iccs[3]) + 1}"
+
+
+def from_ffish(move: str) -> str:
+    """Fairy-Stockfish ``h3e3`` / ``a1a10`` -> ICCS ``h2e2`` / ``a0a9``."""
+    m = re.fullmatch(r"([a-i])(\d+)([a-i])(\d+)", move)
+    assert m, move
+    return f"{m[1]}{int(m[2]) - 1}{m[3]}{int(m[4]) - 1}"
+
+
+@pytest.fixture(scope="module")
+def games() -> list[tuple[str, list[str], str | None]]:
+    """``(label, the moves up to the first illegal one, that illegal move or None)`` of every distinct game."""
+    folder = shared_data("xiangqi")
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    total = cut = 0
+    for path in sorted(folder.glob("*.pgn")):
+        for n, text in enumerate(GAME.split_records(path.read_text(encoding="utf-8"))):
+            total += 1
+            record = GAME.parse_record(text)
+            key = tuple(record.moves)
+            if key in seen:
+                continue
+            seen.add(key)
+            board = Board()
+            moves: list[str] = []
+            bad = None
+            for ply, token in enumerate(record.moves):
+                move = Move.from_iccs(token)
+                if not board.is_legal(move):
+                    bad = token
+                    cut += 1
+                    print(f"{path.name} game {n + 1}: illegal move {token!r} at ply {ply}, game cut there")
+                    break
+                board.push(move)
+                moves.append(token)
+            out.append((f"{path.name}#{n + 1}", moves, bad))
+    plies = sum(len(m) for _, m, _ in out)
+    print(f"\nxiangqi games: {total} records, {len(out)} distinct by move sequence, {plies} plies, {cut} cut at an illegal move")
+    assert total == 1391 + 1125
+    return out
+
+
+def test_illegal_cuts_are_illegal_for_pyffish_too(games):
+    start = pyffish.start_fen(VARIANT)
+    cut = [(label, moves, bad) for label, moves, bad in games if bad is not None]
+    for label, moves, bad in cut:  # the fixture printed each; Fairy-Stockfish must reject the same move
+        legal = pyffish.legal_moves(VARIANT, start, [to_ffish(m) for m in moves])
+        assert to_ffish(bad) not in legal, label
+    print(f"\n{len(cut)} games cut at an illegal move, each rejected by Fairy-Stockfish too")
+
+
+def test_final_fen_and_wxf_equal_pyffish(games):
+    start = pyffish.start_fen(VARIANT)
+    wxf_moves = 0
+    for label, moves, _ in games:
+        board = Board()
+        mine_wxf = []
+        for token in moves:
+            move = Move.from_iccs(token)
+            mine_wxf.append(write_wxf(board, move))
+            board.push(move)
+        ff_moves = [to_ffish(m) for m in moves]
+        assert board.fen() == pyffish.get_fen(VARIANT, start, ff_moves), label
+        theirs = pyffish.get_san_moves(VARIANT, start, ff_moves, False, pyffish.NOTATION_XIANGQI_WXF)
+        assert mine_wxf == theirs, label
+        wxf_moves += len(moves)
+    print(f"\nfinal FEN of {len(games)} games and WXF of {wxf_moves} moves equal Fairy-Stockfish's")
+
+
+def test_legal_moves_every_ply_equal_pyffish(games):
+    chosen = games if FULL else games[:EVERY_PLY_GAMES]
+    plies = 0
+    for label, moves, _ in chosen:
+        board = Board()
+        fen = pyffish.start_fen(VARIANT)
+        for ply, token in enumerate(moves + [None]):
+            mine = sorted(m.iccs() for m in board.legal_moves())
+            theirs = sorted(from_ffish(m) for m in pyffish.legal_moves(VARIANT, board.fen(), []))
+            assert mine == theirs, (label, ply, board.fen())
+            if token is None:
+                break
+            board.push(Move.from_iccs(token))
+            plies += 1
+    print(f"\nlegal-move lists equal Fairy-Stockfish's at all {plies + len(chosen)} positions of {len(chosen)} games")
+
+
+def test_chinese_equals_cchess(games):
+    cchess = pytest.importorskip("cchess")
+    chosen = games[:CCHESS_GAMES]
+    checked = 0
+    for label, moves, _ in chosen:
+        ours = Board()
+        theirs = cchess.ChessBoard(cchess.FULL_INIT_FEN)
+        for ply, token in enumerate(moves):
+            move = Move.from_iccs(token)
+            peer = theirs.move_iccs(token)
+            assert peer is not None, (label, ply, token)
+            text = peer.to_text()
+            assert write_chinese(ours, move) == text, (label, ply, token)
+            assert parse_chinese(ours, text) == move
+            ours.push(move)
+            theirs.next_turn()
+            checked += 1
+    print(f"\nChinese notation of {checked} moves ({len(chosen)} games) equals cchess's and reads back")
