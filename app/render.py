@@ -10,8 +10,8 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 import plybits
-from app.errors import PROBLEM_JSON
-from app.models import GameStatus, MoveError, Problem
+from app.models import GameStatus, MoveError
+from app.routes import PROBLEMS, problem_responses
 from plybits import registry, svg
 from plybits.errors import PlybitsError
 
@@ -20,8 +20,7 @@ MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; cha
                ".css": "text/css; charset=utf-8", ".json": "application/json", ".svg": "image/svg+xml",
                ".png": "image/png"}
 
-PROBLEMS = {code: {"model": Problem, "content": {PROBLEM_JSON: {}}, "description": text}
-            for code, text in ((413, "over a limit"), (422, "invalid input"))}
+RENDER_PROBLEMS = problem_responses((422, "invalid game, position, last move or size"))
 
 router = APIRouter()
 
@@ -33,7 +32,7 @@ class SvgResponse(Response):
 @router.get(
     "/v1/render",
     response_class=SvgResponse,
-    responses={200: {"content": {"image/svg+xml": {}}, "description": "the board as SVG"}, **PROBLEMS},
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "the board as SVG"}, **RENDER_PROBLEMS},
     tags=["render"],
 )
 def render(

@@ -32,6 +32,13 @@ OPERA_GAME = """[Event "Paris"]
 """
 XIANGQI_GAME = "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 g3g4 c6c5 b0c2 b7a7 c3c4 h7h3 c2d4 c5c4 d4c6 h3g3"
 """A central-cannon opening in ICCS, checked move by move against cchess below."""
+XIANGQI_PGN = """[Game "Chinese Chess"]
+[Format "Chinese"]
+
+1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 马２进３ 4. 兵三进一 卒３进１
+5. 马八进七 炮２平１ 6. 兵七进一 炮８进４ 7. 马七进六 卒３进１ 8. 马六进七 炮８平７ *
+"""
+"""The same game as an xqbase PGN in Chinese notation (what the test pastes)."""
 
 
 def free_port() -> int:
@@ -239,9 +246,12 @@ def test_xiangqi_game_sizes_and_stepping(server, browser):
         assert board.is_valid_iccs_move(iccs) and board.move_iccs(iccs), (ply, iccs)
         board.next_turn()
     open_page(browser, server)
-    paste_and_encode(browser, "xiangqi", XIANGQI_GAME)
-    shown = check_against_api(browser, server, "xiangqi", XIANGQI_GAME)
+    paste_and_encode(browser, "xiangqi", XIANGQI_PGN)
+    shown = check_against_api(browser, server, "xiangqi", XIANGQI_PGN)
     assert shown["plies"] == 16
+    iccs = httpx.post(server + "/v1/convert", json={"game": "xiangqi", "moves": shown["moves"],
+                                                    "to_notation": "iccs"}).json()["moves"]
+    assert iccs == XIANGQI_GAME.split()
     from selenium.webdriver.common.keys import Keys
 
     by_id(browser, "board").click()
