@@ -136,6 +136,7 @@ def test_diagonal_push_and_white_pushing() -> None:
     [
         ("e7 e8", "e9", "e7e8", {"e8", "e9"}, set()),  # 2 against 1 off the edge
         ("e5 e6 e7", "e8 e9", "e5e6", {"e6", "e7", "e8"}, {"e9"}),  # 3 against 2 off the edge
+        ("e6 e7 e8", "e9", "e6e7", {"e7", "e8", "e9"}, set()),  # 3 against 1 off the edge
     ],
 )
 def test_ejection(black: str, white: str, move: str, after_black: set[str], after_white: set[str]) -> None:

@@ -181,3 +181,17 @@ def test_white_to_move_positions_agree() -> None:
     board.push(board.parse_move("a1b2"))
     assert board.turn == WHITE
     assert sorted(map(str, board.legal_moves())) == sorted(peer_legal(peer_board(board)))
+
+
+def test_the_peer_plays_on_after_the_sixth_ejection() -> None:
+    """The one place the peer breaks the rules: the game ends at the sixth ejected marble.
+
+    Hand-worked: white has lost six marbles (2 against 1 pushed e9 off), so black has won and
+    nothing more may be played. The peer still lists white's moves (i5 i6 ...) here.
+    """
+    won = ABALONE.position("5/6/7/8/6bbw/8/7/6/ww3 b 0 5 40")
+    won.push(won.parse_move("e7e8"))  # 2 against 1 at the edge: the sixth white marble leaves
+    assert won.status() == {"status": "won", "ejected": {"black": 0, "white": 6}, "winner": "black", "result": "1-0"}
+    assert won.legal_moves() == []
+    assert len(peer_legal(peer_board(won))) > 0  # the peer does not know the game is over
+
