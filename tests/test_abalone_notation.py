@@ -1,12 +1,14 @@
-"""Aba-Pro: parsing either end first and in any case, canonical writing, and every syntactic refusal."""
+"""Aba-Pro: parsing either end first and in any case, canonical writing, every syntactic refusal, hostile text."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from plybits.abalone import notation
+from plybits.abalone import ABALONE, notation
 from plybits.abalone.board import ALL_MOVES, GEOMETRY
-from plybits.errors import InvalidMoveError
+from plybits.errors import InvalidMoveError, PlybitsError
 
 
 def test_inline_fields() -> None:
@@ -77,3 +79,38 @@ def test_refusals(text: str, reason: str) -> None:
 def test_not_text() -> None:
     with pytest.raises(InvalidMoveError):
         notation.parse(None)  # type: ignore[arg-type]
+
+
+# --- hostile text: a move, a refusal, never another exception ---------------------------------
+
+CELLISH = st.text(alphabet="abcdefghijABI0123456789 -/wWbB", max_size=12)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.one_of(CELLISH, st.text(max_size=12)))
+def test_any_text_is_a_move_or_a_refusal(text: str) -> None:
+    try:
+        move = notation.parse(text)
+    except InvalidMoveError:
+        return
+    assert notation.parse(notation.write(move)) == move
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.one_of(CELLISH, st.text(max_size=60), st.lists(CELLISH, max_size=9).map("/".join)))
+def test_any_text_is_a_position_or_a_refusal(text: str) -> None:
+    for candidate in (text, text + " b", text + " w 0 0 1"):
+        try:
+            board = ABALONE.position(candidate)
+        except PlybitsError:
+            continue
+        assert ABALONE.position(board.fen()).fen() == board.fen()
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(st.text(alphabet='[]"{}1.- abcdefghi123456789*\nEventVariantPosition/bw', max_size=120))
+def test_any_text_is_a_record_or_a_refusal(text: str) -> None:
+    try:
+        ABALONE.parse_record(text)
+    except PlybitsError:
+        pass
