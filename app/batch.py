@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -24,7 +25,7 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from app.errors import internal_problem, problem_body, validation_problem
+from app.errors import PROBLEM_BASE, internal_problem, problem_body, validation_problem
 from app.models import DecodeRequest, EncodeRequest, ValidateRequest
 from app.observe import BATCH_LINES
 from app.routes import PROBLEM_CONTENT, decode_body, encode_body, settings_of, validate_body
@@ -80,7 +81,10 @@ class BatchResponse(Response):
         sender, receiver = anyio.create_memory_object_stream[bytes](8)
 
         def emit(data: bytes) -> None:
-            anyio.from_thread.run(sender.send, data)
+            try:
+                anyio.from_thread.run(sender.send, data)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                raise ClientDisconnect() from None
 
         async def worker() -> None:
             async with sender:
@@ -114,9 +118,16 @@ def answer(op: str, request: dict[str, Any] | Any, settings: Settings) -> tuple[
         return "error", internal_problem(err)
 
 
+@dataclass
+class LineProblem:
+    """A line refused before it reached a model (not JSON): its problem document."""
+
+    body: dict[str, Any]
+
+
 def ndjson_requests(
     lines: Iterator[bytes | None], defaults: dict[str, str], settings: Settings
-) -> Iterator[tuple[int, dict[str, Any] | PlybitsError | dict[str, Any]]]:
+) -> Iterator[tuple[int, Any]]:
     """``(line number, request object | error)`` for every non-blank NDJSON line; 1-based physical line numbers."""
     for number, raw in enumerate(lines, 1):
         if number > settings.max_batch_lines:
@@ -131,9 +142,8 @@ def ndjson_requests(
         try:
             obj = json.loads(raw)
         except ValueError as err:
-            yield number, {"__problem__": {"type": "https://plybits.dev/problems/invalid-request",
-                                           "title": "Invalid request", "status": 422,
-                                           "detail": f"line is not JSON: {err}"}}
+            yield number, LineProblem({"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request",
+                                       "status": 422, "detail": f"line is not JSON: {err}"})
             continue
         if isinstance(obj, dict):
             for key, value in defaults.items():
@@ -203,32 +213,35 @@ def run_batch(
         defaults = {k: v for k, v in (("game", game), ("scheme", scheme)) if v is not None}
         requests = ndjson_requests(lines, defaults, settings)
     number = 0
-    while True:
-        try:
-            item = next(requests)
-        except StopIteration:
-            break
-        except ClientDisconnect:
-            return
-        except PlybitsError as err:  # the body went over its size limit while streaming
-            out += line_json(number + 1, "error", problem_body(err))
-            BATCH_LINES.labels(op, "error").inc()
-            break
-        except Exception as err:  # never let a bug kill the stream silently
-            out += line_json(number + 1, "error", internal_problem(err))
-            break
-        number, request = item
-        if isinstance(request, PlybitsError):
-            key, value = "error", problem_body(request)
-        elif isinstance(request, dict) and "__problem__" in request:
-            key, value = "error", request["__problem__"]
-        else:
-            key, value = answer(op, request, settings)
-        BATCH_LINES.labels(op, "ok" if key == "result" else "error").inc()
-        out += line_json(number, key, value)
-        if len(out) >= FLUSH_BYTES:
-            flush()
-    flush()
+    try:
+        while True:
+            try:
+                item = next(requests)
+            except StopIteration:
+                break
+            except PlybitsError as err:  # the body went over its size limit while streaming
+                out += line_json(number + 1, "error", problem_body(err))
+                BATCH_LINES.labels(op, "error").inc()
+                break
+            except ClientDisconnect:
+                raise
+            except Exception as err:  # a bug in reading or splitting: say so on a last line, never cut silently
+                out += line_json(number + 1, "error", internal_problem(err))
+                break
+            number, request = item
+            if isinstance(request, PlybitsError):
+                key, value = "error", problem_body(request)
+            elif isinstance(request, LineProblem):
+                key, value = "error", request.body
+            else:
+                key, value = answer(op, request, settings)
+            BATCH_LINES.labels(op, "ok" if key == "result" else "error").inc()
+            out += line_json(number, key, value)
+            if len(out) >= FLUSH_BYTES:
+                flush()
+        flush()
+    except ClientDisconnect:
+        return  # the client went away: nobody to answer
 
 
 def body_chunks(request: Request) -> Iterator[bytes]:

@@ -17,6 +17,8 @@ from plybits.errors import PlybitsError
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "https://plybits.dev/problems/"
+BODY_PARSE_ERROR = "There was an error parsing the body"
+"""FastAPI's detail for a body it cannot decode."""
 log = logging.getLogger("plybits.app")
 
 
@@ -67,6 +69,10 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
 
 async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400 and exc.detail == BODY_PARSE_ERROR:
+        # A body FastAPI could not even decode (not UTF-8) is invalid input like any other: 422, as documented.
+        return problem_response({"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request",
+                                 "status": 422, "detail": "the request body is not valid UTF-8 JSON"})
     try:
         title = HTTPStatus(exc.status_code).phrase
     except ValueError:

@@ -38,7 +38,7 @@ def problem_responses(*codes: tuple[int, str]) -> dict[int | str, dict[str, Any]
     return {code: {"model": Problem, "content": PROBLEM_CONTENT, "description": text} for code, text in codes}
 
 
-PROBLEMS = problem_responses((400, "body unreadable (not UTF-8)"), (413, "over a limit"), (422, "invalid input"))
+PROBLEMS = problem_responses((413, "over a limit"), (422, "invalid input"))
 
 router = APIRouter(prefix="/v1", responses=PROBLEMS)
 
