@@ -8,11 +8,14 @@ import json
 import anyio
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import plybits
 from app.main import create_app
 from app.settings import Settings
 from plybits import registry
+from plybits.records import TOO_LONG, split_lines
 from tests.test_service import GAMES, random_game, seed_scheme
 
 NDJSON = {"content-type": "application/x-ndjson"}
@@ -279,3 +282,18 @@ def test_batch_streams_answers_before_the_body_ends() -> None:
     out = [json.loads(x) for x in b"".join(bodies).splitlines()]
     assert [o["line"] for o in out] == [1, 2, 3, 4, 5, 6]
     assert all("result" in o for o in out)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(lines=st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\n", b"")), max_size=12),
+       cuts=st.lists(st.integers(0, 200), max_size=8), final_newline=st.booleans(), limit=st.integers(1, 10))
+def test_split_lines_any_chunking(lines: list[bytes], cuts: list[int], final_newline: bool, limit: int) -> None:
+    """However the stream is cut into chunks, the same lines come out; over-long ones as TOO_LONG."""
+    text = b"\n".join(lines) + (b"\n" if final_newline and lines else b"")
+    bounds = sorted({0, len(text), *(c for c in cuts if c < len(text))})
+    chunks = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+    expected = text.split(b"\n")
+    if expected and expected[-1] == b"":
+        expected.pop()  # a final newline ends the last line, it opens no new one
+    expected = [line if len(line) <= limit else TOO_LONG for line in expected]
+    assert list(split_lines(iter(chunks), limit)) == expected
