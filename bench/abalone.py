@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import sys
 import time
@@ -154,9 +155,10 @@ def run(games_wanted: int, peer_positions: int) -> str:
         "## Abalone",
         "",
         f"Command: `.venv/bin/python -m bench.abalone --games {games_wanted} --peer-positions {peer_positions}` "
-        f"(peer: abalone-boai 1.0.0; Python {sys.version.split()[0]}; 2-core machine shared with other jobs).",
+        f"(peer: abalone-boai 1.0.0; Python {sys.version.split()[0]}; 2-core machine shared with other jobs, "
+        f"load average {os.getloadavg()[0]:.1f} at the end of the run: absolute rates vary with the load).",
         "",
-        f"Data: the first {len(games)} MiGs games (Belgian daisy), {plies:,} plies, "
+        f"Data: {len(games):,} MiGs games (the first of the file; Belgian daisy), {plies:,} plies, "
         f"{broadside:,} of them broadside; {total_moves / plies:.1f} legal moves per position on average.",
         "",
         "| what | plybits | abalone-boai | ratio |",
