@@ -1,0 +1,166 @@
+"""Xiangqi rules on hand-worked positions (each also confirmed by Fairy-Stockfish), status, and FEN in/out."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from plybits.errors import InvalidPositionError
+from plybits.xiangqi import GAME
+from plybits.xiangqi.board import STANDARD_FEN, Board, Move, parse_square
+
+pyffish = pytest.importorskip("pyffish")
+
+
+def moves_from(fen: str, square: str) -> set[str]:
+    board = Board(fen)
+    return {m.iccs() for m in board.legal_moves() if m.from_square == parse_square(square)}
+
+
+def ffish_moves_from(fen: str, square: str) -> set[str]:
+    out = set()
+    for m in pyffish.legal_moves("xiangqi", fen, []):
+        g = re.fullmatch(r"([a-i])(\d+)([a-i])(\d+)", m)
+        assert g
+        iccs = f"{g[1]}{int(g[2]) - 1}{g[3]}{int(g[4]) - 1}"
+        if iccs[:2] == square:
+            out.add(iccs)
+    return out
+
+
+CASES = [
+    # general confined to the palace; d0 would face the black general on the open d-file
+    ("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "e0", {"e0e1", "e0f0"}),
+    # general in the palace corner: c2/d3 are outside, e2 faces the black general
+    ("4k4/9/9/9/9/9/9/3K5/9/9 w - - 0 1", "d2", {"d2d1"}),
+    # advisor on the palace diagonals only (d0 holds the general)
+    ("4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1", "e1", {"e1f0", "e1d2", "e1f2"}),
+    # elephant eye: d1 (a horse) blocks c0-e2
+    ("3k5/9/9/9/9/9/9/9/3N5/2B1K4 w - - 0 1", "c0", {"c0a2"}),
+    # elephant does not cross the river
+    ("3k5/9/9/9/9/2B6/9/9/9/4K4 w - - 0 1", "c4", {"c4a2", "c4e2"}),
+    # horse legs: e5 blocks the two jumps towards rank 6
+    ("3k5/9/9/9/4p4/4N4/9/9/9/4K4 w - - 0 1", "e4", {"e4g5", "e4g3", "e4f2", "e4d2", "e4c3", "e4c5"}),
+    # cannon: slides, captures over exactly one screen, never its own piece
+    ("3k5/r8/9/n8/9/9/N8/9/9/C3K4 w - - 0 1", "a0", {"a0a1", "a0a2", "a0a6", "a0b0", "a0c0", "a0d0"}),
+    # chariot: slides until a piece, takes an enemy one
+    ("3k5/r8/9/n8/9/9/N8/9/9/C3K4 b - - 0 1", "a8",
+     {"a8a9", "a8a7"} | {f"a8{f}8" for f in "bcdefghi"}),
+    # soldier before the river: forward only
+    ("3k5/9/9/9/9/9/2P6/9/9/4K4 w - - 0 1", "c3", {"c3c4"}),
+    # soldier across the river: forward and sideways
+    ("3k5/9/9/9/2P6/9/9/9/9/4K4 w - - 0 1", "c5", {"c5c6", "c5b5", "c5d5"}),
+    # soldier on the last rank: sideways only
+    ("3k1P3/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "f9", {"f9g9", "f9e9"}),
+    # black soldier across the river moves towards rank 0
+    ("3k5/9/9/9/9/6p2/9/9/9/4K4 b - - 0 1", "g4", {"g4g3", "g4f4", "g4h4"}),
+    # flying general: the horse between the generals may not leave the file
+    ("4k4/9/9/9/9/4N4/9/9/9/4K4 w - - 0 1", "e4", set()),
+    # e0 would stand on the cannon's file behind the advisor screen e1
+    ("4k4/9/9/9/4c4/9/9/9/4A4/3K1A3 w - - 0 1", "d0", {"d0d1"}),
+]
+
+
+@pytest.mark.parametrize(("fen", "square", "expected"), CASES)
+def test_hand_worked_moves(fen, square, expected):
+    assert moves_from(fen, square) == expected
+    assert ffish_moves_from(fen, square) == expected
+
+
+def test_start_position():
+    board = Board()
+    assert board.fen() == STANDARD_FEN == pyffish.start_fen("xiangqi")
+    assert len(board.legal_moves()) == 44
+    assert board.status() == {"status": "ongoing"}
+
+
+def test_checkmate_and_stalemate_both_lose():
+    mate = Board("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1")
+    assert mate.is_check() and mate.legal_moves() == []
+    assert mate.status() == {"status": "checkmate", "winner": "red", "result": "1-0"}
+    stale = Board("3k5/8R/9/9/9/9/9/9/9/4K4 b - - 0 1")
+    assert not stale.is_check() and stale.legal_moves() == []
+    assert stale.status() == {"status": "stalemate", "winner": "red", "result": "1-0"}
+    assert pyffish.legal_moves("xiangqi", stale.fen(), []) == []
+    red_mated = Board("4k4/9/9/9/9/9/9/9/4r4/3K1r3 w - - 0 1")
+    assert red_mated.status()["winner"] == "black" and red_mated.status()["result"] == "0-1"
+
+
+def test_a_mating_game_through_the_service_verbs():
+    import plybits
+
+    fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1"
+    replay = plybits.read_record("xiangqi", moves=["a0d0"], start=fen)
+    assert replay.final.status() == {"status": "checkmate", "winner": "red", "result": "1-0"}
+
+
+def test_counters_follow_fairy_stockfish():
+    board = Board()
+    for text in ["h2e2", "h9g7", "e2e6"]:  # the third move is a capture
+        board.push(Move.from_iccs(text))
+    ff = pyffish.get_fen("xiangqi", pyffish.start_fen("xiangqi"), ["h3e3", "h10g8", "e3e7"])
+    assert board.fen() == ff
+    assert board.fen().endswith(" b - - 0 2")
+
+
+@pytest.mark.parametrize(
+    ("text", "fen"),
+    [
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r - - 0 1", STANDARD_FEN),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", STANDARD_FEN),
+        ("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1", STANDARD_FEN),
+        ("3k5/9/9/9/9/9/9/9/9/3RK4 b - - 5 9", "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 5 9"),
+    ],
+)
+def test_fen_aliases_read_and_write_back(text, fen):
+    assert Board(text).fen() == fen
+    assert GAME.position(text).fen() == fen
+
+
+@pytest.mark.parametrize(
+    ("fen", "words"),
+    [
+        ("", "not a xiangqi FEN"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w", "needs 10 ranks"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w", "more than 9 files"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w", "has 8 files"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w", "unknown piece 'X'"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x", "side to move 'x'"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ - 0 1", "should be '-'"),
+        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1", "not numbers"),
+        ("3k5/9/9/9/9/9/9/9/9/9 w", "red needs exactly one general"),
+        ("3k5/9/9/9/9/9/9/9/9/3KK4 w", "red has 2 generals"),
+        ("3k5/9/9/9/9/9/9/9/9/K8 w", "red general on a0 is outside its palace"),
+        ("3k5/9/9/9/9/9/9/9/9/4KA3 w", ""),  # f0 is an advisor point: fine (control)
+        ("3k5/9/9/9/9/9/9/9/4K4/3A5 w", ""),  # d0 too
+        ("3k5/9/9/9/9/9/9/9/3AK4/9 w", "red advisor on d1 is not on an advisor point"),
+        ("3k5/9/9/9/2B6/9/9/9/9/4K4 w", "red elephant on c5 is not on an elephant point"),
+        ("3k5/9/9/9/9/9/9/9/2P6/4K4 w", "red soldier on c1 cannot be reached"),
+        ("3k5/9/9/9/9/9/1P7/9/9/4K4 w", "red soldier on b3 cannot be reached"),
+        ("3k5/9/9/PPPPPP3/9/9/9/9/9/4K4 w", "red has 6 soldiers"),
+        ("4k4/9/9/9/9/9/9/9/9/4K4 w", "side not to move is in check"),  # generals face, red to move
+        ("3k5/9/9/9/9/9/9/9/9/3RK4 w", "side not to move is in check"),
+    ],
+)
+def test_bad_fens(fen, words):
+    if not words:
+        Board(fen)
+        return
+    with pytest.raises(InvalidPositionError, match=re.escape(words)):
+        Board(fen)
+
+
+def test_occupied_and_copy():
+    board = Board()
+    assert (4, 0, "K") in board.occupied() and (7, 7, "c") in board.occupied() and len(board.occupied()) == 32
+    other = board.copy()
+    other.push(Move.from_iccs("h2e2"))
+    assert board.fen() == STANDARD_FEN and other.fen() != STANDARD_FEN
+
+
+def test_move_objects():
+    move = Move.from_iccs("H2-E2")
+    assert move == Move.from_iccs("h2e2") and move is Move.from_iccs("h2e2")
+    assert repr(move) == "Move.from_iccs('h2e2')" and hash(move) == hash(Move.from_iccs("h2e2"))
+    assert {move: 1}[Move.of(move.from_square, move.to_square)] == 1
