@@ -183,7 +183,7 @@ def check_against_api(driver, base: str, game: str, record: str) -> dict:
     assert by_id(driver, "hex").text == base64.urlsafe_b64decode(padded).hex()
     from selenium.webdriver.common.by import By
 
-    shown_moves = [li.text for li in by_id(driver, "moves").find_elements(By.TAG_NAME, "li")]
+    shown_moves = [span.text for span in by_id(driver, "moves").find_elements(By.CSS_SELECTOR, "li .mv")]
     assert shown_moves == blob["moves"]
     return {"plies": first["plies"], "moves": blob["moves"]}
 
@@ -277,4 +277,31 @@ def test_error_is_shown_with_its_ply(server, browser):
     assert board_ply(browser) == 5  # the board shows the position the bad move was tried in
     from selenium.webdriver.common.by import By
 
-    assert browser.find_element(By.CSS_SELECTOR, "#moves li.bad").text == "Nf3"
+    assert browser.find_element(By.CSS_SELECTOR, "#moves li.bad .mv").text == "Nf3"
+
+
+@pytest.mark.parametrize("game", ["abalone", "entropy"])
+def test_first_sample_of_the_other_games(server, browser, game):
+    if game not in {c["game"] for c in httpx.get(server + "/v1/codecs").json()}:
+        pytest.skip(f"game {game!r} is not registered in this build yet")
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    sample = httpx.get(server + "/static/samples.json").json()[game][0]
+    open_page(browser, server)
+    Select(by_id(browser, "game")).select_by_value(game)
+    Select(by_id(browser, "sample")).select_by_index(1)  # picking a sample encodes it at once
+    shown = check_against_api(browser, server, game, sample["record"])
+    replay = httpx.post(server + "/v1/replay", json={"game": game, "record": sample["record"]}).json()
+    assert shown["plies"] == len(replay["positions"])
+    by_id(browser, "board").click()
+    browser.find_element("tag name", "body").send_keys(Keys.END)
+    assert board_ply(browser) == shown["plies"]
+    status = replay["status"]
+    if game == "abalone":  # 14 marbles a side, less those pushed off
+        assert board_pieces(server, browser) == 28 - sum(status["ejected"].values())
+    else:  # a finished New Entropy game leaves round 2's full board: one chip per turn of the round
+        assert status["status"] == "finished" and board_pieces(server, browser) == 49
+        picture = httpx.get(by_id(browser, "board").get_attribute("src")).text
+        assert f"round 1: {status['scores'][0]}" in picture and f"round 2: {status['scores'][1]}" in picture
+    browser.save_screenshot(str(ARTIFACTS / f"playground-{game}.png"))

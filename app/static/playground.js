@@ -4,7 +4,7 @@
 
 const $ = (id) => document.getElementById(id);
 const state = {
-  codecs: [], samples: {}, game: null, replay: null, ply: 0, flip: false,
+  codecs: [], samples: {}, game: null, record: "", replay: null, ply: 0, flip: false,
   encodings: [], selected: null,
 };
 
@@ -71,7 +71,14 @@ function show(ply) {
   $("last").disabled = $("forward").disabled = state.ply === total;
   for (const [i, li] of [...$("moves").children].entries()) li.classList.toggle("current", i === state.ply - 1);
   const current = $("moves").children[state.ply - 1];
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) {  // keep the current move visible inside the list, without scrolling the page
+    const box = $("moves");
+    const top = current.offsetTop;  // the list is the offset parent (position: relative)
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (top + current.offsetHeight > box.scrollTop + box.clientHeight) {
+      box.scrollTop = top + current.offsetHeight - box.clientHeight;
+    }
+  }
   $("status").textContent = state.ply === total && r.status ? statusText(r.status) : "";
 }
 
@@ -87,7 +94,8 @@ function statusText(status) {
 function drawChart() {
   const chart = $("chart");
   chart.innerHTML = "";
-  const biggest = Math.max(1, ...state.encodings.filter((e) => e.ok).map((e) => e.data.size_bytes));
+  const biggest = Math.max(1, new TextEncoder().encode(state.record).length,
+    ...state.encodings.filter((e) => e.ok).map((e) => e.data.size_bytes));
   for (const e of state.encodings) {
     const row = document.createElement("div");
     row.className = "bar-row" + (e.ok ? "" : " failed") + (e.scheme === state.selected ? " selected" : "");
@@ -116,11 +124,35 @@ function drawChart() {
     row.addEventListener("click", () => { if (e.ok) selectScheme(e.scheme); });
     chart.append(row);
   }
+  // For scale: the record as pasted, in UTF-8 bytes (tags and all, as the containers carry tags too).
+  const text = new TextEncoder().encode(state.record).length;
+  const ref = document.createElement("div");
+  ref.className = "ref-row";
+  ref.innerHTML = '<div class="name">text</div><div class="track"><div class="fill"></div><span class="label"></span></div>';
+  ref.querySelector(".fill").style.width = `${Math.min(100, (100 * text) / biggest)}%`;
+  const plies = state.replay ? state.replay.positions.length : 0;
+  ref.querySelector(".label").textContent =
+    `${text} bytes as pasted` + (plies ? ` · ${((8 * text) / plies).toFixed(1)} bits/ply` : "");
+  chart.append(ref);
 }
 
 function base64urlBytes(text) {
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
   return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+function moveItem(i, move) {
+  // One ply of the move list: its number (from 1) and its text; a click shows the board after it.
+  const li = document.createElement("li");
+  const number = document.createElement("span");
+  number.className = "n";
+  number.textContent = `${i + 1}.`;
+  const text = document.createElement("span");
+  text.className = "mv";
+  text.textContent = move;
+  li.append(number, text);
+  li.addEventListener("click", () => show(i + 1));
+  return li;
 }
 
 async function selectScheme(scheme) {
@@ -135,12 +167,7 @@ async function selectScheme(scheme) {
   list.innerHTML = "";
   if (!decoded.ok) { showError(decoded.data); return; }
   $("decoded-count").textContent = `(${decoded.data.plies} plies, from ${scheme})`;
-  for (const [i, move] of decoded.data.moves.entries()) {
-    const li = document.createElement("li");
-    li.textContent = move;
-    li.addEventListener("click", () => show(i + 1));
-    list.append(li);
-  }
+  for (const [i, move] of decoded.data.moves.entries()) list.append(moveItem(i, move));
   show(state.ply);
 }
 
@@ -149,15 +176,9 @@ function listFailedMoves(replay) {
   const list = $("moves");
   list.innerHTML = "";
   $("decoded-count").textContent = "(read up to the error)";
-  for (const [i, move] of replay.moves.entries()) {
-    const li = document.createElement("li");
-    li.textContent = move;
-    li.addEventListener("click", () => show(i + 1));
-    list.append(li);
-  }
-  const bad = document.createElement("li");
+  for (const [i, move] of replay.moves.entries()) list.append(moveItem(i, move));
+  const bad = moveItem(replay.moves.length, replay.error.move || "?");
   bad.className = "bad";
-  bad.textContent = replay.error.move || "?";
   list.append(bad);
 }
 
@@ -174,6 +195,7 @@ async function run() {
     ]);
     if (!replay.ok) { showError(replay.data); $("results").hidden = true; return; }
     state.game = game;
+    state.record = record;
     state.replay = replay.data;
     state.encodings = schemes.map((s, i) => ({ scheme: s.scheme, ok: encoded[i].ok, data: encoded[i].data }));
     $("results").hidden = false;
@@ -210,7 +232,12 @@ async function init() {
   state.codecs = codecs.ok ? codecs.data : [];
   state.samples = samples.ok ? samples.data : {};
   fillGames();
-  $("game").addEventListener("change", () => { fillSamples(); $("record").value = ""; });
+  const firstSample = () => {
+    const sample = (state.samples[$("game").value] || [])[0];
+    $("record").value = sample ? sample.record : "";
+  };
+  firstSample();
+  $("game").addEventListener("change", () => { fillSamples(); firstSample(); });
   $("sample").addEventListener("change", () => {
     const sample = (state.samples[$("game").value] || [])[$("sample").value];
     if (sample) { $("record").value = sample.record; run(); }

@@ -63,7 +63,7 @@ def board(
     status = position.status()
     scores = list(status.get("scores") or [])
     turn = f"turn {position.turn + 1} of {TURNS_PER_ROUND}" if status["status"] == "ongoing" else "game over"
-    rounds = "   ".join(
+    rounds = "  ·  ".join(
         f"round {n}: {scores[n - 1] if n <= len(scores) else '—'}" for n in (1, 2)
     )
     y = SIZE + 2 * MARGIN
