@@ -94,7 +94,8 @@ def replay(body: ReplayRequest, request: Request) -> ReplayResponse:
     moves, positions, last = [], [], []
     for move in played:
         moves.append(position.move_text(move))
-        last.append(position.move_text(move, cells))
+        text = position.move_text(move, cells)
+        last.append(text if svg.names_cells(text) else "")  # a null move highlights nothing
         position.push(move)
         positions.append(position.fen())
     status = None if error else GameStatus(**final.status())

@@ -187,6 +187,10 @@ def test_replay_endpoint_gives_every_position_and_stops_at_a_bad_ply(client):
     for san, position, last in zip(["e4", "e5", "Nf3", "Nc6"], body["positions"], body["last"], strict=True):
         move = board.push_san(san)
         assert position == board.fen() and last == move.uci()
+    null = client.post("/v1/replay", json={"game": "chess", "moves": ["e4", "--", "d4"]}).json()
+    assert null["last"] == ["e2e4", "", "d2d4"]
+    after_null = client.get("/v1/render", params={"game": "chess", "position": null["positions"][1], "last": ""})
+    assert after_null.status_code == 200
     good = client.post("/v1/replay", json={"game": "chess", "moves": ["f3", "e5", "g4", "Qh4"]}).json()
     assert good["status"]["status"] == "checkmate" and good["moves"] == ["f3", "e5", "g4", "Qh4#"]
 

@@ -164,6 +164,11 @@ class Drawing:
         )
 
 
+def names_cells(text: str) -> bool:
+    """Whether a move text names any cell (a null move ``0000`` or ``--`` does not)."""
+    return _CELL.search(text) is not None
+
+
 def last_cells(geometry: Geometry, last: str | None) -> list[int]:
     """The cells named in a last-move text such as ``e2e4``, ``h2e2``, ``e6e8f6`` or ``Rd4d7``.
 
@@ -182,6 +187,9 @@ def last_cells(geometry: Geometry, last: str | None) -> list[int]:
 
 class Renderer(Protocol):
     """What ``plybits.<game>.svg`` provides."""
+
+    LAST_NOTATION: str
+    """The game's notation whose move text names the move's cells (what ``last`` takes)."""
 
     def geometry(self, position: Position) -> Geometry:
         """The board geometry of ``position`` (for naming cells)."""
