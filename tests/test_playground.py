@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -52,7 +53,8 @@ def server():
     """A real uvicorn serving app.main:app on a free loopback port, stopped at teardown."""
     port = free_port()
     env = {**os.environ, "PLYBITS_ACCESS_LOG": "0"}
-    log = open(ARTIFACTS_LOG(), "wb")  # noqa: SIM115 - closed at teardown
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / "playground-uvicorn.log", "wb")  # noqa: SIM115 - closed at teardown
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -82,11 +84,6 @@ def server():
         log.close()
 
 
-def ARTIFACTS_LOG() -> Path:  # noqa: N802
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    return ARTIFACTS / "playground-uvicorn.log"
-
-
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
     """Headless Chromium through Debian's chromedriver (never a Selenium Manager download)."""
@@ -97,7 +94,8 @@ def browser(tmp_path_factory):
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
     from selenium.webdriver.chrome.service import Service
 
-    os.environ["SE_OFFLINE"] = "true"
+    previous = os.environ.get("SE_OFFLINE")
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not try to download a driver
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -111,6 +109,10 @@ def browser(tmp_path_factory):
         yield driver
     finally:
         driver.quit()
+        if previous is None:
+            os.environ.pop("SE_OFFLINE", None)
+        else:
+            os.environ["SE_OFFLINE"] = previous
 
 
 def wait(driver, condition, what: str):
@@ -178,8 +180,6 @@ def check_against_api(driver, base: str, game: str, record: str) -> dict:
     assert by_id(driver, "b64").text == first["data"]
     blob = httpx.post(base + "/v1/decode", json={"data": first["data"]}).json()
     padded = first["data"] + "=" * (-len(first["data"]) % 4)
-    import base64
-
     assert by_id(driver, "hex").text == base64.urlsafe_b64decode(padded).hex()
     from selenium.webdriver.common.by import By
 
@@ -197,7 +197,6 @@ def board_pieces(base: str, driver) -> int:
 def test_chess_game_sizes_moves_and_stepping(server, browser):
     chess = pytest.importorskip("chess")
     import chess.pgn
-    import io
 
     open_page(browser, server)
     paste_and_encode(browser, "chess", OPERA_GAME)
