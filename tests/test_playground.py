@@ -234,6 +234,8 @@ def test_chess_game_sizes_moves_and_stepping(server, browser):
     browser.save_screenshot(str(ARTIFACTS / "playground-chess.png"))
     by_id(browser, "first").click()
     assert board_ply(browser) == 0 and board_pieces(server, browser) == 32
+    by_id(browser, "flip").click()
+    assert board_ply(browser) == 0 and "flip=true" in by_id(browser, "board").get_attribute("src")
 
 
 def test_xiangqi_game_sizes_and_stepping(server, browser):
