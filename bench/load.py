@@ -312,6 +312,7 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write the section into BENCHMARKS.md")
     args = parser.parse_args()
 
+    load_before = os.getloadavg()[0]
     games = load_games(400)
     san80, uci80 = games[0]
     enc = lambda moves, notation: json.dumps(  # noqa: E731
@@ -361,6 +362,7 @@ def main() -> None:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
+    batch["load"] = (load_before, os.getloadavg()[0])
     section = report(args, results, batch)
     print(section)
     if args.write:
@@ -388,7 +390,9 @@ def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> s
         f"Command: `{cmd} --write` — one uvicorn process (`app.main:app`, JSON access log on, written to "
         f"/dev/null) on 127.0.0.1, driven by {args.processes} client processes x {args.threads} keep-alive "
         f"connections ({conns} in flight) on the same 2-core machine; the 80-ply game is the first 80 plies "
-        f"of a real game from `carlsen_otb.pgn`. Python {sys.version.split()[0]}.",
+        f"of a real game from `carlsen_otb.pgn`. Python {sys.version.split()[0]}. Load average (1 min) "
+        f"{batch['load'][0]:.1f} at the start and {batch['load'][1]:.1f} at the end: other work shared the "
+        "machine, so the rates are noisy; the ratios within a phase pair are the figures to read.",
         "",
         "| endpoint | requests/s | vs. /healthz | p50 ms | p99 ms | requests | errors |",
         "|---|---:|---:|---:|---:|---:|---:|",
