@@ -162,11 +162,14 @@ async function selectScheme(scheme) {
   $("container-scheme").textContent = `${state.game}/${scheme}, ${e.data.size_bytes} bytes`;
   $("b64").textContent = e.data.data;
   $("hex").textContent = [...base64urlBytes(e.data.data)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const dropped = Object.entries(e.data.dropped || {}).map(([k, v]) => `${v} ${k}`);
+  $("dropped").textContent = dropped.length ? `not stored (a move list cannot carry them): ${dropped.join(", ")}` : "";
   const decoded = await call("/v1/decode", { data: e.data.data });
   const list = $("moves");
   list.innerHTML = "";
   if (!decoded.ok) { showError(decoded.data); return; }
   $("decoded-count").textContent = `(${decoded.data.plies} plies, from ${scheme})`;
+  $("tags").textContent = Object.entries(decoded.data.tags || {}).map(([k, v]) => `${k}: ${v}`).join(" · ");
   for (const [i, move] of decoded.data.moves.entries()) list.append(moveItem(i, move));
   show(state.ply);
 }
@@ -199,7 +202,7 @@ async function run() {
     state.replay = replay.data;
     state.encodings = schemes.map((s, i) => ({ scheme: s.scheme, ok: encoded[i].ok, data: encoded[i].data }));
     $("results").hidden = false;
-    $("b64").textContent = $("hex").textContent = $("container-scheme").textContent = "";
+    for (const id of ["b64", "hex", "container-scheme", "dropped", "tags"]) $(id).textContent = "";
     if (replay.data.error) {
       showError(replay.data.error);
       state.selected = null;
