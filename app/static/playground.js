@@ -162,7 +162,7 @@ async function selectScheme(scheme) {
   $("container-scheme").textContent = `${state.game}/${scheme}, ${e.data.size_bytes} bytes`;
   $("b64").textContent = e.data.data;
   $("hex").textContent = [...base64urlBytes(e.data.data)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  const dropped = Object.entries(e.data.dropped || {}).map(([k, v]) => `${v} ${k}`);
+  const dropped = Object.entries(e.data.dropped || {}).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`);
   $("dropped").textContent = dropped.length ? `not stored (a move list cannot carry them): ${dropped.join(", ")}` : "";
   const decoded = await call("/v1/decode", { data: e.data.data });
   const list = $("moves");
