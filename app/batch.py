@@ -32,7 +32,7 @@ from app.routes import PROBLEM_CONTENT, decode_body, encode_body, settings_of, v
 from app.settings import Settings
 from plybits import registry
 from plybits.errors import LimitExceededError, PlybitsError
-from plybits.records import TOO_LONG, split_lines, split_stream
+from plybits.records import TOO_LONG, seed_scheme, split_lines, split_stream
 
 log = logging.getLogger("plybits.app")
 
@@ -254,15 +254,6 @@ def body_chunks(request: Request) -> Iterator[bytes]:
             return
         if chunk:
             yield chunk
-
-
-def seed_scheme(game: str) -> str:
-    """The first scheme a game registered (its seed scheme)."""
-    registry.get_game(game)
-    for scheme in registry.schemes():
-        if scheme.game == game:
-            return scheme.name
-    raise HTTPException(422, f"game {game!r} has no scheme")
 
 
 def media_type(request: Request) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -28,7 +26,8 @@ from app.models import (
 from app.observe import PLIES
 from app.settings import Settings
 from plybits import registry
-from plybits.errors import InvalidDataError, PlybitsError
+from plybits.records import b64url, from_b64url
+from plybits.errors import PlybitsError
 
 PROBLEM_CONTENT = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
@@ -45,23 +44,6 @@ router = APIRouter(prefix="/v1", responses=PROBLEMS)
 
 def settings_of(request: Request) -> Settings:
     return request.app.state.settings
-
-
-def b64url(data: bytes) -> str:
-    """base64url without padding."""
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def from_b64url(text: str) -> bytes:
-    """Decode base64url with or without padding.
-
-    :raises InvalidDataError: if ``text`` is not base64url.
-    """
-    stripped = text.strip()
-    try:
-        return base64.b64decode(stripped + "=" * (-len(stripped) % 4), altchars=b"-_", validate=True)
-    except (binascii.Error, ValueError) as err:
-        raise InvalidDataError(f"'data' is not base64url: {err}") from None
 
 
 @router.get("/codecs", response_model=list[CodecInfo])

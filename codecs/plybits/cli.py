@@ -13,8 +13,6 @@ endpoints. Exit status: 0 when every record went through, 1 when some failed, 2 
 from __future__ import annotations
 
 import argparse
-import base64
-import binascii
 import json
 import os
 import sys
@@ -24,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from plybits import records
-from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
-from plybits.registry import get_game, get_scheme, schemes
+from plybits.records import b64url, from_b64url, seed_scheme
+from plybits.errors import InvalidRecordError, LimitExceededError, PlybitsError
+from plybits.registry import get_game, get_scheme
 
 CHUNK = 1 << 16
 MAX_LINE_BYTES = 16 << 20
@@ -47,23 +46,6 @@ def problem(err: PlybitsError) -> dict[str, Any]:
     if err.move is not None:
         body["move"] = err.move
     return body
-
-
-def b64url(data: bytes) -> str:
-    """base64url without padding."""
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def from_b64url(text: str) -> bytes:
-    """Bytes of base64url text, padding optional.
-
-    :raises InvalidDataError: if ``text`` is not base64url.
-    """
-    stripped = text.strip()
-    try:
-        return base64.b64decode(stripped + "=" * (-len(stripped) % 4), altchars=b"-_", validate=True)
-    except (binascii.Error, ValueError) as err:
-        raise InvalidDataError(f"'data' is not base64url: {err}") from None
 
 
 def _fields(request: Any, op: str) -> dict[str, Any]:
@@ -133,15 +115,6 @@ def do_validate(request: dict[str, Any], max_plies: int) -> dict[str, Any]:
 OPS: dict[str, Callable[[dict[str, Any], int], dict[str, Any]]] = {
     "encode": do_encode, "decode": do_decode, "validate": do_validate,
 }
-
-
-def seed_scheme(game: str) -> str:
-    """The first scheme ``game`` registered."""
-    get_game(game)
-    for scheme in schemes():
-        if scheme.game == game:
-            return scheme.name
-    raise InvalidRecordError(f"game {game!r} has no scheme")
 
 
 @dataclass

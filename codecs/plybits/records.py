@@ -5,14 +5,22 @@ The service and the command-line tool call these and nothing below them.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from plybits import container
-from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
+from plybits.errors import (
+    InvalidDataError,
+    InvalidRecordError,
+    LimitExceededError,
+    PlybitsError,
+    UnknownCodecError,
+)
 from plybits.game import Game, Position, Record
-from plybits.registry import get_game, get_scheme, scheme_by_id
+from plybits.registry import get_game, get_scheme, scheme_by_id, schemes
 
 DEFAULT_MAX_PLIES = 20_000
 
@@ -233,6 +241,38 @@ def legal_moves(
     replay = read_record(game_name, moves=list(moves or []), notation=notation, start=start, max_plies=max_plies)
     final = replay.final
     return final.fen(), sorted(final.move_text(m, notation) for m in final.legal_moves())
+
+
+# --- helpers shared by the service and the command-line tool -------------------------------------
+
+
+def seed_scheme(game_name: str) -> str:
+    """The name of the first scheme ``game_name`` registered (its seed scheme: ``0x88`` for chess, ...).
+
+    :raises UnknownCodecError: if there is no such game or it has no scheme.
+    """
+    get_game(game_name)
+    for scheme in schemes():
+        if scheme.game == game_name:
+            return scheme.name
+    raise UnknownCodecError(f"game {game_name!r} has no scheme")
+
+
+def b64url(data: bytes) -> str:
+    """``data`` as base64url without padding (how containers travel in JSON)."""
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def from_b64url(text: str) -> bytes:
+    """Decode base64url with or without padding.
+
+    :raises InvalidDataError: if ``text`` is not base64url.
+    """
+    stripped = text.strip()
+    try:
+        return base64.b64decode(stripped + "=" * (-len(stripped) % 4), altchars=b"-_", validate=True)
+    except (binascii.Error, ValueError) as err:
+        raise InvalidDataError(f"'data' is not base64url: {err}") from None
 
 
 # --- streaming helpers (batch endpoints and the command-line tool) -------------------------------
