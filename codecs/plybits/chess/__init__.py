@@ -19,11 +19,6 @@ class Position(Board):
 
     __slots__ = ()
 
-    def copy(self) -> Position:
-        other = Board.copy(self)
-        other.__class__ = Position
-        return other  # type: ignore[return-value]
-
     def parse_move(self, text: str, notation: str | None = None) -> Move:
         """The legal move ``text`` writes in SAN or UCI (``None``: either)."""
         return _notation.parse_move(self, text, notation)
@@ -74,8 +69,8 @@ class Chess(Game):
         """The games of a multi-game PGN, lazily."""
         return pgn.split_records(text)
 
-    def write_record(self, record: Record, notation_name: str | None = None) -> str:
-        """A PGN of the record (moves already in ``notation_name``)."""
+    def write_record(self, record: Record, notation: str | None = None) -> str:
+        """A PGN of the record (moves already in ``notation``)."""
         chess960 = False
         black = False
         number = 1

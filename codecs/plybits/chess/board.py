@@ -16,7 +16,7 @@ Chess960; the notations write it as each variant expects. The null move is
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Self
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry
@@ -345,9 +345,9 @@ class Board:
 
     # ------------------------------------------------------------------ queries
 
-    def copy(self) -> Board:
-        """An independent copy (with the repetition history)."""
-        other = Board.__new__(Board)
+    def copy(self) -> Self:
+        """An independent copy (with the repetition history), of the same class."""
+        other = type(self).__new__(type(self))
         other.board = self.board[:]
         other.turn = self.turn
         other.castling = self.castling

@@ -13,6 +13,13 @@ import re
 
 from plybits.chess.board import (
     BLACK,
+    E,
+    KING_STEPS,
+    KNIGHT,
+    KNIGHT_STEPS,
+    N,
+    SLIDER_STEPS,
+    W,
     FILE_OF,
     KING,
     NAMES,
@@ -82,21 +89,25 @@ def parse_san(board: Board, text: str) -> Move:
         kind = _KIND_OF_LETTER[piece]
     else:
         kind = PAWN
-        if not from_file:
+        if not from_file:  # a pawn capture must name its file
             from_file = target[0]
+        if not promotion and RANK_OF[to_sq] in (0, 7):
+            raise _illegal(board, text, "missing promotion piece type")
     file_index = "abcdefgh".index(from_file) if from_file else -1
     rank_index = int(from_rank) - 1 if from_rank else -1
     target_piece = b[to_sq]
     if target_piece and target_piece & BLACK == us:
         raise _illegal(board, text, f"{target} holds a piece of the side to move")
+    candidates = _origins(board, kind, to_sq)
     found = None
-    for m in board.legal_moves():
-        f = m[0]
-        if m[1] != to_sq or m[2] != promotion or b[f] & 7 != kind:
-            continue
+    for f in candidates:
         if file_index >= 0 and FILE_OF[f] != file_index:
             continue
         if rank_index >= 0 and RANK_OF[f] != rank_index:
+            continue
+        try:
+            m = board.checked_move(f, to_sq, promotion)
+        except IllegalMoveError:
             continue
         if found is not None:
             raise AmbiguousMoveError(f"ambiguous san: {text!r} in {board.fen()}")
@@ -104,6 +115,44 @@ def parse_san(board: Board, text: str) -> Move:
     if found is None:
         raise _illegal(board, text)
     return found
+
+
+def _legal(board: Board, f: int, t: int) -> bool:
+    try:
+        board.checked_move(f, t)
+    except IllegalMoveError:
+        return False
+    return True
+
+
+def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
+    """Squares holding a piece of ``kind`` of the side to move that might move to ``to_sq`` (legality unchecked)."""
+    b = board.board
+    us = board.turn
+    piece = us | kind
+    if kind == PAWN:
+        back = -N if us == 0 else N
+        out = [s for s in (to_sq + back + E, to_sq + back + W) if b[s] == piece and (b[to_sq] or to_sq == board.ep)]
+        one = to_sq + back
+        if b[one] == piece:
+            out.append(one)
+        elif b[one] == 0 and b[one + back] == piece:
+            out.append(one + back)
+        return out
+    if kind == KNIGHT:
+        return [to_sq + d for d in KNIGHT_STEPS if b[to_sq + d] == piece]
+    if kind == KING:
+        return [to_sq + d for d in KING_STEPS if b[to_sq + d] == piece]
+    out = []
+    for d in SLIDER_STEPS[kind]:
+        t = to_sq + d
+        p = b[t]
+        while p == 0:
+            t += d
+            p = b[t]
+        if p == piece:
+            out.append(t)
+    return out
 
 
 def _find(board: Board, from_sq: int, to_sq: int, promotion: int, text: str) -> Move:
@@ -170,7 +219,7 @@ def san(board: Board, m: Move) -> str:
         if promotion:
             text += "=" + PROMOTION_LETTERS[promotion].upper()
     else:
-        rivals = [o[0] for o in board.legal_moves() if o[1] == t and o[0] != f and b[o[0]] == p]
+        rivals = [o for o in _origins(board, kind, t) if o != f and _legal(board, o, t)]
         text = PIECE_LETTERS[kind]
         if rivals:
             if all(FILE_OF[r] != FILE_OF[f] for r in rivals):

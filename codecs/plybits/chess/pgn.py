@@ -141,6 +141,8 @@ def read_pgn(text: str) -> tuple[Record, bool]:
     """
     tags, movetext = split_tags(text)
     chess960 = variant_of(tags)
+    if "%" in movetext:  # "%" escape lines are not movetext
+        movetext = "\n".join(line for line in movetext.split("\n") if not line.startswith("%"))
     moves, dropped, _ = parse_movetext(movetext)
     start = tags.get("FEN") if tags.get("SetUp", "1") != "0" else None
     return Record(moves=moves, start=start, tags=tags, dropped=dropped), chess960

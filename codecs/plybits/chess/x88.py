@@ -22,6 +22,7 @@ from plybits.chess.board import (
     NAMES,
     NULL_MOVE,
     PAWN,
+    PROMOTION_LETTERS,
     QUEEN,
     RANK_OF,
     ROOK,
@@ -40,6 +41,10 @@ FROM_X88 = [0] * 128
 for _sq in SQUARES:
     TO_X88[_sq] = RANK_OF[_sq] * 16 + FILE_OF[_sq]
     FROM_X88[TO_X88[_sq]] = _sq
+X88_NAMES = [""] * 128
+"""X88_NAMES[0x88 index]: the square's name."""
+for _sq in SQUARES:
+    X88_NAMES[TO_X88[_sq]] = NAMES[_sq]
 PROMOTION_CODE = {QUEEN: 0, ROOK: 1, BISHOP: 2, KNIGHT: 3}
 PROMOTION_OF_CODE = (QUEEN, ROOK, BISHOP, KNIGHT)
 SPARE_BITS = (0x00, 0x08, 0x80, 0x88)
@@ -83,6 +88,18 @@ class X88Scheme(Scheme):
 
         :raises InvalidDataError: on a spare bit set, an illegal move (with its ply), truncation or trailing data.
         """
+        return self._decode(start, payload, plies, None)
+
+    def decode_uci(self, start: Board, payload: bytes, plies: int) -> list[str]:
+        """The moves in ``payload`` as UCI text (each checked legal): the 0x88 words already are UCI's squares.
+
+        :raises InvalidDataError: as :meth:`decode`.
+        """
+        texts: list[str] = []
+        self._decode(start, payload, plies, texts)
+        return texts
+
+    def _decode(self, start: Board, payload: bytes, plies: int, texts: list[str] | None) -> list[Move]:
         reader = BitReader(payload)
         if reader.remaining < 16 * plies:
             raise InvalidDataError(f"truncated data: {plies} plies need {2 * plies} bytes, got {len(payload)}")
@@ -99,6 +116,8 @@ class X88Scheme(Scheme):
             if not word:
                 moves.append(NULL_MOVE)
                 push(NULL_MOVE)
+                if texts is not None:
+                    texts.append("0000")
                 continue
             fx = word >> 8
             tx = word & 0xFF
@@ -127,6 +146,9 @@ class X88Scheme(Scheme):
                 name = NAMES[f] + NAMES[t] if NAMES[f] else f"0x{word:04x}"
                 raise InvalidDataError(f"illegal move {name}: {err.reason}").at(ply, name) from None
             moves.append(move)
+            if texts is not None:
+                text = X88_NAMES[fx] + X88_NAMES[tx & 0x77]
+                texts.append(text + PROMOTION_LETTERS[promotion] if promotion else text)
             push(move)
         reader.finish()
         return moves

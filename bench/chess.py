@@ -1,0 +1,138 @@
+"""Chess: PGN -> chess/0x88 encode and 0x88 -> UCI decode with full legality replay, side by side with python-chess.
+
+Run: ``.venv/bin/python -m bench.chess [--games N] [--write]``; prints a markdown section (``--write`` also puts
+it into BENCHMARKS.md between the chess markers).
+
+Both libraries work on the same games, the real collections in ``../shared/data/chess/`` (twic0920.pgn and
+carlsen_otb.pgn, every game unless ``--games`` bounds it), each game one PGN text:
+
+- read: ours is ``plybits.encode("chess", "0x88", record=text)`` (PGN tags and SAN movetext read, every move
+  checked legal, packed into a container); python-chess's is ``chess.pgn.read_game`` on the same text.
+- replay: ours is ``X88.decode_uci`` on each game's payload (16 bits read, the move checked legal without
+  generating the full move list, played, written as UCI); python-chess's is ``Board.push_uci`` of the same
+  UCI moves (parsed, checked legal, played). Also the library verb ``plybits.decode(data, notation="uci")``,
+  which adds the container (CRC, header) and writes the moves from a second replay.
+Each timing is the best of ``--repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import platform
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.pgn
+
+import plybits
+from plybits import container
+from plybits.chess import CHESS, X88
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data" / "chess"
+FILES = ("twic0920.pgn", "carlsen_otb.pgn")
+START, END = "<!-- chess:start -->", "<!-- chess:end -->"
+
+
+def load(limit: int | None) -> list[str]:
+    texts: list[str] = []
+    for name in FILES:
+        texts += CHESS.split_records((DATA / name).read_text(encoding="utf-8-sig"))
+    return texts[:limit] if limit else texts
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=None, help="at most this many games (default: all)")
+    parser.add_argument("--repeat", type=int, default=3, help="best of this many runs for the replays")
+    parser.add_argument("--write", action="store_true", help="put the section into BENCHMARKS.md")
+    args = parser.parse_args()
+    if not DATA.exists():
+        sys.exit(f"{DATA} is absent")
+    texts = load(args.games)
+
+    encoded: list[plybits.Encoded] = []
+
+    def ours_read() -> None:
+        encoded.clear()
+        for text in texts:
+            encoded.append(plybits.encode("chess", "0x88", record=text))
+
+    def theirs_read() -> None:
+        for text in texts:
+            chess.pgn.read_game(io.StringIO(text))
+
+    t_ours_read = best(ours_read, 1)
+    t_theirs_read = best(theirs_read, 1)
+    plies = sum(e.plies for e in encoded)
+
+    boxes = [container.unpack(e.data, max_plies=10**6) for e in encoded]
+    starts = [CHESS.position(box.start) for box in boxes]
+    ucis = [X88.decode_uci(start.copy(), box.payload, box.plies) for start, box in zip(starts, boxes)]
+
+    def ours_replay() -> None:
+        for start, box in zip(starts, boxes):
+            X88.decode_uci(start.copy(), box.payload, box.plies)
+
+    def theirs_replay() -> None:
+        for moves in ucis:
+            board = chess.Board()
+            push = board.push_uci
+            for move in moves:
+                push(move)
+
+    def ours_verb() -> None:
+        for e in encoded:
+            plybits.decode(e.data, notation="uci")
+
+    t_ours_replay = best(ours_replay, args.repeat)
+    t_theirs_replay = best(theirs_replay, args.repeat)
+    t_ours_verb = best(ours_verb, 1)
+
+    def rate(seconds: float) -> str:
+        return f"{plies / seconds:,.0f}"
+
+    command = ".venv/bin/python -m bench.chess" + (f" --games {args.games}" if args.games else "") + " --write"
+    lines = [
+        "## Chess",
+        "",
+        f"Command: `{command}` — {len(texts):,} games, {plies:,} plies from `twic0920.pgn` and `carlsen_otb.pgn`,",
+        f"one run on this machine (Python {platform.python_version()}, python-chess {chess.__version__}; 2 cores shared "
+        "with other jobs, so compare the ratios, which come from the same run).",
+        "",
+        "| task | plybits plies/s | python-chess plies/s | ratio (plybits / python-chess) |",
+        "|---|---:|---:|---:|",
+        f"| PGN → moves: `plybits.encode(record=…)` to chess/0x88 vs `chess.pgn.read_game` | {rate(t_ours_read)} | "
+        f"{rate(t_theirs_read)} | {t_theirs_read / t_ours_read:.2f} |",
+        f"| validated replay: `X88.decode_uci` (0x88 → UCI, every move checked legal) vs `Board.push_uci` | "
+        f"{rate(t_ours_replay)} | {rate(t_theirs_replay)} | {t_theirs_replay / t_ours_replay:.2f} |",
+        f"| the library verb `plybits.decode(data, notation=\"uci\")` (container + CRC + replay + UCI written) vs `push_uci` | "
+        f"{rate(t_ours_verb)} | {rate(t_theirs_replay)} | {t_theirs_replay / t_ours_verb:.2f} |",
+        "",
+        f"Sizes: chess/0x88 payload {16 * plies // 8:,} bytes for {plies:,} plies (16 bits/ply); containers with the PGN "
+        f"tags {sum(len(e.data) for e in encoded):,} bytes; the PGN texts {sum(len(t.encode()) for t in texts):,} bytes.",
+    ]
+    section = "\n".join(lines)
+    print(section)
+    if args.write:
+        path = ROOT / "BENCHMARKS.md"
+        text = path.read_text()
+        head, rest = text.split(START, 1)
+        _, tail = rest.split(END, 1)
+        path.write_text(head + START + "\n" + section + "\n" + END + tail)
+
+
+if __name__ == "__main__":
+    main()
