@@ -111,6 +111,14 @@ class Described:
     of both WXF and Chinese (advisors, elephants and horses always change file)."""
 
 
+def _op_dest(color: int, frm: int, to: int) -> tuple[str, int]:
+    """The direction sign and the last number of a move by ``color``."""
+    f, r, tf, tr = FILE_OF[frm], RANK_OF[frm], FILE_OF[to], RANK_OF[to]
+    ahead = (tr - r) if color == RED else (r - tr)
+    op = "=" if ahead == 0 else ("+" if ahead > 0 else "-")
+    return op, (abs(tr - r) if tf == f else file_number(color, tf))
+
+
 def describe(board: Board, move: Move) -> Described:
     """The notation-relevant facts of ``move`` (a move of the side to move)."""
     cells = board.cells
@@ -288,15 +296,16 @@ def _match(
 ) -> Move:
     """The one legal move with these facts."""
     found = []
+    color = board.turn
     for move in board.legal_moves():
-        piece = board.cells[move.from_square]
-        if kind is not None and piece & 7 != kind:
+        frm, to = move.from_square, move.to_square
+        if kind is not None and board.cells[frm] & 7 != kind:
+            continue
+        if file is not None and file_number(color, FILE_OF[frm]) != file:
+            continue
+        if _op_dest(color, frm, to) != (op, dest):
             continue
         d = describe(board, move)
-        if file is not None and d.file != file:
-            continue
-        if d.op != op or d.dest != dest:
-            continue
         if index is not None and (d.count < 2 or d.index != index):
             continue
         if tandem is not None:
