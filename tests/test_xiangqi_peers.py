@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -22,12 +23,12 @@ from plybits.xiangqi.notation import parse_chinese, write_chinese, write_wxf
 from tests.conftest import shared_data
 
 pyffish = pytest.importorskip("pyffish")
-pytestmark = pytest.mark.data
 
 FULL = os.environ.get("PLYBITS_XIANGQI_FULL") == "1"
 EVERY_PLY_GAMES = 40
 CCHESS_GAMES = 150
 VARIANT = "xiangqi"
+FIXTURES = Path(__file__).parent / "fixtures" / "xiangqi"
 
 
 def to_ffish(iccs: str) -> str:
@@ -42,14 +43,13 @@ def from_ffish(move: str) -> str:
     return f"{m[1]}{int(m[2]) - 1}{m[3]}{int(m[4]) - 1}"
 
 
-@pytest.fixture(scope="module")
-def games() -> list[tuple[str, list[str], str | None]]:
-    """``(label, the moves up to the first illegal one, that illegal move or None)`` of every distinct game."""
-    folder = shared_data("xiangqi")
+def load_games(paths: list[Path]) -> tuple[list[tuple[str, list[str], str | None]], int, int]:
+    """``(label, the moves up to the first illegal one, that illegal move or None)`` of every distinct game,
+    the number of records read and of games cut; each cut is printed."""
     seen: set[tuple[str, ...]] = set()
     out = []
     total = cut = 0
-    for path in sorted(folder.glob("*.pgn")):
+    for path in paths:
         for n, text in enumerate(GAME.split_records(path.read_text(encoding="utf-8"))):
             total += 1
             record = GAME.parse_record(text)
@@ -71,11 +71,27 @@ def games() -> list[tuple[str, list[str], str | None]]:
                 moves.append(token)
             out.append((f"{path.name}#{n + 1}", moves, bad))
     plies = sum(len(m) for _, m, _ in out)
-    print(f"\nxiangqi games: {total} records, {len(out)} distinct by move sequence, {plies} plies, {cut} cut at an illegal move")
+    print(f"\nxiangqi games: {total} records, {len(out)} distinct by move sequence, {plies} plies, "
+          f"{cut} cut at an illegal move")
+    return out, total, cut
+
+
+@pytest.fixture(scope="module")
+def games() -> list[tuple[str, list[str], str | None]]:
+    out, total, _ = load_games(sorted(shared_data("xiangqi").glob("*.pgn")))
     assert total == 1391 + 1125
     return out
 
 
+def test_cutting_on_a_small_file_with_an_illegal_move():
+    out, total, cut = load_games([FIXTURES / "with_illegal.pgn"])
+    assert (total, len(out), cut) == (3, 2, 1)  # the third record repeats the first
+    assert out[1][1] == ["h2e2", "h9g7"] and out[1][2] == "a0a5"
+    legal = pyffish.legal_moves(VARIANT, pyffish.start_fen(VARIANT), [to_ffish(m) for m in out[1][1]])
+    assert to_ffish("a0a5") not in legal
+
+
+@pytest.mark.data
 def test_illegal_cuts_are_illegal_for_pyffish_too(games):
     start = pyffish.start_fen(VARIANT)
     cut = [(label, moves, bad) for label, moves, bad in games if bad is not None]
@@ -85,6 +101,7 @@ def test_illegal_cuts_are_illegal_for_pyffish_too(games):
     print(f"\n{len(cut)} games cut at an illegal move, each rejected by Fairy-Stockfish too")
 
 
+@pytest.mark.data
 def test_final_fen_and_wxf_equal_pyffish(games):
     start = pyffish.start_fen(VARIANT)
     wxf_moves = 0
@@ -103,6 +120,7 @@ def test_final_fen_and_wxf_equal_pyffish(games):
     print(f"\nfinal FEN of {len(games)} games and WXF of {wxf_moves} moves equal Fairy-Stockfish's")
 
 
+@pytest.mark.data
 def test_legal_moves_every_ply_equal_pyffish(games):
     chosen = games if FULL else games[:EVERY_PLY_GAMES]
     plies = 0
@@ -120,6 +138,7 @@ def test_legal_moves_every_ply_equal_pyffish(games):
     print(f"\nlegal-move lists equal Fairy-Stockfish's at all {plies + len(chosen)} positions of {len(chosen)} games")
 
 
+@pytest.mark.data
 def test_chinese_equals_cchess(games):
     cchess = pytest.importorskip("cchess")
     chosen = games[:CCHESS_GAMES]
