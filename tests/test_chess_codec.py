@@ -275,3 +275,20 @@ def test_a_different_games_container_never_decodes_as_chess(client):
     blob = container.pack(container.Container(codec_id=0x7F, scheme_version=0, plies=1, payload=b"\x14\x34"))
     response = client.post("/v1/decode", json={"data": b64(blob)})
     assert 400 <= response.status_code < 500
+
+
+def test_api_encode_of_a_pgn_reports_what_was_dropped(client):
+    record = '[White "W"]\n\n1. e4 {x} e5 $1 (1... c5) 2. Nf3 *'
+    response = client.post("/v1/encode", json={"game": "chess", "scheme": "0x88", "record": record})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["payload"] == "143464440625" and body["plies"] == 3
+    assert body["dropped"] == {"comments": 1, "nags": 1, "variations": 1}
+    decoded = client.post("/v1/decode", json={"data": body["data"]}).json()
+    assert decoded["moves"] == ["e4", "e5", "Nf3"] and decoded["tags"] == {"White": "W"}
+
+
+def test_api_refuses_a_variant_record_by_name(client):
+    response = client.post("/v1/encode", json={"game": "chess", "scheme": "0x88",
+                                               "record": '[Variant "Crazyhouse"]\n\n1. e4 e5 2. N@f3 *'})
+    assert response.status_code == 422 and "Crazyhouse" in response.json()["detail"]
