@@ -173,3 +173,22 @@ def test_convert_through_the_library_verbs():
     assert fen == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
     assert "马８进７" in legal and len(legal) == 45  # as Fairy-Stockfish counts
     assert GAME.position().move_text(Move.from_iccs("h2e2"), "wxf") == "C2=5"
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from plybits.errors import PlybitsError  # noqa: E402
+
+_ALPHABET = "abcdefghiABCDEFGHIKRNCPHE0123456789+-=.前后中进退平车马炮兵卒帅将仕士相象一二三四五六七八九１２３４５ "
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=_ALPHABET, max_size=8))
+def test_random_move_text_is_a_move_or_a_plybits_error(text):
+    board = Board()
+    try:
+        move = parse_move(board, text)
+    except PlybitsError:
+        return
+    assert board.is_legal(move)

@@ -164,3 +164,17 @@ def test_move_objects():
     assert move == Move.from_iccs("h2e2") and move is Move.from_iccs("h2e2")
     assert repr(move) == "Move.from_iccs('h2e2')" and hash(move) == hash(Move.from_iccs("h2e2"))
     assert {move: 1}[Move.of(move.from_square, move.to_square)] == 1
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="rnbakcpRNBAKCPEH0123456789/ wb-", max_size=90))
+def test_random_fen_text_is_a_position_or_invalid(text):
+    try:
+        board = Board(text)
+    except InvalidPositionError:
+        return
+    assert Board(board.fen()).fen() == board.fen()

@@ -240,3 +240,33 @@ def test_board_state_is_not_shared_between_calls():
     board = Board()
     XQ10_SCHEME.encode(board.copy(), [Move.from_iccs("h2e2")])
     assert board.fen() == Board().fen()
+
+
+# ---- fuzz: any bytes decode to a legal game or fail as InvalidDataError --------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40), st.integers(min_value=0, max_value=40))
+def test_random_payloads(payload, plies):
+    try:
+        moves = _decode(payload, plies)
+    except InvalidDataError as err:
+        assert err.ply is None or 0 <= err.ply <= plies
+        return
+    assert len(moves) == plies
+    assert XQ10_SCHEME.encode(GAME.position(), moves).tobytes() == payload
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 31), st.integers(0, 16)), max_size=12))
+def test_random_fields_never_break_the_decoder(fields):
+    payload = _payload(*fields)
+    try:
+        moves = _decode(payload, len(fields))
+    except InvalidDataError as err:
+        assert err.ply is not None and 0 <= err.ply < len(fields)
+        return
+    assert XQ10_SCHEME.encode(GAME.position(), moves).tobytes() == payload
