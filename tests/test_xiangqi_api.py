@@ -82,3 +82,17 @@ def test_bad_data_is_a_problem_with_its_ply(client):
     data = base64.urlsafe_b64encode(container.pack(box)).decode().rstrip("=")
     r = client.post("/v1/decode", json={"data": data})
     assert r.status_code == 422 and r.json()["ply"] == 0 and "black piece" in r.json()["detail"]
+
+
+def test_batch_of_a_multi_game_file(client):
+    from pathlib import Path
+
+    body = (Path(__file__).parent / "fixtures" / "xiangqi" / "with_illegal.pgn").read_bytes()
+    r = client.post("/v1/batch/validate?game=xiangqi", content=body, headers={"content-type": "text/plain"})
+    assert r.status_code == 200
+    import json
+
+    lines = [json.loads(line) for line in r.text.splitlines() if line.strip()]
+    assert [line["line"] for line in lines] == [1, 2, 3]
+    assert lines[0]["result"]["valid"] is True and lines[0]["result"]["plies"] == 4
+    assert lines[1]["result"]["valid"] is False and lines[1]["result"]["error"]["ply"] == 2
