@@ -42,7 +42,7 @@ class PlySet:
 
 
 def fit(data: PlySet, n_features: int, *, iterations: int = 300, l2: float = 1e-4, lr: float = 0.05,
-        log: bool = True) -> list[int]:
+        log: bool = True, checkpoint=None) -> list[int]:
     """Integer weights (units of 1/32 bit) minimising the log-loss of ``data``."""
     import numpy as np
 
@@ -74,8 +74,14 @@ def fit(data: PlySet, n_features: int, *, iterations: int = 300, l2: float = 1e-
         w -= lr * (m / (1 - b1**it)) / (np.sqrt(v / (1 - b2**it)) + eps)
         if log and (it % 25 == 0 or it == 1):
             print(f"  iter {it:4d}  {loss / math.log(2):.4f} bits/ply  ({time.time() - start:.0f}s)", flush=True)
-    # natural-log weights to integer units of 1/32 bit
-    return [int(round(x / math.log(2) * SCORE_SCALE)) for x in w]
+            if checkpoint is not None:
+                checkpoint(_integer(w))
+    return _integer(w)
+
+
+def _integer(w) -> list[int]:
+    """Natural-log weights to integer units of 1/32 bit."""
+    return [int(round(float(x) / math.log(2) * SCORE_SCALE)) for x in w]
 
 
 def write_model(path: Path, *, game: str, version: int, weights: list[int], n_features: int,

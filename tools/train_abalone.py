@@ -40,16 +40,22 @@ def split(data_dir: Path = DATA) -> tuple[list, list]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--iterations", type=int, default=150)
+    parser.add_argument("--every", type=int, default=2, help="train on every K-th training game (time)")
     args = parser.parse_args()
     start = time.time()
     train, _ = split()
     game = get_game("abalone")
+    train = train[:: args.every]
     data = collect(((game.position(s), m) for _, s, m in train), canonical_moves, move_features)
     print(f"{len(train)} games, {len(data)} plies, {N_FEATURES} features ({time.time() - start:.0f}s)")
-    weights = fit(data, N_FEATURES, iterations=args.iterations)
-    write_model(OUT, game="abalone", version=1, weights=weights, n_features=N_FEATURES, trained_on=[FILE + " (earliest 80% by date)"],
-                plies=len(data), notes="log-linear over plybits.abalone.rank.move_features; held out: latest 20% by date")
+
+    def save(weights: list[int]) -> None:
+        write_model(OUT, game="abalone", version=1, weights=weights, n_features=N_FEATURES,
+                    trained_on=[f"{FILE} (earliest 80% by date, every {args.every}th game)"], plies=len(data),
+                    notes="log-linear over plybits.abalone.rank.move_features; held out: latest 20% by date")
+
+    save(fit(data, N_FEATURES, iterations=args.iterations, checkpoint=save))
     print(f"wrote {OUT}")
 
 

@@ -41,9 +41,13 @@ def main() -> None:
     game = get_game("xiangqi")
     data = collect(((game.position(s), m) for _, s, m in train), canonical_moves, move_features)
     print(f"{len(train)} games ({len(test)} held out), {len(data)} plies, {N_FEATURES} features ({time.time() - start:.0f}s)")
-    weights = fit(data, N_FEATURES, iterations=args.iterations)
-    write_model(OUT, game="xiangqi", version=1, weights=weights, n_features=N_FEATURES, trained_on=[TRAIN_FILE],
-                plies=len(data), notes="log-linear over plybits.xiangqi.rank.move_features; held out: " + TEST_FILE + " minus shared games")
+
+    def save(weights: list[int]) -> None:
+        write_model(OUT, game="xiangqi", version=1, weights=weights, n_features=N_FEATURES, trained_on=[TRAIN_FILE],
+                    plies=len(data),
+                    notes="log-linear over plybits.xiangqi.rank.move_features; held out: " + TEST_FILE + " minus shared games")
+
+    save(fit(data, N_FEATURES, iterations=args.iterations, checkpoint=save))
     print(f"wrote {OUT}")
 
 
