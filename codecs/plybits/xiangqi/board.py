@@ -188,15 +188,27 @@ HORSE_STEPS: Final = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2,
 ``SOLDIER_ATTACKERS[colour][cell]``: cells from which a soldier of ``colour`` hits ``cell``."""
 
 
-def _danger_lines() -> list[bytearray]:
-    """For a general on cell k: the cells whose change can alter an attack on k (file, rank, diagonal neighbours)."""
-    out = [bytearray(_size) for _ in range(_size)]
+LEG: Final = 1000
+"""Marks a general's diagonal neighbour (a horse leg) in :data:`DANGER`."""
+
+
+def _danger_lines() -> list[list[int]]:
+    """For a general on cell k: per cell, the ray step from k to it (same file or rank), :data:`LEG` for a
+    diagonal neighbour, else 0 -- the cells whose change can alter an attack on k."""
+    out = [[0] * _size for _ in range(_size)]
     for k in SQUARES:
         fk, rk = FILE_OF[k], RANK_OF[k]
-        mask = out[k]
+        row = out[k]
         for i in SQUARES:
-            if FILE_OF[i] == fk or RANK_OF[i] == rk or (abs(FILE_OF[i] - fk) == 1 and abs(RANK_OF[i] - rk) == 1):
-                mask[i] = 1
+            f, r = FILE_OF[i], RANK_OF[i]
+            if i == k:
+                continue
+            if f == fk:
+                row[i] = STRIDE if r > rk else -STRIDE
+            elif r == rk:
+                row[i] = 1 if f > fk else -1
+            elif abs(f - fk) == 1 and abs(r - rk) == 1:
+                row[i] = LEG
     return out
 
 
@@ -501,11 +513,62 @@ class Board:
         if self.attacked_general(us):
             return [m for m in moves if safe(m.from_square, m.to_square)]
         danger = DANGER[k]
-        return [
-            m
-            for m in moves
-            if not (danger[m.from_square] or danger[m.to_square]) or safe(m.from_square, m.to_square)
-        ]
+        out = []
+        add = out.append
+        exposes = self._exposes
+        for m in moves:
+            frm, to = m.from_square, m.to_square
+            df, dt = danger[frm], danger[to]
+            if not (df or dt):
+                add(m)
+            elif frm == k:
+                if safe(frm, to):
+                    add(m)
+            elif not exposes(frm, to, k, df, dt):
+                add(m)
+        return out
+
+    def _exposes(self, frm: int, to: int, k: int, df: int, dt: int) -> bool:
+        """Whether a non-general move ``frm`` -> ``to``, played when not in check, lets an attack reach the
+        general on ``k``: only the lines through ``frm`` and ``to`` and a horse leg on ``frm`` can change."""
+        cells = self.cells
+        piece = cells[frm]
+        captured = cells[to]
+        cells[to] = piece
+        cells[frm] = 0
+        enemy = self.turn ^ BLACK
+        e_rook, e_cannon, e_king = CHARIOT | enemy, CANNON | enemy, KING | enemy
+        hit = False
+        for step in (df, dt):
+            if step == 0 or step == LEG:
+                continue
+            t = k + step
+            p = cells[t]
+            while p == 0:
+                t += step
+                p = cells[t]
+            if p is OFF:
+                continue
+            if p == e_rook or (p == e_king and (step == STRIDE or step == -STRIDE)):
+                hit = True
+                break
+            t += step
+            p = cells[t]
+            while p == 0:
+                t += step
+                p = cells[t]
+            if p == e_cannon:
+                hit = True
+                break
+        if not hit and df == LEG:
+            e_horse = HORSE | enemy
+            for h, leg in HORSE_ATTACKERS[k]:
+                if leg == frm and cells[h] == e_horse:
+                    hit = True
+                    break
+        cells[frm] = piece
+        cells[to] = captured
+        return hit
 
     def is_pseudo_legal(self, frm: int, to: int) -> bool:
         """Whether the piece on ``frm`` (of the side to move) may move to ``to`` by its movement rules."""
