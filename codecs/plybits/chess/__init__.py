@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from plybits.chess import notation as _notation
 from plybits.chess import pgn

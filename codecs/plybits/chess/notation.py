@@ -13,15 +13,11 @@ import re
 
 from plybits.chess.board import (
     BLACK,
-    E,
+    FILE_OF,
+    KING,
     KING_STEPS,
     KNIGHT,
     KNIGHT_STEPS,
-    N,
-    SLIDER_STEPS,
-    W,
-    FILE_OF,
-    KING,
     NAMES,
     NULL_MOVE,
     PAWN,
@@ -29,10 +25,13 @@ from plybits.chess.board import (
     PROMOTION_OF_LETTER,
     RANK_OF,
     ROOK,
-    SIZE,
+    SLIDER_STEPS,
     SQUARE_OF_NAME,
     Board,
+    E,
     Move,
+    N,
+    W,
     square,
 )
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PlybitsError
@@ -266,4 +265,4 @@ def move_text(board: Board, m: Move, notation: str | None = None) -> str:
     raise InvalidMoveError(f"unknown chess notation {notation!r}; known: san, uci")
 
 
-__all__ = ["parse_move", "parse_san", "parse_uci", "move_text", "san", "uci", "SIZE"]
+__all__ = ["move_text", "parse_move", "parse_san", "parse_uci", "san", "uci"]
