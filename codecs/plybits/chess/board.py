@@ -16,6 +16,7 @@ Chess960; the notations write it as each variant expects. The null move is
 
 from __future__ import annotations
 
+import operator
 from typing import Any, NamedTuple, Self
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -52,6 +53,8 @@ for _sq in SQUARES:
     FILE_OF[_sq], RANK_OF[_sq] = GEOMETRY.coords(_sq)
     NAMES[_sq] = GEOMETRY.name(_sq)
 SQUARE_OF_NAME = {NAMES[s]: s for s in SQUARES}
+_ON_BOARD = operator.itemgetter(*SQUARES)
+"""The 64 playable cells of a board list, a1..h8 (for compact repetition keys)."""
 
 
 def square(file: int, rank: int) -> int:
@@ -341,12 +344,12 @@ class Board:
             back = S if self.turn == WHITE else N
             if self.board[ep + back + E] != pawn and self.board[ep + back + W] != pawn:
                 ep = 0
-        return (tuple(self.board), self.turn, self.castling, ep)
+        return (bytes(_ON_BOARD(self.board)), self.turn, self.castling, ep)
 
     # ------------------------------------------------------------------ queries
 
-    def copy(self) -> Self:
-        """An independent copy (with the repetition history), of the same class."""
+    def copy(self, *, history: bool = True) -> Self:
+        """An independent copy of the same class, with the repetition history unless ``history=False``."""
         other = type(self).__new__(type(self))
         other.board = self.board[:]
         other.turn = self.turn
@@ -356,7 +359,7 @@ class Board:
         other.fullmove_number = self.fullmove_number
         other.chess960 = self.chess960
         other.kings = self.kings[:]
-        other._keys = self._keys[:]
+        other._keys = self._keys[:] if history else self._keys[-1:]
         other._legal = self._legal
         return other
 

@@ -230,7 +230,7 @@ def san(board: Board, m: Move) -> str:
         if b[t]:
             text += "x"
         text += NAMES[t]
-    after = board.copy()
+    after = board.copy(history=False)
     after.push(m)
     if after.is_check():
         text += "#" if not after.legal_moves() else "+"
