@@ -1,10 +1,11 @@
 """Load test of the HTTP service against a real uvicorn on 127.0.0.1 (started here, stopped here).
 
-    .venv/bin/python -m bench.load [--phase-seconds 10 --sustain-seconds 60 --batch-games 100000] [--write]
+    .venv/bin/python -m bench.load [--phase-seconds 20 --rounds 5 --sustain-seconds 60 --batch-games 100000] [--write]
 
 Phases, in one run on one server process:
 1. ``GET /healthz`` (trivial) and ``POST /v1/encode`` of an 80-ply chess game (SAN, then UCI), each for
-   ``--phase-seconds`` with the same concurrent keep-alive connections: requests/s, p50/p99 latency.
+   ``--phase-seconds`` in ``--rounds`` turns taken in rotation (so that other work on the shared machine
+   weighs on each alike), with the same concurrent keep-alive connections: requests/s, p50/p99 latency.
 2. ``--sustain-seconds`` of mixed traffic (encode, decode, validate of 80-ply real games, and healthz):
    requests, errors (any non-2xx answer, timeout or connection failure).
 3. One NDJSON batch of ``--batch-games`` encode lines (real games, cycled), streamed full duplex: games/s
@@ -151,7 +152,6 @@ def hammer(port: int, requests: list[bytes], seconds: float, processes: int, thr
     queue: mp.Queue = ctx.Queue()
     procs = [ctx.Process(target=client_process, args=(port, requests, seconds, threads, p * threads, queue))
              for p in range(processes)]
-    started = time.perf_counter()
     for proc in procs:
         proc.start()
     latencies: list[float] = []
@@ -162,14 +162,25 @@ def hammer(port: int, requests: list[bytes], seconds: float, processes: int, thr
         errors.extend(err)
     for proc in procs:
         proc.join(timeout=30)
-    elapsed = time.perf_counter() - started
-    latencies.sort()
+    return summary(latencies, errors, seconds)
+
+
+def summary(latencies: list[float], errors: list[str], seconds: float) -> dict:
+    """Requests/s over ``seconds`` of load, latency percentiles in ms, errors."""
+    latencies = sorted(latencies)
 
     def pct(p: float) -> float:
         return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000 if latencies else float("nan")
 
-    return {"requests": len(latencies), "errors": len(errors), "error_samples": errors[:5],
-            "rps": len(latencies) / seconds, "p50": pct(0.50), "p99": pct(0.99), "elapsed": elapsed}
+    return {"requests": len(latencies), "errors": len(errors), "error_samples": errors[:5], "seconds": seconds,
+            "rps": len(latencies) / seconds, "p50": pct(0.50), "p99": pct(0.99), "latencies": latencies,
+            "error_list": errors}
+
+
+def merge(parts: list[dict]) -> dict:
+    """One phase measured in several rounds, as if in one."""
+    return summary([x for p in parts for x in p["latencies"]], [e for p in parts for e in p["error_list"]],
+                   sum(p["seconds"] for p in parts))
 
 
 # --- the server --------------------------------------------------------------------------------
@@ -303,7 +314,8 @@ def run_batch(port: int, lines: list[bytes], games: int, timeout: float, pid: in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--phase-seconds", type=float, default=10.0)
+    parser.add_argument("--phase-seconds", type=float, default=20.0)
+    parser.add_argument("--rounds", type=int, default=5, help="turns the phases take, each phase-seconds/rounds")
     parser.add_argument("--sustain-seconds", type=float, default=60.0)
     parser.add_argument("--batch-games", type=int, default=100_000)
     parser.add_argument("--batch-timeout", type=float, default=900.0)
@@ -335,9 +347,14 @@ def main() -> None:
             "POST /v1/encode (80 plies, SAN)": [request_bytes("POST", "/v1/encode", enc(san80, "san"))],
             "POST /v1/encode (80 plies, UCI)": [request_bytes("POST", "/v1/encode", enc(uci80, "uci"))],
         }
-        for name, requests in phases.items():
-            print(f"phase {name} ...", file=sys.stderr)
-            results[name] = hammer(port, requests, args.phase_seconds, args.processes, args.threads)
+        # The phases take turns in short rounds, so that other work on the shared machine weighs on each alike.
+        parts: dict[str, list[dict]] = {name: [] for name in phases}
+        for round_ in range(args.rounds):
+            for name, requests in phases.items():
+                print(f"round {round_ + 1}/{args.rounds}: {name} ...", file=sys.stderr)
+                parts[name].append(hammer(port, requests, args.phase_seconds / args.rounds, args.processes,
+                                          args.threads))
+        results.update({name: merge(p) for name, p in parts.items()})
         mixed = []
         for (san, uci), blob in zip(games, blobs, strict=True):
             mixed.append(request_bytes("POST", "/v1/encode", enc(san, "san")))
@@ -380,7 +397,8 @@ def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> s
                     f"{r['requests']:,} | {r['errors']} |")
     s = results["sustained"]
     conns = args.processes * args.threads
-    cmd = (f".venv/bin/python -m bench.load --phase-seconds {args.phase_seconds:g} --sustain-seconds "
+    cmd = (f".venv/bin/python -m bench.load --phase-seconds {args.phase_seconds:g} --rounds {args.rounds} "
+           f"--sustain-seconds "
            f"{args.sustain_seconds:g} --batch-games {args.batch_games} --processes {args.processes} "
            f"--threads {args.threads}")
     encode_ratio = results["POST /v1/encode (80 plies, SAN)"]["rps"] / health["rps"]
@@ -389,7 +407,8 @@ def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> s
         "",
         f"Command: `{cmd} --write` — one uvicorn process (`app.main:app`, JSON access log on, written to "
         f"/dev/null) on 127.0.0.1, driven by {args.processes} client processes x {args.threads} keep-alive "
-        f"connections ({conns} in flight) on the same 2-core machine; the 80-ply game is the first 80 plies "
+        f"connections ({conns} in flight) on the same 2-core machine; each endpoint for {args.phase_seconds:g} s "
+        f"in all, in {args.rounds} turns taken in rotation; the 80-ply game is the first 80 plies "
         f"of a real game from `carlsen_otb.pgn`. Python {sys.version.split()[0]}. Load average (1 min) "
         f"{batch['load'][0]:.1f} at the start and {batch['load'][1]:.1f} at the end: other work shared the "
         "machine, so the rates are noisy; the ratios within a phase pair are the figures to read.",
