@@ -58,6 +58,19 @@ def load_games(count: int) -> list[tuple[list[str], list[str]]]:
     return games
 
 
+def library_ms(moves: list[str], notation: str, repeat: int = 200) -> float:
+    """Milliseconds of one ``plybits.encode`` of ``moves``, best of three runs of ``repeat``."""
+    import plybits
+
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        for _ in range(repeat):
+            plybits.encode("chess", "0x88", moves=moves, notation=notation)
+        best = min(best, (time.perf_counter() - started) / repeat)
+    return best * 1000
+
+
 # --- a small raw HTTP/1.1 client (keep-alive, minimal parsing, so that it costs the server's core little) ---
 
 def request_bytes(method: str, path: str, body: bytes | None = None) -> bytes:
@@ -327,6 +340,7 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     games = load_games(400)
     san80, uci80 = games[0]
+    args.lib_ms = {"san": library_ms(san80, "san"), "uci": library_ms(uci80, "uci")}
     enc = lambda moves, notation: json.dumps(  # noqa: E731
         {"game": "chess", "scheme": "0x88", "moves": moves, "notation": notation}).encode()
     port = free_port()
@@ -418,9 +432,11 @@ def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> s
         *rows,
         "",
         f"Target: encode at >= 50% of the trivial endpoint's requests/s — "
-        f"{'met' if encode_ratio >= 0.5 else 'NOT met'} ({encode_ratio:.0%} with SAN). The encode time is the "
-        "chess rules' (each SAN move is matched against the generated legal moves); the service adds the same "
-        "per-request cost to both endpoints.",
+        f"{'met' if encode_ratio >= 0.5 else 'NOT met'} ({encode_ratio:.0%} with SAN). Both endpoints pay the same "
+        "HTTP and ASGI cost (uvicorn, middleware, routing, a worker-thread hop: the whole of /healthz); an "
+        "encode adds reading the game and checking every move with the chess rules (`plybits.encode` alone: "
+        f"{args.lib_ms['san']:.2f} ms SAN, {args.lib_ms['uci']:.2f} ms UCI for these 80 plies, timed in this "
+        "process), while its own service layer (JSON, pydantic, base64) is about 0.05 ms.",
         "",
         f"Sustained mixed load ({args.sustain_seconds:.0f} s; encode SAN, decode, validate UCI of 400 real 80-ply "
         f"games, and /healthz, in turn): **{s['requests']:,} requests, {s['errors']} errors** "
