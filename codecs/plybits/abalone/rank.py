@@ -1,0 +1,402 @@
+"""``abalone/rank`` (codec 0x22): each ply's index among the legal moves, range-coded under a learned model.
+
+Canonical order: the legal moves sorted by their abapro word (SPEC §4): inline moves
+``(0, cell number, direction)`` before broadsides ``(1, first end's cell number, line
+direction, marbles, move direction)``, cells numbered a1 = 0 ... i9 = 60.
+
+- Model 0: uniform over the legal moves.
+- Model 1: log-linear over :func:`move_features` (kind of move and what it pushes or ejects,
+  centre gain, cohesion, edge exposure, direction seen from the mover, distance to the
+  opponent's last move and to one's own, the destination cells), integer weights learned by
+  ``tools/train_abalone.py`` and shipped in ``rank_model_v1.json``.
+
+Feature ids are part of model 1's format: never change them; a new feature set is a new model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from plybits.abalone.board import BLACK, CELL_NUMBER, EMPTY, GEOMETRY, SQUARES, STEPS, Board, Move
+from plybits.mailbox import OFF
+from plybits.rank import MoveModel, RankScheme, load_model_data, softmax_frequencies
+from plybits.registry import register_scheme
+
+
+def move_key(move: Move) -> tuple[int, ...]:
+    """The canonical sort key of a move: its abapro fields."""
+    if move.line < 0:
+        return (0, CELL_NUMBER[move.cell], move.direction)
+    return (1, CELL_NUMBER[move.cell], move.line, move.marbles, move.direction)
+
+
+_KEYS: dict[Move, tuple[int, ...]] = {}
+
+
+def _key(move: Move) -> tuple[int, ...]:
+    key = _KEYS.get(move)
+    if key is None:
+        key = _KEYS[move] = move_key(move)
+    return key
+
+
+def canonical_moves(board: Board) -> list[Move]:
+    """The legal moves in canonical order."""
+    return sorted(board.legal_moves(), key=_key)
+
+
+# ---------------------------------------------------------------- model 1 features (frozen)
+
+_SIZE = GEOMETRY.size
+RING = [-1] * _SIZE
+"""Hex distance of each cell from the centre e5 (0..4); -1 off the board."""
+_COORDS = [(0, 0)] * _SIZE
+for _sq in SQUARES:
+    _f, _r = GEOMETRY.coords(_sq)
+    _COORDS[_sq] = (_f, _r)
+    RING[_sq] = max(abs(_f - 4), abs(_r - 4), abs((_f - 4) - (_r - 4)))
+
+
+def hex_distance(a: int, b: int) -> int:
+    """Steps between two cells."""
+    (fa, ra), (fb, rb) = _COORDS[a], _COORDS[b]
+    df, dr = fb - fa, rb - ra
+    return max(abs(df), abs(dr), abs(df - dr))
+
+
+DISTANCE: list[list[int]] = [[9] * _SIZE for _ in range(_SIZE)]
+"""DISTANCE[a][b]: :func:`hex_distance` of two cells."""
+for _a in SQUARES:
+    for _b in SQUARES:
+        DISTANCE[_a][_b] = hex_distance(_a, _b)
+_ADJACENT = [False] * (2 * _SIZE)
+for _s in STEPS:
+    _ADJACENT[_SIZE + _s] = True
+
+
+_next = 0
+
+
+def _block(size: int) -> int:
+    global _next
+    start = _next
+    _next += size
+    return start
+
+
+F_KIND = _block(5 * 3 * 2)  # kind (inline 1/2/3, broadside 2/3) x opponents pushed (0/1/2) x ejects
+F_CENTRE = _block(5 * 9)  # kind x centre gain of the moved marbles (-4..4)
+F_DIRECTION = _block(2 * 6 * 5)  # side x direction x kind
+F_NEAR_LAST = _block(6)  # distance from the opponent's last move's destination (0..4, 5+)
+F_NEAR_MINE = _block(6)  # distance from one's own last move's destination (0..4, 5+)
+F_COHESION = _block(5 * 13)  # kind x change in the number of adjacent own pairs (-6..6)
+F_EDGE = _block(5 * 4)  # kind x own marbles moved onto the edge ring (0..3)
+F_LEAVE_EDGE = _block(5 * 4)  # kind x own marbles moved off the edge ring (0..3)
+F_TO_CELL = _block(2 * 61)  # side x the front (inline) or first end's (broadside) destination cell
+F_FROM_CELL = _block(2 * 61)  # side x the rear (inline) or first end's (broadside) cell
+F_THREAT = _block(3)  # the moved group was exposed to a push (0 no, 1 pushable, 2 could be ejected)
+N_FEATURES = _next
+
+_KIND_NAMES = ("inline-1", "inline-2", "inline-3", "broadside-2", "broadside-3")
+
+
+def _destination(move: Move) -> int:
+    """A move's representative destination cell for locality features (board-independent)."""
+    return move.cell + STEPS[move.direction]
+
+
+def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
+    """Model 1's active feature ids of each move in ``moves`` (legal here)."""
+    cells = board.cells
+    me = board.turn
+    opp = 3 - me
+    side = 0 if me == BLACK else 1
+    near_last = DISTANCE[_destination(history[-1])] if history else None
+    near_mine = DISTANCE[_destination(history[-2])] if len(history) >= 2 else None
+    exposure = _exposure(cells, me, opp)
+    # own neighbours of every cell, on the board as it stands
+    own = [0] * _SIZE
+    for sq in SQUARES:
+        if cells[sq] == me:
+            for st in STEPS:
+                own[sq + st] += 1
+    ring = RING
+    adjacent = _ADJACENT
+    size = _SIZE
+    cell_number = CELL_NUMBER
+    side_to = F_TO_CELL + side * 61
+    side_from = F_FROM_CELL + side * 61
+    out: list[list[int]] = []
+    for m in moves:
+        step = STEPS[m.direction]
+        if m.line < 0:
+            rear = m.cell
+            front = rear + step
+            n = 1
+            while cells[front] == me:
+                n += 1
+                front += step
+            pushed = 0
+            u = front
+            while cells[u] == opp:
+                pushed += 1
+                u += step
+            ejects = 1 if pushed and cells[u] is OFF else 0
+            kind = n - 1
+            gain = ring[rear] - ring[front]
+            edge_to = 1 if ring[front] == 4 else 0
+            edge_from = 1 if ring[rear] == 4 else 0
+            cohesion = own[front] - (1 if n == 1 else 0) - own[rear]
+            feats = [F_KIND + (kind * 3 + pushed) * 2 + ejects]
+            if near_last is not None:
+                feats.append(F_NEAR_LAST + min(5, near_last[front]))
+            if near_mine is not None:
+                feats.append(F_NEAR_MINE + min(5, near_mine[rear]))
+            threat = 0
+            c = rear
+            for _ in range(n):
+                level = exposure.get(c, 0)
+                if level > threat:
+                    threat = level
+                c += step
+        else:
+            lstep = STEPS[m.line]
+            rear = m.cell
+            group = [rear + k * lstep for k in range(m.marbles)]
+            dest = [c + step for c in group]
+            front = dest[0]
+            kind = 3 if m.marbles == 2 else 4
+            gain = sum([ring[c] for c in group]) - sum([ring[c] for c in dest])
+            edge_to = sum([1 for c in dest if ring[c] == 4])
+            edge_from = sum([1 for c in group if ring[c] == 4])
+            cross = sum([1 for c in group for d in dest if adjacent[size + d - c]])
+            cohesion = sum([own[d] for d in dest]) - sum([own[c] for c in group]) - cross + 2 * (m.marbles - 1)
+            feats = [F_KIND + kind * 6]
+            if near_last is not None:
+                feats.append(F_NEAR_LAST + min(5, min([near_last[d] for d in dest])))
+            if near_mine is not None:
+                feats.append(F_NEAR_MINE + min(5, min([near_mine[c] for c in group])))
+            threat = max([exposure.get(c, 0) for c in group])
+        feats.append(F_CENTRE + kind * 9 + max(-4, min(4, gain)) + 4)
+        feats.append(F_DIRECTION + (side * 6 + m.direction) * 5 + kind)
+        feats.append(F_COHESION + kind * 13 + max(-6, min(6, cohesion)) + 6)
+        feats.append(F_EDGE + kind * 4 + edge_to)
+        feats.append(F_LEAVE_EDGE + kind * 4 + edge_from)
+        feats.append(side_to + cell_number[front])
+        feats.append(side_from + cell_number[rear])
+        if threat:
+            feats.append(F_THREAT + threat)
+        out.append(feats)
+    return out
+
+
+def _exposure(cells: list[Any], me: int, opp: int) -> dict[int, int]:
+    """Own marbles an opposing line could push now: 1 pushable, 2 pushable off the board."""
+    exposed: dict[int, int] = {}
+    for sq in SQUARES:
+        if cells[sq] != opp:
+            continue
+        for step in STEPS:
+            # an opposing line of n starting at sq (its rear) heading along step
+            n = 1
+            t = sq + step
+            while cells[t] == opp and n < 4:
+                n += 1
+                t += step
+            if n > 3 or cells[t] != me or cells[sq - step] == opp:
+                continue
+            k = 0
+            u = t
+            while cells[u] == me:
+                k += 1
+                u += step
+            if k >= n or cells[u] == opp:
+                continue
+            level = 2 if cells[u] is OFF else 1
+            for j in range(k):
+                c = t + j * step
+                if exposed.get(c, 0) < level:
+                    exposed[c] = level
+    return exposed
+
+
+class UniformAbaloneModel(MoveModel):
+    """Model 0: every legal move equally likely."""
+
+    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
+        return canonical_moves(position), None
+
+
+class LinearAbaloneModel(MoveModel):
+    """Model 1: log-linear over :func:`move_features` with the shipped integer weights."""
+
+    version = 1
+    description = "log-linear move model learned from MiGs games (tools/train_abalone.py)"
+
+    def __init__(self, filename: str = "rank_model_v1.json") -> None:
+        self.filename = filename
+        self._weights: list[int] | None = None
+
+    @property
+    def weights(self) -> list[int]:
+        """The integer weights (units of 1/32 bit), loaded on first use."""
+        if self._weights is None:
+            data = load_model_data("plybits.abalone", self.filename)
+            weights = data["weights"]
+            if len(weights) != N_FEATURES:
+                raise ValueError(f"{self.filename}: {len(weights)} weights for {N_FEATURES} features")
+            self._weights = [int(w) for w in weights]
+        return self._weights
+
+    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
+        moves = canonical_moves(position)
+        if not moves:
+            return moves, None
+        return moves, softmax_frequencies(self.scores(position, moves, history))
+
+    def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
+        """Each move's score: the sum of the weights of its :func:`move_features`, with the parts that
+        depend only on the move (and, inline, on the line's length and what it pushes) cached."""
+        w = self.weights
+        cells = board.cells
+        me = board.turn
+        opp = 3 - me
+        side = 0 if me == BLACK else 1
+        near_last = DISTANCE[_destination(history[-1])] if history else None
+        near_mine = DISTANCE[_destination(history[-2])] if len(history) >= 2 else None
+        exposure = _exposure(cells, me, opp)
+        own = [0] * _SIZE
+        for sq in SQUARES:
+            if cells[sq] == me:
+                for st in STEPS:
+                    own[sq + st] += 1
+        cache = self._cache[side]
+        w_near_last = self._near(F_NEAR_LAST, _destination(history[-1])) if history else None
+        w_near_mine = self._near(F_NEAR_MINE, _destination(history[-2])) if len(history) >= 2 else None
+        w_threat = (0, w[F_THREAT + 1], w[F_THREAT + 2])
+        w_cohesion = self._cohesion
+        steps = STEPS
+        out = []
+        append = out.append
+        for m in moves:
+            step = steps[m.direction]
+            if m.line < 0:
+                rear = m.cell
+                front = rear + step
+                n = 1
+                while cells[front] == me:
+                    n += 1
+                    front += step
+                pushed = 0
+                u = front
+                while cells[u] == opp:
+                    pushed += 1
+                    u += step
+                ejects = 1 if pushed and cells[u] is OFF else 0
+                key = (m, n, pushed, ejects)
+                score = cache.get(key)
+                if score is None:
+                    score = cache[key] = self._static_score(m, side, n - 1, pushed, ejects, [rear], [front], front)
+                score += w_cohesion[n - 1][own[front] - (1 if n == 1 else 0) - own[rear] + 30]
+                if w_near_last is not None:
+                    score += w_near_last[front]
+                if w_near_mine is not None:
+                    score += w_near_mine[rear]
+                threat = 0
+                c = rear
+                for _ in range(n):
+                    level = exposure.get(c, 0)
+                    if level > threat:
+                        threat = level
+                    c += step
+                append(score + w_threat[threat])
+            else:
+                group, dest, cross = _BROADSIDE_CELLS[m]
+                kind = m.marbles + 1
+                score = cache.get(m)
+                if score is None:
+                    score = cache[m] = self._static_score(m, side, kind, 0, 0, group, dest, dest[0])
+                cohesion = sum([own[d] for d in dest]) - sum([own[c] for c in group]) - cross + 2 * (m.marbles - 1)
+                score += w_cohesion[kind][cohesion + 30]
+                if w_near_last is not None:
+                    score += w_near_last[min(dest, key=near_last.__getitem__)]
+                if w_near_mine is not None:
+                    score += w_near_mine[min(group, key=near_mine.__getitem__)]
+                append(score + w_threat[max([exposure.get(c, 0) for c in group])])
+        return out
+
+    def _static_score(self, m: Move, side: int, kind: int, pushed: int, ejects: int, vacated: list[int],
+                      filled: list[int], front: int) -> int:
+        """The weights of the features that depend on the move, the side, and the inline line only."""
+        w = self.weights
+        gain = sum(RING[c] for c in vacated) - sum(RING[c] for c in filled)
+        score = w[F_KIND + (kind * 3 + pushed) * 2 + ejects]
+        score += w[F_CENTRE + kind * 9 + max(-4, min(4, gain)) + 4]
+        score += w[F_DIRECTION + (side * 6 + m.direction) * 5 + kind]
+        score += w[F_EDGE + kind * 4 + sum(1 for c in filled if RING[c] == 4)]
+        score += w[F_LEAVE_EDGE + kind * 4 + sum(1 for c in vacated if RING[c] == 4)]
+        score += w[F_TO_CELL + side * 61 + CELL_NUMBER[front]]
+        score += w[F_FROM_CELL + side * 61 + CELL_NUMBER[m.cell]]
+        return score
+
+    def _near(self, block: int, cell: int) -> list[int]:
+        """The locality weight of every cell at its distance from ``cell``, built once per cell."""
+        key = (block, cell)
+        table = self._cache[2].get(key)
+        if table is None:
+            w = self.weights
+            table = self._cache[2][key] = [w[block + min(5, d)] for d in DISTANCE[cell]]
+        return table
+
+    @property
+    def _cohesion(self) -> list[list[int]]:
+        table = self.__dict__.get("_cohesion_table")
+        if table is None:
+            w = self.weights
+            table = self.__dict__["_cohesion_table"] = [
+                [w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6] for c in range(-30, 31)] for kind in range(5)
+            ]
+        return table
+
+    @property
+    def _cache(self) -> tuple[dict[Any, int], dict[Any, int], dict[Any, list[int]]]:
+        cache = self.__dict__.get("_score_cache")
+        if cache is None:
+            cache = self.__dict__["_score_cache"] = ({}, {}, {})
+        return cache
+
+
+def _broadside_cells() -> dict[Move, tuple[list[int], list[int], int]]:
+    """For every broadside move: its cells, their destinations, and the (cell, destination) pairs adjacent."""
+    from plybits.abalone.board import ALL_MOVES
+
+    table = {}
+    for m in ALL_MOVES:
+        if m.line < 0:
+            continue
+        group = [m.cell + k * STEPS[m.line] for k in range(m.marbles)]
+        dest = [c + STEPS[m.direction] for c in group]
+        cross = sum(1 for c in group for d in dest if _ADJACENT[_SIZE + d - c])
+        table[m] = (group, dest, cross)
+    return table
+
+
+_BROADSIDE_CELLS = _broadside_cells()
+
+
+class AbaloneRank(RankScheme):
+    """Abalone moves range-coded by rank under a learned move model."""
+
+    game: ClassVar[str] = "abalone"
+    codec_id: ClassVar[int] = 0x22
+    version: ClassVar[int] = 1
+    readable_versions: ClassVar[tuple[int, ...]] = (0, 1)
+    description: ClassVar[str] = (
+        "each move's index among the legal moves (in abapro order), range-coded under a learned move model"
+    )
+    models = {0: UniformAbaloneModel(), 1: LinearAbaloneModel()}
+
+
+RANK = AbaloneRank()
+register_scheme(RANK)
