@@ -95,6 +95,8 @@ KNIGHT_JUMP = [False] * (2 * SIZE)
 for _step in KNIGHT_STEPS:
     KNIGHT_JUMP[SIZE + _step] = True
 SLIDER_STEPS = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: KING_STEPS}
+ENEMIES = (frozenset(range(BLACK | PAWN, (BLACK | KING) + 1)), frozenset(range(PAWN, KING + 1)))
+"""ENEMIES[colour >> 3]: the piece codes of the other side (an OFF cell is in neither)."""
 SLIDES_ALONG = [[False] * 7 for _ in range(2 * SIZE)]
 """SLIDES_ALONG[SIZE + step][kind]: whether a piece of that kind moves along ``step``."""
 for _step in ORTHOGONAL:
@@ -491,73 +493,73 @@ class Board:
             start_rank = 1 if us == WHITE else 6
             last_rank = 7 if us == WHITE else 0
             ep = self.ep
+            enemy = ENEMIES[us >> 3]
             for s in SQUARES:
                 p = b[s]
                 if not p or p & BLACK != us:
                     continue
                 kind = p & 7
                 base = s * SIZE
-                targets: list[int] = []
+                allowed = pins.get(s) if pins else None
                 if kind == PAWN:
+                    targets: list[int] = []
                     t = s + forward
                     if b[t] == 0:
                         targets.append(t)
                         if RANK_OF[s] == start_rank and b[t + forward] == 0:
                             targets.append(t + forward)
                     for t in (s + forward + E, s + forward + W):
-                        q = b[t]
-                        if q and q is not OFF and q & BLACK == them:
+                        if b[t] in enemy:
                             targets.append(t)
-                        elif t == ep and ep:
-                            if self._ep_legal(s, t):
-                                add(table[(base + t) * 8])
-                    if s in pins:
-                        allowed = pins[s]
-                        targets = [t for t in targets if t in allowed]
-                    if block is not None:
-                        targets = [t for t in targets if t in block]
-                    for t in targets:
-                        if RANK_OF[t] == last_rank:
-                            for promo in (QUEEN, ROOK, BISHOP, KNIGHT):
-                                add(move(s, t, promo))
-                        else:
+                        elif t == ep and ep and self._ep_legal(s, t):
                             add(table[(base + t) * 8])
-                    continue
-                if kind == KNIGHT:
-                    if s in pins:
-                        continue
+                    for t in targets:
+                        if (allowed is None or t in allowed) and (block is None or t in block):
+                            if RANK_OF[t] == last_rank:
+                                for promo in (QUEEN, ROOK, BISHOP, KNIGHT):
+                                    add(move(s, t, promo))
+                            else:
+                                add(table[(base + t) * 8])
+                elif kind == KNIGHT:
+                    if allowed is not None:
+                        continue  # a pinned knight never stays on its ray
                     for d in KNIGHT_STEPS:
                         t = s + d
                         q = b[t]
-                        if q == 0 or (q is not OFF and q & BLACK == them):
-                            targets.append(t)
-                elif kind == KING:
-                    continue
-                else:
-                    for d in SLIDER_STEPS[kind]:
-                        t = s + d
-                        q = b[t]
-                        while q == 0:
-                            targets.append(t)
-                            t += d
+                        if (q == 0 or q in enemy) and (block is None or t in block):
+                            add(table[(base + t) * 8])
+                elif kind != KING:
+                    if allowed is None and block is None:
+                        for d in SLIDER_STEPS[kind]:
+                            t = s + d
                             q = b[t]
-                        if q is not OFF and q & BLACK == them:
-                            targets.append(t)
-                    if s in pins:
-                        allowed = pins[s]
-                        targets = [t for t in targets if t in allowed]
-                if block is not None:
-                    targets = [t for t in targets if t in block]
-                for t in targets:
-                    add(table[(base + t) * 8])
+                            while q == 0:
+                                add(table[(base + t) * 8])
+                                t += d
+                                q = b[t]
+                            if q in enemy:
+                                add(table[(base + t) * 8])
+                    else:
+                        for d in SLIDER_STEPS[kind]:
+                            t = s + d
+                            q = b[t]
+                            while True:
+                                if (q == 0 or q in enemy) and (allowed is None or t in allowed) \
+                                        and (block is None or t in block):
+                                    add(table[(base + t) * 8])
+                                if q != 0:
+                                    break
+                                t += d
+                                q = b[t]
         # king steps
         king = b[k]
         b[k] = EMPTY
         base = k * SIZE
+        enemy = ENEMIES[us >> 3]
         for d in KING_STEPS:
             t = k + d
             q = b[t]
-            if (q == 0 or (q is not OFF and q & BLACK == them)) and not self.attacked(t, them):
+            if (q == 0 or q in enemy) and not self.attacked(t, them):
                 add(table[(base + t) * 8])
         b[k] = king
         if self.castling and not checkers:
