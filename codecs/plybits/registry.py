@@ -41,7 +41,7 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
+    # A package that fails to import raises here, and again on the next call: never a half-loaded registry.
     for package in GAME_PACKAGES:
         if importlib.util.find_spec(package) is None:
             continue
@@ -49,6 +49,7 @@ def _load() -> None:
         for module in LATER_SCHEMES:
             if importlib.util.find_spec(f"{package}.{module}") is not None:
                 importlib.import_module(f"{package}.{module}")
+    _loaded = True
 
 
 def games() -> list[Game]:

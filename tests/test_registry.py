@@ -1,0 +1,43 @@
+import pytest
+
+from plybits import registry
+from plybits.errors import UnknownCodecError
+
+# The codec table of docs/format.md: released ids never change.
+CODEC_IDS = {
+    ("chess", "0x88"): 0x01, ("chess", "rank"): 0x02,
+    ("xiangqi", "xq10"): 0x11, ("xiangqi", "rank"): 0x12,
+    ("abalone", "abapro"): 0x21, ("abalone", "rank"): 0x22,
+    ("entropy", "e13"): 0x31, ("entropy", "rank"): 0x32,
+}
+
+
+def test_every_game_and_scheme_is_registered_with_its_documented_id():
+    assert {(s.game, s.name): s.codec_id for s in registry.schemes()} == CODEC_IDS
+    assert [g.name for g in registry.games()] == ["chess", "xiangqi", "abalone", "entropy"]
+
+
+def test_lookups_by_name_and_id_agree():
+    for (game, name), codec_id in CODEC_IDS.items():
+        assert registry.scheme_by_id(codec_id) is registry.get_scheme(game, name)
+
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda: registry.get_game("go"), "unknown game 'go'; known: chess, xiangqi"),
+        (lambda: registry.get_scheme("chess", "xq10"), "unknown scheme 'xq10' for chess; known: 0x88, rank"),
+        (lambda: registry.scheme_by_id(0x7F), "unknown codec id 0x7f"),
+    ],
+)
+def test_unknown_names_and_ids_are_named_with_what_is_known(call, message):
+    with pytest.raises(UnknownCodecError, match=message.replace("(", r"\(")):
+        call()
+
+
+def test_a_scheme_cannot_take_a_used_id_or_name():
+    chess_0x88 = registry.get_scheme("chess", "0x88")
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.register_scheme(chess_0x88)
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.register_game(registry.get_game("chess"))
