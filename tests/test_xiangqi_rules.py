@@ -183,12 +183,12 @@ def test_random_fen_text_is_a_position_or_invalid(text):
 @pytest.mark.data
 def test_shortcut_check_test_equals_testing_every_move():
     """legal_moves() skips the own-general test for moves off the general's lines; on every position of
-    300 real games it must give exactly the pseudo-legal moves that pass the full test."""
+    150 real games it must give exactly the pseudo-legal moves that pass the full test."""
     from tests.conftest import shared_data
 
     text = shared_data("xiangqi", "Liu_Dahua_1125_UCI_games.pgn").read_text(encoding="utf-8")
     positions = 0
-    for _, record in zip(range(300), GAME.split_records(text)):
+    for _, record in zip(range(150), GAME.split_records(text)):
         board = Board()
         for token in GAME.parse_record(record).moves + [None]:
             brute = [m for m in board.pseudo_legal_moves() if board._safe(m.from_square, m.to_square)]
@@ -197,4 +197,4 @@ def test_shortcut_check_test_equals_testing_every_move():
             if token is None:
                 break
             board.push(Move.from_iccs(token))
-    assert positions > 20_000
+    assert positions > 10_000
