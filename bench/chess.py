@@ -12,6 +12,8 @@ carlsen_otb.pgn, every game unless ``--games`` bounds it), each game one PGN tex
   generating the full move list, played, written as UCI); python-chess's is ``Board.push_uci`` of the same
   UCI moves (parsed, checked legal, played). Also the library verb ``plybits.decode(data, notation="uci")``,
   which adds the container (CRC, header) and writes the moves from a second replay.
+- legal-move generation: ``Board.legal_moves()`` (cache cleared) vs ``list(board.legal_moves)`` on every position
+  of the first 300 games (what the rank scheme asks for every ply).
 The two sides alternate chunk by chunk (250 games); replay timings are each chunk's best of ``--repeat`` runs.
 """
 
@@ -45,6 +47,7 @@ def load(limit: int | None) -> list[str]:
 
 
 CHUNK = 250
+GEN_GAMES = 300
 
 
 def timed(fn, repeat: int) -> float:
@@ -97,6 +100,32 @@ def main() -> None:
         t_theirs_replay += timed(theirs_replay, args.repeat)
         t_ours_verb += timed(lambda: [plybits.decode(e.data, notation="uci") for e in out], args.repeat)
 
+    # legal-move generation on the positions of the first games (what the rank scheme does every ply)
+    ours_positions: list = []
+    for e in encoded[:GEN_GAMES]:
+        replay = plybits.read_record("chess", moves=plybits.decode(e.data, notation="uci").moves, notation="uci")
+        position = replay.start_position.copy()
+        for m in replay.moves:
+            ours_positions.append(position.copy())
+            position.push(m)
+    theirs_positions = [chess.Board(p.fen()) for p in ours_positions]
+
+    def ours_generate() -> None:
+        for p in ours_positions:
+            p._legal = None
+            p.legal_moves()
+
+    def theirs_generate() -> None:
+        for board in theirs_positions:
+            list(board.legal_moves)
+
+    t_ours_gen = t_theirs_gen = 0.0
+    for _ in range(args.repeat):  # alternate, keep each side's best
+        a, b = timed(ours_generate, 1), timed(theirs_generate, 1)
+        t_ours_gen = a if not t_ours_gen else min(t_ours_gen, a)
+        t_theirs_gen = b if not t_theirs_gen else min(t_theirs_gen, b)
+    positions = len(ours_positions)
+
     def rate(seconds: float) -> str:
         return f"{plies / seconds:,.0f}"
 
@@ -117,6 +146,9 @@ def main() -> None:
         f"{rate(t_ours_replay)} | {rate(t_theirs_replay)} | {t_theirs_replay / t_ours_replay:.2f} |",
         f"| the library verb `plybits.decode(data, notation=\"uci\")` (container + CRC + replay + UCI written) vs `push_uci` | "
         f"{rate(t_ours_verb)} | {rate(t_theirs_replay)} | {t_theirs_replay / t_ours_verb:.2f} |",
+        f"| legal-move generation: `Board.legal_moves()` vs `list(board.legal_moves)`, {positions:,} positions of the "
+        f"first {GEN_GAMES} games (positions/s) | {positions / t_ours_gen:,.0f} | {positions / t_theirs_gen:,.0f} | "
+        f"{t_theirs_gen / t_ours_gen:.2f} |",
         "",
         f"Sizes: chess/0x88 payload {16 * plies // 8:,} bytes for {plies:,} plies (16 bits/ply); containers with the PGN "
         f"tags {sum(len(e.data) for e in encoded):,} bytes; the PGN texts {sum(len(t.encode()) for t in texts):,} bytes.",

@@ -279,3 +279,27 @@ def test_illegal_moves_name_the_reason():
         parse_san(board, "O-O")
     with pytest.raises(IllegalMoveError, match="no black piece|no white piece"):
         board.checked_move(parse_square("e7"), parse_square("e5"))
+
+
+def test_lost_castling_rights_make_a_different_position_for_repetition():
+    board = CHESS.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    cycle = ["Kf1", "Kf8", "Ke1", "Ke8"]
+    for _ in range(2):
+        for text in cycle:
+            board.push(board.parse_move(text))
+    # the start had castling rights: the same pieces without them have been seen only twice
+    assert board.repetitions() == 2 and board.status() == {"status": "ongoing"}
+    copy = board.copy()
+    for text in cycle:
+        copy.push(copy.parse_move(text))
+    assert copy.repetitions() == 3 and copy.status()["status"] == "threefold"
+    assert board.repetitions() == 2  # the copy's moves did not touch the original's history
+
+
+def test_a_capture_starts_the_repetition_count_afresh():
+    board = CHESS.position("4k3/8/8/p7/8/8/8/R3K3 w - - 0 1")
+    for text in ["Rb1", "Ke7", "Ra1", "Ke8", "Rb1", "Ke7", "Ra1", "Ke8"]:
+        board.push(board.parse_move(text))
+    assert board.repetitions() == 3
+    board.push(board.parse_move("Rxa5"))
+    assert board.repetitions() == 1 and board.halfmove_clock == 0

@@ -179,7 +179,7 @@ class Board:
     (index ``colour >> 3``).
     """
 
-    __slots__ = ("board", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_keys", "_legal")
+    __slots__ = ("board", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_anchor", "_trail", "_legal")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
         """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
@@ -194,7 +194,10 @@ class Board:
         self.fullmove_number = 1
         self.chess960 = chess960
         self.kings = [0, 0]
-        self._keys: list[tuple[Any, ...]] = []
+        self._anchor: tuple[Any, ...] = ()
+        """The position after the last capture or pawn move (cells, turn, castling, ep, kings), for repetitions."""
+        self._trail: list[Move] = []
+        """The moves played since :attr:`_anchor` (all reversible)."""
         self._legal: list[Move] | None = None
         if fen is not None:
             self._set_fen(fen, chess960)
@@ -257,7 +260,7 @@ class Board:
         them = self.turn ^ BLACK
         if self.attacked(self.kings[them >> 3], self.turn):
             raise InvalidPositionError(f"the side not to move is in check: {fen!r}")
-        self._keys = [self._key()]
+        self._anchor = self._snapshot()
 
     def _set_castling(self, text: str, chess960: bool, fen: str) -> None:
         if text == "-":
@@ -338,6 +341,9 @@ class Board:
                         out += ("K" if file == 7 else "Q") if rank == 0 else ("k" if file == 7 else "q")
         return out
 
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (self.board[:], self.turn, self.castling, self.ep, self.kings[:])
+
     def _key(self) -> tuple[Any, ...]:
         """What makes two positions the same for repetition: pieces, side, castling, en passant."""
         ep = self.ep
@@ -361,7 +367,12 @@ class Board:
         other.fullmove_number = self.fullmove_number
         other.chess960 = self.chess960
         other.kings = self.kings[:]
-        other._keys = self._keys[:] if history else self._keys[-1:]
+        if history:
+            other._anchor = self._anchor
+            other._trail = self._trail[:]
+        else:
+            other._anchor = self._snapshot()
+            other._trail = []
         other._legal = self._legal
         return other
 
@@ -760,9 +771,10 @@ class Board:
         if us == BLACK:
             self.fullmove_number += 1
         if self.halfmove_clock == 0:
-            self._keys = [self._key()]
+            self._anchor = (b[:], self.turn, self.castling, self.ep, self.kings[:])
+            self._trail = []
         else:
-            self._keys.append(self._key())
+            self._trail.append(m)
 
     # ------------------------------------------------------------------ game state
 
@@ -787,8 +799,15 @@ class Board:
 
     def repetitions(self) -> int:
         """How many times the current position has occurred (since the last capture or pawn move)."""
-        key = self._keys[-1]
-        return sum(1 for k in self._keys if k == key)
+        cells, turn, castling, ep, kings = self._anchor
+        replay = Board(None, chess960=self.chess960)
+        replay.board, replay.turn, replay.castling, replay.ep, replay.kings = cells[:], turn, castling, ep, kings[:]
+        replay.halfmove_clock = 1
+        keys = [replay._key()]
+        for m in self._trail:
+            replay.push(m)
+            keys.append(replay._key())
+        return keys.count(keys[-1])
 
     def status(self) -> dict[str, Any]:
         """The game state: checkmate > stalemate > insufficient_material > fifty_moves > threefold > ongoing."""
