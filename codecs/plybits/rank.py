@@ -10,6 +10,7 @@ with exact integer arithmetic, so encoder and decoder agree bit for bit on every
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
@@ -49,15 +50,15 @@ def _exp2_table() -> list[int]:
 
 EXP2 = _exp2_table()
 """``EXP2[d]`` is 2^-(d/32) in fixed point with 40 fractional bits; beyond the table it is 0."""
-_EXP2_LEN = len(EXP2)
+_EXP2_GET = dict(enumerate(EXP2)).get
 
 
 def softmax_frequencies(scores: Sequence[int], budget: int = MAX_TOTAL) -> list[int]:
     """Integer frequencies proportional to ``2^(score/32)``, each at least 1, summing to at most ``budget``."""
     n = len(scores)
     top = max(scores)
-    exp2, limit = EXP2, _EXP2_LEN
-    weights = [exp2[top - s] if top - s < limit else 0 for s in scores]
+    get = _EXP2_GET
+    weights = [get(top - s, 0) for s in scores]
     spare = budget - n
     total = sum(weights)  # >= 2^40: the best move has weight EXP2[0]
     return [1 + w * spare // total for w in weights]
@@ -122,15 +123,9 @@ class MoveModel:
             return moves[index]
         cum = list(accumulate(freqs))
         target = decoder.decode_target(cum[-1])
-        lo, hi = 0, n - 1
-        while lo < hi:  # first index whose cumulative frequency exceeds target
-            mid = (lo + hi) >> 1
-            if cum[mid] > target:
-                hi = mid
-            else:
-                lo = mid + 1
-        decoder.consume(cum[lo] - freqs[lo], freqs[lo])
-        return moves[lo]
+        index = bisect_right(cum, target)  # the first slot whose cumulative frequency exceeds target
+        decoder.consume(cum[index] - freqs[index], freqs[index])
+        return moves[index]
 
 
 class UniformModel(MoveModel):

@@ -152,25 +152,21 @@ _PIECE_ATTACK_VALUE = [ATTACK_VALUE[p & 7] for p in range(16)]
 _MATERIAL = [VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)]
 
 
-_UNATTACKED = bytes([99]) * SIZE
-
-
 def _attack_maps(b: list[Any], us: int) -> tuple[bytearray, bytearray, bytearray, int]:
-    """(count of the enemy's attacks on each square, value of its cheapest attacker or 99, count of ours,
-    the material of both sides' pieces other than pawns and kings)."""
+    """(whether the enemy attacks each square, the value of its cheapest attacker there (0: none), count of
+    our attacks, the material of both sides' pieces other than pawns and kings)."""
     material = 0
-    enemy = bytearray(SIZE)
-    cheapest = bytearray(_UNATTACKED)
+    cheapest = bytearray(SIZE)
     own = bytearray(SIZE)
     table = _ATTACK_TABLE
-    values = _PIECE_ATTACK_VALUE
+    enemy_pieces: list[tuple[int, int]] = []
     for s in SQUARES:
         p = b[s]
         if not p:
             continue
-        jumps, rays = table[p * SIZE + s]
         material += _MATERIAL[p]
         if p & BLACK == us:
+            jumps, rays = table[p * SIZE + s]
             for t in jumps:
                 own[t] += 1
             for ray in rays:
@@ -178,20 +174,25 @@ def _attack_maps(b: list[Any], us: int) -> tuple[bytearray, bytearray, bytearray
                     own[t] += 1
                     if b[t]:
                         break
-            continue
-        value = values[p]
+        else:
+            enemy_pieces.append((_ORDER[p], p * SIZE + s))
+    # dearest attackers first, so that the last value written on a square is its cheapest attacker's
+    enemy_pieces.sort()
+    values = _PIECE_ATTACK_VALUE
+    for _, key in enemy_pieces:
+        value = values[key // SIZE]
+        jumps, rays = table[key]
         for t in jumps:
-            enemy[t] += 1
-            if value < cheapest[t]:
-                cheapest[t] = value
+            cheapest[t] = value
         for ray in rays:
             for t in ray:
-                enemy[t] += 1
-                if value < cheapest[t]:
-                    cheapest[t] = value
+                cheapest[t] = value
                 if b[t]:
                     break
-    return enemy, cheapest, own, material
+    return cheapest, cheapest, own, material
+
+
+_ORDER = [-_PIECE_ATTACK_VALUE[p] for p in range(16)]
 
 
 def _check_squares(b: list[Any], king: int, us: int) -> bytearray:
