@@ -157,3 +157,26 @@ def test_serve_answers_on_loopback() -> None:
         _, err = server.communicate(timeout=30)
     access = [json.loads(line) for line in err.decode().splitlines() if line.startswith("{")]
     assert any(a["path"] == "/healthz" and a["status"] == 200 for a in access)
+
+
+@pytest.mark.data
+def test_whole_real_pgn_file_game_for_game(tmp_path: Path) -> None:
+    """Every game of a real multi-game PGN file comes out as its own line, ending where python-chess ends it."""
+    if "chess" not in GAMES:
+        pytest.skip("chess is not registered in this build")
+    import chess.pgn
+
+    from tests.conftest import shared_data
+
+    path = shared_data("chess", "twic0920.pgn")
+    finals = []
+    with open(path, encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            finals.append(game.end().board().fen())
+    out = tmp_path / "twic.ndjson"
+    r = run("encode", str(path), "-o", str(out), timeout=600)
+    assert r.returncode == 0, r.stderr[-500:]
+    lines = ndjson(out)
+    assert [o["line"] for o in lines] == list(range(1, len(finals) + 1))
+    assert [o["result"]["final_position"] for o in lines] == finals
+    assert f"{len(finals)} records, {len(finals)} ok, 0 errors" in r.stderr.decode()
