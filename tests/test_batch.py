@@ -297,3 +297,23 @@ def test_split_lines_any_chunking(lines: list[bytes], cuts: list[int], final_new
         expected.pop()  # a final newline ends the last line, it opens no new one
     expected = [line if len(line) <= limit else TOO_LONG for line in expected]
     assert list(split_lines(iter(chunks), limit)) == expected
+
+
+@pytest.mark.data
+def test_real_xiangqi_pgn_file_through_batch(client: TestClient) -> None:
+    """A real xiangqi PGN file (ICCS moves), sent whole as text/plain with ?game=xiangqi: one answer per game,
+    every game legal, each with as many plies as its movetext has ICCS moves."""
+    if "xiangqi" not in GAMES:
+        pytest.skip("xiangqi is not registered in this build")
+    import re
+
+    from tests.conftest import shared_data
+
+    text = shared_data("xiangqi", "Hu_Ronghua_1391_UCI_games.pgn").read_text(encoding="utf-8")
+    games = re.split(r"\n(?=\[Event )", text.strip())
+    plies = [len(re.findall(r"\b[a-i][0-9][a-i][0-9]\b", re.sub(r"\[[^\]]*\]", "", g))) for g in games]
+    r = client.post("/v1/batch/validate?game=xiangqi", content=text.encode(), headers={"content-type": "text/plain"})
+    out = parse_ndjson(r.text)
+    assert [o["line"] for o in out] == list(range(1, len(games) + 1))
+    assert [o["result"]["valid"] for o in out] == [True] * len(games)
+    assert [o["result"]["plies"] for o in out] == plies
