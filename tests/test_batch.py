@@ -299,20 +299,28 @@ def test_split_lines_any_chunking(lines: list[bytes], cuts: list[int], final_new
     assert list(split_lines(iter(chunks), limit)) == expected
 
 
+REAL_FILES = [
+    ("xiangqi", ("xiangqi", "Hu_Ronghua_1391_UCI_games.pgn"), r"\b[a-i][0-9][a-i][0-9]\b"),
+    ("abalone", ("abalone", "migs-2016-2017.train.apgn"), r"\b[a-i][1-9](?:[a-i][1-9]){1,2}\b"),
+]
+
+
 @pytest.mark.data
-def test_real_xiangqi_pgn_file_through_batch(client: TestClient) -> None:
-    """A real xiangqi PGN file (ICCS moves), sent whole as text/plain with ?game=xiangqi: one answer per game,
-    every game legal, each with as many plies as its movetext has ICCS moves."""
-    if "xiangqi" not in GAMES:
-        pytest.skip("xiangqi is not registered in this build")
+@pytest.mark.parametrize(("game", "parts", "move_pattern"), REAL_FILES, ids=[g for g, _, _ in REAL_FILES])
+def test_real_record_file_through_batch(client: TestClient, game: str, parts: tuple[str, str],
+                                        move_pattern: str) -> None:
+    """A real multi-game file sent whole as text/plain with ?game=: one answer per game, every game legal,
+    each with as many plies as its movetext has moves (counted here with a regular expression)."""
+    if game not in GAMES:
+        pytest.skip(f"{game} is not registered in this build")
     import re
 
     from tests.conftest import shared_data
 
-    text = shared_data("xiangqi", "Hu_Ronghua_1391_UCI_games.pgn").read_text(encoding="utf-8")
+    text = shared_data(*parts).read_text(encoding="utf-8")
     games = re.split(r"\n(?=\[Event )", text.strip())
-    plies = [len(re.findall(r"\b[a-i][0-9][a-i][0-9]\b", re.sub(r"\[[^\]]*\]", "", g))) for g in games]
-    r = client.post("/v1/batch/validate?game=xiangqi", content=text.encode(), headers={"content-type": "text/plain"})
+    plies = [len(re.findall(move_pattern, re.sub(r"\[[^\]]*\]", "", g))) for g in games]
+    r = client.post(f"/v1/batch/validate?game={game}", content=text.encode(), headers={"content-type": "text/plain"})
     out = parse_ndjson(r.text)
     assert [o["line"] for o in out] == list(range(1, len(games) + 1))
     assert [o["result"]["valid"] for o in out] == [True] * len(games)
