@@ -195,11 +195,3 @@ class RankScheme(Scheme):
             raise err.at(ply) from None
         return history
 
-
-def check_budget(n: int) -> None:
-    """Refuse a position with more legal moves than the coder can tell apart.
-
-    :raises UnsupportedError: above :data:`~plybits.rangecoder.MAX_TOTAL` moves.
-    """
-    if n > MAX_TOTAL:
-        raise UnsupportedError(f"{n} legal moves: more than the rank scheme codes ({MAX_TOTAL})")

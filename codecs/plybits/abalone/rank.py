@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from plybits.abalone.board import BLACK, CELL_NUMBER, EMPTY, GEOMETRY, SQUARES, STEPS, Board, Move
 from plybits.mailbox import OFF
-from plybits.rank import MoveModel, RankScheme, load_model_data, softmax_frequencies
+from plybits.rank import MoveModel, RankScheme, UniformModel, load_model_data, softmax_frequencies
 from plybits.registry import register_scheme
 
 
@@ -221,13 +221,6 @@ def _exposure(cells: list[Any], me: int, opp: int) -> dict[int, int]:
     return exposed
 
 
-class UniformAbaloneModel(MoveModel):
-    """Model 0: every legal move equally likely."""
-
-    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
-        return canonical_moves(position), None
-
-
 class LinearAbaloneModel(MoveModel):
     """Model 1: log-linear over :func:`move_features` with the shipped integer weights."""
 
@@ -395,7 +388,7 @@ class AbaloneRank(RankScheme):
     description: ClassVar[str] = (
         "each move's index among the legal moves (in abapro order), range-coded under a learned move model"
     )
-    models = {0: UniformAbaloneModel(), 1: LinearAbaloneModel()}
+    models = {0: UniformModel(canonical_moves), 1: LinearAbaloneModel()}
 
 
 RANK = AbaloneRank()

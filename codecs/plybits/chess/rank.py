@@ -43,7 +43,7 @@ from plybits.chess.board import (
     move,
 )
 from plybits.mailbox import OFF
-from plybits.rank import MoveModel, RankScheme, load_model_data, softmax_frequencies
+from plybits.rank import MoveModel, RankScheme, UniformModel, load_model_data, softmax_frequencies
 from plybits.registry import register_scheme
 
 SQUARE64 = [-1] * SIZE
@@ -303,13 +303,6 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return out
 
 
-class UniformChessModel(MoveModel):
-    """Model 0: every legal move (and the null move) equally likely."""
-
-    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
-        return canonical_moves(position), None
-
-
 class LinearChessModel(MoveModel):
     """Model 1: log-linear over :func:`move_features` with the shipped integer weights."""
 
@@ -460,7 +453,7 @@ class ChessRank(RankScheme):
         "each move's index among the legal moves (sorted by from, to, promotion), "
         "range-coded under a learned log-linear move model"
     )
-    models = {0: UniformChessModel(), 1: LinearChessModel()}
+    models = {0: UniformModel(canonical_moves), 1: LinearChessModel()}
 
 
 RANK = ChessRank()

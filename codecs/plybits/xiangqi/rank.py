@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from plybits.rank import MoveModel, RankScheme, load_model_data, softmax_frequencies
+from plybits.rank import MoveModel, RankScheme, UniformModel, load_model_data, softmax_frequencies
 from plybits.registry import register_scheme
 from plybits.xiangqi.board import BLACK, CANNON, CHARIOT, FILE_OF, GEOMETRY, RANK_OF, SQUARES, Board, Move
 
@@ -160,13 +160,6 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return out
 
 
-class UniformXiangqiModel(MoveModel):
-    """Model 0: every legal move equally likely."""
-
-    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
-        return canonical_moves(position), None
-
-
 class LinearXiangqiModel(MoveModel):
     """Model 1: log-linear over :func:`move_features` with the shipped integer weights."""
 
@@ -208,7 +201,7 @@ class XiangqiRank(RankScheme):
         "each move's index among the legal moves (sorted by from, to point), "
         "range-coded under a learned log-linear move model"
     )
-    models = {0: UniformXiangqiModel(), 1: LinearXiangqiModel()}
+    models = {0: UniformModel(canonical_moves), 1: LinearXiangqiModel()}
 
 
 RANK = XiangqiRank()
