@@ -297,7 +297,8 @@ def test_fast_scorer_equals_the_sum_of_feature_weights(game, parts):
     import importlib
 
     module = importlib.import_module(f"plybits.{game}.rank")
-    model = type(module.RANK.models[1])()
+    shipped = module.RANK.models[1]
+    model = type(shipped)(shipped.filename, shipped.version)
     rng = random.Random(3)
     model._weights = [rng.randrange(-300, 300) for _ in range(module.N_FEATURES)]
     g = get_game(game)

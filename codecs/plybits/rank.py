@@ -138,6 +138,57 @@ class UniformModel(MoveModel):
         return self._canonical(position), None
 
 
+class LinearModel(MoveModel):
+    """A log-linear model: a move's score is the sum of the integer weights (1/32 bit) of its active
+    features; frequencies come from :func:`softmax_frequencies`.
+
+    Subclasses set :attr:`package`, :attr:`n_features` and implement :meth:`canonical` and
+    :meth:`features`; they may override :meth:`scores` with a faster equivalent.
+    """
+
+    package: str = ""
+    """The package holding the weights file."""
+    n_features: int = 0
+
+    def __init__(self, filename: str, version: int, description: str = "") -> None:
+        self.filename = filename
+        self.version = version
+        self.description = description or f"log-linear move model ({filename})"
+        self._weights: list[int] | None = None
+
+    @property
+    def weights(self) -> list[int]:
+        """The integer weights, read from the package's data file on first use.
+
+        :raises ValueError: if the file's weights do not match the feature count.
+        """
+        if self._weights is None:
+            weights = load_model_data(self.package, self.filename)["weights"]
+            if len(weights) != self.n_features:
+                raise ValueError(f"{self.filename}: {len(weights)} weights for {self.n_features} features")
+            self._weights = [int(w) for w in weights]
+        return self._weights
+
+    def canonical(self, position: Any) -> list[Any]:
+        """The legal moves in canonical order."""
+        raise NotImplementedError
+
+    def features(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[list[int]]:
+        """The active feature ids of each move."""
+        raise NotImplementedError
+
+    def scores(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[int]:
+        """Each move's score: the sum of the weights of its features."""
+        w = self.weights
+        return [sum([w[i] for i in feats]) for feats in self.features(position, moves, history)]
+
+    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
+        moves = self.canonical(position)
+        if not moves:
+            return moves, None
+        return moves, softmax_frequencies(self.scores(position, moves, history))
+
+
 class RankScheme(Scheme):
     """Each ply's index among the legal moves, range-coded under the model of the container's version."""
 

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from plybits.abalone.board import BLACK, CELL_NUMBER, EMPTY, GEOMETRY, SQUARES, STEPS, Board, Move
 from plybits.mailbox import OFF
-from plybits.rank import MoveModel, RankScheme, UniformModel, load_model_data, softmax_frequencies
+from plybits.rank import LinearModel, RankScheme, UniformModel
 from plybits.registry import register_scheme
 
 
@@ -221,32 +221,17 @@ def _exposure(cells: list[Any], me: int, opp: int) -> dict[int, int]:
     return exposed
 
 
-class LinearAbaloneModel(MoveModel):
+class LinearAbaloneModel(LinearModel):
     """Model 1: log-linear over :func:`move_features` with the shipped integer weights."""
 
-    version = 1
-    description = "log-linear move model learned from MiGs games (tools/train_abalone.py)"
+    package = "plybits.abalone"
+    n_features = N_FEATURES
 
-    def __init__(self, filename: str = "rank_model_v1.json") -> None:
-        self.filename = filename
-        self._weights: list[int] | None = None
+    def canonical(self, position: Any) -> list[Any]:
+        return canonical_moves(position)
 
-    @property
-    def weights(self) -> list[int]:
-        """The integer weights (units of 1/32 bit), loaded on first use."""
-        if self._weights is None:
-            data = load_model_data("plybits.abalone", self.filename)
-            weights = data["weights"]
-            if len(weights) != N_FEATURES:
-                raise ValueError(f"{self.filename}: {len(weights)} weights for {N_FEATURES} features")
-            self._weights = [int(w) for w in weights]
-        return self._weights
-
-    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
-        moves = canonical_moves(position)
-        if not moves:
-            return moves, None
-        return moves, softmax_frequencies(self.scores(position, moves, history))
+    def features(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[list[int]]:
+        return move_features(position, moves, history)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its :func:`move_features`, with the parts that
@@ -388,7 +373,10 @@ class AbaloneRank(RankScheme):
     description: ClassVar[str] = (
         "each move's index among the legal moves (in abapro order), range-coded under a learned move model"
     )
-    models = {0: UniformModel(canonical_moves), 1: LinearAbaloneModel()}
+    models = {
+        0: UniformModel(canonical_moves),
+        1: LinearAbaloneModel("rank_model_v1.json", 1, "log-linear move model learned from MiGs games (tools/train_abalone.py)"),
+    }
 
 
 RANK = AbaloneRank()

@@ -43,7 +43,7 @@ from plybits.chess.board import (
     move,
 )
 from plybits.mailbox import OFF
-from plybits.rank import MoveModel, RankScheme, UniformModel, load_model_data, softmax_frequencies
+from plybits.rank import LinearModel, RankScheme, UniformModel
 from plybits.registry import register_scheme
 
 SQUARE64 = [-1] * SIZE
@@ -303,30 +303,17 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return out
 
 
-class LinearChessModel(MoveModel):
+class LinearChessModel(LinearModel):
     """Model 1: log-linear over :func:`move_features` with the shipped integer weights."""
 
-    version = 1
-    description = "log-linear move model learned from master games (tools/train_chess.py)"
+    package = "plybits.chess"
+    n_features = N_FEATURES
 
-    def __init__(self, filename: str = "rank_model_v1.json") -> None:
-        self.filename = filename
-        self._weights: list[int] | None = None
+    def canonical(self, position: Any) -> list[Any]:
+        return canonical_moves(position)
 
-    @property
-    def weights(self) -> list[int]:
-        """The integer weights (units of 1/32 bit), loaded on first use."""
-        if self._weights is None:
-            data = load_model_data("plybits.chess", self.filename)
-            weights = data["weights"]
-            if len(weights) != N_FEATURES:
-                raise ValueError(f"{self.filename}: {len(weights)} weights for {N_FEATURES} features")
-            self._weights = [int(w) for w in weights]
-        return self._weights
-
-    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
-        moves = canonical_moves(position)
-        return moves, softmax_frequencies(self.scores(position, moves, history))
+    def features(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[list[int]]:
+        return move_features(position, moves, history)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its :func:`move_features`, computed faster.
@@ -453,7 +440,12 @@ class ChessRank(RankScheme):
         "each move's index among the legal moves (sorted by from, to, promotion), "
         "range-coded under a learned log-linear move model"
     )
-    models = {0: UniformModel(canonical_moves), 1: LinearChessModel()}
+    models = {
+        0: UniformModel(canonical_moves),
+        1: LinearChessModel(
+            "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_chess.py)"
+        ),
+    }
 
 
 RANK = ChessRank()

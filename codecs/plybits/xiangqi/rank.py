@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from plybits.rank import MoveModel, RankScheme, UniformModel, load_model_data, softmax_frequencies
+from plybits.rank import LinearModel, RankScheme, UniformModel
 from plybits.registry import register_scheme
 from plybits.xiangqi.board import BLACK, CANNON, CHARIOT, FILE_OF, GEOMETRY, RANK_OF, SQUARES, Board, Move
 
@@ -160,34 +160,17 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return out
 
 
-class LinearXiangqiModel(MoveModel):
+class LinearXiangqiModel(LinearModel):
     """Model 1: log-linear over :func:`move_features` with the shipped integer weights."""
 
-    version = 1
-    description = "log-linear move model learned from master games (tools/train_xiangqi.py)"
+    package = "plybits.xiangqi"
+    n_features = N_FEATURES
 
-    def __init__(self, filename: str = "rank_model_v1.json") -> None:
-        self.filename = filename
-        self._weights: list[int] | None = None
+    def canonical(self, position: Any) -> list[Any]:
+        return canonical_moves(position)
 
-    @property
-    def weights(self) -> list[int]:
-        """The integer weights (units of 1/32 bit), loaded on first use."""
-        if self._weights is None:
-            data = load_model_data("plybits.xiangqi", self.filename)
-            weights = data["weights"]
-            if len(weights) != N_FEATURES:
-                raise ValueError(f"{self.filename}: {len(weights)} weights for {N_FEATURES} features")
-            self._weights = [int(w) for w in weights]
-        return self._weights
-
-    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
-        moves = canonical_moves(position)
-        if not moves:
-            return moves, None
-        w = self.weights
-        scores = [sum([w[i] for i in feats]) for feats in move_features(position, moves, history)]
-        return moves, softmax_frequencies(scores)
+    def features(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[list[int]]:
+        return move_features(position, moves, history)
 
 
 class XiangqiRank(RankScheme):
@@ -201,7 +184,10 @@ class XiangqiRank(RankScheme):
         "each move's index among the legal moves (sorted by from, to point), "
         "range-coded under a learned log-linear move model"
     )
-    models = {0: UniformModel(canonical_moves), 1: LinearXiangqiModel()}
+    models = {
+        0: UniformModel(canonical_moves),
+        1: LinearXiangqiModel("rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_xiangqi.py)"),
+    }
 
 
 RANK = XiangqiRank()
