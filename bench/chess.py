@@ -154,9 +154,9 @@ def main() -> None:
         f"tags {sum(len(e.data) for e in encoded):,} bytes; the PGN texts {sum(len(t.encode()) for t in texts):,} bytes.",
         "",
         "Where the validated replay spends its time (cProfile of `X88.decode_uci`, 400 games): about a quarter in the "
-        "king-safety probe after each move (`Board.attacked`), a fifth reading 16-bit fields through "
-        "`plybits.bitio.BitReader` (a bitarray slice and `ba2int` a ply), a fifth in `Board.push` (which also keeps "
-        "the repetition history); the rest is the move's own pattern check. No full move list is generated. "
+        "king-safety probe after each move (`Board.attacked`), a fifth reading the 16-bit fields through "
+        "`plybits.bitio.BitReader` (a bitarray slice and `ba2int` a ply), a sixth in `Board.push`, a sixth in the "
+        "move's own pattern check (`Board.checked_move`), the rest in the loop itself. No full move list is generated. "
         "The library verb is slower than the scheme alone because `plybits.decode` replays the game a second time to "
         "write the moves and the final FEN. Reading PGN is dominated by SAN: each move's origin is found from the "
         "target square backwards and checked with the same single-move test, again without a full move list.",
