@@ -318,3 +318,33 @@ def test_fast_scorer_equals_the_sum_of_feature_weights(game, parts):
             history.append(move)
             checked += 1
     assert checked > 500
+
+
+@pytest.mark.data
+@pytest.mark.slow
+@pytest.mark.skipif(not ALL_GAMES, reason="set PLYBITS_RANK_ALL_GAMES=1 to send every real game through the API")
+@pytest.mark.parametrize("game,parts", [(g, p) for g, files in DATA_FILES.items() for p in files])
+def test_every_real_game_round_trips_through_the_batch_api(client, game, parts):
+    """Every game of the collections: /v1/batch/encode with rank, then /v1/batch/decode, moves compared
+    with the library's replay of the record (100 games a request)."""
+    import json
+
+    recs = records(game, *parts)
+    headers = {"content-type": "application/x-ndjson"}
+    for i in range(0, len(recs), 100):
+        chunk = recs[i : i + 100]
+        body = "\n".join(json.dumps({"game": game, "scheme": "rank", "record": r}) for r in chunk)
+        encoded = [json.loads(line) for line in client.post("/v1/batch/encode", content=body.encode(), headers=headers).text.splitlines() if line.strip()]
+        assert len(encoded) == len(chunk) and all("result" in e for e in encoded), [e for e in encoded if "result" not in e][:1]
+        body = "\n".join(json.dumps({"data": e["result"]["data"]}) for e in encoded)
+        decoded = [json.loads(line) for line in client.post("/v1/batch/decode", content=body.encode(), headers=headers).text.splitlines() if line.strip()]
+        assert len(decoded) == len(chunk)
+        for record, enc, dec in zip(chunk, encoded, decoded):
+            start, moves = replay(game, record)
+            position = get_game(game).position(start)
+            expected = []
+            for move in moves:
+                expected.append(position.move_text(move))
+                position.push(move)
+            assert dec["result"]["moves"] == expected
+            assert dec["result"]["final_position"] == enc["result"]["final_position"]
