@@ -60,6 +60,8 @@ def softmax_frequencies(scores: Sequence[int], budget: int = MAX_TOTAL) -> list[
     get = _EXP2_GET
     weights = [get(top - s, 0) for s in scores]
     spare = budget - n
+    if spare < 0:
+        raise ValueError(f"{n} moves do not fit a frequency budget of {budget}")
     total = sum(weights)  # >= 2^40: the best move has weight EXP2[0]
     return [1 + w * spare // total for w in weights]
 
@@ -71,6 +73,8 @@ def quantise(probabilities: Sequence[int], budget: int = MAX_TOTAL) -> list[int]
     if total == 0:
         return [1] * n
     spare = budget - n
+    if spare < 0:
+        raise ValueError(f"{n} symbols do not fit a frequency budget of {budget}")
     return [1 + p * spare // total for p in probabilities]
 
 
