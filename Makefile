@@ -34,8 +34,10 @@ browser:
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver fonts-wqy-microhei; \
 	else echo "browser: missing$$missing and not root: the browser test will skip"; fi
 
+# Each benchmark prints its BENCHMARKS.md section; `make bench BENCH=chess BENCH_ARGS=--write` rewrites it.
+BENCH ?= chess
 bench: install-test
-	$(BIN)/python -m bench.run $(BENCH_ARGS)
+	$(BIN)/python -m bench.$(BENCH) $(BENCH_ARGS)
 
 openapi: install
 	$(BIN)/python -m app.openapi_dump > openapi/openapi.json

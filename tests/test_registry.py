@@ -41,3 +41,13 @@ def test_a_scheme_cannot_take_a_used_id_or_name():
         registry.register_scheme(chess_0x88)
     with pytest.raises(ValueError, match="registered twice"):
         registry.register_game(registry.get_game("chess"))
+
+
+def test_listing_order_does_not_depend_on_import_order():
+    import subprocess
+    import sys
+
+    script = "import plybits.entropy, plybits.abalone; from plybits import registry; " \
+             "print(','.join(g.name for g in registry.games()))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "chess,xiangqi,abalone,entropy"

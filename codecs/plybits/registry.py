@@ -52,16 +52,22 @@ def _load() -> None:
     _loaded = True
 
 
+def _game_order(name: str) -> int:
+    """Games list in GAME_PACKAGES order, whatever order their modules happened to be imported in."""
+    packages = [p.rsplit(".", 1)[1] for p in GAME_PACKAGES]
+    return packages.index(name) if name in packages else len(packages)
+
+
 def games() -> list[Game]:
-    """Every registered game."""
+    """Every registered game, in a fixed order."""
     _load()
-    return list(_games.values())
+    return sorted(_games.values(), key=lambda g: _game_order(g.name))
 
 
 def schemes() -> list[Scheme]:
     """Every registered scheme, grouped by game."""
     _load()
-    return sorted(_schemes.values(), key=lambda s: (list(_games).index(s.game), s.codec_id))
+    return sorted(_schemes.values(), key=lambda s: (_game_order(s.game), s.codec_id))
 
 
 def get_game(name: str) -> Game:
@@ -73,7 +79,8 @@ def get_game(name: str) -> Game:
     try:
         return _games[name]
     except KeyError:
-        raise UnknownCodecError(f"unknown game {name!r}; known: {', '.join(_games)}") from None
+        known = ", ".join(g.name for g in games())
+        raise UnknownCodecError(f"unknown game {name!r}; known: {known}") from None
 
 
 def get_scheme(game: str, name: str) -> Scheme:
