@@ -9,6 +9,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("PLYBITS_SHARED_DATA", ROOT.parent / "shared" / "data"))
+QUICK = os.environ.get("PLYBITS_QUICK") == "1"
+"""``PLYBITS_QUICK=1`` samples the slowest whole-collection proofs instead of running every game (for a
+fast local loop); ``make test`` and CI run them in full."""
 
 
 def shared_data(*parts: str) -> Path:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import math
-import os
 import random
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 import plybits
 from plybits.errors import InvalidDataError
 from plybits.registry import get_game, get_scheme
-from tests.conftest import shared_data
+from tests.conftest import QUICK, shared_data
 from tests.roundtrip import assert_roundtrip
 
 DATA_FILES = {
@@ -61,17 +60,17 @@ def library_roundtrip(game: str, start: str | None, moves: list, version: int) -
 # ------------------------------------------------------------------ every real game, through the library
 
 
-ALL_GAMES = os.environ.get("PLYBITS_RANK_ALL_GAMES") == "1"
-"""Set to 1 to round-trip every game of the collections (several minutes on this machine)."""
-STEP = 1 if ALL_GAMES else 4
+STEP = 4
+"""The library round trip (current and uniform model) takes every 4th game; every game goes through the
+batch API below."""
 
 
 @pytest.mark.data
 @pytest.mark.slow
 @pytest.mark.parametrize("game,parts", [(g, p) for g, files in DATA_FILES.items() for p in files])
 def test_real_games_round_trip_through_the_library(game, parts):
-    """Every 4th game of each collection (every game with PLYBITS_RANK_ALL_GAMES=1) with the current
-    model, and the uniform model on every 5th of those; every move decoded is checked legal."""
+    """Every 4th game of each collection with the current model, and the uniform model on every 5th of
+    those; every move decoded is checked legal."""
     recs = records(game, *parts)
     assert recs
     plies = 0
@@ -322,7 +321,7 @@ def test_fast_scorer_equals_the_sum_of_feature_weights(game, parts):
 
 @pytest.mark.data
 @pytest.mark.slow
-@pytest.mark.skipif(not ALL_GAMES, reason="set PLYBITS_RANK_ALL_GAMES=1 to send every real game through the API")
+@pytest.mark.skipif(QUICK, reason="PLYBITS_QUICK=1: every real game through the API is left to the full run")
 @pytest.mark.parametrize("game,parts", [(g, p) for g, files in DATA_FILES.items() for p in files])
 def test_every_real_game_round_trips_through_the_batch_api(client, game, parts):
     """Every game of the collections: /v1/batch/encode with rank, then /v1/batch/decode, moves compared

@@ -1,8 +1,8 @@
 """Rules and notation against two independent peers on the real games in ../shared/data/xiangqi.
 
 Fairy-Stockfish (``pyffish``, variant ``xiangqi``): the final FEN of every game and the WXF of every move;
-the legal-move list at every ply (of every game with ``PLYBITS_XIANGQI_FULL=1``, else of the first
-:data:`EVERY_PLY_GAMES` games: pyffish costs a few milliseconds a call here, ~200k plies would take ~15 minutes).
+the legal-move list at every ply of every game (pyffish costs a few milliseconds a call here, so the ~200k
+positions take about ten minutes; with ``PLYBITS_QUICK=1`` only the first :data:`EVERY_PLY_GAMES` games).
 ``cchess``: the Chinese notation of every move of the first :data:`CCHESS_GAMES` games, and reading it back.
 
 The two files overlap (games between Hu Ronghua and Liu Dahua are in both): games are deduplicated by their
@@ -11,7 +11,6 @@ move sequence, and both counts are printed.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -20,11 +19,11 @@ import pytest
 from plybits.xiangqi import GAME
 from plybits.xiangqi.board import Board, Move
 from plybits.xiangqi.notation import parse_chinese, write_chinese, write_wxf
-from tests.conftest import shared_data
+from tests.conftest import QUICK, shared_data
 
 pyffish = pytest.importorskip("pyffish")
 
-FULL = os.environ.get("PLYBITS_XIANGQI_FULL") == "1"
+FULL = not QUICK
 EVERY_PLY_GAMES = 40
 CCHESS_GAMES = 150
 VARIANT = "xiangqi"
