@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from bitarray import bitarray
-from bitarray.util import ba2int, int2ba
+from bitarray.util import ba2int
 
 from plybits.errors import InvalidDataError
+
+_FORMATS = [f"0{width}b" for width in range(64)]
+"""_FORMATS[width]: the :func:`format` spec writing an unsigned field of ``width`` bits (below 64)."""
 
 
 class BitWriter:
@@ -21,9 +24,12 @@ class BitWriter:
 
         :raises ValueError: if ``value`` does not fit in ``width`` bits.
         """
-        if not 0 <= value < (1 << width):
+        if not 0 <= value < (1 << width) or width <= 0:
             raise ValueError(f"value {value!r} does not fit in {width} bits")
-        self.bits.extend(int2ba(value, width, endian="big"))
+        if width & 7:
+            self.bits.extend(format(value, _FORMATS[width] if width < 64 else f"0{width}b"))
+        else:  # whole bytes: appended as bytes, at any bit position
+            self.bits.frombytes(value.to_bytes(width >> 3, "big"))
 
     def write_bit(self, bit: int) -> None:
         """Append a single bit."""
@@ -40,14 +46,17 @@ class BitWriter:
 class BitReader:
     """Read unsigned fields of fixed width from a bit string."""
 
-    __slots__ = ("bits", "pos")
+    __slots__ = ("bits", "pos", "_raw")
 
     def __init__(self, data: bytes | bitarray) -> None:
         if isinstance(data, bitarray):
             self.bits = data
+            endian = data.endian() if callable(data.endian) else data.endian  # a method before bitarray 3.4
+            self._raw = data.tobytes() if endian == "big" else None
         else:
             self.bits = bitarray(endian="big")
             self.bits.frombytes(data)
+            self._raw = bytes(data)
         self.pos = 0
 
     @property
@@ -60,10 +69,15 @@ class BitReader:
 
         :raises InvalidDataError: if fewer than ``width`` bits remain.
         """
-        end = self.pos + width
+        pos = self.pos
+        end = pos + width
         if end > len(self.bits):
-            raise InvalidDataError(f"truncated data: needed {width} bits at bit {self.pos}, {self.remaining} left")
-        value = ba2int(self.bits[self.pos:end])
+            raise InvalidDataError(f"truncated data: needed {width} bits at bit {pos}, {self.remaining} left")
+        raw = self._raw
+        if raw is None or width <= 0:
+            value = ba2int(self.bits[pos:end])
+        else:  # the bytes covering the field, as one integer, shifted and masked
+            value = int.from_bytes(raw[pos >> 3:(end + 7) >> 3], "big") >> (-end & 7) & ((1 << width) - 1)
         self.pos = end
         return value
 
