@@ -27,8 +27,9 @@ from typing import Final
 from plybits.abalone.board import LAYOUTS, WHITE, Board
 from plybits.errors import InvalidPositionError, InvalidRecordError, UnsupportedError
 from plybits.game import Record
+from plybits.pgntext import RESULTS, TAG, result_token, tag_line, unescape_any
+from plybits.pgntext import movetext as write_movetext
 
-RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 VARIANTS: Final[dict[str, str]] = {"standard": "standard", "belgian": "belgian-daisy", "german_daisy": "german-daisy"}
 """APGN ``Variant`` names this build has layouts for, and our start names."""
 OTHER_VARIANTS: Final = frozenset(
@@ -42,7 +43,6 @@ TAG_ORDER: Final = (
 )
 _MANDATORY: Final = {"Event": "?", "Date": "????.??.??", "Black": "?", "White": "?", "Result": "*", "Notation": "Aba-Pro"}
 
-_TAG: Final = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _MOVE_NUMBER: Final = re.compile(r"^\d+\.(?:\.\.)?")
 _COMMENT: Final = re.compile(r"\{[^}]*\}")
 
@@ -83,10 +83,10 @@ def parse_record(text: str) -> Record:
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if stripped.startswith("[") and not body:
-            match = _TAG.fullmatch(stripped)
+            match = TAG.fullmatch(stripped)
             if match is None:
                 raise InvalidRecordError(f"line {number}: unreadable APGN tag {stripped[:80]!r}")
-            tags[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
+            tags[match.group(1)] = unescape_any(match.group(2))
         elif stripped:
             body.append(stripped)
     movetext = " ".join(body)
@@ -157,31 +157,10 @@ def write_record(record: Record) -> str:
         tags["Position"] = board.fen()
     for key, value in _MANDATORY.items():
         tags.setdefault(key, value)
-    result = tags["Result"] if tags["Result"] in RESULTS else "*"
     ordered = [k for k in TAG_ORDER if k in tags] + [k for k in tags if k not in TAG_ORDER]
-    header = "\n".join(f'[{k} "{_escape(tags[k])}"]' for k in ordered)
-    words: list[str] = []
-    number, white = board.fullmove, board.turn == WHITE
-    for index, move in enumerate(record.moves):
-        if not white:
-            words.append(f"{number}.")
-        elif index == 0:
-            words.append(f"{number}...")
-        words.append(move)
-        if white:
-            number += 1
-        white = not white
-    words.append(result)
-    lines: list[str] = []
-    line = ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > 79:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    return header + "\n\n" + "\n".join(lines) + "\n"
+    header = "\n".join(tag_line(k, tags[k]) for k in ordered)
+    body = write_movetext(record.moves, result_token(tags["Result"]), width=79, number=board.fullmove, second_first=board.turn == WHITE)
+    return header + "\n\n" + body + "\n"
 
 
 def _variant_of(board: Board) -> str:
@@ -190,7 +169,3 @@ def _variant_of(board: Board) -> str:
         if board.cells == layout.cells:
             return apgn
     return "custom"
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')

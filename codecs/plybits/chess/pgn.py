@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from plybits.errors import InvalidRecordError
 from plybits.game import Record
+from plybits.pgntext import movetext, result_token, tag_line, unescape
 
 TAG_REGEX = re.compile(r'^\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 TOKEN_REGEX = re.compile(
@@ -37,10 +38,6 @@ STANDARD_VARIANTS = frozenset(("", "standard", "chess", "classical", "normal", "
 CHESS960_VARIANTS = frozenset(("chess960", "chess 960", "fischerandom", "fischerrandom", "fischer random", "960"))
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 MAX_TAG_LINES = 10_000
-
-
-def _unescape(value: str) -> str:
-    return value.replace('\\"', '"').replace("\\\\", "\\")
 
 
 def split_tags(text: str) -> tuple[dict[str, str], str]:
@@ -72,7 +69,7 @@ def split_tags(text: str) -> tuple[dict[str, str], str]:
         match = TAG_REGEX.match(line)
         if not match:
             raise InvalidRecordError(f"malformed PGN tag line {line[:80]!r}")
-        tags[match.group(1)] = _unescape(match.group(2))
+        tags[match.group(1)] = unescape(match.group(2))
         blank_run = 0
         i += 1
     return tags, "\n".join(lines[i:])
@@ -192,10 +189,6 @@ def _comment_open_after(line: str, open_: bool) -> bool:
     return open_
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
 def write_pgn(record: Record, *, chess960: bool = False, first_turn_black: bool = False, first_number: int = 1) -> str:
     """A PGN of the record: the seven tags first, then the others, then the movetext wrapped at 80 columns."""
     tags = dict(record.tags)
@@ -207,27 +200,6 @@ def write_pgn(record: Record, *, chess960: bool = False, first_turn_black: bool 
     if chess960:
         tags["Variant"] = "Chess960"
     ordered = [n for n in SEVEN_TAGS] + [n for n in tags if n not in SEVEN_TAGS]
-    head = "".join(f'[{name} "{_escape(tags[name])}"]\n' for name in ordered)
-    words: list[str] = []
-    number = first_number
-    black = first_turn_black
-    for i, token in enumerate(record.moves):
-        if not black:
-            words.append(f"{number}.")
-        elif i == 0:
-            words.append(f"{number}...")
-        words.append(token)
-        if black:
-            number += 1
-        black = not black
-    words.append(tags["Result"] if tags["Result"] in ("1-0", "0-1", "1/2-1/2", "*") else "*")
-    lines: list[str] = []
-    line = ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > 79:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    return head + "\n" + "\n".join(lines) + "\n"
+    head = "".join(tag_line(name, tags[name]) + "\n" for name in ordered)
+    body = movetext(record.moves, result_token(tags["Result"]), width=79, number=first_number, second_first=first_turn_black)
+    return head + "\n" + body + "\n"

@@ -21,10 +21,10 @@ from typing import Final
 from plybits.entropy.board import COLOURS, GEOMETRY, Turn
 from plybits.errors import InvalidMoveError, InvalidRecordError, UnknownCodecError
 from plybits.game import Record
+from plybits.pgntext import TAG, tag_line, unescape_any
 
 NOTATIONS: Final = ("tokens",)
 START_TAGS: Final = ("Start", "FEN")
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _MOVE_NUMBER = re.compile(r"\d+\.+")
 
 
@@ -102,11 +102,11 @@ def parse_record(text: str) -> Record:
         rest = rest.lstrip()
         if not rest.startswith("["):
             break
-        match = _TAG.match(rest)
+        match = TAG.match(rest)
         if match is None:
             line = rest.splitlines()[0]
             raise InvalidRecordError(f"malformed tag line {line[:80]!r}: expected [Name \"value\"]")
-        tags[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
+        tags[match.group(1)] = unescape_any(match.group(2))
         rest = rest[match.end():]
     pos = 0
     while pos < len(rest):
@@ -132,8 +132,7 @@ def write_record(record: Record) -> str:
     tags = dict(record.tags)
     if record.start is not None:
         tags = {"Start": record.start, **tags}
-    head = "".join(f'[{name} "{value.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"]\n'
-                   for name, value in tags.items())
+    head = "".join(tag_line(name, value) + "\n" for name, value in tags.items())
     body = " ".join(record.moves)
     return f"{head}\n{body}\n" if head else f"{body}\n"
 

@@ -15,14 +15,13 @@ from typing import Final
 
 from plybits.errors import InvalidRecordError, PlybitsError
 from plybits.game import Record
+from plybits.pgntext import RESULTS, TAG, movetext, result_token, tag_line, unescape
 from plybits.xiangqi.board import BLACK, Board
 
 FORMATS: Final = {"iccs": "ICCS", "wxf": "WXF", "chinese": "Chinese"}
-RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 MAX_RECORD: Final = 1 << 20
 """Longest record text read, in characters."""
 
-_TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _TAG_LOOSE = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]$')
 """Files in the wild leave quotes inside values unescaped (``[Event ""Huangshan Cup" ..."]``): kept as they are."""
 _NUMBER = re.compile(r"^\d+\s*\.+")
@@ -105,10 +104,10 @@ def parse_record(text: str) -> Record:
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip().lstrip("\ufeff")
         if not body and line.startswith("["):
-            m = _TAG.match(line) or _TAG_LOOSE.match(line)
+            m = TAG.fullmatch(line) or _TAG_LOOSE.match(line)
             if not m:
                 raise InvalidRecordError(f"malformed tag on line {number}: {line[:80]!r}")
-            tags[m[1]] = m[2].replace('\\"', '"').replace("\\\\", "\\")
+            tags[m[1]] = unescape(m[2])
         elif line or body:
             body.append(raw)
     dropped: dict[str, int] = {}
@@ -139,10 +138,6 @@ def split_records(text: str) -> Iterator[str]:
         yield "\n".join(lines)
 
 
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
 def write_record(record: Record, notation: str | None = None) -> str:
     """The record as xqbase-style PGN, moves already written in ``notation`` (ICCS when ``None``).
 
@@ -155,7 +150,7 @@ def write_record(record: Record, notation: str | None = None) -> str:
     lines = ['[Game "Chinese Chess"]'] if "Game" not in record.tags else []
     for key, value in record.tags.items():
         if key not in ("FEN", "Format"):
-            lines.append(f'[{key} "{_quote(value)}"]')
+            lines.append(tag_line(key, value))
     if "Result" not in record.tags:
         lines.append('[Result "*"]')
     black_first = False
@@ -167,28 +162,11 @@ def write_record(record: Record, notation: str | None = None) -> str:
             raise InvalidRecordError(f"start position: {err.reason}") from None
         black_first = board.turn == BLACK
         number = board.fullmove_number
-        lines.append(f'[FEN "{_quote(record.start)}"]')
+        lines.append(tag_line("FEN", record.start))
     lines.append(f'[Format "{FORMATS[name]}"]')
-    parts: list[str] = []
-    ply = 1 if black_first else 0
-    for move in record.moves:
-        if name == "iccs" and _ICCS_LOOSE.match(move):
-            move = f"{move[:2].upper()}-{move[2:].upper()}"
-        if ply % 2 == 0:
-            parts.append(f"{number}.")
-        elif not parts:
-            parts.append(f"{number}...")
-        parts.append(move)
-        if ply % 2 == 1:
-            number += 1
-        ply += 1
-    parts.append(result if result in RESULTS else "*")
-    text_lines, line = [], ""
-    for part in parts:
-        if line and len(line) + 1 + len(part) > 80:
-            text_lines.append(line)
-            line = part
-        else:
-            line = f"{line} {part}" if line else part
-    text_lines.append(line)
-    return "\n".join(lines) + "\n\n" + "\n".join(text_lines) + "\n"
+    moves = [
+        f"{move[:2].upper()}-{move[2:].upper()}" if name == "iccs" and _ICCS_LOOSE.match(move) else move
+        for move in record.moves
+    ]
+    body = movetext(moves, result_token(result), width=80, number=number, second_first=black_first)
+    return "\n".join(lines) + "\n\n" + body + "\n"
