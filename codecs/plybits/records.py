@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+from bitarray import bitarray
 
 from plybits import container
 from plybits.errors import (
@@ -23,6 +25,18 @@ from plybits.game import Game, Position, Record
 from plybits.registry import get_game, get_scheme, scheme_by_id, schemes
 
 DEFAULT_MAX_PLIES = 20_000
+
+
+class StepEncoder(Protocol):
+    """A scheme's encoder fed move by move during the replay that checks the record (see :func:`encode`)."""
+
+    def add(self, position: Position, move: Any) -> None:
+        """Take ``move`` (legal), played from ``position`` (before the move; not to be changed)."""
+        ...
+
+    def finish(self) -> bitarray:
+        """The payload bits: the same as the scheme's ``encode`` of every move added, in order."""
+        ...
 
 
 @dataclass
@@ -77,8 +91,11 @@ def read_record(
     notation: str | None = None,
     start: str | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
+    observe: Callable[[Position, Any], None] | None = None,
 ) -> Replay:
     """Parse and replay a move list or a record, checking every move.
+
+    ``observe(position, move)``, when given, sees each checked move with the position before it is played.
 
     :raises PlybitsError: the first problem, located by ply and move where it has one.
     """
@@ -102,14 +119,19 @@ def read_record(
         raise LimitExceededError(f"{len(tokens)} plies, more than the limit of {max_plies}")
     start_position = game.position(start)
     position = start_position.copy()
-    played = []
+    played: list[Any] = []
+    parse = position.parse_move
+    push = position.push
+    keep = played.append
     for ply, token in enumerate(tokens):
         try:
-            move = position.parse_move(token, notation)
+            move = parse(token, notation)
         except PlybitsError as err:
             raise err.at(ply, token) from None
-        position.push(move)
-        played.append(move)
+        if observe is not None:
+            observe(position, move)
+        push(move)
+        keep(move)
     return Replay(game, game.canonical_start(start), start_position, played, position, tags, dropped)
 
 
@@ -136,13 +158,18 @@ def encode(
 ) -> Encoded:
     """Encode a game into a container with the given scheme.
 
-    Tags from the record come first; ``tags`` given here override them.
+    Tags from the record come first; ``tags`` given here override them. A scheme with a ``step_encoder()``
+    method (returning a :class:`StepEncoder`) is fed each move during the replay that checks it, instead of
+    replaying the game a second time in its ``encode``.
 
     :raises PlybitsError: on any bad input, located by ply where it has one.
     """
     scheme = get_scheme(game_name, scheme_name)
-    replay = read_record(game_name, moves=moves, record=record, notation=notation, start=start, max_plies=max_plies)
-    bits = scheme.encode(replay.start_position.copy(), replay.moves)
+    make_step_encoder: Callable[[], StepEncoder] | None = getattr(scheme, "step_encoder", None)
+    stepper = make_step_encoder() if make_step_encoder is not None else None
+    replay = read_record(game_name, moves=moves, record=record, notation=notation, start=start, max_plies=max_plies,
+                         observe=stepper.add if stepper is not None else None)
+    bits = stepper.finish() if stepper is not None else scheme.encode(replay.start_position.copy(), replay.moves)
     payload = bits.tobytes()
     blob = container.pack(
         container.Container(

@@ -65,6 +65,23 @@ def word_of(board: Board, move: Move) -> int:
     return TO_X88[f] << 8 | to_byte
 
 
+class X88StepEncoder:
+    """The ``chess/0x88`` payload built move by move, each move given with the board it is played from."""
+
+    __slots__ = ("_writer",)
+
+    def __init__(self) -> None:
+        self._writer = BitWriter()
+
+    def add(self, board: Board, move: Move) -> None:
+        """Append the 16-bit field of ``move`` (legal in ``board``, which is not changed)."""
+        self._writer.write(word_of(board, move), 16)
+
+    def finish(self) -> bitarray:
+        """The payload bits so far."""
+        return self._writer.bits
+
+
 class X88Scheme(Scheme):
     """chess/0x88: from and to squares as 0x88 bytes, 16 bits a ply."""
 
@@ -76,12 +93,17 @@ class X88Scheme(Scheme):
 
     def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:  # type: ignore[override]
         """The payload of ``moves`` (legal, in order) played from ``start``."""
-        writer = BitWriter()
+        encoder = X88StepEncoder()
         board = start
         for move in moves:
-            writer.write(word_of(board, move), 16)
+            encoder.add(board, move)
             board.push(move)
-        return writer.bits
+        return encoder.finish()
+
+    def step_encoder(self) -> X88StepEncoder:
+        """An encoder fed each move with the board before it, during a replay done anyway
+        (see :func:`plybits.records.encode`): the same payload as :meth:`encode`, without a second replay."""
+        return X88StepEncoder()
 
     def decode(self, start: Board, payload: bytes, plies: int, version: int) -> list[Move]:  # type: ignore[override]
         """The ``plies`` moves in ``payload``, each checked legal from ``start``.
