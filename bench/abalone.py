@@ -21,11 +21,8 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import re
 import sys
 import time
-from pathlib import Path
 
 from abalone.enums import Direction, InitialPosition, Marble, Player, Space
 from abalone.game import Game as PeerGame
@@ -35,9 +32,9 @@ import plybits
 from plybits.abalone import ABALONE, Board, apgn
 from plybits.abalone.abapro import ABAPRO
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.report import ROOT, add_write_option, load_average, publish
+
 DATA = ROOT.parent / "shared" / "data" / "abalone" / "migs-2016-2017.train.apgn"
-START, END = "<!-- abalone:start -->", "<!-- abalone:end -->"
 PEER_DIRECTION = {
     0: Direction.EAST, 1: Direction.NORTH_EAST, 2: Direction.NORTH_WEST,
     3: Direction.WEST, 4: Direction.SOUTH_WEST, 5: Direction.SOUTH_EAST,
@@ -156,7 +153,7 @@ def run(games_wanted: int, peer_positions: int) -> str:
         "",
         f"Command: `.venv/bin/python -m bench.abalone --games {games_wanted} --peer-positions {peer_positions}` "
         f"(peer: abalone-boai 1.0.0; Python {sys.version.split()[0]}; 2-core machine shared with other jobs, "
-        f"load average {os.getloadavg()[0]:.1f} at the end of the run: absolute rates vary with the load).",
+        f"load average {load_average():.1f} at the end of the run: absolute rates vary with the load).",
         "",
         f"Data: {len(games):,} MiGs games (the first of the file; Belgian daisy), {plies:,} plies, "
         f"{broadside:,} of them broadside; {total_moves / plies:.1f} legal moves per position on average.",
@@ -183,25 +180,13 @@ def run(games_wanted: int, peer_positions: int) -> str:
     return "\n".join(lines)
 
 
-def write(section: str) -> None:
-    path = ROOT / "BENCHMARKS.md"
-    text = path.read_text(encoding="utf-8")
-    if START not in text or END not in text:
-        raise SystemExit("abalone markers missing from BENCHMARKS.md")
-    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
-    path.write_text(pattern.sub(lambda _: f"{START}\n{section}\n{END}", text), encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2330)
     parser.add_argument("--peer-positions", type=int, default=300)
-    parser.add_argument("--write", action="store_true", help="put the section into BENCHMARKS.md")
+    add_write_option(parser, "abalone")
     args = parser.parse_args()
-    section = run(args.games, args.peer_positions)
-    print(section)
-    if args.write:
-        write(section)
+    publish("abalone", run(args.games, args.peer_positions), args.write)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ import io
 import platform
 import sys
 import time
-from pathlib import Path
 
 import chess
 import chess.pgn
@@ -33,10 +32,10 @@ import plybits
 from plybits import container
 from plybits.chess import CHESS, X88
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.report import ROOT, add_write_option, publish
+
 DATA = ROOT.parent / "shared" / "data" / "chess"
 FILES = ("twic0920.pgn", "carlsen_otb.pgn")
-START, END = "<!-- chess:start -->", "<!-- chess:end -->"
 
 
 def load(limit: int | None) -> list[str]:
@@ -63,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=None, help="at most this many games (default: all)")
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs for the replays")
-    parser.add_argument("--write", action="store_true", help="put the section into BENCHMARKS.md")
+    add_write_option(parser, "chess")
     args = parser.parse_args()
     if not DATA.exists():
         sys.exit(f"{DATA} is absent")
@@ -161,14 +160,7 @@ def main() -> None:
         "write the moves and the final FEN. Reading PGN is dominated by SAN: each move's origin is found from the "
         "target square backwards and checked with the same single-move test, again without a full move list.",
     ]
-    section = "\n".join(lines)
-    print(section)
-    if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        text = path.read_text()
-        head, rest = text.split(START, 1)
-        _, tail = rest.split(END, 1)
-        path.write_text(head + START + "\n" + section + "\n" + END + tail)
+    publish("chess", "\n".join(lines), args.write)
 
 
 if __name__ == "__main__":

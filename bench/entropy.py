@@ -21,20 +21,17 @@ from __future__ import annotations
 import argparse
 import lzma
 import math
-import os
 import random
-import re
 import sys
 import time
 import zlib
-from pathlib import Path
 
 import plybits
 from plybits.entropy import Board, E13, Turn
 from plybits.entropy.board import COLOURS
 
-ROOT = Path(__file__).resolve().parent.parent
-START, END = "<!-- entropy:start -->", "<!-- entropy:end -->"
+from bench.report import add_write_option, load_average, publish
+
 
 
 def random_game(rng: random.Random) -> tuple[list[Turn], float]:
@@ -103,7 +100,7 @@ def measure(games: int, seed: int, repeats: int) -> str:
         "",
         f"Command: `.venv/bin/python -m bench.entropy --games {games} --seed {seed} --repeats {repeats} --write` "
         f"({games} random two-round games, {turns} turns; Python {sys.version.split()[0]}; "
-        f"load average {os.getloadavg()[0]:.1f} on a 2-core machine shared with other jobs, so rates are rough).",
+        f"load average {load_average():.1f} on a 2-core machine shared with other jobs, so rates are rough).",
         "",
         "There is **no peer library** for New Entropy (no Python package plays it), so there is no",
         "side-by-side timing against another implementation; size is compared with the game's own text",
@@ -132,27 +129,14 @@ def measure(games: int, seed: int, repeats: int) -> str:
     ])
 
 
-def write(section: str) -> None:
-    """Put ``section`` between the entropy markers of BENCHMARKS.md."""
-    path = ROOT / "BENCHMARKS.md"
-    text = path.read_text()
-    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.S)
-    if not pattern.search(text):
-        raise SystemExit(f"{path}: entropy markers not found")
-    path.write_text(pattern.sub(lambda _: f"{START}\n{section}\n{END}", text))
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md between the entropy markers")
+    add_write_option(parser, "entropy")
     args = parser.parse_args(argv)
-    section = measure(args.games, args.seed, args.repeats)
-    print(section)
-    if args.write:
-        write(section)
+    publish("entropy", measure(args.games, args.seed, args.repeats), args.write)
 
 
 if __name__ == "__main__":

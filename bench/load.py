@@ -29,9 +29,9 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.report import ROOT, add_write_option, load_average, publish
+
 HOST = "127.0.0.1"
 PGN = ROOT.parent / "shared" / "data" / "chess" / "carlsen_otb.pgn"
 
@@ -334,10 +334,10 @@ def main() -> None:
     parser.add_argument("--batch-timeout", type=float, default=900.0)
     parser.add_argument("--processes", type=int, default=2, help="client processes")
     parser.add_argument("--threads", type=int, default=4, help="connections per client process")
-    parser.add_argument("--write", action="store_true", help="write the section into BENCHMARKS.md")
+    add_write_option(parser, "service")
     args = parser.parse_args()
 
-    load_before = os.getloadavg()[0]
+    load_before = load_average()
     games = load_games(400)
     san80, uci80 = games[0]
     args.lib_ms = {"san": library_ms(san80, "san"), "uci": library_ms(uci80, "uci")}
@@ -393,11 +393,8 @@ def main() -> None:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
-    batch["load"] = (load_before, os.getloadavg()[0])
-    section = report(args, results, batch)
-    print(section)
-    if args.write:
-        write_section(section)
+    batch["load"] = (load_before, load_average())
+    publish("service", report(args, results, batch), args.write)
 
 
 def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> str:
@@ -453,17 +450,6 @@ def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> s
         f"{'met' if batch['vmhwm_mb'] < 300 else 'NOT met'}).",
     ]
     return "\n".join(lines)
-
-
-def write_section(section: str) -> None:
-    path = ROOT / "BENCHMARKS.md"
-    text = path.read_text(encoding="utf-8")
-    start, end = "<!-- service:start -->", "<!-- service:end -->"
-    if start not in text or end not in text:
-        raise SystemExit("BENCHMARKS.md has no service markers")
-    before, rest = text.split(start, 1)
-    _, after = rest.split(end, 1)
-    path.write_text(f"{before}{start}\n{section}\n{end}{after}", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ import argparse
 import math
 import os
 import random
-import re
 import sys
 import time
 from pathlib import Path
@@ -25,9 +24,9 @@ from typing import Any
 
 from plybits.registry import get_game, get_scheme
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.report import ROOT, add_write_option, load_average, publish
+
 DATA = Path(os.environ.get("PLYBITS_SHARED_DATA", ROOT.parent / "shared" / "data"))
-START, END = "<!-- rank:start -->", "<!-- rank:end -->"
 
 # ---------------------------------------------------------------- lichess's scheme, re-implemented
 # Ordering as described by lichess-org/compression (Move.java): promotion piece, capture, not landing
@@ -196,14 +195,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--share", type=int, default=2, help="measure every K-th held-out game")
     parser.add_argument("--speed-games", type=int, default=150)
-    parser.add_argument("--write", action="store_true", help="put the section into BENCHMARKS.md")
+    add_write_option(parser, "rank")
     args = parser.parse_args()
     started = time.perf_counter()
     lines = [
         "## The `rank` scheme",
         "",
         f"Command: `.venv/bin/python -m bench.rank --share {args.share}{' --write' if args.write else ''}` "
-        f"(load average at start {os.getloadavg()[0]:.1f} on 2 cores shared with other work).",
+        f"(load average at start {load_average():.1f} on 2 cores shared with other work).",
         "",
         "Bits per ply on HELD-OUT real games (never trained on; splits in docs/rank.md), "
         f"{'every game' if args.share == 1 else f'every {args.share}th game'} of the split. "
@@ -256,13 +255,7 @@ def main() -> None:
         "",
         f"Whole run: {time.perf_counter() - started:.0f} s.",
     ]
-    section = "\n".join(lines)
-    print(section)
-    if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        text = path.read_text(encoding="utf-8")
-        text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: f"{START}\n{section}\n{END}", text, flags=re.S)
-        path.write_text(text, encoding="utf-8")
+    publish("rank", "\n".join(lines), args.write)
 
 
 if __name__ == "__main__":

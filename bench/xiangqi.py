@@ -20,11 +20,8 @@ three libraries work on the same positions and the same moves:
 from __future__ import annotations
 
 import argparse
-import os
 import platform
-import re
 import time
-from pathlib import Path
 
 import cchess
 import pyffish
@@ -32,9 +29,9 @@ import pyffish
 from plybits.xiangqi import GAME, XQ10_SCHEME
 from plybits.xiangqi.board import Board, Move
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.report import ROOT, add_write_option, load_average, publish
+
 DATA = ROOT.parent / "shared" / "data" / "xiangqi"
-START, END = "<!-- xiangqi:start -->", "<!-- xiangqi:end -->"
 VARIANT = "xiangqi"
 
 
@@ -124,7 +121,7 @@ def run(games_wanted: int, peer_positions: int, cchess_games: int) -> str:
         cchess_replay(moves)
     cc_dec = cc_plies / (time.perf_counter() - t)
 
-    load = os.getloadavg()[0]
+    load = load_average()
     args = f"--games {games_wanted} --peer-positions {peer_positions} --cchess-games {cchess_games}"
     lines = [
         "## Xiangqi",
@@ -159,26 +156,14 @@ def run(games_wanted: int, peer_positions: int, cchess_games: int) -> str:
     return "\n".join(lines)
 
 
-def write(section: str) -> None:
-    path = ROOT / "BENCHMARKS.md"
-    text = path.read_text(encoding="utf-8")
-    if START not in text or END not in text:
-        raise SystemExit("xiangqi markers missing from BENCHMARKS.md")
-    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.S)
-    path.write_text(pattern.sub(lambda _: f"{START}\n{section}\n{END}", text), encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000, help="distinct games to use (all: 2401)")
     parser.add_argument("--peer-positions", type=int, default=1500, help="positions for the peers' generation")
     parser.add_argument("--cchess-games", type=int, default=60, help="games for the cchess replay")
-    parser.add_argument("--write", action="store_true", help="put the section into BENCHMARKS.md")
+    add_write_option(parser, "xiangqi")
     args = parser.parse_args()
-    section = run(args.games, args.peer_positions, args.cchess_games)
-    print(section)
-    if args.write:
-        write(section)
+    publish("xiangqi", run(args.games, args.peer_positions, args.cchess_games), args.write)
 
 
 if __name__ == "__main__":
