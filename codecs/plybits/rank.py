@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 from itertools import accumulate
@@ -146,18 +146,30 @@ class LinearModel(MoveModel):
     """A log-linear model: a move's score is the sum of the integer weights (1/32 bit) of its active
     features; frequencies come from :func:`softmax_frequencies`.
 
-    Subclasses set :attr:`package`, :attr:`n_features` and implement :meth:`canonical` and
-    :meth:`features`; they may override :meth:`scores` with a faster equivalent.
+    A game passes in its weights' package, its feature count, its canonical move order and its
+    feature function (as :class:`UniformModel` takes the order); a subclass may override
+    :meth:`scores` with a faster equivalent.
     """
 
-    package: str = ""
-    """The package holding the weights file."""
-    n_features: int = 0
-
-    def __init__(self, filename: str, version: int, description: str = "") -> None:
+    def __init__(
+        self,
+        filename: str,
+        version: int,
+        description: str = "",
+        *,
+        package: str,
+        n_features: int,
+        canonical: Callable[[Any], list[Any]],
+        features: Callable[[Any, Sequence[Any], Sequence[Any]], list[list[int]]],
+    ) -> None:
         self.filename = filename
         self.version = version
         self.description = description or f"log-linear move model ({filename})"
+        self.package = package
+        """The package holding the weights file."""
+        self.n_features = n_features
+        self._canonical = canonical
+        self._features = features
         self._weights: list[int] | None = None
 
     @property
@@ -175,11 +187,11 @@ class LinearModel(MoveModel):
 
     def canonical(self, position: Any) -> list[Any]:
         """The legal moves in canonical order."""
-        raise NotImplementedError
+        return self._canonical(position)
 
     def features(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[list[int]]:
         """The active feature ids of each move."""
-        raise NotImplementedError
+        return self._features(position, moves, history)
 
     def scores(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[int]:
         """Each move's score: the sum of the weights of its features."""

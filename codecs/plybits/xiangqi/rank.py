@@ -15,7 +15,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from plybits.rank import LinearModel, RankScheme, UniformModel
 from plybits.registry import register_scheme
@@ -160,19 +160,6 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return out
 
 
-class LinearXiangqiModel(LinearModel):
-    """Model 1: log-linear over :func:`move_features` with the shipped integer weights."""
-
-    package = "plybits.xiangqi"
-    n_features = N_FEATURES
-
-    def canonical(self, position: Any) -> list[Any]:
-        return canonical_moves(position)
-
-    def features(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[list[int]]:
-        return move_features(position, moves, history)
-
-
 class XiangqiRank(RankScheme):
     """Xiangqi moves range-coded by rank under a learned move model."""
 
@@ -186,7 +173,10 @@ class XiangqiRank(RankScheme):
     )
     models = {
         0: UniformModel(canonical_moves),
-        1: LinearXiangqiModel("rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_xiangqi.py)"),
+        1: LinearModel(
+            "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_xiangqi.py)",
+            package="plybits.xiangqi", n_features=N_FEATURES, canonical=canonical_moves, features=move_features,
+        ),
     }
 
 
