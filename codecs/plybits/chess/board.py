@@ -170,6 +170,41 @@ STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _STANDARD_CASTLING_SQUARES = {"K": square(7, 0), "Q": square(0, 0), "k": square(7, 7), "q": square(0, 7)}
 
 
+def _checks_after(b: list[Any], f: int, t: int, p: int, k: int) -> bool:
+    """Whether the king on ``k`` is in check after its opponent's piece ``p`` moved from ``f`` to ``t``.
+
+    For a plain move (not castling, en passant or a promotion) from a legal position, with ``f`` already
+    emptied (``t`` may or may not hold ``p`` yet): the king was not in check before, so only ``p`` itself
+    or a line opened through ``f`` can give check.
+    """
+    kind = p & 7
+    d = k - t
+    if kind == PAWN:
+        if d == (N + E if p < BLACK else S + E) or d == (N + W if p < BLACK else S + W):
+            return True
+    elif kind == KNIGHT:
+        if KNIGHT_JUMP[SIZE + d]:
+            return True
+    elif kind != KING:
+        step = LINE[t * SIZE + k]
+        if step and SLIDES_ALONG[SIZE + step][kind]:
+            s = t + step
+            while s != k and b[s] == 0:
+                s += step
+            if s == k:
+                return True
+    step = LINE[k * SIZE + f]
+    if step and LINE[k * SIZE + t] != step:  # ``f`` emptied off the line ``t`` lies on: a discovered check?
+        s = k + step
+        q = b[s]
+        while q == 0:
+            s += step
+            q = b[s]
+        if q is not OFF and q & BLACK == p & BLACK and SLIDES_ALONG[SIZE + step][q & 7]:
+            return True
+    return False
+
+
 class Board:
     """A chess position: pieces, side to move, castling rights, en passant square and counters.
 
@@ -179,7 +214,7 @@ class Board:
     (index ``colour >> 3``).
     """
 
-    __slots__ = ("board", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_anchor", "_trail", "_legal")
+    __slots__ = ("board", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_anchor", "_trail", "_legal", "_check", "_safe")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
         """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
@@ -199,6 +234,12 @@ class Board:
         self._trail: list[Move] = []
         """The moves played since :attr:`_anchor` (all reversible)."""
         self._legal: list[Move] | None = None
+        self._check: bool | None = None
+        """Whether the side to move is in check; ``None`` until known (see :meth:`is_check`)."""
+        self._safe: bool | None = True
+        """Whether the side not to move is known not to be in check, so that :meth:`push` may find checks from
+        the move alone: false after a null move made in check, ``None`` for good once a king was taken (which
+        only a null move made in check allows)."""
         if fen is not None:
             self._set_fen(fen, chess960)
 
@@ -374,6 +415,8 @@ class Board:
             other._anchor = self._snapshot()
             other._trail = []
         other._legal = self._legal
+        other._check = self._check
+        other._safe = self._safe
         return other
 
     def piece_at(self, sq: int) -> int:
@@ -437,7 +480,10 @@ class Board:
 
     def is_check(self) -> bool:
         """Whether the side to move is in check."""
-        return self.attacked(self.kings[self.turn >> 3], self.turn ^ BLACK)
+        check = self._check
+        if check is None:
+            check = self._check = self.attacked(self.kings[self.turn >> 3], self.turn ^ BLACK)
+        return check
 
     # ------------------------------------------------------------------ move generation
 
@@ -700,6 +746,29 @@ class Board:
                         s += step
             if not ok:
                 raise IllegalMoveError(f"the {SYMBOLS[kind]} on {NAMES[f]} cannot move to {NAMES[t]}")
+        if kind != KING and not ep_capture:
+            check = self._check
+            if check is None:
+                check = self.is_check()
+            if not check:
+                # not in check: only a line from the king through ``f`` can open (a pin)
+                k = self.kings[us >> 3]
+                ray = k * SIZE
+                step = LINE[ray + f]
+                if step and LINE[ray + t] != step:
+                    s = k + step
+                    while b[s] == 0:
+                        s += step
+                    if s == f:
+                        s += step
+                        q = b[s]
+                        while q == 0:
+                            s += step
+                            q = b[s]
+                        if q is not OFF and q & BLACK == them and SLIDES_ALONG[SIZE + step][q & 7]:
+                            raise IllegalMoveError("it leaves the king in check")
+                found = _MOVES[(f * SIZE + t) * 8 + promotion]
+                return move(f, t, promotion) if found is None else found
         # play it on the cells, look at the king, take it back
         b[t] = p
         b[f] = EMPTY
@@ -724,7 +793,11 @@ class Board:
         b = self.board
         us = self.turn
         self._legal = None
+        check = None  # unknown: found on demand by is_check()
+        safe = self._safe  # else the opponent may already be in check: _checks_after does not apply
         if not f:  # null move
+            if safe is not None:
+                self._safe = not self.is_check()
             self.ep = 0
             self.halfmove_clock += 1
         else:
@@ -750,11 +823,15 @@ class Board:
                 if kind == PAWN:
                     if t == self.ep and not q:
                         b[t - (N if us == WHITE else S)] = EMPTY
+                    elif not promotion and safe:
+                        check = _checks_after(b, f, t, p, self.kings[(us >> 3) ^ 1])
                     b[t] = us | promotion if promotion else p
                     self.ep = (f + t) // 2 if t - f in (2 * N, 2 * S) else 0
                     self.halfmove_clock = 0
                 else:
                     b[t] = p
+                    if safe:
+                        check = _checks_after(b, f, t, p, self.kings[(us >> 3) ^ 1])
                     self.ep = 0
                     if q:
                         self.halfmove_clock = 0
@@ -767,6 +844,9 @@ class Board:
                             castling = self.castling
                 if castling and (f in castling or t in castling):
                     self.castling = castling - {f, t}
+            if safe is not None:
+                self._safe = None if q and q & 7 == KING else True  # a legal move leaves its own king safe
+        self._check = check
         self.turn = us ^ BLACK
         if us == BLACK:
             self.fullmove_number += 1
