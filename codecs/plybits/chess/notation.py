@@ -43,6 +43,7 @@ KINGSIDE = frozenset(("O-O", "0-0"))
 QUEENSIDE = frozenset(("O-O-O", "0-0-0"))
 PIECE_LETTERS = " PNBRQK"
 _KIND_OF_LETTER = {"N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
+_FILE_INDEX = {letter: index for index, letter in enumerate("abcdefgh")}
 
 
 def _illegal(board: Board, text: str, why: str = "no legal move matches") -> IllegalMoveError:
@@ -56,19 +57,28 @@ def parse_san(board: Board, text: str) -> Move:
     :raises AmbiguousMoveError: if several do.
     """
     san = text.rstrip("+#!?")
-    if san in KINGSIDE or san in QUEENSIDE:
-        kingside = san in KINGSIDE
-        k = board.kings[board.turn >> 3]
-        for m in board.legal_moves():
-            if m[0] == k and board.is_castling(m) and (m[1] > k) == kingside:
-                return m
-        raise _illegal(board, text, "castling is not legal here")
-    match = SAN_REGEX.match(san)
-    if not match:
-        if san in NULL_TOKENS:
-            return NULL_MOVE
-        raise InvalidMoveError(f"invalid san: {text!r}")
-    piece, from_file, from_rank, target, promo = match.groups()
+    # the commonest shapes (e4, Nf3, exd5, Nxe5) read without the regex; anything else goes through it
+    size = len(san)
+    piece = from_file = from_rank = promo = None
+    if size == 2 and san in SQUARE_OF_NAME:
+        target = san
+    elif size == 3 and san[0] in _KIND_OF_LETTER and san[1:] in SQUARE_OF_NAME:
+        piece, target = san[0], san[1:]
+    elif size == 4 and san[1] == "x" and san[2:] in SQUARE_OF_NAME and (san[0] in _KIND_OF_LETTER or san[0] in _FILE_INDEX):
+        target = san[2:]
+        if san[0] in _KIND_OF_LETTER:
+            piece = san[0]
+        else:
+            from_file = san[0]
+    else:
+        if san in KINGSIDE or san in QUEENSIDE:
+            return _castle(board, text, san in KINGSIDE)
+        match = SAN_REGEX.match(san)
+        if not match:
+            if san in NULL_TOKENS:
+                return NULL_MOVE
+            raise InvalidMoveError(f"invalid san: {text!r}")
+        piece, from_file, from_rank, target, promo = match.groups()
     to_sq = SQUARE_OF_NAME[target]
     promotion = 0
     if promo:
@@ -92,20 +102,26 @@ def parse_san(board: Board, text: str) -> Move:
             from_file = target[0]
         if not promotion and RANK_OF[to_sq] in (0, 7):
             raise _illegal(board, text, "missing promotion piece type")
-    file_index = "abcdefgh".index(from_file) if from_file else -1
-    rank_index = int(from_rank) - 1 if from_rank else -1
     target_piece = b[to_sq]
     if target_piece and target_piece & BLACK == us:
         raise _illegal(board, text, f"{target} holds a piece of the side to move")
     candidates = _origins(board, kind, to_sq)
+    if from_file:
+        file_index = _FILE_INDEX[from_file]
+        candidates = [f for f in candidates if FILE_OF[f] == file_index]
+    if from_rank:
+        rank_index = int(from_rank) - 1
+        candidates = [f for f in candidates if RANK_OF[f] == rank_index]
+    checked = board.checked_move
+    if len(candidates) == 1:  # the usual case: one piece of that kind can reach the square
+        try:
+            return checked(candidates[0], to_sq, promotion)
+        except IllegalMoveError:
+            raise _illegal(board, text) from None
     found = None
     for f in candidates:
-        if file_index >= 0 and FILE_OF[f] != file_index:
-            continue
-        if rank_index >= 0 and RANK_OF[f] != rank_index:
-            continue
         try:
-            m = board.checked_move(f, to_sq, promotion)
+            m = checked(f, to_sq, promotion)
         except IllegalMoveError:
             continue
         if found is not None:
@@ -114,6 +130,22 @@ def parse_san(board: Board, text: str) -> Move:
     if found is None:
         raise _illegal(board, text)
     return found
+
+
+def _castle(board: Board, text: str, kingside: bool) -> Move:
+    """The castling move on the king's side (``kingside``) or the queen's side, if it is legal here."""
+    us = board.turn
+    k = board.kings[us >> 3]
+    back_rank = 0 if us == 0 else 7
+    rook = us | ROOK
+    b = board.board
+    for r in board.castling:  # at most one castling rook a side
+        if RANK_OF[r] == back_rank and b[r] == rook and (r > k) == kingside:
+            try:
+                return board.checked_move(k, r)
+            except IllegalMoveError:
+                break
+    raise _illegal(board, text, "castling is not legal here")
 
 
 def _legal(board: Board, f: int, t: int) -> bool:

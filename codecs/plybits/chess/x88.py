@@ -68,14 +68,15 @@ def word_of(board: Board, move: Move) -> int:
 class X88StepEncoder:
     """The ``chess/0x88`` payload built move by move, each move given with the board it is played from."""
 
-    __slots__ = ("_writer",)
+    __slots__ = ("_writer", "_write")
 
     def __init__(self) -> None:
         self._writer = BitWriter()
+        self._write = self._writer.write
 
     def add(self, board: Board, move: Move) -> None:
         """Append the 16-bit field of ``move`` (legal in ``board``, which is not changed)."""
-        self._writer.write(word_of(board, move), 16)
+        self._write(word_of(board, move), 16)
 
     def finish(self) -> bitarray:
         """The payload bits so far."""
