@@ -240,7 +240,12 @@ class Board:
         """Whether the side not to move is known not to be in check, so that :meth:`push` may find checks from
         the move alone: false after a null move made in check, ``None`` for good once a king was taken (which
         only a null move made in check allows)."""
-        if fen is not None:
+        if fen == STANDARD_FEN and not chess960 and _START is not None:  # the usual start, read once
+            self.board = _START.board[:]
+            self.castling = _START.castling
+            self.kings = _START.kings[:]
+            self._anchor = _START._anchor
+        elif fen is not None:
             self._set_fen(fen, chess960)
 
     # ------------------------------------------------------------------ FEN
@@ -911,3 +916,8 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
+
+
+_START: Board | None = None
+_START = Board(STANDARD_FEN)
+"""The standard start position, read from its FEN once; ``Board()`` copies it."""
