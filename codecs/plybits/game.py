@@ -108,6 +108,26 @@ class Game(ABC):
         return None if text == self.position(None).fen() else text
 
 
+class StepEncoder:
+    """Encodes a game move by move, during the replay that checks its record (see :func:`plybits.records.encode`).
+
+    This default keeps the moves and hands them to :meth:`Scheme.encode` at the end; a scheme that can write
+    a move from the position before it alone returns its own, and so spares that second replay.
+    """
+
+    def __init__(self, scheme: Scheme) -> None:
+        self.scheme = scheme
+        self.moves: list[Any] = []
+
+    def add(self, position: Position, move: Any) -> None:
+        """Take ``move`` (legal), played from ``position`` (before the move; not to be changed)."""
+        self.moves.append(move)
+
+    def finish(self, start: Position) -> bitarray:
+        """The payload bits of every move added, played from ``start``: the same as :meth:`Scheme.encode`'s."""
+        return self.scheme.encode(start.copy(), self.moves)
+
+
 class Scheme(ABC):
     """A bit layout for a game's moves. Released layouts never change; a new layout is a new scheme or version."""
 
@@ -125,6 +145,10 @@ class Scheme(ABC):
     @abstractmethod
     def encode(self, start: Position, moves: Sequence[Any]) -> bitarray:
         """The payload bits of ``moves`` (legal, in order) played from ``start`` (a copy the scheme may change)."""
+
+    def step_encoder(self) -> StepEncoder:
+        """An encoder fed each move as the record is checked (the default replays the game in :meth:`encode`)."""
+        return StepEncoder(self)
 
     @abstractmethod
     def decode(self, start: Position, payload: bytes, plies: int, version: int) -> list[Any]:

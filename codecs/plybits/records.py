@@ -9,7 +9,7 @@ import base64
 import binascii
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from bitarray import bitarray
 
@@ -25,18 +25,6 @@ from plybits.game import Game, Position, Record
 from plybits.registry import get_game, get_scheme, scheme_by_id, schemes
 
 DEFAULT_MAX_PLIES = 20_000
-
-
-class StepEncoder(Protocol):
-    """A scheme's encoder fed move by move during the replay that checks the record (see :func:`encode`)."""
-
-    def add(self, position: Position, move: Any) -> None:
-        """Take ``move`` (legal), played from ``position`` (before the move; not to be changed)."""
-        ...
-
-    def finish(self) -> bitarray:
-        """The payload bits: the same as the scheme's ``encode`` of every move added, in order."""
-        ...
 
 
 @dataclass
@@ -158,18 +146,16 @@ def encode(
 ) -> Encoded:
     """Encode a game into a container with the given scheme.
 
-    Tags from the record come first; ``tags`` given here override them. A scheme with a ``step_encoder()``
-    method (returning a :class:`StepEncoder`) is fed each move during the replay that checks it, instead of
-    replaying the game a second time in its ``encode``.
+    Tags from the record come first; ``tags`` given here override them. The scheme's
+    :meth:`~plybits.game.Scheme.step_encoder` sees each move during the replay that checks the record.
 
     :raises PlybitsError: on any bad input, located by ply where it has one.
     """
     scheme = get_scheme(game_name, scheme_name)
-    make_step_encoder: Callable[[], StepEncoder] | None = getattr(scheme, "step_encoder", None)
-    stepper = make_step_encoder() if make_step_encoder is not None else None
+    stepper = scheme.step_encoder()
     replay = read_record(game_name, moves=moves, record=record, notation=notation, start=start, max_plies=max_plies,
-                         observe=stepper.add if stepper is not None else None)
-    bits = stepper.finish() if stepper is not None else scheme.encode(replay.start_position.copy(), replay.moves)
+                         observe=stepper.add)
+    bits = stepper.finish(replay.start_position)
     payload = bits.tobytes()
     blob = container.pack(
         container.Container(

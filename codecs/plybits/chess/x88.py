@@ -32,7 +32,7 @@ from plybits.chess.board import (
     Move,
 )
 from plybits.errors import IllegalMoveError, InvalidDataError
-from plybits.game import Scheme
+from plybits.game import Scheme, StepEncoder
 
 TO_X88 = [0] * SIZE
 """TO_X88[mailbox square]: its 0x88 index (rank * 16 + file)."""
@@ -65,21 +65,20 @@ def word_of(board: Board, move: Move) -> int:
     return TO_X88[f] << 8 | to_byte
 
 
-class X88StepEncoder:
+class X88StepEncoder(StepEncoder):
     """The ``chess/0x88`` payload built move by move, each move given with the board it is played from."""
 
-    __slots__ = ("_writer", "_write")
-
-    def __init__(self) -> None:
+    def __init__(self, scheme: Scheme) -> None:
+        super().__init__(scheme)
         self._writer = BitWriter()
         self._write = self._writer.write
 
-    def add(self, board: Board, move: Move) -> None:
+    def add(self, board: Board, move: Move) -> None:  # type: ignore[override]
         """Append the 16-bit field of ``move`` (legal in ``board``, which is not changed)."""
         self._write(word_of(board, move), 16)
 
-    def finish(self) -> bitarray:
-        """The payload bits so far."""
+    def finish(self, start: Board) -> bitarray:  # type: ignore[override]
+        """The payload bits so far (``start`` is not needed: every word was written as its move came)."""
         return self._writer.bits
 
 
@@ -94,17 +93,17 @@ class X88Scheme(Scheme):
 
     def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:  # type: ignore[override]
         """The payload of ``moves`` (legal, in order) played from ``start``."""
-        encoder = X88StepEncoder()
+        encoder = X88StepEncoder(self)
         board = start
         for move in moves:
             encoder.add(board, move)
             board.push(move)
-        return encoder.finish()
+        return encoder.finish(start)
 
     def step_encoder(self) -> X88StepEncoder:
         """An encoder fed each move with the board before it, during a replay done anyway
         (see :func:`plybits.records.encode`): the same payload as :meth:`encode`, without a second replay."""
-        return X88StepEncoder()
+        return X88StepEncoder(self)
 
     def decode(self, start: Board, payload: bytes, plies: int, version: int) -> list[Move]:  # type: ignore[override]
         """The ``plies`` moves in ``payload``, each checked legal from ``start``.
