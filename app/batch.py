@@ -32,7 +32,8 @@ from app.routes import PROBLEM_CONTENT, decode_body, encode_body, settings_of, v
 from app.settings import Settings
 from plybits import registry
 from plybits.errors import LimitExceededError, PlybitsError
-from plybits.records import TOO_LONG, seed_scheme, split_lines, split_stream
+from plybits.records import seed_scheme
+from plybits.streams import TOO_LONG, split_lines, split_stream
 
 log = logging.getLogger("plybits.app")
 

@@ -15,7 +15,7 @@ import plybits
 from app.main import create_app
 from app.settings import Settings
 from plybits import registry
-from plybits.records import TOO_LONG, split_lines
+from plybits.streams import TOO_LONG, split_lines
 from tests.test_service import GAMES, random_game, seed_scheme
 
 NDJSON = {"content-type": "application/x-ndjson"}

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from plybits import records
+from plybits import records, streams
 from plybits.records import b64url, from_b64url, seed_scheme
 from plybits.errors import InvalidRecordError, LimitExceededError, PlybitsError
 from plybits.registry import get_game, get_scheme
@@ -196,7 +196,7 @@ def _requests(op: str, lines: Iterator[bytes | None], args: argparse.Namespace, 
     """``(line or game number, request | error)`` for every record of the input."""
     if records_mode:
         texts = (_line_text(raw, i == 0) for i, raw in enumerate(lines))
-        for number, text in enumerate(records.split_stream(args.game, texts, max_chars=MAX_LINE_BYTES), 1):
+        for number, text in enumerate(streams.split_stream(args.game, texts, max_chars=MAX_LINE_BYTES), 1):
             if isinstance(text, PlybitsError):
                 yield number, text
                 continue
@@ -249,7 +249,7 @@ def run(op: str, args: argparse.Namespace) -> int:
     progress = Progress(tally, total, sys.stderr, show and not args.quiet)
     handler = OPS[op]
     try:
-        lines = records.split_lines(_chunks(source, tally, progress), MAX_LINE_BYTES)
+        lines = streams.split_lines(_chunks(source, tally, progress), MAX_LINE_BYTES)
         for number, request in _requests(op, lines, args, records_mode):
             if isinstance(request, PlybitsError):
                 key, value = "error", problem(request)

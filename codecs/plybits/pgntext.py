@@ -75,3 +75,24 @@ def wrap(words: Iterable[str], width: int) -> list[str]:
 def movetext(moves: Iterable[str], result: str, *, width: int, number: int = 1, second_first: bool = False) -> str:
     """Numbered moves and the result, wrapped at ``width`` columns, lines joined by newlines (none at the end)."""
     return "\n".join(wrap([*numbered(moves, number, second_first), result], width))
+
+
+def comment_open_after(line: str, in_comment: bool) -> bool:
+    """Whether a ``{...}`` comment is still open at the end of ``line``, given whether one was open at its start.
+
+    PGN comments do not nest, and a ``;`` outside one comments out the rest of the line.
+    """
+    if "{" not in line and "}" not in line:
+        return in_comment
+    pos = 0
+    while True:
+        if in_comment:
+            end = line.find("}", pos)
+            if end < 0:
+                return True
+            in_comment, pos = False, end + 1
+        else:
+            semi, brace = line.find(";", pos), line.find("{", pos)
+            if brace < 0 or 0 <= semi < brace:
+                return False
+            in_comment, pos = True, brace + 1

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from plybits.errors import InvalidRecordError
 from plybits.game import Record
-from plybits.pgntext import movetext, result_token, tag_line, unescape
+from plybits.pgntext import comment_open_after, movetext, result_token, tag_line, unescape
 
 TAG_REGEX = re.compile(r'^\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 TOKEN_REGEX = re.compile(
@@ -168,25 +168,9 @@ def split_records(text: str) -> Iterator[str]:
         if stripped and not stripped.startswith("[") and not stripped.startswith("%"):
             in_moves = True
         if in_moves:
-            in_comment = _comment_open_after(line, in_comment)
+            in_comment = comment_open_after(line, in_comment)
     if any(s.strip() for s in current):
         yield "".join(current)
-
-
-def _comment_open_after(line: str, open_: bool) -> bool:
-    """Whether a ``{`` comment is still open at the end of ``line``."""
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if open_:
-            if ch == "}":
-                open_ = False
-        elif ch == "{":
-            open_ = True
-        elif ch == ";":
-            return False
-        i += 1
-    return open_
 
 
 def write_pgn(record: Record, *, chess960: bool = False, first_turn_black: bool = False, first_number: int = 1) -> str:
