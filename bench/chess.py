@@ -152,13 +152,15 @@ def main() -> None:
         f"Sizes: chess/0x88 payload {16 * plies // 8:,} bytes for {plies:,} plies (16 bits/ply); containers with the PGN "
         f"tags {sum(len(e.data) for e in encoded):,} bytes; the PGN texts {sum(len(t.encode()) for t in texts):,} bytes.",
         "",
-        "Where the validated replay spends its time (cProfile of `X88.decode_uci`, 400 games): about a quarter in the "
-        "king-safety probe after each move (`Board.attacked`), a fifth reading the 16-bit fields through "
-        "`plybits.bitio.BitReader` (a bitarray slice and `ba2int` a ply), a sixth in `Board.push`, a sixth in the "
-        "move's own pattern check (`Board.checked_move`), the rest in the loop itself. No full move list is generated. "
-        "The library verb is slower than the scheme alone because `plybits.decode` replays the game a second time to "
-        "write the moves and the final FEN. Reading PGN is dominated by SAN: each move's origin is found from the "
-        "target square backwards and checked with the same single-move test, again without a full move list.",
+        'Where the validated replay spends its time (cProfile of `X88.decode_uci`, 400 games): about a third in '
+        '`Board.push` (which also works out from the move alone whether it gives check), close to a third in the '
+        "move's own legality test (`Board.checked_move`: its pattern, then only the line from its king through the "
+        'moving piece; a full `Board.attacked` scan is left for the rarer king moves, checks and en passant), an '
+        'eighth reading the 16-bit fields (`plybits.bitio.BitReader`, `int.from_bytes` a ply), the rest in the '
+        'loop itself. No full move list is generated. The library verb is slower than the scheme alone because '
+        '`plybits.decode` replays the game a second time to write the moves and the final FEN. Reading PGN is '
+        "dominated by SAN: each move's origin is found from the target square backwards and checked with the same "
+        'single-move test, again without a full move list.',
     ]
     publish("chess", "\n".join(lines), args.write)
 
