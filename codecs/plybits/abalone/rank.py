@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from plybits.abalone.board import BLACK, CELL_NUMBER, EMPTY, GEOMETRY, SQUARES, STEPS, Board, Move
 from plybits.mailbox import OFF
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rank import LinearModel, RankScheme, UniformModel, sorted_by
 from plybits.registry import register_scheme
 
 
@@ -31,19 +31,8 @@ def move_key(move: Move) -> tuple[int, ...]:
     return (1, CELL_NUMBER[move.cell], move.line, move.marbles, move.direction)
 
 
-_KEYS: dict[Move, tuple[int, ...]] = {}
-
-
-def _key(move: Move) -> tuple[int, ...]:
-    key = _KEYS.get(move)
-    if key is None:
-        key = _KEYS[move] = move_key(move)
-    return key
-
-
-def canonical_moves(board: Board) -> list[Move]:
-    """The legal moves in canonical order."""
-    return sorted(board.legal_moves(), key=_key)
+canonical_moves = sorted_by(move_key)
+"""The legal moves of a position in canonical order (:func:`move_key`)."""
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)

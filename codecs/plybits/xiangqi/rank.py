@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rank import LinearModel, RankScheme, UniformModel, sorted_by
 from plybits.registry import register_scheme
 from plybits.xiangqi.board import BLACK, CANNON, CHARIOT, FILE_OF, GEOMETRY, RANK_OF, SQUARES, Board, Move
 
@@ -37,19 +37,8 @@ def move_key(move: Move) -> int:
     return POINT[move.from_square] * 90 + POINT[move.to_square]
 
 
-_KEYS: dict[Move, int] = {}
-
-
-def _key(move: Move) -> int:
-    key = _KEYS.get(move)
-    if key is None:
-        key = _KEYS[move] = move_key(move)
-    return key
-
-
-def canonical_moves(board: Board) -> list[Move]:
-    """The legal moves in canonical order."""
-    return sorted(board.legal_moves(), key=_key)
+canonical_moves = sorted_by(move_key)
+"""The legal moves of a position in canonical order (:func:`move_key`)."""
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)
