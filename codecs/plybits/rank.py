@@ -78,7 +78,6 @@ def quantise(probabilities: Sequence[int], budget: int = MAX_TOTAL) -> list[int]
     return [1 + p * spare // total for p in probabilities]
 
 
-@cache
 def sorted_by(move_key: Callable[[Any], Any]) -> Callable[[Any], list[Any]]:
     """A ``canonical_moves(position)``: the legal moves sorted by ``move_key``, each move's key computed once."""
     keys: dict[Any, Any] = {}
@@ -96,6 +95,7 @@ def sorted_by(move_key: Callable[[Any], Any]) -> Callable[[Any], list[Any]]:
     return canonical_moves
 
 
+@cache
 def load_model_data(package: str, filename: str) -> dict[str, Any]:
     """A model's JSON data file shipped in ``package``, read once."""
     with resources.files(package).joinpath(filename).open("r", encoding="utf-8") as handle:
