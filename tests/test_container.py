@@ -67,3 +67,21 @@ def _with_crc(body: bytes) -> bytes:
 def test_malformed_headers_are_named(body, message):
     with pytest.raises(InvalidDataError, match=message):
         unpack(_with_crc(body), max_plies=100)
+
+
+def test_peek_reads_game_scheme_and_plies_without_decoding():
+    from plybits import registry
+    from plybits.errors import UnknownCodecError
+    from plybits.records import peek
+
+    for scheme in registry.schemes():
+        blob = pack(Container(codec_id=scheme.codec_id, scheme_version=scheme.version, plies=7, payload=b"\xff"))
+        # the payload is junk for every scheme: peek reads only the checked header
+        assert peek(blob) == (scheme.game, scheme.name, 7)
+    blob = pack(sample())
+    with pytest.raises(InvalidDataError, match="CRC"):
+        peek(blob[:-1] + bytes([blob[-1] ^ 1]))
+    with pytest.raises(LimitExceededError):
+        peek(pack(sample()), max_plies=2)
+    with pytest.raises(UnknownCodecError):
+        peek(pack(Container(codec_id=0x7F, scheme_version=0, plies=1, payload=b"")))

@@ -177,6 +177,17 @@ def encode(
     )
 
 
+def peek(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> tuple[str, str, int]:
+    """The game, scheme and ply count a container holds, read from its checked header without decoding a move.
+
+    :raises InvalidDataError: on any corruption; :raises UnknownCodecError: on an unknown codec id;
+    :raises LimitExceededError: on too many plies.
+    """
+    box = container.unpack(data, max_plies=max_plies)
+    scheme = scheme_by_id(box.codec_id)
+    return scheme.game, scheme.name, box.plies
+
+
 def decode_moves(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> tuple[Replay, str]:
     """Unpack a container and decode its moves (each checked legal); returns the replay and the scheme name.
 
