@@ -30,7 +30,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     application.add_middleware(observe.ObserveMiddleware, log=settings.access_log)
 
     @application.get("/healthz", tags=["health"])
-    def healthz() -> dict[str, str]:
+    async def healthz() -> dict[str, str]:
         """Liveness: the process answers."""
         return {"status": "ok"}
 

@@ -1,10 +1,17 @@
-"""The v1 endpoints: each reads its model, calls one library verb, and writes its model."""
+"""The v1 endpoints: each reads its model, calls one library verb, and writes its model.
+
+A small request runs its verb on the event loop: a few milliseconds at most, cheaper than a hop to the
+worker pool and back. A large one (more than ``Settings.inline_plies`` plies) or any ``rank`` work goes to
+the worker pool, so that it never stalls the requests around it.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
 
 import plybits
 from app.models import (
@@ -26,7 +33,7 @@ from app.models import (
 from app.observe import PLIES
 from app.settings import Settings
 from plybits import registry
-from plybits.records import b64url, from_b64url
+from plybits.records import b64url, from_b64url, peek
 from plybits.errors import PlybitsError
 
 PROBLEM_CONTENT = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
@@ -42,12 +49,36 @@ PROBLEMS = problem_responses((413, "over a limit"), (422, "invalid input"))
 router = APIRouter(prefix="/v1", responses=PROBLEMS)
 
 
+T = TypeVar("T")
+
+HEAVY_SCHEMES = frozenset({"rank"})
+"""Schemes whose work is 10-250 times a seed scheme's a ply (a move model at every ply): never run inline."""
+
+
 def settings_of(request: Request) -> Settings:
     return request.app.state.settings
 
 
+def plies_hint(moves: Sequence[str] | None, record: str | None) -> int:
+    """An upper bound on the plies of a move list or record (in a record, each ply but the last takes at least
+    three characters: a move of two or more, and a separator)."""
+    if moves is not None:
+        return len(moves)
+    return (len(record or "") + 1) // 3
+
+
+def runs_inline(settings: Settings, plies: int, scheme: str | None = None) -> bool:
+    """Whether work on ``plies`` plies (with ``scheme``, if any) is small enough for the event loop."""
+    return plies <= settings.inline_plies and scheme not in HEAVY_SCHEMES
+
+
+async def run(work: Callable[[], T], inline: bool) -> T:
+    """``work()`` on the event loop when ``inline``, else in the worker pool."""
+    return work() if inline else await run_in_threadpool(work)
+
+
 @router.get("/codecs", response_model=list[CodecInfo])
-def list_codecs() -> list[CodecInfo]:
+async def list_codecs() -> list[CodecInfo]:
     """Every (game, scheme) this service encodes and decodes."""
     return [
         CodecInfo(
@@ -114,38 +145,52 @@ def validate_body(body: ValidateRequest, settings: Settings) -> ValidateResponse
 
 
 @router.post("/encode", response_model=EncodeResponse, response_model_exclude_none=True)
-def encode(body: EncodeRequest, request: Request) -> EncodeResponse:
+async def encode(body: EncodeRequest, request: Request) -> EncodeResponse:
     """Encode a move list or record into a container with the chosen scheme."""
-    return encode_body(body, settings_of(request))
+    settings = settings_of(request)
+    inline = runs_inline(settings, plies_hint(body.moves, body.record), body.scheme)
+    return await run(lambda: encode_body(body, settings), inline)
 
 
 @router.post("/decode", response_model=DecodeResponse)
-def decode(body: DecodeRequest, request: Request) -> DecodeResponse:
+async def decode(body: DecodeRequest, request: Request) -> DecodeResponse:
     """Decode a container back into moves."""
-    return decode_body(body, settings_of(request))
+    settings = settings_of(request)
+    _, scheme, plies = peek(from_b64url(body.data), max_plies=settings.max_plies)
+    return await run(lambda: decode_body(body, settings), runs_inline(settings, plies, scheme))
 
 
 @router.post("/validate", response_model=ValidateResponse, response_model_exclude_none=True)
-def validate(body: ValidateRequest, request: Request) -> ValidateResponse:
+async def validate(body: ValidateRequest, request: Request) -> ValidateResponse:
     """Check every move of a game; report the first bad ply or the final state."""
-    return validate_body(body, settings_of(request))
+    settings = settings_of(request)
+    inline = runs_inline(settings, plies_hint(body.moves, body.record))
+    return await run(lambda: validate_body(body, settings), inline)
 
 
 @router.post("/convert", response_model=ConvertResponse)
-def convert(body: ConvertRequest, request: Request) -> ConvertResponse:
+async def convert(body: ConvertRequest, request: Request) -> ConvertResponse:
     """Rewrite a game's moves from one notation into another."""
-    moves = plybits.convert(
-        body.game, moves=body.moves, record=body.record, from_notation=body.from_notation,
-        to_notation=body.to_notation, start=body.start, max_plies=settings_of(request).max_plies,
-    )
-    return ConvertResponse(moves=moves)
+    settings = settings_of(request)
+
+    def work() -> ConvertResponse:
+        return ConvertResponse(moves=plybits.convert(
+            body.game, moves=body.moves, record=body.record, from_notation=body.from_notation,
+            to_notation=body.to_notation, start=body.start, max_plies=settings.max_plies,
+        ))
+
+    return await run(work, runs_inline(settings, plies_hint(body.moves, body.record)))
 
 
 @router.post("/moves", response_model=MovesResponse)
-def moves(body: MovesRequest, request: Request) -> MovesResponse:
+async def moves(body: MovesRequest, request: Request) -> MovesResponse:
     """The legal moves after replaying ``moves`` from ``start``."""
-    position, legal = plybits.legal_moves(
-        body.game, moves=body.moves, notation=body.notation, start=body.start,
-        max_plies=settings_of(request).max_plies,
-    )
-    return MovesResponse(position=position, legal=legal)
+    settings = settings_of(request)
+
+    def work() -> MovesResponse:
+        position, legal = plybits.legal_moves(
+            body.game, moves=body.moves, notation=body.notation, start=body.start, max_plies=settings.max_plies,
+        )
+        return MovesResponse(position=position, legal=legal)
+
+    return await run(work, runs_inline(settings, plies_hint(body.moves, None)))

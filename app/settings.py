@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 
 
-def _int_env(name: str, default: int) -> int:
+def _int_env(name: str, default: int, minimum: int = 1) -> int:
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
@@ -14,8 +14,8 @@ def _int_env(name: str, default: int) -> int:
         value = int(raw)
     except ValueError:
         raise ValueError(f"environment variable {name}={raw!r} is not an integer") from None
-    if value <= 0:
-        raise ValueError(f"environment variable {name}={raw!r} must be positive")
+    if value < minimum:
+        raise ValueError(f"environment variable {name}={raw!r} must be at least {minimum}")
     return value
 
 
@@ -38,6 +38,7 @@ ENVIRONMENT = {
     "max_games": "PLYBITS_MAX_GAMES",
     "max_line_bytes": "PLYBITS_MAX_LINE_BYTES",
     "access_log": "PLYBITS_ACCESS_LOG",
+    "inline_plies": "PLYBITS_INLINE_PLIES",
 }
 """The environment variable of each setting."""
 
@@ -60,6 +61,8 @@ class Settings:
     """Largest single line (or game of a multi-game file) of a batch request."""
     access_log: bool = True
     """Write one JSON access-log line per request to the ``plybits.access`` logger."""
+    inline_plies: int = 512
+    """Most plies a single request may hold and still run on the event loop (rank work never does); 0: none does."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -72,4 +75,5 @@ class Settings:
             max_games=_int_env(ENVIRONMENT["max_games"], cls.max_games),
             max_line_bytes=_int_env(ENVIRONMENT["max_line_bytes"], cls.max_line_bytes),
             access_log=_bool_env(ENVIRONMENT["access_log"], cls.access_log),
+            inline_plies=_int_env(ENVIRONMENT["inline_plies"], cls.inline_plies, minimum=0),
         )

@@ -166,6 +166,12 @@ def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLYBITS_MAX_PLIES", "lots")
     with pytest.raises(ValueError, match="PLYBITS_MAX_PLIES"):
         Settings.from_env()
-    monkeypatch.setenv("PLYBITS_MAX_PLIES", "-1")
-    with pytest.raises(ValueError, match="positive"):
+    monkeypatch.setenv("PLYBITS_MAX_PLIES", "0")
+    with pytest.raises(ValueError, match="PLYBITS_MAX_PLIES.*at least 1"):
+        Settings.from_env()
+    monkeypatch.setenv("PLYBITS_MAX_PLIES", "50")
+    monkeypatch.setenv("PLYBITS_INLINE_PLIES", "0")  # allowed: every request to the worker pool
+    assert Settings.from_env().inline_plies == 0
+    monkeypatch.setenv("PLYBITS_INLINE_PLIES", "-1")
+    with pytest.raises(ValueError, match="PLYBITS_INLINE_PLIES.*at least 0"):
         Settings.from_env()
