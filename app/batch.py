@@ -248,9 +248,13 @@ def run_batch(
 def body_chunks(request: Request) -> Iterator[bytes]:
     """The request body, chunk by chunk, for a worker thread (each chunk fetched on the event loop)."""
     stream: AsyncIterator[bytes] = request.stream().__aiter__()
+
+    async def next_chunk() -> bytes:
+        return await stream.__anext__()
+
     while True:
         try:
-            chunk = anyio.from_thread.run(stream.__anext__)
+            chunk = anyio.from_thread.run(next_chunk)
         except StopAsyncIteration:
             return
         if chunk:

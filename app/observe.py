@@ -19,7 +19,7 @@ from prometheus_client import (
 )
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-disable_created_metrics()  # the *_created series only double the scrape size
+disable_created_metrics()  # type: ignore[no-untyped-call]  # the *_created series only double the scrape size
 REGISTRY = CollectorRegistry(auto_describe=True)
 """The service's own metrics registry (not the process-wide default, so several apps can live in one process)."""
 

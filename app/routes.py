@@ -56,7 +56,9 @@ HEAVY_SCHEMES = frozenset({"rank"})
 
 
 def settings_of(request: Request) -> Settings:
-    return request.app.state.settings
+    """The settings the app was built with."""
+    settings: Settings = request.app.state.settings
+    return settings
 
 
 def plies_hint(moves: Sequence[str] | None, record: str | None) -> int:

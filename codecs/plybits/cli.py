@@ -209,14 +209,14 @@ def _requests(op: str, lines: Iterator[bytes | None], args: argparse.Namespace, 
         if raw is None:
             yield number, LimitExceededError(f"line is longer than {MAX_LINE_BYTES} bytes")
             continue
-        text = raw.strip()
-        if not text:
+        line = raw.strip()
+        if not line:
             continue
-        if op == "decode" and not text.startswith(b"{"):
-            yield number, {"data": text.decode("ascii", "replace")}
+        if op == "decode" and not line.startswith(b"{"):
+            yield number, {"data": line.decode("ascii", "replace")}
             continue
         try:
-            obj = json.loads(text)
+            obj = json.loads(line)
         except ValueError as err:
             yield number, InvalidRecordError(f"line is not JSON: {err}")
             continue
@@ -287,7 +287,7 @@ def run(op: str, args: argparse.Namespace) -> int:
 
 def _records_mode(op: str, args: argparse.Namespace) -> bool:
     """Whether the input is a multi-game file (split into records) rather than NDJSON lines; fills defaults."""
-    fmt = args.format
+    fmt: str = args.format
     if fmt == "auto":
         name = args.input.lower()
         if name.endswith((".ndjson", ".jsonl")) or op == "decode":

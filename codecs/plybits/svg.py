@@ -214,7 +214,7 @@ def renderer(game: str) -> Renderer:
         found = False
     if not found:
         raise UnsupportedError(f"no board drawing for game {game!r}")
-    drawn: Renderer = importlib.import_module(module)  # type: ignore[assignment]
+    drawn: Renderer = importlib.import_module(module)
     return drawn
 
 

@@ -32,7 +32,7 @@ class AbaProScheme(Scheme):
     )
     bits_per_ply: ClassVar[float | None] = None
 
-    def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:
+    def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:  # type: ignore[override]
         writer = BitWriter()
         for move in moves:
             if move.line < 0:
@@ -47,7 +47,7 @@ class AbaProScheme(Scheme):
                 writer.write(move.direction, 3)
         return writer.bits
 
-    def decode(self, start: Board, payload: bytes, plies: int, version: int) -> list[Move]:
+    def decode(self, start: Board, payload: bytes, plies: int, version: int) -> list[Move]:  # type: ignore[override]
         reader = BitReader(payload)
         position = start
         moves: list[Move] = []

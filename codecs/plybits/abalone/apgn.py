@@ -99,9 +99,9 @@ def parse_record(text: str) -> Record:
     for token in movetext.split():
         if result is not None:
             raise InvalidRecordError(f"text {token!r} after the result {result!r}: one game per record")
-        number = _MOVE_NUMBER.match(token)
-        if number:
-            token = token[number.end():]
+        numbered = _MOVE_NUMBER.match(token)
+        if numbered:
+            token = token[numbered.end():]
             if not token:
                 continue
         if token in RESULTS:

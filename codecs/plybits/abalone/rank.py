@@ -225,21 +225,22 @@ class LinearAbaloneModel(LinearModel):
         me = board.turn
         opp = 3 - me
         side = 0 if me == BLACK else 1
-        near_last = DISTANCE[_destination(history[-1])] if history else None
-        near_mine = DISTANCE[_destination(history[-2])] if len(history) >= 2 else None
+        # read only where the matching w_near_* below is set (so never while empty)
+        near_last: list[int] = DISTANCE[_destination(history[-1])] if history else []
+        near_mine: list[int] = DISTANCE[_destination(history[-2])] if len(history) >= 2 else []
         exposure = _exposure(cells, me, opp)
         own = [0] * _SIZE
         for sq in SQUARES:
             if cells[sq] == me:
                 for st in STEPS:
                     own[sq + st] += 1
-        cache = self._cache[side]
+        cache = self._caches[0][side]
         w_near_last = self._near(F_NEAR_LAST, _destination(history[-1])) if history else None
         w_near_mine = self._near(F_NEAR_MINE, _destination(history[-2])) if len(history) >= 2 else None
         w_threat = (0, w[F_THREAT + 1], w[F_THREAT + 2])
         w_cohesion = self._cohesion
         steps = STEPS
-        out = []
+        out: list[int] = []
         append = out.append
         for m in moves:
             step = steps[m.direction]
@@ -305,10 +306,11 @@ class LinearAbaloneModel(LinearModel):
     def _near(self, block: int, cell: int) -> list[int]:
         """The locality weight of every cell at its distance from ``cell``, built once per cell."""
         key = (block, cell)
-        table = self._cache[2].get(key)
+        tables = self._caches[1]
+        table = tables.get(key)
         if table is None:
             w = self.weights
-            table = self._cache[2][key] = [w[block + min(5, d)] for d in DISTANCE[cell]]
+            table = tables[key] = [w[block + min(5, d)] for d in DISTANCE[cell]]
         return table
 
     @property
@@ -322,11 +324,12 @@ class LinearAbaloneModel(LinearModel):
         return table
 
     @property
-    def _cache(self) -> tuple[dict[Any, int], dict[Any, int], dict[Any, list[int]]]:
-        cache = self.__dict__.get("_score_cache")
-        if cache is None:
-            cache = self.__dict__["_score_cache"] = ({}, {}, {})
-        return cache
+    def _caches(self) -> tuple[tuple[dict[Any, int], dict[Any, int]], dict[Any, list[int]]]:
+        """(each side's static move scores, the locality tables of :meth:`_near`), filled as they are needed."""
+        caches = self.__dict__.get("_score_cache")
+        if caches is None:
+            caches = self.__dict__["_score_cache"] = (({}, {}), {})
+        return caches
 
 
 def _broadside_cells() -> dict[Move, tuple[list[int], list[int], int]]:

@@ -35,7 +35,7 @@ def geometry(position: Any) -> Geometry:
     return GEOMETRY
 
 
-def _centre(file: int, rank: int) -> tuple[float, float]:
+def _centre(file: float, rank: float) -> tuple[float, float]:
     """Row ``a`` at the bottom; each row up is half a step to the left, diagonals lean right."""
     return MARGIN + (file - rank / 2 + 2) * STEP, MARGIN + (8 - rank) * ROW
 

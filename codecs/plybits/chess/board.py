@@ -17,7 +17,7 @@ Chess960; the notations write it as each variant expects. The null move is
 from __future__ import annotations
 
 import operator
-from typing import Any, NamedTuple, Self
+from typing import Any, NamedTuple, Self, cast
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry
@@ -163,8 +163,9 @@ for _a in SQUARES:
     for _b in SQUARES:
         if _a != _b:
             move(_a, _b)
-MOVE_TABLE = _MOVES
-"""MOVE_TABLE[(from * SIZE + to) * 8 + promotion]: the interned move (filled for every non-promotion)."""
+MOVE_TABLE = cast("list[Move]", _MOVES)
+"""MOVE_TABLE[(from * SIZE + to) * 8]: the interned non-promotion move (every one filled above; a promotion's
+entry may still be ``None``: get those through :func:`move`)."""
 
 STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _STANDARD_CASTLING_SQUARES = {"K": square(7, 0), "Q": square(0, 0), "k": square(7, 7), "q": square(0, 7)}
@@ -426,7 +427,8 @@ class Board:
 
     def piece_at(self, sq: int) -> int:
         """The piece code on ``sq`` (0 when empty)."""
-        return self.board[sq]
+        piece: int = self.board[sq]
+        return piece
 
     def attacked(self, sq: int, by: int) -> bool:
         """Whether any piece of colour ``by`` attacks ``sq`` (with the board as it stands)."""
@@ -549,7 +551,7 @@ class Board:
         pins, checkers, block = self._pins_and_checks()
         moves: list[Move] = []
         add = moves.append
-        table = _MOVES
+        table = MOVE_TABLE
         if len(checkers) < 2:
             forward = N if us == WHITE else S
             start_rank = 1 if us == WHITE else 6
@@ -684,7 +686,7 @@ class Board:
     def is_capture(self, m: Move) -> bool:
         """Whether ``m`` (legal here) captures, en passant included."""
         b = self.board
-        q = b[m[1]]
+        q: int = b[m[1]]
         if q:
             return q & BLACK != self.turn
         return m[1] == self.ep and bool(self.ep) and b[m[0]] & 7 == PAWN

@@ -341,7 +341,7 @@ class LinearChessModel(LinearModel):
         own_rook = us | ROOK
         attack_value = ATTACK_VALUE
         near_king = _NEAR[SIZE - enemy_king:]
-        out = []
+        out: list[int] = []
         append = out.append
         for m in moves:
             f, t, promotion = m

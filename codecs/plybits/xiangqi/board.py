@@ -15,7 +15,7 @@ change any line, horse leg or soldier step that reaches the own general.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Final, Self
+from typing import Any, Final, Self, cast
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry
@@ -125,7 +125,8 @@ class Move:
 
 _size = GEOMETRY.size
 _on = GEOMETRY.on_board
-MOVES: Final[list[list[Any]]] = [[None] * _size for _ in range(_size)]
+MOVES: Final = cast("list[list[Move]]", [[None] * _size for _ in range(_size)])
+"""MOVES[a][b]: the shared move from cell ``a`` to cell ``b`` (``None`` where either is off the board, or a == b)."""
 for _a in SQUARES:
     for _b in SQUARES:
         if _a != _b:
@@ -513,7 +514,7 @@ class Board:
         if self.attacked_general(us):
             return [m for m in moves if safe(m.from_square, m.to_square)]
         danger = DANGER[k]
-        out = []
+        out: list[Move] = []
         add = out.append
         exposes = self._exposes
         for m in moves:

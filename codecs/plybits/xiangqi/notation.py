@@ -255,7 +255,7 @@ def parse_chinese(board: Board, text: str) -> Move:
     t = text.strip()
     if len(t) != 4:
         raise InvalidMoveError(f"not a Chinese-notation move: {text!r}")
-    a, b, c, e = t
+    a, b, c, e = t[0], t[1], t[2], t[3]
     op = _OPS.get(c)
     dest = _digit(e)
     if op is None or dest is None:

@@ -34,7 +34,7 @@ def _tokens(movetext: str, dropped: dict[str, int]) -> list[str]:
     out: list[str] = []
     depth = 0
     i, n = 0, len(movetext)
-    word = []
+    word: list[str] = []
 
     def flush() -> None:
         if word:
