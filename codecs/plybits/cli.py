@@ -350,7 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = commands.add_parser("serve", help="run the HTTP service", description="run the HTTP service (uvicorn)")
     sub.add_argument("--host", default="127.0.0.1")
     sub.add_argument("--port", type=int, default=8000)
-    sub.add_argument("--workers", type=int, default=1)
+    sub.add_argument("--workers", type=int, default=None,
+                     help="server processes (default: $WEB_CONCURRENCY, else 1)")
     sub.add_argument("--log-level", default="info")
     sub.set_defaults(handler=serve)
     return parser
