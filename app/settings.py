@@ -61,7 +61,7 @@ class Settings:
     """Largest single line (or game of a multi-game file) of a batch request."""
     access_log: bool = True
     """Write one JSON access-log line per request to the ``plybits.access`` logger."""
-    inline_plies: int = 512
+    inline_plies: int = 256
     """Most plies a single request may hold and still run on the event loop (rank work never does); 0: none does."""
 
     @classmethod
