@@ -36,16 +36,9 @@ def records(game: str, *parts: str) -> list[str]:
 
 
 def replay(game: str, record: str) -> tuple[str | None, list]:
-    """(start, moves) of a record, replayed with plybits."""
-    g = get_game(game)
-    parsed = g.parse_record(record)
-    position = g.position(parsed.start)
-    moves = []
-    for token in parsed.moves:
-        move = position.parse_move(token)
-        moves.append(move)
-        position.push(move)
-    return parsed.start, moves
+    """(start, moves) of a record, read and checked by plybits."""
+    replayed = plybits.read_record(game, record=record)
+    return replayed.start, replayed.moves
 
 
 def library_roundtrip(game: str, start: str | None, moves: list, version: int) -> int:

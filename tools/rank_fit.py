@@ -122,6 +122,7 @@ def collect(games: Iterable[tuple[object, list[object]]], canonical, features, *
 
 def read_games(game_name: str, paths: Iterable[Path]) -> list[tuple[dict[str, str], str | None, list[object]]]:
     """Every record of the files as (tags, start, moves) with moves replayed and checked by plybits."""
+    from plybits.records import read_record
     from plybits.registry import get_game
 
     game = get_game(game_name)
@@ -129,12 +130,6 @@ def read_games(game_name: str, paths: Iterable[Path]) -> list[tuple[dict[str, st
     for path in paths:
         text = path.read_text(encoding="utf-8", errors="replace")
         for chunk in game.split_records(text):
-            record = game.parse_record(chunk)
-            position = game.position(record.start)
-            moves = []
-            for token in record.moves:
-                move = position.parse_move(token)
-                moves.append(move)
-                position.push(move)
-            out.append((record.tags, record.start, moves))
+            replayed = read_record(game_name, record=chunk)
+            out.append((replayed.tags, replayed.start, replayed.moves))
     return out
