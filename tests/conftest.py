@@ -22,6 +22,17 @@ def shared_data(*parts: str) -> Path:
     return path
 
 
+def peer_chess_finals(path: Path, limit: int | None = None) -> list[str]:
+    """The final FEN of each game (the first ``limit``) of a PGN file, as python-chess reads it."""
+    import chess.pgn
+
+    finals: list[str] = []
+    with open(path, encoding="utf-8") as handle:
+        while (limit is None or len(finals) < limit) and (game := chess.pgn.read_game(handle)) is not None:
+            finals.append(game.end().board().fen())
+    return finals
+
+
 @pytest.fixture(scope="session")
 def client():
     """An in-process client of the app (for a real server see the load and browser tests)."""

@@ -197,15 +197,10 @@ def test_multi_game_chess_pgn(client: TestClient) -> None:
 def test_real_chess_pgn_file_through_batch(client: TestClient) -> None:
     if "chess" not in GAMES:
         pytest.skip("chess is not registered in this build")
-    import chess.pgn
-
-    from tests.conftest import shared_data
+    from tests.conftest import peer_chess_finals, shared_data
 
     path = shared_data("chess", "carlsen_otb.pgn")
-    boards = []
-    with open(path, encoding="utf-8") as handle:
-        while len(boards) < 300 and (game := chess.pgn.read_game(handle)) is not None:
-            boards.append(game.end().board().fen())
+    boards = peer_chess_finals(path, limit=300)
     with open(path, "rb") as handle:
         text = handle.read()
     cut = 0

@@ -164,15 +164,10 @@ def test_whole_real_pgn_file_game_for_game(tmp_path: Path) -> None:
     """Every game of a real multi-game PGN file comes out as its own line, ending where python-chess ends it."""
     if "chess" not in GAMES:
         pytest.skip("chess is not registered in this build")
-    import chess.pgn
-
-    from tests.conftest import shared_data
+    from tests.conftest import peer_chess_finals, shared_data
 
     path = shared_data("chess", "twic0920.pgn")
-    finals = []
-    with open(path, encoding="utf-8") as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            finals.append(game.end().board().fen())
+    finals = peer_chess_finals(path)
     out = tmp_path / "twic.ndjson"
     r = run("encode", str(path), "-o", str(out), timeout=600)
     assert r.returncode == 0, r.stderr[-500:]
