@@ -118,7 +118,12 @@ def encode_body(body: EncodeRequest, settings: Settings) -> EncodeResponse:
 
 def decode_body(body: DecodeRequest, settings: Settings) -> DecodeResponse:
     """Decode one request (shared with the batch endpoint)."""
-    result = plybits.decode(from_b64url(body.data), notation=body.notation, max_plies=settings.max_plies)
+    return decode_container(from_b64url(body.data), body.notation, settings)
+
+
+def decode_container(data: bytes, notation: str | None, settings: Settings) -> DecodeResponse:
+    """Decode a container (already out of its base64url) into moves written in ``notation``."""
+    result = plybits.decode(data, notation=notation, max_plies=settings.max_plies)
     PLIES.labels("decode", result.game).inc(result.plies)
     return DecodeResponse(
         game=result.game, scheme=result.scheme, start=result.start, moves=result.moves,
@@ -158,8 +163,9 @@ async def encode(body: EncodeRequest, request: Request) -> EncodeResponse:
 async def decode(body: DecodeRequest, request: Request) -> DecodeResponse:
     """Decode a container back into moves."""
     settings = settings_of(request)
-    _, scheme, plies = peek(from_b64url(body.data), max_plies=settings.max_plies)
-    return await run(lambda: decode_body(body, settings), runs_inline(settings, plies, scheme))
+    data = from_b64url(body.data)
+    _, scheme, plies = peek(data, max_plies=settings.max_plies)
+    return await run(lambda: decode_container(data, body.notation, settings), runs_inline(settings, plies, scheme))
 
 
 @router.post("/validate", response_model=ValidateResponse, response_model_exclude_none=True)

@@ -75,7 +75,7 @@ def test_small_work_on_the_loop_large_in_the_pool(clients, monkeypatch: pytest.M
         r = client.post("/v1/encode", json={"game": game, "scheme": scheme, "moves": moves})
         assert r.status_code == 200, r.text
     assert seen == [True, False, False]  # short: on the loop; long, and rank however short: in the pool
-    decode_seen = places_of(monkeypatch, "decode_body")
+    decode_seen = places_of(monkeypatch, "decode_container")
     small = client.post("/v1/encode", json={"game": game, "scheme": seed_scheme(game), "moves": short}).json()["data"]
     large = client.post("/v1/encode", json={"game": game, "scheme": seed_scheme(game), "moves": long}).json()["data"]
     for data in (small, large):
