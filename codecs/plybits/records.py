@@ -88,8 +88,7 @@ def read_record(
     game = get_game(game_name)
     if (moves is None) == (record is None):
         raise InvalidRecordError("give exactly one of 'moves' and 'record'")
-    if notation is not None and notation not in game.notations:
-        raise InvalidRecordError(f"unknown notation {notation!r} for {game.name}; known: {', '.join(game.notations)}")
+    check_notation(game, notation)
     tags: dict[str, str] = {}
     dropped: dict[str, int] = {}
     if record is not None:
@@ -119,6 +118,15 @@ def read_record(
         push(move)
         keep(move)
     return Replay(game, game.canonical_start(start), start_position, played, position, tags, dropped)
+
+
+def check_notation(game: Game, notation: str | None) -> None:
+    """Accept ``None`` or one of ``game``'s notations: the one check of a notation name (the games trust it).
+
+    :raises UnknownCodecError: for any other name.
+    """
+    if notation is not None and notation not in game.notations:
+        raise UnknownCodecError(f"unknown notation {notation!r} for {game.name}; known: {', '.join(game.notations)}")
 
 
 def write_moves(start: Position, moves: Sequence[Any], notation: str | None = None) -> list[str]:
@@ -219,8 +227,7 @@ def decode(data: bytes, *, notation: str | None = None, max_plies: int = DEFAULT
     """
     replay, scheme_name = decode_moves(data, max_plies=max_plies)
     game = replay.game
-    if notation is not None and notation not in game.notations:
-        raise InvalidRecordError(f"unknown notation {notation!r} for {game.name}; known: {', '.join(game.notations)}")
+    check_notation(game, notation)
     return Decoded(
         game=game.name,
         scheme=scheme_name,
@@ -243,11 +250,8 @@ def convert(
     max_plies: int = DEFAULT_MAX_PLIES,
 ) -> list[str]:
     """Rewrite a game's moves from one notation into another (each move checked legal)."""
+    check_notation(get_game(game_name), to_notation)
     replay = read_record(game_name, moves=moves, record=record, notation=from_notation, start=start, max_plies=max_plies)
-    if to_notation is not None and to_notation not in replay.game.notations:
-        raise InvalidRecordError(
-            f"unknown notation {to_notation!r} for {game_name}; known: {', '.join(replay.game.notations)}"
-        )
     return write_moves(replay.start_position, replay.moves, to_notation)
 
 
