@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
-from http import HTTPStatus
 from collections.abc import Sequence
+from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -13,7 +14,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from plybits.errors import PlybitsError
+from plybits.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidDataError,
+    InvalidMoveError,
+    InvalidPositionError,
+    InvalidRecordError,
+    LimitExceededError,
+    PlybitsError,
+    UnknownCodecError,
+    UnsupportedError,
+)
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "https://plybits.dev/problems/"
@@ -22,12 +34,48 @@ BODY_PARSE_ERROR = "There was an error parsing the body"
 log = logging.getLogger("plybits.app")
 
 
+@dataclass(frozen=True)
+class ProblemKind:
+    """What the service answers for one class of library error."""
+
+    status: int
+    type: str
+    """The problem type's last path segment (after :data:`PROBLEM_BASE`)."""
+    title: str
+
+
+PROBLEM_KINDS: dict[type[PlybitsError], ProblemKind] = {
+    AmbiguousMoveError: ProblemKind(422, "ambiguous-move", "Ambiguous move"),
+    InvalidMoveError: ProblemKind(422, "invalid-move", "Invalid move syntax"),
+    IllegalMoveError: ProblemKind(422, "illegal-move", "Illegal move"),
+    InvalidPositionError: ProblemKind(422, "invalid-position", "Invalid position"),
+    InvalidRecordError: ProblemKind(422, "invalid-record", "Invalid record"),
+    InvalidDataError: ProblemKind(422, "invalid-data", "Invalid encoded data"),
+    UnknownCodecError: ProblemKind(422, "unknown-codec", "Unknown game, scheme or notation"),
+    UnsupportedError: ProblemKind(422, "unsupported", "Not representable"),
+    LimitExceededError: ProblemKind(413, "limit-exceeded", "Limit exceeded"),
+    PlybitsError: ProblemKind(422, "plybits-error", "Invalid input"),
+}
+"""Every library error class the service answers, most specific first; a subclass not listed answers as its
+nearest listed ancestor (see :func:`problem_kind`)."""
+
+
+def problem_kind(error: type[PlybitsError]) -> ProblemKind:
+    """The problem kind of an error class: that of the first class in its MRO that :data:`PROBLEM_KINDS` lists."""
+    for cls in error.__mro__:
+        kind = PROBLEM_KINDS.get(cls)
+        if kind is not None:
+            return kind
+    raise AssertionError(f"{error.__name__} is not a PlybitsError")  # PlybitsError itself is listed
+
+
 def problem_body(error: PlybitsError) -> dict[str, Any]:
     """The problem document of a library error (also used inside batch lines)."""
+    kind = problem_kind(type(error))
     body: dict[str, Any] = {
-        "type": PROBLEM_BASE + error.problem_type,
-        "title": error.title,
-        "status": error.status,
+        "type": PROBLEM_BASE + kind.type,
+        "title": kind.title,
+        "status": kind.status,
         "detail": str(error),
     }
     if error.ply is not None:

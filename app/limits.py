@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import PROBLEM_BASE, PROBLEM_JSON
+from app.errors import PROBLEM_BASE, PROBLEM_JSON, problem_kind
 from app.settings import Settings
 from plybits.errors import LimitExceededError
 
@@ -32,8 +32,8 @@ def too_large_problem(limit: int, size: int | None = None) -> dict[str, Any]:
     """The 413 problem document for a body over ``limit`` bytes."""
     seen = f"{size} bytes" if size is not None else f"more than {limit} bytes"
     return {
-        "type": PROBLEM_BASE + LimitExceededError.problem_type,
-        "title": LimitExceededError.title,
+        "type": PROBLEM_BASE + problem_kind(LimitExceededError).type,
+        "title": problem_kind(LimitExceededError).title,
         "status": 413,
         "detail": f"request body of {seen} is over the limit of {limit} bytes",
     }

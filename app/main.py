@@ -38,6 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     application.include_router(batch.router)
     application.include_router(observe.router)
     application.include_router(render.router)
+    application.mount("/static", render.PlaygroundFiles(), name="static")
     return application
 
 

@@ -1,24 +1,47 @@
-"""Pictures and the playground: ``GET /v1/render`` (a board as SVG), ``POST /v1/replay``, ``GET /``."""
+"""Pictures and the playground: ``GET /v1/render`` (a board as SVG), ``POST /v1/replay``, ``GET /``.
+
+The playground's other files are served from :data:`STATIC` under ``/static`` (mounted in ``app/main.py``).
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.staticfiles import PathLike, StaticFiles
+from starlette.types import Scope
 
-import plybits
 from app.models import GameStatus, MoveError
 from app.routes import PROBLEMS, problem_responses
-from plybits import registry, svg
-from plybits.errors import PlybitsError
+from app.service import move_error, settings_of
+from plybits import records, svg
 
 STATIC = Path(__file__).resolve().parent / "static"
+"""The playground's files."""
 MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                ".css": "text/css; charset=utf-8", ".json": "application/json", ".svg": "image/svg+xml",
                ".png": "image/png"}
+
+
+class PlaygroundFiles(StaticFiles):
+    """:data:`STATIC`, each file with its suffix's media type in :data:`MEDIA_TYPES` (whatever the host's
+    ``mime.types`` says)."""
+
+    def __init__(self) -> None:
+        super().__init__(directory=STATIC)
+
+    def file_response(
+        self, full_path: PathLike, stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        media_type = MEDIA_TYPES.get(Path(full_path).suffix)
+        if media_type is not None and "content-type" in response.headers:
+            response.headers["content-type"] = media_type
+        return response
 
 RENDER_PROBLEMS = problem_responses((422, "invalid game, position, last move or size"))
 
@@ -75,55 +98,20 @@ class ReplayResponse(BaseModel):
              tags=["render"])
 def replay(body: ReplayRequest, request: Request) -> ReplayResponse:
     """Every position of a game, move by move, for drawing it (stops at the first bad ply)."""
-    max_plies = request.app.state.settings.max_plies
-    error: MoveError | None = None
-    try:
-        read = plybits.read_record(body.game, moves=body.moves, record=body.record, notation=body.notation,
-                                   start=body.start, max_plies=max_plies)
-        start, played, final = read.start_position, read.moves, read.final
-    except PlybitsError as err:
-        if err.ply is None:
-            raise
-        error = MoveError(ply=err.ply, move=err.move, reason=err.reason)
-        # The moves before the bad ply are good: read them again to show the board up to it.
-        good = plybits.read_record(body.game, moves=_tokens(body)[: err.ply], notation=body.notation,
-                                   start=_start(body), max_plies=max_plies)
-        start, played, final = good.start_position, good.moves, good.final
-    cells = svg.renderer(body.game).LAST_NOTATION
-    position = start.copy()
-    moves, positions, last = [], [], []
-    for move in played:
-        moves.append(position.move_text(move))
-        text = position.move_text(move, cells)
-        last.append(text if svg.names_cells(text) else "")  # a null move highlights nothing
-        position.push(move)
-        positions.append(position.fen())
-    status = None if error else GameStatus(**final.status())
-    return ReplayResponse(start=start.fen(), moves=moves, positions=positions, last=last, status=status, error=error)
-
-
-def _tokens(body: ReplayRequest) -> list[str]:
-    if body.moves is not None:
-        return list(body.moves)
-    return registry.get_game(body.game).parse_record(body.record or "").moves
-
-
-def _start(body: ReplayRequest) -> str | None:
-    if body.start is not None or body.record is None:
-        return body.start
-    return registry.get_game(body.game).parse_record(body.record).start
+    result = records.validate(body.game, moves=body.moves, record=body.record, notation=body.notation,
+                              start=body.start, max_plies=settings_of(request).max_plies)
+    steps = records.walk(result.replay, (None, svg.renderer(body.game).LAST_NOTATION))
+    return ReplayResponse(
+        start=steps.start,
+        moves=[text for text, _ in steps.moves],
+        positions=steps.positions,
+        last=[cells if svg.names_cells(cells) else "" for _, cells in steps.moves],  # a null move highlights nothing
+        status=GameStatus(**result.status) if result.error is None else None,
+        error=move_error(result.error) if result.error is not None else None,
+    )
 
 
 @router.get("/", include_in_schema=False)
 def playground() -> FileResponse:
     """The playground page."""
     return FileResponse(STATIC / "index.html", media_type=MEDIA_TYPES[".html"])
-
-
-@router.get("/static/{name}", include_in_schema=False)
-def static(name: str) -> FileResponse:
-    """A file of the playground (only files directly in app/static)."""
-    path = STATIC / name
-    if "/" in name or name.startswith(".") or path.suffix not in MEDIA_TYPES or not path.is_file():
-        raise HTTPException(status_code=404, detail=f"no static file {name!r}")
-    return FileResponse(path, media_type=MEDIA_TYPES[path.suffix])

@@ -1,47 +1,26 @@
-"""The v1 endpoints: each reads its model, calls one library verb, and writes its model.
-
-A small request runs its verb on the event loop: a few milliseconds at most, cheaper than a hop to the
-worker pool and back. A large one (more than ``Settings.inline_plies`` plies) or any ``rank`` work goes to
-the worker pool, so that it never stalls the requests around it.
-"""
+"""The v1 endpoints: each reads its model, makes one call to :mod:`app.service`, and writes its model."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import APIRouter, Request
-from starlette.concurrency import run_in_threadpool
 
-import plybits
-from app.models import (
-    CodecInfo,
-    ConvertRequest,
-    ConvertResponse,
-    DecodeRequest,
-    DecodeResponse,
-    EncodeRequest,
-    EncodeResponse,
-    GameStatus,
-    MoveError,
-    MovesRequest,
-    MovesResponse,
-    Problem,
-    ValidateRequest,
-    ValidateResponse,
-)
-from app.observe import PLIES
-from app.settings import Settings
-from plybits import registry
-from plybits.records import b64url, from_b64url, peek
-from plybits.errors import PlybitsError
+from app import models, service
+from app.service import settings_of as settings_of  # (re-exported for app/batch.py too, see below)
+
+# Temporary re-exports for app/batch.py, which still imports the service functions from here; the batch
+# rewrite imports them from app.service, and then these go.
+from app.service import decode_body as decode_body
+from app.service import encode_body as encode_body
+from app.service import validate_body as validate_body
 
 PROBLEM_CONTENT = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
 
 def problem_responses(*codes: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries of problem+json error statuses (``model`` only registers the Problem schema)."""
-    return {code: {"model": Problem, "content": PROBLEM_CONTENT, "description": text} for code, text in codes}
+    return {code: {"model": models.Problem, "content": PROBLEM_CONTENT, "description": text} for code, text in codes}
 
 
 PROBLEMS = problem_responses((413, "over a limit"), (422, "invalid input"))
@@ -49,156 +28,37 @@ PROBLEMS = problem_responses((413, "over a limit"), (422, "invalid input"))
 router = APIRouter(prefix="/v1", responses=PROBLEMS)
 
 
-T = TypeVar("T")
-
-HEAVY_SCHEMES = frozenset({"rank"})
-"""Schemes whose work is 10-250 times a seed scheme's a ply (a move model at every ply): never run inline."""
-
-
-def settings_of(request: Request) -> Settings:
-    """The settings the app was built with."""
-    settings: Settings = request.app.state.settings
-    return settings
-
-
-def plies_hint(moves: Sequence[str] | None, record: str | None) -> int:
-    """An upper bound on the plies of a move list or record (in a record, each ply but the last takes at least
-    three characters: a move of two or more, and a separator)."""
-    if moves is not None:
-        return len(moves)
-    return (len(record or "") + 1) // 3
-
-
-def runs_inline(settings: Settings, plies: int, scheme: str | None = None) -> bool:
-    """Whether work on ``plies`` plies (with ``scheme``, if any) is small enough for the event loop."""
-    return plies <= settings.inline_plies and scheme not in HEAVY_SCHEMES
-
-
-async def run(work: Callable[[], T], inline: bool) -> T:
-    """``work()`` on the event loop when ``inline``, else in the worker pool."""
-    return work() if inline else await run_in_threadpool(work)
-
-
-@router.get("/codecs", response_model=list[CodecInfo])
-async def list_codecs() -> list[CodecInfo]:
+@router.get("/codecs", response_model=list[models.CodecInfo])
+async def list_codecs() -> list[models.CodecInfo]:
     """Every (game, scheme) this service encodes and decodes."""
-    return [
-        CodecInfo(
-            game=scheme.game,
-            scheme=scheme.name,
-            description=scheme.description,
-            bits_per_ply=scheme.bits_per_ply,
-            notations=list(registry.get_game(scheme.game).notations),
-            starts=list(registry.get_game(scheme.game).starts),
-        )
-        for scheme in registry.schemes()
-    ]
+    return service.codecs()
 
 
-def encode_body(body: EncodeRequest, settings: Settings) -> EncodeResponse:
-    """Encode one request (shared with the batch endpoint)."""
-    result = plybits.encode(
-        body.game, body.scheme, moves=body.moves, record=body.record, notation=body.notation,
-        start=body.start, tags=body.tags, max_plies=settings.max_plies,
-    )
-    PLIES.labels("encode", result.game).inc(result.plies)
-    return EncodeResponse(
-        game=result.game,
-        scheme=result.scheme,
-        data=b64url(result.data),
-        payload=result.payload.hex(),
-        plies=result.plies,
-        payload_bits=result.payload_bits,
-        size_bytes=len(result.data),
-        bits_per_ply=result.bits_per_ply,
-        final_position=result.final_position,
-        dropped=result.dropped or None,
-    )
-
-
-def decode_body(body: DecodeRequest, settings: Settings) -> DecodeResponse:
-    """Decode one request (shared with the batch endpoint)."""
-    return decode_container(from_b64url(body.data), body.notation, settings)
-
-
-def decode_container(data: bytes, notation: str | None, settings: Settings) -> DecodeResponse:
-    """Decode a container (already out of its base64url) into moves written in ``notation``."""
-    result = plybits.decode(data, notation=notation, max_plies=settings.max_plies)
-    PLIES.labels("decode", result.game).inc(result.plies)
-    return DecodeResponse(
-        game=result.game, scheme=result.scheme, start=result.start, moves=result.moves,
-        tags=result.tags, plies=result.plies, final_position=result.final_position,
-    )
-
-
-def validate_body(body: ValidateRequest, settings: Settings) -> ValidateResponse:
-    """Validate one request: a rule or syntax problem is a 200 with ``valid: false``."""
-    registry.get_game(body.game)
-    try:
-        replay = plybits.read_record(
-            body.game, moves=body.moves, record=body.record, notation=body.notation,
-            start=body.start, max_plies=settings.max_plies,
-        )
-    except PlybitsError as err:
-        if err.ply is None:
-            raise
-        return ValidateResponse(valid=False, error=MoveError(ply=err.ply, move=err.move, reason=err.reason))
-    return ValidateResponse(
-        valid=True,
-        plies=len(replay.moves),
-        final_position=replay.final.fen(),
-        status=GameStatus(**replay.final.status()),
-    )
-
-
-@router.post("/encode", response_model=EncodeResponse, response_model_exclude_none=True)
-async def encode(body: EncodeRequest, request: Request) -> EncodeResponse:
+@router.post("/encode", response_model=models.EncodeResponse, response_model_exclude_none=True)
+async def encode(body: models.EncodeRequest, request: Request) -> models.EncodeResponse:
     """Encode a move list or record into a container with the chosen scheme."""
-    settings = settings_of(request)
-    inline = runs_inline(settings, plies_hint(body.moves, body.record), body.scheme)
-    return await run(lambda: encode_body(body, settings), inline)
+    return await service.encode(body, settings_of(request))
 
 
-@router.post("/decode", response_model=DecodeResponse)
-async def decode(body: DecodeRequest, request: Request) -> DecodeResponse:
+@router.post("/decode", response_model=models.DecodeResponse)
+async def decode(body: models.DecodeRequest, request: Request) -> models.DecodeResponse:
     """Decode a container back into moves."""
-    settings = settings_of(request)
-    data = from_b64url(body.data)
-    _, scheme, plies = peek(data, max_plies=settings.max_plies)
-    return await run(lambda: decode_container(data, body.notation, settings), runs_inline(settings, plies, scheme))
+    return await service.decode(body, settings_of(request))
 
 
-@router.post("/validate", response_model=ValidateResponse, response_model_exclude_none=True)
-async def validate(body: ValidateRequest, request: Request) -> ValidateResponse:
+@router.post("/validate", response_model=models.ValidateResponse, response_model_exclude_none=True)
+async def validate(body: models.ValidateRequest, request: Request) -> models.ValidateResponse:
     """Check every move of a game; report the first bad ply or the final state."""
-    settings = settings_of(request)
-    inline = runs_inline(settings, plies_hint(body.moves, body.record))
-    return await run(lambda: validate_body(body, settings), inline)
+    return await service.validate(body, settings_of(request))
 
 
-@router.post("/convert", response_model=ConvertResponse)
-async def convert(body: ConvertRequest, request: Request) -> ConvertResponse:
+@router.post("/convert", response_model=models.ConvertResponse)
+async def convert(body: models.ConvertRequest, request: Request) -> models.ConvertResponse:
     """Rewrite a game's moves from one notation into another."""
-    settings = settings_of(request)
-
-    def work() -> ConvertResponse:
-        return ConvertResponse(moves=plybits.convert(
-            body.game, moves=body.moves, record=body.record, from_notation=body.from_notation,
-            to_notation=body.to_notation, start=body.start, max_plies=settings.max_plies,
-        ))
-
-    return await run(work, runs_inline(settings, plies_hint(body.moves, body.record)))
+    return await service.convert(body, settings_of(request))
 
 
-@router.post("/moves", response_model=MovesResponse)
-async def moves(body: MovesRequest, request: Request) -> MovesResponse:
+@router.post("/moves", response_model=models.MovesResponse)
+async def moves(body: models.MovesRequest, request: Request) -> models.MovesResponse:
     """The legal moves after replaying ``moves`` from ``start``."""
-    settings = settings_of(request)
-
-    def work() -> MovesResponse:
-        position, legal = plybits.legal_moves(
-            body.game, moves=body.moves, notation=body.notation, start=body.start, max_plies=settings.max_plies,
-        )
-        return MovesResponse(position=position, legal=legal)
-
-    return await run(work, runs_inline(settings, plies_hint(body.moves, None)))
+    return await service.moves(body, settings_of(request))

@@ -77,7 +77,7 @@ def asgi_ms(san: list[str], repeat: int = 2000) -> dict[str, float]:
     import asyncio
     import logging
 
-    from app import routes
+    from app import service
     from app.main import create_app
 
     app = create_app()
@@ -115,14 +115,14 @@ def asgi_ms(san: list[str], repeat: int = 2000) -> dict[str, float]:
         return min(times) * 1000
 
     async def run() -> dict[str, float]:
-        real = routes.encode_body
-        answer = real(routes.EncodeRequest.model_validate_json(body), app.state.settings)
+        real = service.encode_body
+        answer = real(service.EncodeRequest.model_validate_json(body), app.state.settings)
         out = {"healthz": await best("GET", "/healthz"), "encode": await best("POST", "/v1/encode", body)}
-        routes.encode_body = lambda request, settings: answer
+        service.encode_body = lambda request, settings: answer
         try:
             out["encode_service"] = await best("POST", "/v1/encode", body)
         finally:
-            routes.encode_body = real
+            service.encode_body = real
         return out
 
     return asyncio.run(run())

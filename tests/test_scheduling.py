@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app import routes
+from app import service
 from app.main import create_app
 from app.settings import Settings
 from plybits import registry
@@ -40,28 +40,28 @@ def on_loop() -> bool:
 
 
 def places_of(monkeypatch: pytest.MonkeyPatch, name: str) -> list[bool]:
-    """Record, for each call of ``routes.<name>``, whether it ran on the event loop."""
+    """Record, for each call of ``service.<name>``, whether it ran on the event loop."""
     seen: list[bool] = []
-    original: Callable[..., Any] = getattr(routes, name)
+    original: Callable[..., Any] = getattr(service, name)
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         seen.append(on_loop())
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(routes, name, spy)
+    monkeypatch.setattr(service, name, spy)
     return seen
 
 
 def test_plies_hint_and_inline_rule() -> None:
     settings = Settings(inline_plies=10)
-    assert routes.plies_hint(["e4"] * 7, None) == 7
+    assert service.plies_hint(["e4"] * 7, None) == 7
     for record, plies in (("e4 e5", 2), ("1. e4 e5 2. Nf3", 3), ("a0a1 a9a8", 2), ("d4", 1)):
-        assert routes.plies_hint(None, record) >= plies  # never under: a long record is never taken for a short one
-    assert routes.plies_hint(None, None) == 0
-    assert routes.runs_inline(settings, 10, "0x88")
-    assert not routes.runs_inline(settings, 11, "0x88")
-    assert not routes.runs_inline(settings, 1, "rank")
-    assert not routes.runs_inline(Settings(inline_plies=0), 1)
+        assert service.plies_hint(None, record) >= plies  # never under: a long record is never taken for a short one
+    assert service.plies_hint(None, None) == 0
+    assert service.runs_inline(settings, 10, "0x88")
+    assert not service.runs_inline(settings, 11, "0x88")
+    assert not service.runs_inline(settings, 1, "rank")
+    assert not service.runs_inline(Settings(inline_plies=0), 1)
 
 
 @pytest.mark.parametrize("game", GAMES)

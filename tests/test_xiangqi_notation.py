@@ -8,7 +8,7 @@ import re
 import pytest
 
 import plybits
-from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, UnknownCodecError
 from plybits.xiangqi import GAME
 from plybits.xiangqi.board import Board, Move
 from plybits.xiangqi.notation import parse_move, write_chinese, write_wxf
@@ -158,8 +158,9 @@ def test_explicit_notation_rejects_the_others():
         parse_move(board, "C2=5", "iccs")
     with pytest.raises(InvalidMoveError):
         parse_move(board, "h2e2", "chinese")
-    with pytest.raises(InvalidMoveError, match="unknown xiangqi notation 'san'"):
-        parse_move(board, "h2e2", "san")
+    # An unknown notation's name is checked by the verbs, as for every game (it was InvalidMoveError here).
+    with pytest.raises(UnknownCodecError, match="unknown notation 'san' for xiangqi"):
+        plybits.read_record("xiangqi", moves=["h2e2"], notation="san")
 
 
 def test_convert_through_the_library_verbs():

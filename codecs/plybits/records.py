@@ -1,4 +1,5 @@
-"""The library's verbs: encode, decode, validate, convert and list legal moves, for any registered game.
+"""The library's verbs: encode, decode, validate, convert, list legal moves and walk a replay, for any registered
+game.
 
 The service and the command-line tool call these and nothing below them.
 """
@@ -69,6 +70,35 @@ class Decoded:
     final_position: str
 
 
+@dataclass
+class Validation:
+    """The result of :func:`validate`: a game read up to its first bad move (to its end when ``valid``)."""
+
+    valid: bool
+    plies: int
+    """Plies read and legal (those before the bad one)."""
+    final_position: str
+    """The position string after them."""
+    status: dict[str, Any]
+    """The state of the game there (:meth:`~plybits.game.Position.status`)."""
+    error: PlybitsError | None
+    """The first bad move's error, with its 0-based ``ply``, ``move`` and ``reason``; ``None`` when valid."""
+    replay: Replay
+    """The moves read (see :func:`walk`)."""
+
+
+@dataclass
+class Walk:
+    """A replay move by move (:func:`walk`)."""
+
+    start: str
+    """The start position string."""
+    moves: list[tuple[str, ...]]
+    """Each move written in each of the notations asked, in their order."""
+    positions: list[str]
+    """The position string after each move."""
+
+
 def read_record(
     game_name: str,
     *,
@@ -85,11 +115,29 @@ def read_record(
 
     :raises PlybitsError: the first problem, located by ply and move where it has one.
     """
+    replay, error = _read(game_name, moves, record, notation, start, max_plies, observe)
+    if error is not None:
+        raise error
+    return replay
+
+
+def _read(
+    game_name: str,
+    moves: Sequence[str] | None,
+    record: str | None,
+    notation: str | None,
+    start: str | None,
+    max_plies: int,
+    observe: Callable[[Position, Any], None] | None = None,
+) -> tuple[Replay, PlybitsError | None]:
+    """:func:`read_record` that stops at the first bad move: the moves before it, and the error located at it.
+
+    :raises PlybitsError: a problem that is not a move's (no game, no record, over the limit, ...).
+    """
     game = get_game(game_name)
     if (moves is None) == (record is None):
         raise InvalidRecordError("give exactly one of 'moves' and 'record'")
-    if notation is not None and notation not in game.notations:
-        raise InvalidRecordError(f"unknown notation {notation!r} for {game.name}; known: {', '.join(game.notations)}")
+    check_notation(game, notation)
     tags: dict[str, str] = {}
     dropped: dict[str, int] = {}
     if record is not None:
@@ -109,16 +157,59 @@ def read_record(
     parse = position.parse_move
     push = position.push
     keep = played.append
+    error: PlybitsError | None = None
     for ply, token in enumerate(tokens):
         try:
             move = parse(token, notation)
         except PlybitsError as err:
-            raise err.at(ply, token) from None
+            error = err.at(ply, token)
+            break
         if observe is not None:
             observe(position, move)
         push(move)
         keep(move)
-    return Replay(game, game.canonical_start(start), start_position, played, position, tags, dropped)
+    return Replay(game, game.canonical_start(start), start_position, played, position, tags, dropped), error
+
+
+def check_notation(game: Game, notation: str | None) -> None:
+    """Accept ``None`` or one of ``game``'s notations: the one check of a notation name (the games trust it).
+
+    :raises UnknownCodecError: for any other name.
+    """
+    if notation is not None and notation not in game.notations:
+        raise UnknownCodecError(f"unknown notation {notation!r} for {game.name}; known: {', '.join(game.notations)}")
+
+
+def validate(
+    game_name: str, *, moves: Sequence[str] | None = None, record: str | None = None, notation: str | None = None,
+    start: str | None = None, max_plies: int = DEFAULT_MAX_PLIES,
+) -> Validation:
+    """Check every move of a game: a bad move is an answer (``valid`` false, its error located), not a raise.
+
+    :raises PlybitsError: a problem that is not a move's: unknown game or notation, unreadable record or
+        start, over ``max_plies``.
+    """
+    replay, error = _read(game_name, moves, record, notation, start, max_plies)
+    final = replay.final
+    return Validation(error is None, len(replay.moves), final.fen(), final.status(), error, replay)
+
+
+def walk(replay: Replay, notations: Sequence[str | None] = (None,)) -> Walk:
+    """``replay`` move by move: each move written in every one of ``notations`` and the position after it.
+
+    :raises UnknownCodecError: if a notation is not the game's.
+    """
+    for notation in notations:
+        check_notation(replay.game, notation)
+    position = replay.start_position.copy()
+    start = position.fen()
+    moves: list[tuple[str, ...]] = []
+    positions: list[str] = []
+    for move in replay.moves:
+        moves.append(tuple(position.move_text(move, notation) for notation in notations))
+        position.push(move)
+        positions.append(position.fen())
+    return Walk(start, moves, positions)
 
 
 def write_moves(start: Position, moves: Sequence[Any], notation: str | None = None) -> list[str]:
@@ -219,8 +310,7 @@ def decode(data: bytes, *, notation: str | None = None, max_plies: int = DEFAULT
     """
     replay, scheme_name = decode_moves(data, max_plies=max_plies)
     game = replay.game
-    if notation is not None and notation not in game.notations:
-        raise InvalidRecordError(f"unknown notation {notation!r} for {game.name}; known: {', '.join(game.notations)}")
+    check_notation(game, notation)
     return Decoded(
         game=game.name,
         scheme=scheme_name,
@@ -243,11 +333,8 @@ def convert(
     max_plies: int = DEFAULT_MAX_PLIES,
 ) -> list[str]:
     """Rewrite a game's moves from one notation into another (each move checked legal)."""
+    check_notation(get_game(game_name), to_notation)
     replay = read_record(game_name, moves=moves, record=record, notation=from_notation, start=start, max_plies=max_plies)
-    if to_notation is not None and to_notation not in replay.game.notations:
-        raise InvalidRecordError(
-            f"unknown notation {to_notation!r} for {game_name}; known: {', '.join(replay.game.notations)}"
-        )
     return write_moves(replay.start_position, replay.moves, to_notation)
 
 

@@ -552,21 +552,20 @@ class Board:
         self.turn = 3 - me
 
     def parse_move(self, text: str, notation: str | None = None) -> Move:
-        """The legal move written as ``text`` in Aba-Pro (the only notation; ``None`` means it too).
+        """The legal move written as ``text`` in Aba-Pro (the only notation, as the verbs checked; ``None`` means
+        it too).
 
         :raises InvalidMoveError: if ``text`` is not one Aba-Pro move.
         :raises IllegalMoveError: if it is not legal here, with the rule it breaks.
         """
-        if notation not in (None, _notation.NAME):
-            raise InvalidMoveError(f"unknown Abalone notation {notation!r}; known: {_notation.NAME}")
+        assert notation in (None, _notation.NAME), notation
         move = _notation.parse(text)
         self.check(move)
         return move
 
     def move_text(self, move: Move, notation: str | None = None) -> str:
-        """``move`` in canonical Aba-Pro."""
-        if notation not in (None, _notation.NAME):
-            raise InvalidMoveError(f"unknown Abalone notation {notation!r}; known: {_notation.NAME}")
+        """``move`` in canonical Aba-Pro (the only notation, as the verbs checked)."""
+        assert notation in (None, _notation.NAME), notation
         return _notation.write(move)
 
 

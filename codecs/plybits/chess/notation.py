@@ -270,16 +270,16 @@ def san(board: Board, m: Move) -> str:
 
 
 def parse_move(board: Board, text: str, notation: str | None = None) -> Move:
-    """``text`` in ``notation`` ("san" or "uci"); ``None`` tries UCI when it looks like UCI, else SAN.
+    """``text`` in ``notation`` ("san" or "uci", as the verbs checked); ``None`` tries UCI when it looks like UCI,
+    else SAN.
 
-    :raises InvalidMoveError: on bad syntax or an unknown notation; :raises IllegalMoveError: if illegal.
+    :raises InvalidMoveError: on bad syntax; :raises IllegalMoveError: if illegal.
     """
     if notation == "san":
         return parse_san(board, text)
     if notation == "uci":
         return parse_uci(board, text)
-    if notation is not None:
-        raise InvalidMoveError(f"unknown chess notation {notation!r}; known: san, uci")
+    assert notation is None, notation
     if UCI_REGEX.match(text):
         try:
             return parse_uci(board, text)
@@ -289,12 +289,11 @@ def parse_move(board: Board, text: str, notation: str | None = None) -> Move:
 
 
 def move_text(board: Board, m: Move, notation: str | None = None) -> str:
-    """``m`` written in ``notation`` ("san", the default, or "uci")."""
-    if notation is None or notation == "san":
-        return san(board, m)
+    """``m`` written in ``notation`` ("san", the default, or "uci", as the verbs checked)."""
     if notation == "uci":
         return uci(board, m)
-    raise InvalidMoveError(f"unknown chess notation {notation!r}; known: san, uci")
+    assert notation in (None, "san"), notation
+    return san(board, m)
 
 
 __all__ = ["move_text", "parse_move", "parse_san", "parse_uci", "san", "uci"]

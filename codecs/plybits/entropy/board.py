@@ -310,14 +310,14 @@ class Board:
         return turn
 
     def parse_move(self, text: str, notation: str | None = None) -> Turn:
-        """The legal turn written as the token ``text``.
+        """The legal turn written as the token ``text`` (tokens are the only notation, as the verbs checked).
 
         :raises InvalidMoveError: on a malformed token or an unknown colour or cell.
         :raises IllegalMoveError: if the turn is not possible here (the reason names the cell or chip).
         """
-        from plybits.entropy.notation import check_notation, parse_token
+        from plybits.entropy.notation import NOTATIONS, parse_token
 
-        check_notation(notation)
+        assert notation is None or notation in NOTATIONS, notation
         turn = parse_token(text)
         reason = self.illegal_reason(turn)
         if reason is not None:
@@ -325,10 +325,10 @@ class Board:
         return turn
 
     def move_text(self, move: Turn, notation: str | None = None) -> str:
-        """``move`` written as a turn token."""
-        from plybits.entropy.notation import check_notation
+        """``move`` written as a turn token (the only notation, as the verbs checked)."""
+        from plybits.entropy.notation import NOTATIONS
 
-        check_notation(notation)
+        assert notation is None or notation in NOTATIONS, notation
         return move.token()
 
     # --- position string ---------------------------------------------------------------------

@@ -19,22 +19,13 @@ from collections.abc import Iterator
 from typing import Final
 
 from plybits.entropy.board import COLOURS, GEOMETRY, Turn
-from plybits.errors import InvalidMoveError, InvalidRecordError, UnknownCodecError
+from plybits.errors import InvalidMoveError, InvalidRecordError
 from plybits.game import Record
 from plybits.pgntext import TAG, tag_line, unescape_any
 
 NOTATIONS: Final = ("tokens",)
 START_TAGS: Final = ("Start", "FEN")
 _MOVE_NUMBER = re.compile(r"\d+\.+")
-
-
-def check_notation(notation: str | None) -> None:
-    """Accept ``None`` or ``"tokens"``.
-
-    :raises UnknownCodecError: for any other notation name.
-    """
-    if notation is not None and notation not in NOTATIONS:
-        raise UnknownCodecError(f"unknown notation {notation!r} for entropy; known: {', '.join(NOTATIONS)}")
 
 
 def parse_colour(letter: str) -> int:

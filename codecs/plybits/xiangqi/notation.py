@@ -342,28 +342,18 @@ _WRITERS: Final = {"iccs": write_iccs, "wxf": write_wxf, "chinese": write_chines
 
 
 def parse_move(board: Board, text: str, notation: str | None = None) -> Move:
-    """The legal move ``text`` in ``notation`` (``None``: told from the text).
+    """The legal move ``text`` in ``notation`` (one of :data:`NOTATIONS`, as the verbs checked; ``None``: told
+    from the text).
 
-    :raises InvalidMoveError: on bad syntax or an unknown notation; :raises IllegalMoveError: if not legal;
+    :raises InvalidMoveError: on bad syntax; :raises IllegalMoveError: if not legal;
         :raises AmbiguousMoveError: if it names several legal moves.
     """
     if not isinstance(text, str) or len(text) > 16:
         raise InvalidMoveError(f"not a xiangqi move: {text!r}")
-    name = detect(text) if notation is None else notation
-    try:
-        parser = _PARSERS[name]
-    except KeyError:
-        raise InvalidMoveError(f"unknown xiangqi notation {notation!r}; known: {', '.join(NOTATIONS)}") from None
-    return parser(board, text)
+    return _PARSERS[detect(text) if notation is None else notation](board, text)
 
 
 def move_text(board: Board, move: Move, notation: str | None = None) -> str:
-    """``move`` (legal on ``board``) written in ``notation`` (ICCS when ``None``).
-
-    :raises InvalidMoveError: on an unknown notation.
-    """
-    try:
-        writer = _WRITERS[notation or "iccs"]
-    except KeyError:
-        raise InvalidMoveError(f"unknown xiangqi notation {notation!r}; known: {', '.join(NOTATIONS)}") from None
-    return writer(board, move)
+    """``move`` (legal on ``board``) written in ``notation`` (one of :data:`NOTATIONS`, as the verbs checked;
+    ICCS when ``None``)."""
+    return _WRITERS[notation or "iccs"](board, move)
