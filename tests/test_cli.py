@@ -17,7 +17,7 @@ from plybits import registry
 from tests.test_service import GAMES, random_game, seed_scheme
 
 SCRIPT = Path(sys.executable).parent / "plybits"
-CLI = [sys.executable, "-m", "plybits.cli"]
+CLI = [sys.executable, "-m", "app.cli"]
 ROOT = Path(__file__).resolve().parent.parent
 
 PGN = """[Event "mate"]
