@@ -91,3 +91,134 @@ def test_lines_within_the_limit_in_the_overflowing_chunk_are_answered() -> None:
     assert [o["line"] for o in out] == list(range(1, within + 2))
     assert all("result" in o for o in out[:-1])
     assert out[-1]["error"]["status"] == 413 and "5000" in out[-1]["error"]["detail"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A real uvicorn serving app.main:app on a free loopback port with ``PLYBITS_BODY_IDLE_SECONDS``."""
+
+    def __init__(self, idle_seconds: int) -> None:
+        self.port = free_port()
+        env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}",
+               "PLYBITS_BODY_IDLE_SECONDS": str(idle_seconds), "PLYBITS_ACCESS_LOG": "off"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port),
+             "--log-level", "warning"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def __enter__(self) -> Server:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return self
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.__exit__()
+                    raise
+                time.sleep(0.2)
+
+    def __exit__(self, *_: object) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=20)
+
+    def open_upload(self, length: int = 1 << 20) -> socket.socket:
+        """A batch upload whose headers promise ``length`` bytes of body, and nothing of it sent yet."""
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        sock.sendall(b"POST /v1/batch/encode HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/x-ndjson\r\nContent-Length: %d\r\n\r\n" % length)
+        return sock
+
+    def batch(self, body: bytes, timeout: float) -> tuple[list[dict], float]:
+        """POST a whole NDJSON batch; its answers and the seconds it took."""
+        import http.client
+
+        started = time.monotonic()
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            connection.request("POST", "/v1/batch/encode", body=body, headers=NDJSON)
+            response = connection.getresponse()
+            assert response.status == 200
+            text = response.read().decode()
+        finally:
+            connection.close()
+        return answers(text), time.monotonic() - started
+
+
+def read_answers(sock: socket.socket, timeout: float) -> list[dict]:
+    """The NDJSON answer lines of a chunked response read off a raw socket until it ends (bounded)."""
+    sock.settimeout(timeout)
+    raw = b""
+    deadline = time.monotonic() + timeout
+    while not raw.endswith(b"\r\n0\r\n\r\n") and time.monotonic() < deadline:
+        data = sock.recv(1 << 16)
+        if not data:
+            break
+        raw += data
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200"), head
+    text = b""
+    while body:
+        size_line, _, body = body.partition(b"\r\n")
+        size = int(size_line, 16)
+        if size == 0:
+            break
+        text, body = text + body[:size], body[size + 2:]
+    return answers(text.decode())
+
+
+def test_stalled_uploads_hold_no_worker() -> None:
+    """64 batch uploads stall (one byte then nothing, or one byte every 100 ms): a new batch is answered at once."""
+    import threading
+
+    good = (json.dumps(good_request()) + "\n").encode()
+    with Server(idle_seconds=120) as server:
+        stalled = [server.open_upload() for _ in range(64)]
+        stop = threading.Event()
+
+        def trickle() -> None:
+            for _ in range(600):  # one byte every 100 ms to half of them, at most a minute
+                if stop.wait(0.1):
+                    return
+                for sock in stalled[::2]:
+                    sock.sendall(b" ")
+
+        trickler = threading.Thread(target=trickle, daemon=True)
+        try:
+            for sock in stalled:
+                sock.sendall(b"{")
+            trickler.start()
+            time.sleep(1.0)  # every stalled batch has started and is waiting for its body
+            out, seconds = server.batch(good * 20, timeout=15)
+            assert [o["line"] for o in out] == list(range(1, 21)) and all("result" in o for o in out)
+            assert seconds < 5, seconds
+        finally:
+            stop.set()
+            trickler.join(timeout=5)
+            for sock in stalled:
+                sock.close()
+
+
+def test_a_body_making_no_progress_is_ended_with_a_last_problem_line() -> None:
+    good = (json.dumps(good_request()) + "\n").encode()
+    with Server(idle_seconds=1) as server:
+        sock = server.open_upload()
+        try:
+            sock.sendall(good + good + b'{"game": ')
+            started = time.monotonic()
+            out = read_answers(sock, timeout=20)
+            waited = time.monotonic() - started
+        finally:
+            sock.close()
+    assert [o["line"] for o in out] == [1, 2, 3]
+    assert "result" in out[0] and "result" in out[1]
+    assert out[2]["error"]["status"] == 408 and out[2]["error"]["type"].endswith("body-idle")
+    assert 0.9 <= waited < 10
