@@ -127,8 +127,12 @@ def line_request(op: str, raw: bytes, defaults: dict[str, str]) -> Any:
         return invalid_line("line is not read: its JSON nests deeper than the reader allows")
     except PlybitsError as err:
         return Refused(problem_body(err))
-    except ValueError as err:  # not JSON, not UTF-8, or an integer of more digits than Python converts
+    except json.JSONDecodeError as err:
         return invalid_line(f"line is not JSON: {err}")
+    except UnicodeDecodeError as err:
+        return invalid_line(f"line is not UTF-8: {err}")
+    except ValueError as err:  # e.g. an integer of more digits than Python converts
+        return invalid_line(f"line is not read: {err}")
     except Exception as err:
         return Refused(internal_problem(err))
     return with_defaults(op, obj, defaults)
@@ -187,14 +191,15 @@ def record_requests(op: str, lines: Iterator[bytes | None], game: str, defaults:
 
 
 def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str | None = None,
-            scheme: str | None = None, records: bool = False) -> Iterator[Answer]:
+            scheme: str | None = None, notation: str | None = None, records: bool = False) -> Iterator[Answer]:
     """Every answer of a batch, in order, read lazily from ``chunks`` (a byte stream cut anywhere).
 
-    ``records``: the input is a multi-game file of ``game`` (else NDJSON lines, with ``game`` and ``scheme`` as
-    the defaults of lines without them). An error raised by ``chunks`` (a :class:`PlybitsError` such as a body
-    over its limit, or an :class:`InputProblem`) ends the stream with its problem as a last answer.
+    ``records``: the input is a multi-game file of ``game`` (else NDJSON lines). ``game``, ``scheme`` and
+    ``notation`` are the defaults of requests without them. An error raised by ``chunks`` (a
+    :class:`PlybitsError` such as a body over its limit, or an :class:`InputProblem`) ends the stream with its
+    problem as a last answer.
     """
-    defaults = {k: v for k, v in (("game", game), ("scheme", scheme)) if v is not None}
+    defaults = {k: v for k, v in (("game", game), ("scheme", scheme), ("notation", notation)) if v is not None}
     lines = split_lines(chunks, settings.max_line_bytes)
     counter = Counter()
     if records:

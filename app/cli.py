@@ -110,7 +110,7 @@ def run(op: str, args: argparse.Namespace) -> int:
     try:
         chunks = _chunks(source, tally, progress)
         for number, key, value in answers(op, chunks, settings, game=args.game, scheme=getattr(args, "scheme", None),
-                                          records=records_mode):
+                                          notation=args.notation, records=records_mode):
             tally.records += 1
             tally.errors += key == "error"
             data = line_json(number, key, value)
@@ -186,6 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
             sub.set_defaults(format="ndjson", game=None)
         if op == "encode":
             sub.add_argument("--scheme", help="the scheme (default: the game's seed scheme)")
+        sub.add_argument("--notation", help="decode: the notation to write the moves in; encode, validate: the "
+                                            "notation of the moves read (default: any of the game's)")
         sub.add_argument("--max-plies", type=int, default=records.DEFAULT_MAX_PLIES, help="most plies a record")
         sub.add_argument("--progress", action="store_true", default=None,
                          help="show the progress bar even when stderr is not a terminal")

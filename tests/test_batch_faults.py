@@ -222,3 +222,130 @@ def test_a_body_making_no_progress_is_ended_with_a_last_problem_line() -> None:
     assert "result" in out[0] and "result" in out[1]
     assert out[2]["error"]["status"] == 408 and out[2]["error"]["type"].endswith("body-idle")
     assert 0.9 <= waited < 10
+
+
+# The batch promise as a property: any lines at all, each answered exactly once, in order, numbered by its
+# physical line, and each answered as it would be alone (so no line affects another).
+
+PROPERTY_SETTINGS = Settings(max_line_bytes=2048, access_log=False)
+SAMPLE_REQUESTS = [good_request(seed, 2 + seed % 5) for seed in range(6)]
+
+
+def sample_containers() -> list[str]:
+    import plybits
+    from plybits.records import b64url
+
+    return [b64url(plybits.encode(r["game"], r["scheme"], moves=r["moves"]).data) for r in SAMPLE_REQUESTS]
+
+
+SAMPLE_DATA = sample_containers()
+
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+               | st.text(max_size=8) | st.integers(0xD800, 0xDFFF).map(chr))
+    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
+                        | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
+
+
+def _lines():
+    from hypothesis import strategies as st
+
+    values = _json_values()
+    fields = st.sampled_from(["game", "scheme", "moves", "record", "notation", "start", "tags", "data", "x"])
+    surrogate = st.integers(0xD800, 0xDFFF).map(chr)
+    requests = st.sampled_from(SAMPLE_REQUESTS)
+    limit = PROPERTY_SETTINGS.max_line_bytes
+    return st.one_of(
+        requests.map(json.dumps),  # good encode lines
+        st.tuples(requests, st.sampled_from(["scheme", "game", "moves"])).map(
+            lambda t: json.dumps({k: v for k, v in t[0].items() if k != t[1]})),  # a field missing
+        st.tuples(requests, fields, values).map(lambda t: json.dumps({**t[0], t[1]: t[2]})),  # a field of any JSON
+        st.tuples(requests, surrogate, st.integers(0, 3)).map(  # a lone surrogate in a move
+            lambda t: json.dumps({**t[0], "moves": [*t[0]["moves"][:t[2]], "e4" + t[1], *t[0]["moves"][t[2]:]]})),
+        values.map(json.dumps),  # any JSON at all
+        st.sampled_from(SAMPLE_DATA).map(lambda d: json.dumps({"data": d})),  # good decode lines
+        st.sampled_from(SAMPLE_DATA),  # bare containers
+        st.tuples(st.sampled_from(SAMPLE_DATA), st.integers(0, 40)).map(lambda t: t[0][:t[1]] + "A" + t[0][t[1]:]),
+        st.tuples(st.sampled_from("[{"), st.integers(1, 20_000)).map(lambda t: t[0] * t[1]),  # any nesting
+        st.integers(1, 3000).map(lambda n: '{"moves": ' + "[" * n + "]" * n + "}"),
+        st.text(max_size=30),  # any unicode
+        st.integers(limit - 40, limit + 40).map(lambda n: '{"moves": ["' + "x" * n + '"]}'),  # around the limit
+        st.sampled_from(["", " ", "\t\r", "   "]),  # blank: no answer
+    ).map(lambda text: text.replace("\n", " ").encode("utf-8", "surrogatepass")) | st.binary(max_size=40).map(
+        lambda raw: raw.replace(b"\n", b""))  # any bytes
+
+
+def expected_numbers(lines: list[bytes]) -> list[int]:
+    limit = PROPERTY_SETTINGS.max_line_bytes
+    return [n for n, line in enumerate(lines, 1) if line.strip() or len(line) > limit]
+
+
+def alone(op: str, line: bytes) -> tuple[str, dict]:
+    """The answer the core gives ``line`` sent as a batch of its own."""
+    from app.batchcore import answers as core_answers
+
+    (out,) = list(core_answers(op, [line], PROPERTY_SETTINGS))
+    assert out[0] == 1
+    return out[1], out[2]
+
+
+def check_promise(op: str, lines: list[bytes], out: list[tuple[int, str, dict]]) -> None:
+    numbers = expected_numbers(lines)
+    assert [n for n, _, _ in out] == numbers
+    for number, key, value in out:
+        assert key in ("result", "error")
+        assert (key, value) == alone(op, lines[number - 1]), number
+        if key == "error":
+            assert value["status"] in (408, 413, 422, 500) and value["detail"]
+
+
+@pytest.fixture(scope="module")
+def property_client() -> TestClient:
+    with TestClient(create_app(PROPERTY_SETTINGS)) as client:
+        yield client
+
+
+def test_batch_endpoints_answer_every_line_once_in_order(property_client: TestClient) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from tests.conftest import QUICK
+
+    @settings(max_examples=40 if QUICK else 200, deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(op=st.sampled_from(["encode", "decode", "validate"]), lines=st.lists(_lines(), max_size=10),
+           final_newline=st.booleans())
+    def run(op: str, lines: list[bytes], final_newline: bool) -> None:
+        body = b"\n".join(lines) + (b"\n" if final_newline else b"")
+        r = property_client.post(f"/v1/batch/{op}", content=body, headers=NDJSON)
+        assert r.status_code == 200
+        out = [json.loads(x) for x in r.content.splitlines()]
+        assert all(set(o) in ({"line", "result"}, {"line", "error"}) for o in out), out
+        check_promise(op, lines, [(o["line"], *next((k, v) for k, v in o.items() if k != "line")) for o in out])
+
+    run()
+
+
+def test_batch_core_answers_every_line_once_in_order_however_cut() -> None:
+    """The core the command drives: the same promise, with the byte stream cut into chunks anywhere."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from app.batchcore import answers as core_answers
+    from tests.conftest import QUICK
+
+    @settings(max_examples=40 if QUICK else 200, deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(op=st.sampled_from(["encode", "decode", "validate"]), lines=st.lists(_lines(), max_size=10),
+           cuts=st.lists(st.integers(0, 5000), max_size=6))
+    def run(op: str, lines: list[bytes], cuts: list[int]) -> None:
+        body = b"\n".join(lines)
+        bounds = sorted({0, len(body), *(c for c in cuts if c < len(body))})
+        chunks = [body[a:b] for a, b in zip(bounds, bounds[1:])]
+        out = list(core_answers(op, iter(chunks), PROPERTY_SETTINGS))
+        check_promise(op, lines, out)
+
+    run()
