@@ -11,6 +11,7 @@ with one last problem, numbered as the line it cut.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,10 @@ OPS: dict[str, tuple[type[BaseModel], Callable[[Any, Settings], BaseModel], bool
 }
 """Each operation's request model, per-request function, and whether ``None`` fields are left out (as the
 single-request endpoints do)."""
+
+MAX_JSON_DEPTH = 100
+"""Deepest nesting of arrays and objects read from a line (a request needs three levels): deeper lines are
+refused before parsing, so that the answer never depends on how much stack the reader has left."""
 
 Answer = tuple[int, str, dict[str, Any]]
 """``(line or game number, "result" | "error", body)``."""
@@ -119,12 +124,47 @@ def decode_line(raw: bytes) -> Any:
     return obj
 
 
+_JSON_SPECIAL = re.compile(rb'[\[\]{}"\\]')
+
+
+def nests_deeper(raw: bytes, most: int) -> bool:
+    """Whether the JSON text ``raw`` nests arrays and objects more than ``most`` deep (brackets inside strings
+    do not count); linear in the number of brackets, quotes and backslashes."""
+    if raw.count(b"[") + raw.count(b"{") <= most:
+        return False
+    depth = 0
+    in_string = False
+    skip = -1
+    for match in _JSON_SPECIAL.finditer(raw):
+        at = match.start()
+        if at == skip:
+            continue
+        char = raw[at]
+        if in_string:
+            if char == 0x5C:  # a backslash: the next byte is escaped
+                skip = at + 1
+            elif char == 0x22:
+                in_string = False
+        elif char == 0x22:
+            in_string = True
+        elif char in (0x5B, 0x7B):
+            depth += 1
+            if depth > most:
+                return True
+        elif char in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
 def line_request(op: str, raw: bytes, defaults: dict[str, str]) -> Any:
     """The request object of one non-blank NDJSON line, or its :class:`Refused` problem; never raises."""
+    too_deep = invalid_line(f"line is not read: its JSON nests more than {MAX_JSON_DEPTH} levels deep")
     try:
+        if nests_deeper(raw, MAX_JSON_DEPTH):
+            return too_deep
         obj = decode_line(raw) if op == "decode" else json.loads(raw)
     except RecursionError:
-        return invalid_line("line is not read: its JSON nests deeper than the reader allows")
+        return too_deep
     except PlybitsError as err:
         return Refused(problem_body(err))
     except json.JSONDecodeError as err:

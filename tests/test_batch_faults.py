@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 from plybits import registry
+from tests.test_cli import free_port
 from tests.test_limits import LIMITS, run_asgi
 from tests.test_service import GAMES, random_game, seed_scheme
 
@@ -77,6 +78,22 @@ def test_deep_nesting_costs_its_line_only(quiet: TestClient, depth: int) -> None
     assert out[1]["error"]["status"] == 422 and out[3]["error"]["status"] == 422
 
 
+def test_nesting_limit_counts_only_real_nesting(quiet: TestClient) -> None:
+    """The depth limit is the same wherever the line is read; brackets inside strings (tags, comments) do not
+    count, and a line just within the limit reaches the model."""
+    from app.batchcore import MAX_JSON_DEPTH
+
+    good = good_request()
+    brackets = {**good, "tags": {"Note": "[{" * 400 + '\\"]' * 3}}
+    within = '{"game": "chess", "moves": ' + "[" * (MAX_JSON_DEPTH - 1) + "]" * (MAX_JSON_DEPTH - 1) + "}"
+    beyond = '{"game": "chess", "moves": ' + "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH + "}"
+    body = "\n".join([json.dumps(brackets), within, beyond]) + "\n"
+    out = answers(quiet.post("/v1/batch/encode", content=body.encode(), headers=NDJSON).text)
+    assert "result" in out[0], out[0]
+    assert "nests" not in out[1]["error"]["detail"] and out[1]["error"]["status"] == 422
+    assert f"more than {MAX_JSON_DEPTH} levels" in out[2]["error"]["detail"]
+
+
 def test_lines_within_the_limit_in_the_overflowing_chunk_are_answered() -> None:
     """A chunked body that goes over the batch limit in the middle of a chunk: every whole line before the
     limit is answered, then one 413 line numbered as the line that crossed it."""
@@ -91,12 +108,6 @@ def test_lines_within_the_limit_in_the_overflowing_chunk_are_answered() -> None:
     assert [o["line"] for o in out] == list(range(1, within + 2))
     assert all("result" in o for o in out[:-1])
     assert out[-1]["error"]["status"] == 413 and "5000" in out[-1]["error"]["detail"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Server:
