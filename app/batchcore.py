@@ -36,7 +36,7 @@ OPS: dict[str, tuple[type[BaseModel], Callable[[Any, Settings], BaseModel], bool
 single-request endpoints do)."""
 
 MAX_JSON_DEPTH = 100
-"""Deepest nesting of arrays and objects read from a line (a request needs three levels): deeper lines are
+"""Deepest nesting of arrays and objects read from a line (a request needs two levels): deeper lines are
 refused before parsing, so that the answer never depends on how much stack the reader has left."""
 
 Answer = tuple[int, str, dict[str, Any]]
