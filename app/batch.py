@@ -1,17 +1,16 @@
 """Streaming batch endpoints: ``POST /v1/batch/{encode|decode|validate}``.
 
 The body (NDJSON, one request a line, or a multi-game file such as a PGN) is read as it arrives and each
-line answered as soon as it is done, in order, by a generator that runs in a worker thread: memory stays
-flat however long the batch, and the event loop stays free. One bad line gets its own problem, never
-the batch's.
+line answered as soon as it is done, in order, by the batch core (:mod:`app.batchcore`) running in a thread
+of its own: memory stays flat however long the batch, and the event loop stays free. The thread holds one of
+the few batch worker slots only while it has input to answer: waiting for the client's next bytes holds
+none, and a body that makes no progress for ``Settings.body_idle_seconds`` is ended with a last problem line.
+One bad line gets its own problem, never the batch's.
 """
 
 from __future__ import annotations
 
-import json
-import logging
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -20,22 +19,15 @@ import anyio.to_thread
 from anyio import CapacityLimiter
 from fastapi import APIRouter, Query, Request
 from fastapi.exceptions import HTTPException
-from pydantic import BaseModel, ValidationError
 from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from app.errors import PROBLEM_BASE, internal_problem, problem_body, validation_problem
-from app.models import DecodeRequest, EncodeRequest, ValidateRequest
+from app.batchcore import Abandoned, InputProblem, answers, check_target, line_json
+from app.errors import PROBLEM_BASE
 from app.observe import BATCH_LINES
-from app.routes import PROBLEM_CONTENT, decode_body, encode_body, settings_of, validate_body
+from app.routes import PROBLEM_CONTENT, settings_of
 from app.settings import Settings
-from plybits import registry
-from plybits.errors import LimitExceededError, PlybitsError
-from plybits.records import seed_scheme
-from plybits.streams import TOO_LONG, split_lines, split_stream
-
-log = logging.getLogger("plybits.app")
 
 NDJSON = "application/x-ndjson"
 NDJSON_TYPES = frozenset({NDJSON, "application/jsonl", "application/jsonlines", "application/x-jsonlines",
@@ -45,29 +37,23 @@ TEXT = "text/plain"
 FLUSH_BYTES = 32 << 10
 """Output is sent once this much is ready, or when the next input chunk must be awaited."""
 
-OPS: dict[str, tuple[type[BaseModel], Callable[[Any, Settings], BaseModel], bool]] = {
-    "encode": (EncodeRequest, encode_body, True),
-    "decode": (DecodeRequest, decode_body, False),
-    "validate": (ValidateRequest, validate_body, True),
-}
-"""Each operation's request model, per-request function, and whether ``None`` fields are left out (as the
-single-request endpoints do)."""
-
 router = APIRouter(prefix="/v1/batch", tags=["batch"])
 
 
 BATCH_WORKERS = CapacityLimiter(8)
-"""Batches run at once (each holds a worker thread for its whole life); others wait their turn. A separate
-limiter, so that long batches never starve the single-request endpoints of threads."""
+"""Batches answering lines at once; others wait their turn. A separate limiter, so that long batches never
+starve the single-request endpoints of threads. A batch waiting for its body holds no slot."""
+BATCH_STREAMS = CapacityLimiter(4096)
+"""Batches open at once (each has a thread of its own, parked while it waits for input)."""
 
 Emit = Callable[[bytes], None]
 
 
 class BatchResponse(Response):
-    """A 200 NDJSON response written by ``work(emit)`` in a worker thread while it reads the request body.
+    """A 200 NDJSON response written by ``work(emit)`` in a thread of its own while it reads the request body.
 
-    The worker hands each piece of output to the event loop through a small bounded channel: a slow client
-    slows the worker down (and so the reading of the body) instead of piling output up in memory.
+    The thread hands each piece of output to the event loop through a small bounded channel: a slow client
+    slows the batch down (and so the reading of the body) instead of piling output up in memory.
     """
 
     media_type = NDJSON
@@ -85,11 +71,11 @@ class BatchResponse(Response):
             try:
                 anyio.from_thread.run(sender.send, data)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError):
-                raise ClientDisconnect() from None
+                raise Abandoned() from None
 
         async def worker() -> None:
             async with sender:
-                await anyio.to_thread.run_sync(self.work, emit, limiter=BATCH_WORKERS)
+                await anyio.to_thread.run_sync(self.work, emit, limiter=BATCH_STREAMS)
 
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(worker)
@@ -99,166 +85,80 @@ class BatchResponse(Response):
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
-def line_json(line: int, key: str, value: Any) -> bytes:
-    """One output line: ``{"line": n, "result"|"error": ...}`` and its newline."""
-    return json.dumps({"line": line, key: value}, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+def idle_problem(seconds: float) -> dict[str, Any]:
+    """The last answer of a batch whose body made no progress for ``seconds``."""
+    return {"type": PROBLEM_BASE + "body-idle", "title": "Request body stalled", "status": 408,
+            "detail": f"no part of the request body arrived for {seconds:g} s; the batch ends here"}
 
 
-def answer(op: str, request: dict[str, Any] | Any, settings: Settings) -> tuple[str, Any]:
-    """``("result", body)`` or ``("error", problem)`` for one request object; never raises."""
-    model, handler, drop_none = OPS[op]
-    try:
-        body = model.model_validate(request)
-        result = handler(body, settings)
-        return "result", result.model_dump(mode="json", exclude_none=drop_none)
-    except PlybitsError as err:
-        return "error", problem_body(err)
-    except ValidationError as err:
-        return "error", validation_problem(err.errors())
-    except Exception as err:  # a bug in a codec must cost one line, not the batch
-        return "error", internal_problem(err)
+def body_chunks(request: Request, idle_seconds: float) -> Iterator[bytes]:
+    """The request body, chunk by chunk, for the batch's thread; each chunk awaited on the event loop.
 
+    :raises InputProblem: when no chunk arrives for ``idle_seconds``.
+    :raises Abandoned: when the client went away.
+    """
+    stream: AsyncIterator[bytes] = request.stream().__aiter__()
 
-@dataclass
-class LineProblem:
-    """A line refused before it reached a model (not JSON): its problem document."""
+    async def next_chunk() -> bytes | None:
+        with anyio.move_on_after(idle_seconds):
+            try:
+                return await stream.__anext__()
+            except StopAsyncIteration:
+                return None
+            except ClientDisconnect:
+                raise Abandoned() from None
+        raise InputProblem(idle_problem(idle_seconds))
 
-    body: dict[str, Any]
-
-
-def ndjson_requests(
-    lines: Iterator[bytes | None], defaults: dict[str, str], settings: Settings
-) -> Iterator[tuple[int, Any]]:
-    """``(line number, request object | error)`` for every non-blank NDJSON line; 1-based physical line numbers."""
-    for number, raw in enumerate(lines, 1):
-        if number > settings.max_batch_lines:
-            yield number, LimitExceededError(
-                f"batch has more than {settings.max_batch_lines} lines; line {number} and after are not read")
-            return
-        if raw is TOO_LONG:
-            yield number, LimitExceededError(f"line is longer than the limit of {settings.max_line_bytes} bytes")
-            continue
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except ValueError as err:
-            yield number, LineProblem({"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request",
-                                       "status": 422, "detail": f"line is not JSON: {err}"})
-            continue
-        if isinstance(obj, dict):
-            for key, value in defaults.items():
-                obj.setdefault(key, value)
-        yield number, obj
-
-
-def record_requests(
-    lines: Iterator[bytes | None], game: str, scheme: str | None, settings: Settings
-) -> Iterator[tuple[int, dict[str, Any] | PlybitsError]]:
-    """``(game number, request object | error)`` for every record of a multi-game file; 1-based."""
-    texts = (None if raw is TOO_LONG else _text(raw, first) for first, raw in _first_flags(lines))
-    for number, record in enumerate(split_stream(game, texts, max_chars=settings.max_line_bytes), 1):
-        if number > settings.max_games:
-            yield number, LimitExceededError(
-                f"file holds more than {settings.max_games} games; game {number} and after are not read")
-            return
-        if isinstance(record, PlybitsError):
-            yield number, record
-            continue
-        request: dict[str, Any] = {"game": game, "record": record}
-        if scheme is not None:
-            request["scheme"] = scheme
-        yield number, request
-
-
-def _first_flags(lines: Iterator[bytes | None]) -> Iterator[tuple[bool, bytes | None]]:
-    first = True
-    for raw in lines:
-        yield first, raw
-        first = False
-
-
-def _text(raw: bytes, first: bool) -> str:
-    """A line of a record file as text: UTF-8 (a leading BOM dropped), else Latin-1; no trailing ``\\r``."""
-    if first and raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    return text.rstrip("\r")
+    while (chunk := anyio.from_thread.run(next_chunk)) is not None:
+        if chunk:
+            yield chunk
 
 
 def run_batch(
     op: str, chunks: Iterator[bytes], emit: Emit, settings: Settings, *, game: str | None, scheme: str | None,
     records: bool,
 ) -> None:
-    """Answer a whole batch through ``emit``, in order; output ready is emitted before waiting for more input."""
+    """Answer a whole batch through ``emit``, in order. Output ready is emitted, and the worker slot given back,
+    before waiting for more input; the slot is taken again once input is there."""
     out = bytearray()
+    token = object()
+    held = False
 
     def flush() -> None:
         if out:
             emit(bytes(out))
             out.clear()
 
-    def pulled() -> Iterator[bytes]:
-        for chunk in chunks:
-            yield chunk
-            flush()  # the lines of this chunk are answered: hand them over before blocking on the next
+    def take(slot: bool) -> None:
+        nonlocal held
+        if slot and not held:
+            anyio.from_thread.run(BATCH_WORKERS.acquire_on_behalf_of, token)
+        elif held and not slot:
+            anyio.from_thread.run_sync(BATCH_WORKERS.release_on_behalf_of, token)
+        held = slot
 
-    lines = split_lines(pulled(), settings.max_line_bytes)
-    if records:
-        assert game is not None
-        requests: Iterator[tuple[int, Any]] = record_requests(lines, game, scheme, settings)
-    else:
-        defaults = {k: v for k, v in (("game", game), ("scheme", scheme)) if v is not None}
-        requests = ndjson_requests(lines, defaults, settings)
-    number = 0
-    try:
+    def pulled() -> Iterator[bytes]:
         while True:
-            try:
-                item = next(requests)
-            except StopIteration:
-                break
-            except PlybitsError as err:  # the body went over its size limit while streaming
-                out += line_json(number + 1, "error", problem_body(err))
-                BATCH_LINES.labels(op, "error").inc()
-                break
-            except ClientDisconnect:
-                raise
-            except Exception as err:  # a bug in reading or splitting: say so on a last line, never cut silently
-                out += line_json(number + 1, "error", internal_problem(err))
-                break
-            number, request = item
-            if isinstance(request, PlybitsError):
-                key, value = "error", problem_body(request)
-            elif isinstance(request, LineProblem):
-                key, value = "error", request.body
-            else:
-                key, value = answer(op, request, settings)
+            take(False)
+            flush()  # the lines so far are answered: hand them over before waiting for the next chunk
+            chunk = next(chunks, None)
+            take(True)
+            if chunk is None:
+                return
+            yield chunk
+
+    try:
+        for number, key, value in answers(op, pulled(), settings, game=game, scheme=scheme, records=records):
             BATCH_LINES.labels(op, "ok" if key == "result" else "error").inc()
             out += line_json(number, key, value)
             if len(out) >= FLUSH_BYTES:
                 flush()
         flush()
-    except ClientDisconnect:
+    except Abandoned:
         return  # the client went away: nobody to answer
-
-
-def body_chunks(request: Request) -> Iterator[bytes]:
-    """The request body, chunk by chunk, for a worker thread (each chunk fetched on the event loop)."""
-    stream: AsyncIterator[bytes] = request.stream().__aiter__()
-
-    async def next_chunk() -> bytes:
-        return await stream.__anext__()
-
-    while True:
-        try:
-            chunk = anyio.from_thread.run(next_chunk)
-        except StopAsyncIteration:
-            return
-        if chunk:
-            yield chunk
+    finally:
+        if held:
+            take(False)
 
 
 def media_type(request: Request) -> str:
@@ -282,14 +182,8 @@ def start_batch(op: str, request: Request, game: str | None, scheme: str | None)
     else:
         raise HTTPException(
             415, f"batch bodies are {NDJSON}, {PGN} or {TEXT} (with ?game=), not {kind or 'missing'!r}")
-    if game is not None:
-        registry.get_game(game)
-        if scheme is not None:
-            registry.get_scheme(game, scheme)
-    if records and op == "encode" and scheme is None:
-        assert game is not None
-        scheme = seed_scheme(game)
-    chunks = body_chunks(request)
+    check_target(op, game, scheme)
+    chunks = body_chunks(request, settings.body_idle_seconds)
     return BatchResponse(
         lambda emit: run_batch(op, chunks, emit, settings, game=game, scheme=scheme, records=records))
 

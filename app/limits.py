@@ -79,12 +79,20 @@ class BodyLimitMiddleware:
 
         async def counting_receive() -> Message:
             nonlocal received, exceeded
+            if exceeded:
+                raise BodyTooLargeError(too_large_problem(limit)["detail"])
             message = await receive()
             if message["type"] == "http.request":
-                received += len(message.get("body", b""))
+                body = message.get("body", b"")
+                received += len(body)
                 if received > limit:
                     exceeded = True
-                    raise BodyTooLargeError(too_large_problem(limit)["detail"])
+                    within = body[:len(body) - (received - limit)]
+                    if not within:
+                        raise BodyTooLargeError(too_large_problem(limit)["detail"])
+                    # The bytes up to the limit are delivered (a batch answers the lines among them); the next
+                    # read raises.
+                    return {**message, "body": within, "more_body": True}
             return message
 
         async def guarded_send(message: Message) -> None:

@@ -39,6 +39,7 @@ ENVIRONMENT = {
     "max_line_bytes": "PLYBITS_MAX_LINE_BYTES",
     "access_log": "PLYBITS_ACCESS_LOG",
     "inline_plies": "PLYBITS_INLINE_PLIES",
+    "body_idle_seconds": "PLYBITS_BODY_IDLE_SECONDS",
 }
 """The environment variable of each setting."""
 
@@ -63,6 +64,8 @@ class Settings:
     """Write one JSON access-log line per request to the ``plybits.access`` logger."""
     inline_plies: int = 256
     """Most plies a single request may hold and still run on the event loop (rank work never does); 0: none does."""
+    body_idle_seconds: float = 30
+    """Longest wait for the next part of a batch body; a body making no progress that long is ended."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -76,4 +79,5 @@ class Settings:
             max_line_bytes=_int_env(ENVIRONMENT["max_line_bytes"], cls.max_line_bytes),
             access_log=_bool_env(ENVIRONMENT["access_log"], cls.access_log),
             inline_plies=_int_env(ENVIRONMENT["inline_plies"], cls.inline_plies, minimum=0),
+            body_idle_seconds=_int_env(ENVIRONMENT["body_idle_seconds"], int(cls.body_idle_seconds)),
         )

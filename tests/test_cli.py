@@ -17,7 +17,7 @@ from plybits import registry
 from tests.test_service import GAMES, random_game, seed_scheme
 
 SCRIPT = Path(sys.executable).parent / "plybits"
-CLI = [sys.executable, "-m", "plybits.cli"]
+CLI = [sys.executable, "-m", "app.cli"]
 ROOT = Path(__file__).resolve().parent.parent
 
 PGN = """[Event "mate"]
@@ -175,3 +175,41 @@ def test_whole_real_pgn_file_game_for_game(tmp_path: Path) -> None:
     assert [o["line"] for o in lines] == list(range(1, len(finals) + 1))
     assert [o["result"]["final_position"] for o in lines] == finals
     assert f"{len(finals)} records, {len(finals)} ok, 0 errors" in r.stderr.decode()
+
+
+def test_command_and_endpoint_answer_alike(client, tmp_path: Path) -> None:
+    """One batch core: the same NDJSON lines get the same answers from the command and from the endpoint,
+    including an encode line without a scheme (the game's seed scheme, in both)."""
+    from app.cli import main
+
+    game = GAMES[0]
+    moves = random_game(registry.get_game(game), 5, seed=7)[0]
+    lines = [json.dumps({"game": game, "moves": moves}), json.dumps({"game": game, "scheme": "nope", "moves": []}),
+             "not json", json.dumps({"game": game, "moves": moves, "colour": "red"}), "", json.dumps([1, 2])]
+    source = tmp_path / "in.ndjson"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    output = tmp_path / "out.ndjson"
+    assert main(["encode", str(source), "-o", str(output), "-q"]) == 1
+    from_command = ndjson(output)
+    from_endpoint = [json.loads(x) for x in client.post(
+        "/v1/batch/encode", content=source.read_bytes(), headers={"content-type": "application/x-ndjson"}).text.splitlines()]
+    assert from_command == from_endpoint
+    assert [o["line"] for o in from_command] == [1, 2, 3, 4, 6]
+    assert from_command[0]["result"]["scheme"] == seed_scheme(game)
+
+
+def test_command_never_leaks_the_text_of_an_internal_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app import batchcore
+    from app.cli import main
+
+    def broken(body: object, settings: object) -> object:
+        raise RuntimeError("secret internals")
+
+    model, _, drop_none = batchcore.OPS["validate"]
+    monkeypatch.setitem(batchcore.OPS, "validate", (model, broken, drop_none))
+    source = tmp_path / "in.ndjson"
+    source.write_text(json.dumps({"game": GAMES[0], "moves": []}) + "\n", encoding="utf-8")
+    output = tmp_path / "out.ndjson"
+    assert main(["validate", str(source), "-o", str(output), "-q"]) == 1
+    (line,) = ndjson(output)
+    assert line["error"]["status"] == 500 and "secret" not in json.dumps(line)

@@ -1,0 +1,280 @@
+"""The batch core: a stream of NDJSON request lines, or a multi-game file, in; one answer per line or game out.
+
+Plain generators with no HTTP in them, driven alike by the batch endpoints (``app/batch.py``) and by the
+``plybits`` command (``app/cli.py``). Every request goes through the single endpoint's pydantic model and
+function, and every answer is ``(number, "result", body)`` or ``(number, "error", problem)`` in input order,
+numbered by physical line (NDJSON; blank lines get no answer) or by game (multi-game files). A bad line costs
+its own answer and nothing else; a failure of the input itself (over the body limit, stalled) ends the stream
+with one last problem, numbered as the line it cut.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from app.errors import PROBLEM_BASE, internal_problem, problem_body, validation_problem
+from app.models import DecodeRequest, EncodeRequest, ValidateRequest
+from app.routes import decode_body, encode_body, validate_body
+from app.settings import Settings
+from plybits import registry
+from plybits.errors import InvalidRecordError, LimitExceededError, PlybitsError
+from plybits.records import seed_scheme
+from plybits.streams import TOO_LONG, split_lines, split_stream
+
+OPS: dict[str, tuple[type[BaseModel], Callable[[Any, Settings], BaseModel], bool]] = {
+    "encode": (EncodeRequest, encode_body, True),
+    "decode": (DecodeRequest, decode_body, False),
+    "validate": (ValidateRequest, validate_body, True),
+}
+"""Each operation's request model, per-request function, and whether ``None`` fields are left out (as the
+single-request endpoints do)."""
+
+MAX_JSON_DEPTH = 100
+"""Deepest nesting of arrays and objects read from a line (a request needs two levels): deeper lines are
+refused before parsing, so that the answer never depends on how much stack the reader has left."""
+
+Answer = tuple[int, str, dict[str, Any]]
+"""``(line or game number, "result" | "error", body)``."""
+
+
+class Abandoned(Exception):
+    """Raised by a driver's input or output when nobody waits for the answers any more: the batch stops, silently."""
+
+
+class InputProblem(Exception):
+    """The input stream itself failed (stalled, cut): the batch ends with ``problem`` as its last answer."""
+
+    def __init__(self, problem: dict[str, Any]) -> None:
+        super().__init__(problem["detail"])
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A line refused before it reached a model (not JSON, too long, too deep): its problem document."""
+
+    problem: dict[str, Any]
+
+
+def invalid_line(detail: str) -> Refused:
+    return Refused({"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request", "status": 422,
+                    "detail": detail})
+
+
+def check_target(op: str, game: str | None, scheme: str | None) -> None:
+    """Refuse an unknown default game or scheme before any input is read.
+
+    :raises UnknownCodecError: naming the game or scheme.
+    """
+    if game is not None:
+        registry.get_game(game)
+        if scheme is not None and op == "encode":
+            registry.get_scheme(game, scheme)
+
+
+def answer(op: str, request: Any, settings: Settings) -> tuple[str, dict[str, Any]]:
+    """``("result", body)`` or ``("error", problem)`` for one request object; never raises."""
+    model, handler, drop_none = OPS[op]
+    try:
+        body = model.model_validate(request)
+        result = handler(body, settings)
+        return "result", result.model_dump(mode="json", exclude_none=drop_none)
+    except PlybitsError as err:
+        return "error", problem_body(err)
+    except ValidationError as err:
+        return "error", validation_problem(err.errors())
+    except Exception as err:  # a bug in a codec must cost one line, not the batch
+        return "error", internal_problem(err)
+
+
+def with_defaults(op: str, request: Any, defaults: dict[str, str]) -> Any:
+    """``request`` with the batch's default game and scheme where it has none; an encode request without a
+    scheme gets its game's seed scheme (the one rule for every batch, endpoint or command)."""
+    if not isinstance(request, dict):
+        return request
+    for key, value in defaults.items():
+        if key in OPS[op][0].model_fields:
+            request.setdefault(key, value)
+    if op == "encode" and "scheme" not in request and isinstance(request.get("game"), str):
+        try:
+            request["scheme"] = seed_scheme(request["game"])
+        except PlybitsError:
+            pass  # the unknown game is reported by the verb
+    return request
+
+
+def decode_line(raw: bytes) -> Any:
+    """A decode request from a line: ``{"data": ...}``, a bare base64url container, or a line of batch encode
+    output (``{"line": n, "result": {"data": ...}}``)."""
+    if not raw.lstrip().startswith(b"{"):
+        return {"data": raw.strip().decode("ascii", "replace")}
+    obj = json.loads(raw)
+    if isinstance(obj, dict) and "data" not in obj and "line" in obj:
+        if "error" in obj:
+            raise InvalidRecordError("this line holds an error, not a container")
+        result = obj.get("result")
+        if isinstance(result, dict) and "data" in result:
+            return {"data": result["data"]}
+    return obj
+
+
+_JSON_SPECIAL = re.compile(rb'[\[\]{}"\\]')
+
+
+def nests_deeper(raw: bytes, most: int) -> bool:
+    """Whether the JSON text ``raw`` nests arrays and objects more than ``most`` deep (brackets inside strings
+    do not count); linear in the number of brackets, quotes and backslashes."""
+    if raw.count(b"[") + raw.count(b"{") <= most:
+        return False
+    depth = 0
+    in_string = False
+    skip = -1
+    for match in _JSON_SPECIAL.finditer(raw):
+        at = match.start()
+        if at == skip:
+            continue
+        char = raw[at]
+        if in_string:
+            if char == 0x5C:  # a backslash: the next byte is escaped
+                skip = at + 1
+            elif char == 0x22:
+                in_string = False
+        elif char == 0x22:
+            in_string = True
+        elif char in (0x5B, 0x7B):
+            depth += 1
+            if depth > most:
+                return True
+        elif char in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
+def line_request(op: str, raw: bytes, defaults: dict[str, str]) -> Any:
+    """The request object of one non-blank NDJSON line, or its :class:`Refused` problem; never raises."""
+    too_deep = invalid_line(f"line is not read: its JSON nests more than {MAX_JSON_DEPTH} levels deep")
+    try:
+        if nests_deeper(raw, MAX_JSON_DEPTH):
+            return too_deep
+        obj = decode_line(raw) if op == "decode" else json.loads(raw)
+    except RecursionError:
+        return too_deep
+    except PlybitsError as err:
+        return Refused(problem_body(err))
+    except json.JSONDecodeError as err:
+        return invalid_line(f"line is not JSON: {err}")
+    except UnicodeDecodeError as err:
+        return invalid_line(f"line is not UTF-8: {err}")
+    except ValueError as err:  # e.g. an integer of more digits than Python converts
+        return invalid_line(f"line is not read: {err}")
+    except Exception as err:
+        return Refused(internal_problem(err))
+    return with_defaults(op, obj, defaults)
+
+
+class Counter:
+    """How many lines (or games) the requests generator has numbered so far."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+
+def ndjson_requests(op: str, lines: Iterator[bytes | None], defaults: dict[str, str], settings: Settings,
+                    counter: Counter) -> Iterator[tuple[int, Any]]:
+    """``(line number, request object | Refused)`` for every non-blank NDJSON line; 1-based physical numbers."""
+    for number, raw in enumerate(lines, 1):
+        counter.seen = number
+        if number > settings.max_batch_lines:
+            yield number, Refused(problem_body(LimitExceededError(
+                f"batch has more than {settings.max_batch_lines} lines; line {number} and after are not read")))
+            return
+        if raw is TOO_LONG:
+            yield number, Refused(problem_body(
+                LimitExceededError(f"line is longer than the limit of {settings.max_line_bytes} bytes")))
+            continue
+        if not raw.strip():
+            continue
+        yield number, line_request(op, raw, defaults)
+
+
+def record_text(raw: bytes, first: bool) -> str:
+    """A line of a record file as text: UTF-8 (a leading BOM dropped), else Latin-1; no trailing ``\\r``."""
+    if first and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    return text.rstrip("\r")
+
+
+def record_requests(op: str, lines: Iterator[bytes | None], game: str, defaults: dict[str, str],
+                    settings: Settings, counter: Counter) -> Iterator[tuple[int, Any]]:
+    """``(game number, request object | Refused)`` for every record of a multi-game file; 1-based."""
+    texts = (None if raw is TOO_LONG else record_text(raw, index == 0) for index, raw in enumerate(lines))
+    for number, record in enumerate(split_stream(game, texts, max_chars=settings.max_line_bytes), 1):
+        counter.seen = number
+        if number > settings.max_games:
+            yield number, Refused(problem_body(LimitExceededError(
+                f"file holds more than {settings.max_games} games; game {number} and after are not read")))
+            return
+        if isinstance(record, PlybitsError):
+            yield number, Refused(problem_body(record))
+            continue
+        yield number, with_defaults(op, {"game": game, "record": record}, defaults)
+
+
+def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str | None = None,
+            scheme: str | None = None, notation: str | None = None, records: bool = False) -> Iterator[Answer]:
+    """Every answer of a batch, in order, read lazily from ``chunks`` (a byte stream cut anywhere).
+
+    ``records``: the input is a multi-game file of ``game`` (else NDJSON lines). ``game``, ``scheme`` and
+    ``notation`` are the defaults of requests without them. An error raised by ``chunks`` (a
+    :class:`PlybitsError` such as a body over its limit, or an :class:`InputProblem`) ends the stream with its
+    problem as a last answer.
+    """
+    defaults = {k: v for k, v in (("game", game), ("scheme", scheme), ("notation", notation)) if v is not None}
+    lines = split_lines(chunks, settings.max_line_bytes)
+    counter = Counter()
+    if records:
+        if game is None:
+            raise ValueError("a multi-game file needs its game")
+        requests = record_requests(op, lines, game, defaults, settings, counter)
+    else:
+        requests = ndjson_requests(op, lines, defaults, settings, counter)
+    while True:
+        try:
+            item = next(requests)
+        except StopIteration:
+            return
+        except Abandoned:
+            raise
+        except InputProblem as err:
+            yield counter.seen + 1, "error", err.problem
+            return
+        except PlybitsError as err:  # e.g. the body went over its size limit while streaming
+            yield counter.seen + 1, "error", problem_body(err)
+            return
+        except Exception as err:  # a bug in reading or splitting: say so on a last line, never cut silently
+            yield counter.seen + 1, "error", internal_problem(err)
+            return
+        number, request = item
+        if isinstance(request, Refused):
+            yield number, "error", request.problem
+        else:
+            yield number, *answer(op, request, settings)
+
+
+def line_json(number: int, key: str, value: Any) -> bytes:
+    """One output line: ``{"line": n, "result"|"error": ...}`` and its newline, as UTF-8.
+
+    A lone surrogate (read from a valid ``\\ud800`` escape and echoed back) is written as the same escape.
+    """
+    text = json.dumps({"line": number, key: value}, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8", "backslashreplace") + b"\n"
