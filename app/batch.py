@@ -26,7 +26,8 @@ from starlette.types import Receive, Scope, Send
 from app.batchcore import Abandoned, InputProblem, answers, check_target, line_json
 from app.errors import PROBLEM_BASE
 from app.observe import BATCH_LINES
-from app.routes import PROBLEM_CONTENT, settings_of
+from app.routes import PROBLEM_CONTENT
+from app.service import settings_of
 from app.settings import Settings
 
 NDJSON = "application/x-ndjson"

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.errors import PROBLEM_BASE, internal_problem, problem_body, validation_problem
 from app.models import DecodeRequest, EncodeRequest, ValidateRequest
-from app.routes import decode_body, encode_body, validate_body
+from app.service import decode_body, encode_body, validate_body
 from app.settings import Settings
 from plybits import registry
 from plybits.errors import InvalidRecordError, LimitExceededError, PlybitsError

@@ -7,13 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from app import models, service
-from app.service import settings_of as settings_of  # (re-exported for app/batch.py too, see below)
-
-# Temporary re-exports for app/batch.py, which still imports the service functions from here; the batch
-# rewrite imports them from app.service, and then these go.
-from app.service import decode_body as decode_body
-from app.service import encode_body as encode_body
-from app.service import validate_body as validate_body
+from app.service import settings_of
 
 PROBLEM_CONTENT = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
