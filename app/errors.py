@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.work import OverloadedError
 from plybits.errors import PlybitsError
 
 PROBLEM_JSON = "application/problem+json"
@@ -44,6 +45,13 @@ def problem_response(body: dict[str, Any]) -> JSONResponse:
 async def _plybits_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, PlybitsError)
     return problem_response(problem_body(exc))
+
+
+async def _overloaded(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, OverloadedError)
+    response = problem_response(problem_body(exc))
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def validation_problem(raw_errors: Sequence[Any]) -> dict[str, Any]:
@@ -92,6 +100,7 @@ async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
 def install(app: FastAPI) -> None:
     """Register the problem+json handlers on ``app``."""
     app.add_exception_handler(PlybitsError, _plybits_error)
+    app.add_exception_handler(OverloadedError, _overloaded)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected)

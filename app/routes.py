@@ -1,8 +1,8 @@
 """The v1 endpoints: each reads its model, calls one library verb, and writes its model.
 
 A small request runs its verb on the event loop: a few milliseconds at most, cheaper than a hop to the
-worker pool and back. A large one (more than ``Settings.inline_plies`` plies) or any ``rank`` work goes to
-the worker pool, so that it never stalls the requests around it.
+worker processes and back. A large one (more than ``Settings.inline_plies`` plies) or any ``rank`` work goes
+to the worker processes (:mod:`app.work`), so that it never stalls the requests around it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
-from starlette.concurrency import run_in_threadpool
 
 import plybits
 from app.models import (
@@ -32,6 +31,7 @@ from app.models import (
 )
 from app.observe import PLIES
 from app.settings import Settings
+from app.work import Workers
 from plybits import registry
 from plybits.records import b64url, from_b64url, peek
 from plybits.errors import PlybitsError
@@ -74,9 +74,13 @@ def runs_inline(settings: Settings, plies: int, scheme: str | None = None) -> bo
     return plies <= settings.inline_plies and scheme not in HEAVY_SCHEMES
 
 
-async def run(work: Callable[[], T], inline: bool) -> T:
-    """``work()`` on the event loop when ``inline``, else in the worker pool."""
-    return work() if inline else await run_in_threadpool(work)
+async def run(request: Request, inline: bool, work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` on the event loop when ``inline``, else in a worker process (a module-level ``work`` and
+    picklable ``args``)."""
+    if inline:
+        return work(*args)
+    workers: Workers = request.app.state.workers
+    return await workers.run(work, *args)
 
 
 @router.get("/codecs", response_model=list[CodecInfo])
@@ -95,13 +99,26 @@ async def list_codecs() -> list[CodecInfo]:
     ]
 
 
+R = TypeVar("R", EncodeResponse, DecodeResponse)
+
+
+def counted(op: str, response: R) -> R:
+    """``response``, its plies counted in the metrics (here in the service process: a worker's counts are lost)."""
+    PLIES.labels(op, response.game).inc(response.plies)
+    return response
+
+
 def encode_body(body: EncodeRequest, settings: Settings) -> EncodeResponse:
-    """Encode one request (shared with the batch endpoint)."""
+    """Encode one request, counted (shared with the batch endpoint)."""
+    return counted("encode", encode_response(body, settings))
+
+
+def encode_response(body: EncodeRequest, settings: Settings) -> EncodeResponse:
+    """Encode one request (uncounted: it may run in a worker process)."""
     result = plybits.encode(
         body.game, body.scheme, moves=body.moves, record=body.record, notation=body.notation,
         start=body.start, tags=body.tags, max_plies=settings.max_plies,
     )
-    PLIES.labels("encode", result.game).inc(result.plies)
     return EncodeResponse(
         game=result.game,
         scheme=result.scheme,
@@ -122,9 +139,13 @@ def decode_body(body: DecodeRequest, settings: Settings) -> DecodeResponse:
 
 
 def decode_container(data: bytes, notation: str | None, settings: Settings) -> DecodeResponse:
-    """Decode a container (already out of its base64url) into moves written in ``notation``."""
+    """Decode a container (already out of its base64url) into moves written in ``notation``, counted."""
+    return counted("decode", decoded_response(data, notation, settings))
+
+
+def decoded_response(data: bytes, notation: str | None, settings: Settings) -> DecodeResponse:
+    """Decode a container into moves written in ``notation`` (uncounted: it may run in a worker process)."""
     result = plybits.decode(data, notation=notation, max_plies=settings.max_plies)
-    PLIES.labels("decode", result.game).inc(result.plies)
     return DecodeResponse(
         game=result.game, scheme=result.scheme, start=result.start, moves=result.moves,
         tags=result.tags, plies=result.plies, final_position=result.final_position,
@@ -156,7 +177,7 @@ async def encode(body: EncodeRequest, request: Request) -> EncodeResponse:
     """Encode a move list or record into a container with the chosen scheme."""
     settings = settings_of(request)
     inline = runs_inline(settings, plies_hint(body.moves, body.record), body.scheme)
-    return await run(lambda: encode_body(body, settings), inline)
+    return counted("encode", await run(request, inline, encode_response, body, settings))
 
 
 @router.post("/decode", response_model=DecodeResponse)
@@ -165,7 +186,8 @@ async def decode(body: DecodeRequest, request: Request) -> DecodeResponse:
     settings = settings_of(request)
     data = from_b64url(body.data)
     _, scheme, plies = peek(data, max_plies=settings.max_plies)
-    return await run(lambda: decode_container(data, body.notation, settings), runs_inline(settings, plies, scheme))
+    inline = runs_inline(settings, plies, scheme)
+    return counted("decode", await run(request, inline, decoded_response, data, body.notation, settings))
 
 
 @router.post("/validate", response_model=ValidateResponse, response_model_exclude_none=True)
@@ -173,32 +195,34 @@ async def validate(body: ValidateRequest, request: Request) -> ValidateResponse:
     """Check every move of a game; report the first bad ply or the final state."""
     settings = settings_of(request)
     inline = runs_inline(settings, plies_hint(body.moves, body.record))
-    return await run(lambda: validate_body(body, settings), inline)
+    return await run(request, inline, validate_body, body, settings)
 
 
 @router.post("/convert", response_model=ConvertResponse)
 async def convert(body: ConvertRequest, request: Request) -> ConvertResponse:
     """Rewrite a game's moves from one notation into another."""
     settings = settings_of(request)
+    return await run(request, runs_inline(settings, plies_hint(body.moves, body.record)), convert_body, body, settings)
 
-    def work() -> ConvertResponse:
-        return ConvertResponse(moves=plybits.convert(
-            body.game, moves=body.moves, record=body.record, from_notation=body.from_notation,
-            to_notation=body.to_notation, start=body.start, max_plies=settings.max_plies,
-        ))
 
-    return await run(work, runs_inline(settings, plies_hint(body.moves, body.record)))
+def convert_body(body: ConvertRequest, settings: Settings) -> ConvertResponse:
+    """Convert one request."""
+    return ConvertResponse(moves=plybits.convert(
+        body.game, moves=body.moves, record=body.record, from_notation=body.from_notation,
+        to_notation=body.to_notation, start=body.start, max_plies=settings.max_plies,
+    ))
 
 
 @router.post("/moves", response_model=MovesResponse)
 async def moves(body: MovesRequest, request: Request) -> MovesResponse:
     """The legal moves after replaying ``moves`` from ``start``."""
     settings = settings_of(request)
+    return await run(request, runs_inline(settings, plies_hint(body.moves, None)), moves_body, body, settings)
 
-    def work() -> MovesResponse:
-        position, legal = plybits.legal_moves(
-            body.game, moves=body.moves, notation=body.notation, start=body.start, max_plies=settings.max_plies,
-        )
-        return MovesResponse(position=position, legal=legal)
 
-    return await run(work, runs_inline(settings, plies_hint(body.moves, None)))
+def moves_body(body: MovesRequest, settings: Settings) -> MovesResponse:
+    """The legal moves of one request."""
+    position, legal = plybits.legal_moves(
+        body.game, moves=body.moves, notation=body.notation, start=body.start, max_plies=settings.max_plies,
+    )
+    return MovesResponse(position=position, legal=legal)

@@ -99,3 +99,11 @@ class LimitExceededError(PlybitsError):
     problem_type = "limit-exceeded"
     title = "Limit exceeded"
     status = 413
+
+
+class DeadlineExceededError(PlybitsError):
+    """Work ran past the time its caller allowed it (see :mod:`plybits.deadline`)."""
+
+    problem_type = "deadline-exceeded"
+    title = "Time limit exceeded"
+    status = 503
