@@ -57,6 +57,9 @@ async def _overloaded(_: Request, exc: Exception) -> JSONResponse:
 def validation_problem(raw_errors: Sequence[Any]) -> dict[str, Any]:
     """The 422 problem document of a request that does not fit its model (also used inside batch lines)."""
     errors = jsonable_encoder(list(raw_errors), exclude={"ctx", "url", "input"})
+    for error in errors:  # a dict key in a location may hold a lone surrogate, which no UTF-8 answer can carry
+        error["loc"] = [p.encode("utf-8", "backslashreplace").decode() if isinstance(p, str) else p
+                        for p in error.get("loc", ())]
     first = errors[0] if errors else {}
     detail = f"{'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg', 'invalid request')}"
     return {"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request", "status": 422, "detail": detail,

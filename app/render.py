@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 import plybits
-from app.models import GameStatus, MoveError
+from app.models import GameStatus, MoveError, Text
 from app.routes import PROBLEMS, problem_responses
 from plybits import registry, svg
 from plybits.errors import PlybitsError
@@ -55,11 +55,11 @@ def render(
 class ReplayRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(examples=["chess"])
-    moves: list[str] | None = Field(None, examples=[["e4", "e5", "Nf3"]])
-    record: str | None = Field(None, description="a whole record (PGN, xqbase PGN, APGN, token list)")
-    notation: str | None = Field(None, description="notation of the moves; any of the game's when omitted")
-    start: str | None = None
+    game: Text = Field(examples=["chess"])
+    moves: list[Text] | None = Field(None, examples=[["e4", "e5", "Nf3"]])
+    record: Text | None = Field(None, description="a whole record (PGN, xqbase PGN, APGN, token list)")
+    notation: Text | None = Field(None, description="notation of the moves; any of the game's when omitted")
+    start: Text | None = None
 
 
 class ReplayResponse(BaseModel):
