@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from http import HTTPStatus
 from collections.abc import Sequence
 from typing import Any
@@ -81,9 +82,9 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
 async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400 and exc.detail == BODY_PARSE_ERROR:
-        # A body FastAPI could not even decode (not UTF-8) is invalid input like any other: 422, as documented.
+        # A body FastAPI could not even decode is invalid input like any other: 422, as documented.
         return problem_response({"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request",
-                                 "status": 422, "detail": "the request body is not valid UTF-8 JSON"})
+                                 "status": 422, "detail": unreadable_body(exc.__cause__)})
     try:
         title = HTTPStatus(exc.status_code).phrase
     except ValueError:
@@ -94,6 +95,18 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     if exc.headers:
         response.headers.update(exc.headers)
     return response
+
+
+def unreadable_body(cause: BaseException | None) -> str:
+    """What is wrong with a request body that Python's JSON reader refused with ``cause`` (not a syntax error:
+    FastAPI answers those itself)."""
+    if isinstance(cause, UnicodeDecodeError):
+        return f"the request body is not valid UTF-8 (byte {cause.start})"
+    if isinstance(cause, RecursionError):
+        return "the request body's arrays or objects are nested too deeply"
+    if isinstance(cause, ValueError) and "integer string conversion" in str(cause):
+        return f"the request body holds an integer of more than {sys.get_int_max_str_digits()} digits"
+    return f"the request body cannot be read as JSON ({type(cause).__name__})"
 
 
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
