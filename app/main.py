@@ -38,7 +38,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     application.state.settings = settings
-    application.state.workers = Workers(settings)  # its processes start with the app (or at first use)
+    # The worker processes start with the app (or at first use), app.routes imported: its functions are the work.
+    application.state.workers = Workers(settings, preload=("app.routes",))
     registry.games()  # import every game package once, at start-up
     errors.install(application)
     if settings.access_log:

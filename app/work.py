@@ -13,6 +13,7 @@ plain values, never a lambda.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import multiprocessing
 import os
 import threading
@@ -59,13 +60,15 @@ def worker_count(settings: Settings) -> int:
         return os.cpu_count() or 1
 
 
-def _start_worker() -> None:
-    """Runs once in each worker process: lower its priority and import every game (and its models)."""
+def _start_worker(preload: tuple[str, ...]) -> None:
+    """Runs once in each worker process: lower its priority, import every game and the ``preload`` modules."""
     try:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):  # not on POSIX, or not allowed: the workers keep the loop's priority
         pass
     registry.games()
+    for module in preload:
+        importlib.import_module(module)
 
 
 def _ready() -> bool:
@@ -82,8 +85,11 @@ def _call(end: float, seconds: float, work: Callable[..., T], args: tuple[Any, .
 class Workers:
     """A process pool with a bounded count of admitted work."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, preload: tuple[str, ...] = ()) -> None:
+        """``preload``: modules each worker imports as it starts (those of the work it will be sent), so that the
+        first requests do not pay for the imports."""
         self.settings = settings
+        self.preload = preload
         self.size = worker_count(settings)
         self.capacity = self.size + settings.max_waiting
         """Most pieces of work admitted at once (running or waiting)."""
@@ -95,7 +101,7 @@ class Workers:
         if self._pool is None:
             # spawn, not fork: the service process has threads (the batch workers, the test client's portal).
             self._pool = ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start_worker)
+                                             initializer=_start_worker, initargs=(self.preload,))
         return self._pool
 
     async def start(self) -> None:

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.load [--phase-seconds 20 --rounds 5 --sustain-seconds 60 --batch-games 100000] [--write]
 
-Phases, in one run on one server process:
+Phases, in one run (1-3 on one server process, 4 and 5 each on a fresh one):
 1. ``GET /healthz`` (trivial) and ``POST /v1/encode`` of an 80-ply chess game (SAN, then UCI), each for
    ``--phase-seconds`` in ``--rounds`` turns taken in rotation (so that other work on the shared machine
    weighs on each alike), with the same concurrent keep-alive connections: requests/s, p50/p99 latency.
@@ -696,8 +696,8 @@ def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> s
     lines = [
         "## The service under load",
         "",
-        f"Command: `{cmd} --write` — one uvicorn process (`app.main:app`, JSON access log on, written to "
-        f"/dev/null) on 127.0.0.1, driven by {args.processes} client processes x {args.threads} keep-alive "
+        f"Command: `{cmd} --write` — one `plybits serve` process (uvicorn, `app.main:app`, JSON access log "
+        f"on, written to /dev/null, with its worker processes) on 127.0.0.1, driven by {args.processes} client processes x {args.threads} keep-alive "
         f"connections ({conns} in flight) on the same 2-core machine; each endpoint for {args.phase_seconds:g} s "
         f"in all, in {args.rounds} turns taken in rotation; the 80-ply game is the first 80 plies "
         f"of a real game from `carlsen_otb.pgn`. Python {sys.version.split()[0]}. Load average (1 min) "
