@@ -44,7 +44,8 @@ def problem_responses(*codes: tuple[int, str]) -> dict[int | str, dict[str, Any]
     return {code: {"model": Problem, "content": PROBLEM_CONTENT, "description": text} for code, text in codes}
 
 
-PROBLEMS = problem_responses((413, "over a limit"), (422, "invalid input"))
+PROBLEMS = problem_responses((413, "over a limit"), (422, "invalid input"),
+                             (503, "the workers are full (see Retry-After), or the work ran past its time limit"))
 
 router = APIRouter(prefix="/v1", responses=PROBLEMS)
 
