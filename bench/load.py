@@ -653,8 +653,8 @@ def isolation_report(args: argparse.Namespace, iso: dict) -> str:
         f"| POST /v1/encode (80 plies) | {e['requests']:,} | {e['p50']:.2f} | {e['p99']:.2f} | "
         f"{iso['encode_max']:.2f} | {e['errors']} |",
         "",
-        f"Rank encodes answered: {rank}; other errors: {len(iso['rank_errors'])} "
-        f"{iso['rank_errors'][:3] if iso['rank_errors'] else ''}. "
+        f"Rank encodes answered: {rank}; other errors: {len(iso['rank_errors'])}"
+        f"{' ' + repr(iso['rank_errors'][:3]) if iso['rank_errors'] else ''}. "
         f"Target (/healthz p99 <= 50 ms, max <= 250 ms, small encodes answering, 0 unexplained errors): "
         f"{'met' if met else 'NOT met'}.",
     ])
