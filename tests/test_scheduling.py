@@ -197,3 +197,36 @@ def test_work_past_its_deadline_is_a_problem_not_a_hung_request() -> None:
         r = client.post("/v1/decode", json={"data": data})  # 4,000 plies: sent to the workers, written in SAN
         assert r.status_code == 503 and r.json()["type"].endswith("/deadline-exceeded"), r.text
         assert released(app.state.workers)
+
+
+def test_library_loops_stop_at_the_deadline() -> None:
+    from plybits.deadline import deadline
+    from plybits.errors import DeadlineExceededError
+
+    moves = LONG_RANK["moves"]
+    data = plybits.encode("chess", "rank", moves=moves[:40]).data
+    with deadline(time.monotonic() - 1, 0.5):
+        for call in (lambda: plybits.encode("chess", "0x88", moves=moves), lambda: plybits.decode(data),
+                     lambda: plybits.convert("chess", moves=moves), lambda: plybits.legal_moves("chess", moves=moves)):
+            with pytest.raises(DeadlineExceededError, match=r"ply 0: .*time limit of 0\.5 s"):
+                call()
+    with deadline(time.monotonic() + 60):
+        assert plybits.decode(data).plies == 40  # a deadline not yet passed changes nothing
+    assert plybits.encode("chess", "rank", moves=moves[:40]).data == data  # and none at all, outside the block
+
+
+def test_worker_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLYBITS_WORKERS", "3")
+    monkeypatch.setenv("PLYBITS_MAX_WAITING", "0")
+    monkeypatch.setenv("PLYBITS_REQUEST_SECONDS", "2.5")
+    monkeypatch.setenv("PLYBITS_KEEP_ALIVE_SECONDS", "90")
+    settings = Settings.from_env()
+    assert (settings.workers, settings.max_waiting, settings.request_seconds, settings.keep_alive_seconds) == (
+        3, 0, 2.5, 90)
+    assert work.Workers(settings).capacity == 3
+    monkeypatch.setenv("PLYBITS_WORKERS", "0")
+    assert work.Workers(Settings.from_env()).size >= 1  # one per core
+    for bad in ("0", "-1", "soon", "inf", "nan"):
+        monkeypatch.setenv("PLYBITS_REQUEST_SECONDS", bad)
+        with pytest.raises(ValueError, match="PLYBITS_REQUEST_SECONDS"):
+            Settings.from_env()
