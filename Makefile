@@ -18,7 +18,7 @@ install-test: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 
 serve: install
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT)
+	$(BIN)/plybits serve --host $(HOST) --port $(PORT)
 
 test: install-test browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -14,8 +15,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.work import OverloadedError
 from plybits.errors import (
     AmbiguousMoveError,
+    DeadlineExceededError,
     IllegalMoveError,
     InvalidDataError,
     InvalidMoveError,
@@ -54,6 +57,8 @@ PROBLEM_KINDS: dict[type[PlybitsError], ProblemKind] = {
     UnknownCodecError: ProblemKind(422, "unknown-codec", "Unknown game, scheme or notation"),
     UnsupportedError: ProblemKind(422, "unsupported", "Not representable"),
     LimitExceededError: ProblemKind(413, "limit-exceeded", "Limit exceeded"),
+    DeadlineExceededError: ProblemKind(503, "deadline-exceeded", "Time limit exceeded"),
+    OverloadedError: ProblemKind(503, "overloaded", "Service overloaded"),
     PlybitsError: ProblemKind(422, "plybits-error", "Invalid input"),
 }
 """Every library error class the service answers, most specific first; a subclass not listed answers as its
@@ -94,9 +99,19 @@ async def _plybits_error(_: Request, exc: Exception) -> JSONResponse:
     return problem_response(problem_body(exc))
 
 
+async def _overloaded(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, OverloadedError)
+    response = problem_response(problem_body(exc))
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
 def validation_problem(raw_errors: Sequence[Any]) -> dict[str, Any]:
     """The 422 problem document of a request that does not fit its model (also used inside batch lines)."""
     errors = jsonable_encoder(list(raw_errors), exclude={"ctx", "url", "input"})
+    for error in errors:  # a dict key in a location may hold a lone surrogate, which no UTF-8 answer can carry
+        error["loc"] = [p.encode("utf-8", "backslashreplace").decode() if isinstance(p, str) else p
+                        for p in error.get("loc", ())]
     first = errors[0] if errors else {}
     detail = f"{'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg', 'invalid request')}"
     return {"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request", "status": 422, "detail": detail,
@@ -118,9 +133,9 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
 async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400 and exc.detail == BODY_PARSE_ERROR:
-        # A body FastAPI could not even decode (not UTF-8) is invalid input like any other: 422, as documented.
+        # A body FastAPI could not even decode is invalid input like any other: 422, as documented.
         return problem_response({"type": PROBLEM_BASE + "invalid-request", "title": "Invalid request",
-                                 "status": 422, "detail": "the request body is not valid UTF-8 JSON"})
+                                 "status": 422, "detail": unreadable_body(exc.__cause__)})
     try:
         title = HTTPStatus(exc.status_code).phrase
     except ValueError:
@@ -133,6 +148,18 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     return response
 
 
+def unreadable_body(cause: BaseException | None) -> str:
+    """What is wrong with a request body that Python's JSON reader refused with ``cause`` (not a syntax error:
+    FastAPI answers those itself)."""
+    if isinstance(cause, UnicodeDecodeError):
+        return f"the request body is not valid UTF-8 (byte {cause.start})"
+    if isinstance(cause, RecursionError):
+        return "the request body's arrays or objects are nested too deeply"
+    if isinstance(cause, ValueError) and "integer string conversion" in str(cause):
+        return f"the request body holds an integer of more than {sys.get_int_max_str_digits()} digits"
+    return f"the request body cannot be read as JSON ({type(cause).__name__})"
+
+
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
     return problem_response(internal_problem(exc))
 
@@ -140,6 +167,7 @@ async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
 def install(app: FastAPI) -> None:
     """Register the problem+json handlers on ``app``."""
     app.add_exception_handler(PlybitsError, _plybits_error)
+    app.add_exception_handler(OverloadedError, _overloaded)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected)

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 
 import plybits
 from app import batch, errors, observe, render
+from app.headers import SecurityHeadersMiddleware
 from app.limits import BodyLimitMiddleware
 from app.routes import router
 from app.settings import Settings
+from app.work import Workers
 from plybits import registry
+
+
+@asynccontextmanager
+async def lifespan(application: FastAPI) -> AsyncIterator[None]:
+    """Start the worker processes before the first request; stop them at shut-down."""
+    workers: Workers = application.state.workers
+    await workers.start()
+    try:
+        yield
+    finally:
+        workers.close()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -19,15 +35,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="plybits",
         version=plybits.__version__,
         description="Board-game records as compact bit streams: encode, decode, validate, convert.",
+        lifespan=lifespan,
     )
     application.state.settings = settings
+    # The worker processes start with the app (or at first use), app.service imported: its functions are the work.
+    application.state.workers = Workers(settings, preload=("app.service",))
     registry.games()  # import every game package once, at start-up
     errors.install(application)
     if settings.access_log:
         observe.configure_access_log()
-    # The last added is the outermost: the access log sees the limit's 413 too.
+    # The last added is the outermost: the access log sees the limit's 413 too, and every answer gets the headers.
     application.add_middleware(BodyLimitMiddleware, settings=settings)
     application.add_middleware(observe.ObserveMiddleware, log=settings.access_log)
+    application.add_middleware(SecurityHeadersMiddleware)
 
     @application.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:

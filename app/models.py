@@ -2,9 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+_NOT_TEXT = re.compile(r"[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f]")
+"""A lone surrogate (JSON can escape one; no UTF-8 answer can hold it) or a control character other than tab,
+line feed and carriage return: never part of a move, record, tag, position or name."""
+
+
+def plain_text(value: str) -> str:
+    """``value`` unchanged if it holds only characters a record may hold.
+
+    :raises ValueError: naming the first bad character (by code point, never as itself) and where it is.
+    """
+    bad = _NOT_TEXT.search(value)
+    if bad is not None:
+        code = ord(bad.group())
+        kind = "a lone surrogate" if code >= 0xD800 else "a control character"
+        raise ValueError(f"{kind} (U+{code:04X}) at character {bad.start()}")
+    return value
+
+
+Text = Annotated[str, AfterValidator(plain_text)]
+"""Every text field of a request: a string without lone surrogates or control characters (422 otherwise)."""
 
 
 class _Request(BaseModel):
@@ -33,13 +55,13 @@ class GameStatus(BaseModel):
 
 
 class EncodeRequest(_Request):
-    game: str = Field(examples=["chess"])
-    scheme: str = Field(examples=["0x88"])
-    moves: list[str] | None = Field(None, examples=[["e4", "e5", "Nf3"]])
-    record: str | None = Field(None, description="a whole record (PGN, xqbase PGN, APGN, token list)")
-    notation: str | None = Field(None, description="notation of the moves; any of the game's when omitted")
-    start: str | None = Field(None, description="start position: FEN, position string or layout name")
-    tags: dict[str, str] | None = None
+    game: Text = Field(examples=["chess"])
+    scheme: Text = Field(examples=["0x88"])
+    moves: list[Text] | None = Field(None, examples=[["e4", "e5", "Nf3"]])
+    record: Text | None = Field(None, description="a whole record (PGN, xqbase PGN, APGN, token list)")
+    notation: Text | None = Field(None, description="notation of the moves; any of the game's when omitted")
+    start: Text | None = Field(None, description="start position: FEN, position string or layout name")
+    tags: dict[Text, Text] | None = None
 
 
 class EncodeResponse(BaseModel):
@@ -56,8 +78,8 @@ class EncodeResponse(BaseModel):
 
 
 class DecodeRequest(_Request):
-    data: str = Field(description="a container, base64url (padding optional)")
-    notation: str | None = None
+    data: Text = Field(description="a container, base64url (padding optional)")
+    notation: Text | None = None
 
 
 class DecodeResponse(BaseModel):
@@ -71,11 +93,11 @@ class DecodeResponse(BaseModel):
 
 
 class ValidateRequest(_Request):
-    game: str
-    moves: list[str] | None = None
-    record: str | None = None
-    notation: str | None = None
-    start: str | None = None
+    game: Text
+    moves: list[Text] | None = None
+    record: Text | None = None
+    notation: Text | None = None
+    start: Text | None = None
 
 
 class MoveError(BaseModel):
@@ -93,12 +115,12 @@ class ValidateResponse(BaseModel):
 
 
 class ConvertRequest(_Request):
-    game: str
-    moves: list[str] | None = None
-    record: str | None = None
-    from_notation: str | None = None
-    to_notation: str | None = None
-    start: str | None = None
+    game: Text
+    moves: list[Text] | None = None
+    record: Text | None = None
+    from_notation: Text | None = None
+    to_notation: Text | None = None
+    start: Text | None = None
 
 
 class ConvertResponse(BaseModel):
@@ -106,10 +128,10 @@ class ConvertResponse(BaseModel):
 
 
 class MovesRequest(_Request):
-    game: str
-    start: str | None = None
-    moves: list[str] | None = None
-    notation: str | None = None
+    game: Text
+    start: Text | None = None
+    moves: list[Text] | None = None
+    notation: Text | None = None
 
 
 class MovesResponse(BaseModel):

@@ -6,6 +6,7 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Iterator
 
 from fastapi import APIRouter
 from fastapi.responses import Response
@@ -17,6 +18,7 @@ from prometheus_client import (
     disable_created_metrics,
     generate_latest,
 )
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 disable_created_metrics()  # type: ignore[no-untyped-call]  # the *_created series only double the scrape size
@@ -58,11 +60,43 @@ def configure_access_log() -> None:
         access_log.propagate = False
 
 
-def route_path(scope: Scope) -> str:
-    """The route template that served ``scope`` (``/v1/batch/{op}``, not the raw path), to bound label cardinality."""
-    route = scope.get("route")
-    path = getattr(route, "path", None)
-    return path if isinstance(path, str) else "unmatched"
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"})
+"""The methods counted under their own name; any other a client makes up is counted as ``OTHER``."""
+
+
+def method_label(scope: Scope) -> str:
+    """The request's method as a metrics label: one of :data:`METHODS`, else ``OTHER`` (a bounded set)."""
+    method = scope["method"]
+    return method if method in METHODS else "OTHER"
+
+
+def route_path(scope: Scope, received: Scope | None = None) -> str:
+    """The route template of ``scope`` (``/v1/batch/{op}``, not the raw path), to bound label cardinality.
+
+    The route that served the request; else the one whose path matches ``received`` (the scope as it came in,
+    before a mount rewrote its root path), for a request answered before routing, as the body limit's 413, or by
+    a plain Starlette route or mount such as /docs or /static; ``unmatched`` when none does.
+    """
+    path = getattr(scope.get("route"), "path", None)
+    if isinstance(path, str):
+        return path
+    received = scope if received is None else received
+    for route in routes_of(getattr(scope.get("app"), "router", None)):
+        path = getattr(route, "path", None)
+        if isinstance(path, str) and route.matches(received)[0] != Match.NONE:
+            return path
+    return "unmatched"
+
+
+def routes_of(router: object) -> Iterator[BaseRoute]:
+    """Every route of ``router``, those of the routers it includes too (recent FastAPI keeps an included router
+    as one entry holding the original, not as copies of its routes)."""
+    for route in getattr(router, "routes", ()):
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from routes_of(inner)
+        else:
+            yield route
 
 
 class ObserveMiddleware:
@@ -79,6 +113,7 @@ class ObserveMiddleware:
         start = time.perf_counter()
         status = 500
         sent = 0
+        received = dict(scope)
 
         async def observing_send(message: Message) -> None:
             nonlocal status, sent
@@ -92,8 +127,8 @@ class ObserveMiddleware:
             await self.app(scope, receive, observing_send)
         finally:
             elapsed = time.perf_counter() - start
-            path = route_path(scope)
-            REQUESTS.labels(scope["method"], path, str(status)).inc()
+            path = route_path(scope, received)
+            REQUESTS.labels(method_label(scope), path, str(status)).inc()
             if status >= 400:
                 ERRORS.labels(path, str(status)).inc()
             LATENCY.labels(path).observe(elapsed)

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.staticfiles import PathLike, StaticFiles
 from starlette.types import Scope
 
-from app.models import GameStatus, MoveError
+from app.models import GameStatus, MoveError, Text
 from app.routes import PROBLEMS, problem_responses
 from app.service import move_error, settings_of
 from plybits import records, svg
@@ -78,11 +78,11 @@ def render(
 class ReplayRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = Field(examples=["chess"])
-    moves: list[str] | None = Field(None, examples=[["e4", "e5", "Nf3"]])
-    record: str | None = Field(None, description="a whole record (PGN, xqbase PGN, APGN, token list)")
-    notation: str | None = Field(None, description="notation of the moves; any of the game's when omitted")
-    start: str | None = None
+    game: Text = Field(examples=["chess"])
+    moves: list[Text] | None = Field(None, examples=[["e4", "e5", "Nf3"]])
+    record: Text | None = Field(None, description="a whole record (PGN, xqbase PGN, APGN, token list)")
+    notation: Text | None = Field(None, description="notation of the moves; any of the game's when omitted")
+    start: Text | None = None
 
 
 class ReplayResponse(BaseModel):

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from app import models, service
-from app.service import settings_of
+from app.service import settings_of, workers_of
 
 PROBLEM_CONTENT = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
@@ -17,7 +17,8 @@ def problem_responses(*codes: tuple[int, str]) -> dict[int | str, dict[str, Any]
     return {code: {"model": models.Problem, "content": PROBLEM_CONTENT, "description": text} for code, text in codes}
 
 
-PROBLEMS = problem_responses((413, "over a limit"), (422, "invalid input"))
+PROBLEMS = problem_responses((413, "over a limit"), (422, "invalid input"),
+                             (503, "the workers are full (see Retry-After), or the work ran past its time limit"))
 
 router = APIRouter(prefix="/v1", responses=PROBLEMS)
 
@@ -31,28 +32,28 @@ async def list_codecs() -> list[models.CodecInfo]:
 @router.post("/encode", response_model=models.EncodeResponse, response_model_exclude_none=True)
 async def encode(body: models.EncodeRequest, request: Request) -> models.EncodeResponse:
     """Encode a move list or record into a container with the chosen scheme."""
-    return await service.encode(body, settings_of(request))
+    return await service.encode(body, settings_of(request), workers_of(request))
 
 
 @router.post("/decode", response_model=models.DecodeResponse)
 async def decode(body: models.DecodeRequest, request: Request) -> models.DecodeResponse:
     """Decode a container back into moves."""
-    return await service.decode(body, settings_of(request))
+    return await service.decode(body, settings_of(request), workers_of(request))
 
 
 @router.post("/validate", response_model=models.ValidateResponse, response_model_exclude_none=True)
 async def validate(body: models.ValidateRequest, request: Request) -> models.ValidateResponse:
     """Check every move of a game; report the first bad ply or the final state."""
-    return await service.validate(body, settings_of(request))
+    return await service.validate(body, settings_of(request), workers_of(request))
 
 
 @router.post("/convert", response_model=models.ConvertResponse)
 async def convert(body: models.ConvertRequest, request: Request) -> models.ConvertResponse:
     """Rewrite a game's moves from one notation into another."""
-    return await service.convert(body, settings_of(request))
+    return await service.convert(body, settings_of(request), workers_of(request))
 
 
 @router.post("/moves", response_model=models.MovesResponse)
 async def moves(body: models.MovesRequest, request: Request) -> models.MovesResponse:
     """The legal moves after replaying ``moves`` from ``start``."""
-    return await service.moves(body, settings_of(request))
+    return await service.moves(body, settings_of(request), workers_of(request))

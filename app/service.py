@@ -1,18 +1,17 @@
 """The service layer: each request model in, one library verb, its response model out.
 
 The endpoints (``app/routes.py``) and the batch endpoints call these. A small request runs its verb on the
-event loop: a few milliseconds at most, cheaper than a hop to the worker pool and back. A large one (more than
-``Settings.inline_plies`` plies) or any ``rank`` work goes to the worker pool, so that it never stalls the
-requests around it.
+event loop: a few milliseconds at most, cheaper than a hop to the worker processes and back. A large one (more
+than ``Settings.inline_plies`` plies) or any heavy scheme's work (``rank``) goes to the worker processes
+(:mod:`app.work`), so that it never stalls the requests around it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from fastapi import Request
-from starlette.concurrency import run_in_threadpool
 
 import plybits
 from app.models import (
@@ -32,6 +31,7 @@ from app.models import (
 )
 from app.observe import PLIES
 from app.settings import Settings
+from app.work import Workers
 from plybits import records, registry
 from plybits.errors import PlybitsError
 from plybits.records import Validation, b64url, from_b64url, peek
@@ -61,9 +61,27 @@ def runs_inline(settings: Settings, plies: int, scheme: str | None = None) -> bo
     return plies <= settings.inline_plies and scheme not in HEAVY_SCHEMES
 
 
-async def run(work: Callable[[], T], inline: bool) -> T:
-    """``work()`` on the event loop when ``inline``, else in the worker pool."""
-    return work() if inline else await run_in_threadpool(work)
+def workers_of(request: Request) -> Workers:
+    """The worker processes the app started."""
+    workers: Workers = request.app.state.workers
+    return workers
+
+
+async def run(workers: Workers, inline: bool, work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` on the event loop when ``inline``, else in a worker process (a module-level ``work`` and
+    picklable ``args``)."""
+    if inline:
+        return work(*args)
+    return await workers.run(work, *args)
+
+
+R = TypeVar("R", EncodeResponse, DecodeResponse)
+
+
+def counted(op: str, response: R) -> R:
+    """``response``, its plies counted in the metrics (here in the service process: a worker's counts are lost)."""
+    PLIES.labels(op, response.game).inc(response.plies)
+    return response
 
 
 def codecs() -> list[CodecInfo]:
@@ -82,12 +100,16 @@ def codecs() -> list[CodecInfo]:
 
 
 def encode_body(body: EncodeRequest, settings: Settings) -> EncodeResponse:
-    """Encode one request."""
+    """Encode one request, counted (the batch endpoints' call)."""
+    return counted("encode", encode_response(body, settings))
+
+
+def encode_response(body: EncodeRequest, settings: Settings) -> EncodeResponse:
+    """Encode one request (uncounted: it may run in a worker process)."""
     result = plybits.encode(
         body.game, body.scheme, moves=body.moves, record=body.record, notation=body.notation,
         start=body.start, tags=body.tags, max_plies=settings.max_plies,
     )
-    PLIES.labels("encode", result.game).inc(result.plies)
     return EncodeResponse(
         game=result.game,
         scheme=result.scheme,
@@ -102,10 +124,10 @@ def encode_body(body: EncodeRequest, settings: Settings) -> EncodeResponse:
     )
 
 
-async def encode(body: EncodeRequest, settings: Settings) -> EncodeResponse:
-    """:func:`encode_body`, inline or in the worker pool by its size and scheme."""
+async def encode(body: EncodeRequest, settings: Settings, workers: Workers) -> EncodeResponse:
+    """:func:`encode_response`, inline or in a worker process by its size and scheme, counted."""
     inline = runs_inline(settings, plies_hint(body.moves, body.record), body.scheme)
-    return await run(lambda: encode_body(body, settings), inline)
+    return counted("encode", await run(workers, inline, encode_response, body, settings))
 
 
 def decode_body(body: DecodeRequest, settings: Settings) -> DecodeResponse:
@@ -114,20 +136,25 @@ def decode_body(body: DecodeRequest, settings: Settings) -> DecodeResponse:
 
 
 def decode_container(data: bytes, notation: str | None, settings: Settings) -> DecodeResponse:
-    """Decode a container (already out of its base64url) into moves written in ``notation``."""
+    """Decode a container (already out of its base64url) into moves written in ``notation``, counted."""
+    return counted("decode", decoded_response(data, notation, settings))
+
+
+def decoded_response(data: bytes, notation: str | None, settings: Settings) -> DecodeResponse:
+    """Decode a container into moves written in ``notation`` (uncounted: it may run in a worker process)."""
     result = plybits.decode(data, notation=notation, max_plies=settings.max_plies)
-    PLIES.labels("decode", result.game).inc(result.plies)
     return DecodeResponse(
         game=result.game, scheme=result.scheme, start=result.start, moves=result.moves,
         tags=result.tags, plies=result.plies, final_position=result.final_position,
     )
 
 
-async def decode(body: DecodeRequest, settings: Settings) -> DecodeResponse:
-    """:func:`decode_container`, inline or in the worker pool by the plies and scheme its header gives."""
+async def decode(body: DecodeRequest, settings: Settings, workers: Workers) -> DecodeResponse:
+    """:func:`decoded_response`, inline or in a worker process by the plies and scheme its header gives, counted."""
     data = from_b64url(body.data)
     _, scheme, plies = peek(data, max_plies=settings.max_plies)
-    return await run(lambda: decode_container(data, body.notation, settings), runs_inline(settings, plies, scheme))
+    inline = runs_inline(settings, plies, scheme)
+    return counted("decode", await run(workers, inline, decoded_response, data, body.notation, settings))
 
 
 def move_error(error: PlybitsError) -> MoveError:
@@ -151,10 +178,10 @@ def validate_body(body: ValidateRequest, settings: Settings) -> ValidateResponse
     ))
 
 
-async def validate(body: ValidateRequest, settings: Settings) -> ValidateResponse:
-    """:func:`validate_body`, inline or in the worker pool by its size."""
+async def validate(body: ValidateRequest, settings: Settings, workers: Workers) -> ValidateResponse:
+    """:func:`validate_body`, inline or in a worker process by its size."""
     inline = runs_inline(settings, plies_hint(body.moves, body.record))
-    return await run(lambda: validate_body(body, settings), inline)
+    return await run(workers, inline, validate_body, body, settings)
 
 
 def convert_body(body: ConvertRequest, settings: Settings) -> ConvertResponse:
@@ -165,9 +192,10 @@ def convert_body(body: ConvertRequest, settings: Settings) -> ConvertResponse:
     ))
 
 
-async def convert(body: ConvertRequest, settings: Settings) -> ConvertResponse:
-    """:func:`convert_body`, inline or in the worker pool by its size."""
-    return await run(lambda: convert_body(body, settings), runs_inline(settings, plies_hint(body.moves, body.record)))
+async def convert(body: ConvertRequest, settings: Settings, workers: Workers) -> ConvertResponse:
+    """:func:`convert_body`, inline or in a worker process by its size."""
+    inline = runs_inline(settings, plies_hint(body.moves, body.record))
+    return await run(workers, inline, convert_body, body, settings)
 
 
 def moves_body(body: MovesRequest, settings: Settings) -> MovesResponse:
@@ -178,6 +206,6 @@ def moves_body(body: MovesRequest, settings: Settings) -> MovesResponse:
     return MovesResponse(position=position, legal=legal)
 
 
-async def moves(body: MovesRequest, settings: Settings) -> MovesResponse:
-    """:func:`moves_body`, inline or in the worker pool by its size."""
-    return await run(lambda: moves_body(body, settings), runs_inline(settings, plies_hint(body.moves, None)))
+async def moves(body: MovesRequest, settings: Settings, workers: Workers) -> MovesResponse:
+    """:func:`moves_body`, inline or in a worker process by its size."""
+    return await run(workers, runs_inline(settings, plies_hint(body.moves, None)), moves_body, body, settings)

@@ -19,6 +19,19 @@ def _int_env(name: str, default: int, minimum: int = 1) -> int:
     return value
 
 
+def _float_env(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"environment variable {name}={raw!r} is not a number") from None
+    if not value > 0 or value == float("inf"):
+        raise ValueError(f"environment variable {name}={raw!r} must be a positive number of seconds")
+    return value
+
+
 def _bool_env(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     if raw is None or raw == "":
@@ -40,6 +53,10 @@ ENVIRONMENT = {
     "access_log": "PLYBITS_ACCESS_LOG",
     "inline_plies": "PLYBITS_INLINE_PLIES",
     "body_idle_seconds": "PLYBITS_BODY_IDLE_SECONDS",
+    "workers": "PLYBITS_WORKERS",
+    "max_waiting": "PLYBITS_MAX_WAITING",
+    "request_seconds": "PLYBITS_REQUEST_SECONDS",
+    "keep_alive_seconds": "PLYBITS_KEEP_ALIVE_SECONDS",
 }
 """The environment variable of each setting."""
 
@@ -66,6 +83,15 @@ class Settings:
     """Most plies a single request may hold and still run on the event loop (rank work never does); 0: none does."""
     body_idle_seconds: float = 30
     """Longest wait for the next part of a batch body; a body making no progress that long is ended."""
+    workers: int = 0
+    """Worker processes that run the work kept off the event loop; 0: one per CPU core the process may use."""
+    max_waiting: int = 8
+    """Most pieces of work waiting for a free worker; past it a request is answered 503 with ``Retry-After``."""
+    request_seconds: float = 30.0
+    """Time a request's work may take in the workers, waiting included; past it the work stops with a 503."""
+    keep_alive_seconds: int = 75
+    """How long ``plybits serve`` keeps an idle HTTP connection open: longer than clients and proxies keep theirs
+    (60 s is common), so that the server never closes a connection the client is just reusing."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -79,5 +105,9 @@ class Settings:
             max_line_bytes=_int_env(ENVIRONMENT["max_line_bytes"], cls.max_line_bytes),
             access_log=_bool_env(ENVIRONMENT["access_log"], cls.access_log),
             inline_plies=_int_env(ENVIRONMENT["inline_plies"], cls.inline_plies, minimum=0),
-            body_idle_seconds=_int_env(ENVIRONMENT["body_idle_seconds"], int(cls.body_idle_seconds)),
+            body_idle_seconds=_float_env(ENVIRONMENT["body_idle_seconds"], cls.body_idle_seconds),
+            workers=_int_env(ENVIRONMENT["workers"], cls.workers, minimum=0),
+            max_waiting=_int_env(ENVIRONMENT["max_waiting"], cls.max_waiting, minimum=0),
+            request_seconds=_float_env(ENVIRONMENT["request_seconds"], cls.request_seconds),
+            keep_alive_seconds=_int_env(ENVIRONMENT["keep_alive_seconds"], cls.keep_alive_seconds),
         )

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.load [--phase-seconds 20 --rounds 5 --sustain-seconds 60 --batch-games 100000] [--write]
 
-Phases, in one run on one server process:
+Phases, in one run (1-3 on one server process, 4 and 5 each on a fresh one):
 1. ``GET /healthz`` (trivial) and ``POST /v1/encode`` of an 80-ply chess game (SAN, then UCI), each for
    ``--phase-seconds`` in ``--rounds`` turns taken in rotation (so that other work on the shared machine
    weighs on each alike), with the same concurrent keep-alive connections: requests/s, p50/p99 latency.
@@ -10,6 +10,12 @@ Phases, in one run on one server process:
    requests, errors (any non-2xx answer, timeout or connection failure).
 3. One NDJSON batch of ``--batch-games`` encode lines (real games, cycled), streamed full duplex: games/s
    and the server's peak RSS (VmHWM from /proc, and the largest RSS sampled during the batch).
+4. Isolation: ``--rank-clients`` connections keep 4,000-ply ``rank`` encodes going for ``--isolation-seconds``
+   (a 503 with ``Retry-After`` is waited out and counted, as admission control answers it) while a probe
+   process times ``GET /healthz`` and 80-ply encodes, one at a time: their p50/p99/max and every error.
+5. Keep-alive: ``--idle-clients`` connections each answer a request, stay idle ``--idle-seconds`` (past
+   uvicorn's own 5 s default) and send another; once against the service's keep-alive and once against a
+   server started with uvicorn's 5 s, which drops them (the dropped connections of issue 13.15).
 
 Every loop is bounded in count and time (the batch stops at ``--batch-timeout``), and traffic goes only
 to 127.0.0.1. ``--write`` puts the markdown section into BENCHMARKS.md between the service markers.
@@ -115,14 +121,14 @@ def asgi_ms(san: list[str], repeat: int = 2000) -> dict[str, float]:
         return min(times) * 1000
 
     async def run() -> dict[str, float]:
-        real = service.encode_body
+        real = service.encode_response
         answer = real(service.EncodeRequest.model_validate_json(body), app.state.settings)
         out = {"healthz": await best("GET", "/healthz"), "encode": await best("POST", "/v1/encode", body)}
-        service.encode_body = lambda request, settings: answer
+        service.encode_response = lambda request, settings: answer
         try:
             out["encode_service"] = await best("POST", "/v1/encode", body)
         finally:
-            service.encode_body = real
+            service.encode_response = real
         return out
 
     return asyncio.run(run())
@@ -261,11 +267,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}", "PLYBITS_ACCESS_LOG": "1"}
+def start_server(port: int, **environment: str) -> subprocess.Popen:
+    """``plybits serve`` (as ``make serve`` and the image run it) on ``port``, with ``environment`` set."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}", "PLYBITS_ACCESS_LOG": "1",
+           **environment}
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", HOST, "--port", str(port),
-         "--log-level", "warning", "--no-access-log"],
+        [sys.executable, "-m", "plybits.cli", "serve", "--host", HOST, "--port", str(port), "--log-level", "warning"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,  # JSON access log: discarded
     )
     deadline = time.monotonic() + 60
@@ -282,6 +289,140 @@ def start_server(port: int) -> subprocess.Popen:
             server.kill()
             raise SystemExit("the server did not start")
         time.sleep(0.2)
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+# --- isolation: rank work must not stall the event loop ----------------------------------------
+
+RANK_PLIES = 4000
+
+
+def rank_request() -> bytes:
+    """A 4,000-ply chess ``rank`` encode (knights out and back: every ply legal, the rank model at each)."""
+    moves = ["Nf3", "Nf6", "Ng1", "Ng8"] * (RANK_PLIES // 4)
+    return request_bytes("POST", "/v1/encode", json.dumps({"game": "chess", "scheme": "rank", "moves": moves}).encode())
+
+
+def rank_process(port: int, threads: int, seconds: float, out: mp.Queue) -> None:
+    """Keep ``threads`` connections of rank encodes going for ``seconds``; count each kind of answer."""
+    raw = rank_request()
+    counts: dict[str, int] = {}
+    errors: list[str] = []
+    lock = threading.Lock()
+    deadline = time.perf_counter() + seconds
+
+    def run() -> None:
+        conn = None
+        while time.perf_counter() < deadline:
+            try:
+                if conn is None:
+                    conn = Connection(port, timeout=120)
+                status, body = conn.exchange(raw)
+                kind = str(status)
+                if status == 503:
+                    kind = "503 " + json.loads(body)["type"].rsplit("/", 1)[1]
+                with lock:
+                    counts[kind] = counts.get(kind, 0) + 1
+                    if status not in (200, 503):
+                        errors.append(f"{status} {body[:120]!r}")
+                if status == 503:
+                    time.sleep(1.0)  # the Retry-After the service sends
+            except (OSError, RuntimeError, ValueError) as err:
+                with lock:
+                    errors.append(f"{type(err).__name__}: {err}")
+                if conn is not None:
+                    conn.close()
+                conn = None
+        if conn is not None:
+            conn.close()
+
+    workers = [threading.Thread(target=run) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    out.put((counts, errors))
+
+
+def probe_process(port: int, seconds: float, small: bytes, out: mp.Queue) -> None:
+    """Time /healthz and a small encode, one request at a time, for ``seconds``."""
+    health: list[float] = []
+    encodes: list[float] = []
+    errors: list[str] = []
+    conn = Connection(port)
+    deadline = time.perf_counter() + seconds
+    i = 0
+    while time.perf_counter() < deadline:
+        raw, into = (request_bytes("GET", "/healthz"), health) if i % 2 == 0 else (small, encodes)
+        i += 1
+        try:
+            started = time.perf_counter()
+            status, body = conn.exchange(raw)
+            into.append(time.perf_counter() - started)
+            if status != 200:
+                errors.append(f"{status} {body[:120]!r}")
+        except (OSError, RuntimeError, ValueError) as err:
+            errors.append(f"{type(err).__name__}: {err}")
+            conn.close()
+            conn = Connection(port)
+        time.sleep(0.01)
+    conn.close()
+    out.put((health, encodes, errors))
+
+
+def isolation(port: int, clients: int, seconds: float, small: bytes) -> dict:
+    """Rank encodes from ``clients`` connections (in two processes) while a third process probes."""
+    ctx = mp.get_context("fork")
+    queue: mp.Queue = ctx.Queue()
+    probe_queue: mp.Queue = ctx.Queue()
+    rankers = [ctx.Process(target=rank_process, args=(port, n, seconds, queue))
+               for n in (clients // 2, clients - clients // 2)]
+    for proc in rankers:
+        proc.start()
+    time.sleep(min(5.0, seconds / 4))  # the probe starts once the workers are full
+    probe = ctx.Process(target=probe_process, args=(port, seconds - min(5.0, seconds / 4), small, probe_queue))
+    probe.start()
+    counts: dict[str, int] = {}
+    errors: list[str] = []
+    for _ in rankers:
+        part, bad = queue.get(timeout=seconds + 300)
+        for kind, n in part.items():
+            counts[kind] = counts.get(kind, 0) + n
+        errors.extend(bad)
+    health, encodes, probe_errors = probe_queue.get(timeout=seconds + 300)
+    for proc in (*rankers, probe):
+        proc.join(timeout=30)
+    return {"rank": counts, "rank_errors": errors, "healthz": summary(health, [], seconds),
+            "healthz_max": max(health) * 1000 if health else float("nan"),
+            "encode": summary(encodes, probe_errors, seconds),
+            "encode_max": max(encodes) * 1000 if encodes else float("nan")}
+
+
+# --- keep-alive: an idle connection the client reuses ------------------------------------------
+
+def idle_reuse(port: int, clients: int, idle: float) -> dict:
+    """``clients`` connections: a request, ``idle`` seconds of nothing, a request again; count the failures."""
+    conns = [Connection(port) for _ in range(clients)]
+    first = [conn.exchange(request_bytes("GET", "/healthz"))[0] for conn in conns]
+    time.sleep(idle)
+    failures: list[str] = []
+    for conn in conns:
+        try:
+            status, body = conn.exchange(request_bytes("GET", "/healthz"))
+            if status != 200:
+                failures.append(f"{status} {body[:80]!r}")
+        except (OSError, RuntimeError, ValueError) as err:
+            failures.append(f"{type(err).__name__}: {err}")
+        conn.close()
+    return {"clients": clients, "idle": idle, "first_ok": first.count(200), "failures": len(failures),
+            "samples": failures[:3]}
 
 
 def rss_kb(pid: int, field: str) -> int:
@@ -391,8 +532,17 @@ def main() -> None:
     parser.add_argument("--batch-timeout", type=float, default=900.0)
     parser.add_argument("--processes", type=int, default=2, help="client processes")
     parser.add_argument("--threads", type=int, default=4, help="connections per client process")
+    parser.add_argument("--rank-clients", type=int, default=48, help="connections of 4,000-ply rank encodes")
+    parser.add_argument("--isolation-seconds", type=float, default=60.0)
+    parser.add_argument("--idle-clients", type=int, default=50)
+    parser.add_argument("--idle-seconds", type=float, default=6.0)
+    parser.add_argument("--only", choices=("all", "isolation", "keepalive"), default="all",
+                        help="run only the isolation or keep-alive phases (the others keep their figures)")
     add_write_option(parser, "service")
     args = parser.parse_args()
+    if args.only != "all":
+        print(load_phases(args))
+        return
 
     load_before = load_average()
     games = load_games(400)
@@ -446,13 +596,84 @@ def main() -> None:
         batch["rss_idle_mb"] = rss_idle
         batch["line_bytes"] = statistics.mean(len(x) for x in lines)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
     batch["load"] = (load_before, load_average())
-    publish("service", report(args, results, batch), args.write)
+    publish("service", report(args, results, batch) + "\n\n" + load_phases(args), args.write)
+
+
+def load_phases(args: argparse.Namespace) -> str:
+    """Run the isolation and keep-alive phases (each on a fresh server) and return their markdown."""
+    out = []
+    if args.only in ("all", "isolation"):
+        san80, _ = load_games(1)[0]
+        small = request_bytes("POST", "/v1/encode", json.dumps({"game": "chess", "scheme": "0x88",
+                                                                "moves": san80}).encode())
+        port = free_port()
+        server = start_server(port)
+        try:
+            print(f"isolation: {args.rank_clients} rank clients for {args.isolation_seconds:.0f} s ...",
+                  file=sys.stderr)
+            load_before = load_average()
+            iso = isolation(port, args.rank_clients, args.isolation_seconds, small)
+            iso["load"] = (load_before, load_average())
+        finally:
+            stop_server(server)
+        out.append(isolation_report(args, iso))
+    if args.only in ("all", "keepalive"):
+        runs = {}
+        for label, env in (("the service's keep-alive", {}), ("uvicorn's 5 s", {"PLYBITS_KEEP_ALIVE_SECONDS": "5"})):
+            port = free_port()
+            server = start_server(port, **env)
+            try:
+                print(f"keep-alive: {args.idle_clients} connections idle {args.idle_seconds:g} s ({label}) ...",
+                      file=sys.stderr)
+                runs[label] = idle_reuse(port, args.idle_clients, args.idle_seconds)
+            finally:
+                stop_server(server)
+        out.append(keepalive_report(args, runs))
+    return "\n\n".join(out)
+
+
+def isolation_report(args: argparse.Namespace, iso: dict) -> str:
+    h, e = iso["healthz"], iso["encode"]
+    rank = ", ".join(f"{n:,} {kind}" for kind, n in sorted(iso["rank"].items()))
+    met = h["p99"] <= 50 and iso["healthz_max"] <= 250 and not e["errors"] and not iso["rank_errors"]
+    return "\n".join([
+        "### Rank work beside small requests",
+        "",
+        f"Command: `.venv/bin/python -m bench.load --only isolation --rank-clients {args.rank_clients} "
+        f"--isolation-seconds {args.isolation_seconds:g}` — {args.rank_clients} connections keep "
+        f"{RANK_PLIES:,}-ply chess `rank` encodes going for {args.isolation_seconds:g} s (a 503 is waited out for "
+        "its `Retry-After`), while one probe process sends `GET /healthz` and an 80-ply SAN encode in turn, one "
+        f"at a time. Load average (1 min) {iso['load'][0]:.1f} at the start, {iso['load'][1]:.1f} at the end.",
+        "",
+        "| probe | requests | p50 ms | p99 ms | max ms | errors |",
+        "|---|---:|---:|---:|---:|---:|",
+        f"| GET /healthz | {h['requests']:,} | {h['p50']:.2f} | {h['p99']:.2f} | {iso['healthz_max']:.2f} | 0 |",
+        f"| POST /v1/encode (80 plies) | {e['requests']:,} | {e['p50']:.2f} | {e['p99']:.2f} | "
+        f"{iso['encode_max']:.2f} | {e['errors']} |",
+        "",
+        f"Rank encodes answered: {rank}; other errors: {len(iso['rank_errors'])}"
+        f"{' ' + repr(iso['rank_errors'][:3]) if iso['rank_errors'] else ''}. "
+        f"Target (/healthz p99 <= 50 ms, max <= 250 ms, small encodes answering, 0 unexplained errors): "
+        f"{'met' if met else 'NOT met'}.",
+    ])
+
+
+def keepalive_report(args: argparse.Namespace, runs: dict[str, dict]) -> str:
+    rows = [f"| {label} | {r['clients']} | {r['idle']:g} | {r['failures']} |" for label, r in runs.items()]
+    return "\n".join([
+        "### Idle connections reused",
+        "",
+        f"Command: `.venv/bin/python -m bench.load --only keepalive` — {args.idle_clients} connections each "
+        f"send a request, stay idle {args.idle_seconds:g} s and send another, as a client's connection pool "
+        "does; `plybits serve` with the service's keep-alive (`PLYBITS_KEEP_ALIVE_SECONDS`), then with "
+        "uvicorn's 5 s default.",
+        "",
+        "| server keep-alive | connections | idle s | second request failed |",
+        "|---|---:|---:|---:|",
+        *rows,
+    ])
 
 
 def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> str:
@@ -475,8 +696,8 @@ def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> s
     lines = [
         "## The service under load",
         "",
-        f"Command: `{cmd} --write` — one uvicorn process (`app.main:app`, JSON access log on, written to "
-        f"/dev/null) on 127.0.0.1, driven by {args.processes} client processes x {args.threads} keep-alive "
+        f"Command: `{cmd} --write` — one `plybits serve` process (uvicorn, `app.main:app`, JSON access log "
+        f"on, written to /dev/null, with its worker processes) on 127.0.0.1, driven by {args.processes} client processes x {args.threads} keep-alive "
         f"connections ({conns} in flight) on the same 2-core machine; each endpoint for {args.phase_seconds:g} s "
         f"in all, in {args.rounds} turns taken in rotation; the 80-ply game is the first 80 plies "
         f"of a real game from `carlsen_otb.pgn`. Python {sys.version.split()[0]}. Load average (1 min) "

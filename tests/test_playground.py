@@ -103,6 +103,7 @@ def browser(tmp_path_factory):
                  "--disable-dev-shm-usage", "--window-size=1280,1000",
                  f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # to see Content-Security-Policy refusals
     driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
     driver.set_page_load_timeout(TIMEOUT)
     try:
@@ -306,3 +307,13 @@ def test_first_sample_of_the_other_games(server, browser, game):
         picture = httpx.get(by_id(browser, "board").get_attribute("src")).text
         assert f"round 1: {status['scores'][0]}" in picture and f"round 2: {status['scores'][1]}" in picture
     browser.save_screenshot(str(ARTIFACTS / f"playground-{game}.png"))
+
+
+def test_content_security_policy_refuses_nothing_the_page_uses(server, browser):
+    """The playground works under its Content-Security-Policy: the browser refused nothing while it ran."""
+    open_page(browser, server)
+    paste_and_encode(browser, "chess", OPERA_GAME)
+    check_against_api(browser, server, "chess", OPERA_GAME)
+    by_id(browser, "forward").click()
+    refused = [entry["message"] for entry in browser.get_log("browser") if "Content Security Policy" in entry["message"]]
+    assert refused == []

@@ -25,6 +25,8 @@ ANSWERED = {
     errors.UnknownCodecError: (422, "unknown-codec", "Unknown game, scheme or notation"),
     errors.UnsupportedError: (422, "unsupported", "Not representable"),
     errors.LimitExceededError: (413, "limit-exceeded", "Limit exceeded"),
+    # Added since (issue 13): work stopped at its deadline.
+    errors.DeadlineExceededError: (503, "deadline-exceeded", "Time limit exceeded"),
 }
 LIBRARY_ERRORS = [cls for _, cls in inspect.getmembers(errors, inspect.isclass) if issubclass(cls, errors.PlybitsError)]
 

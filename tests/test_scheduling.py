@@ -1,21 +1,27 @@
-"""Where a single request's work runs: small work on the event loop, large or ``rank`` work in the worker pool.
+"""Where a single request's work runs: small work on the event loop, large or ``rank`` work in the worker processes.
 
-Both places must give the same answers, errors included; the thread each verb ran on is observed directly.
+Both places must give the same answers, errors included; where each verb ran is observed directly. The
+workers admit a bounded count of work (past it: 503 with Retry-After) and stop work at its deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
+import pydoc
+import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app import service
+import plybits
+from app import service, work
 from app.main import create_app
 from app.settings import Settings
 from plybits import registry
+from plybits.records import b64url
 from tests.test_service import GAMES, random_game, seed_scheme
 
 INLINE_PLIES = 20
@@ -40,15 +46,29 @@ def on_loop() -> bool:
 
 
 def places_of(monkeypatch: pytest.MonkeyPatch, name: str) -> list[bool]:
-    """Record, for each call of ``service.<name>``, whether it ran on the event loop."""
+    """Record, for each call of ``service.<name>``, whether it ran on the event loop (False: it was sent to the
+    worker processes; the spy cannot follow it there, it travels as the original function)."""
     seen: list[bool] = []
     original: Callable[..., Any] = getattr(service, name)
 
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        seen.append(on_loop())
-        return original(*args, **kwargs)
+    class Spy:
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            seen.append(on_loop())
+            return original(*args, **kwargs)
+
+        def __reduce__(self) -> tuple[Any, tuple[str]]:
+            return pydoc.locate, (f"app.service.{name}",)
+
+    spy = Spy()
+    pool_run = work.Workers.run
+
+    async def pool_spy(self: work.Workers, call: Callable[..., Any], *args: Any) -> Any:
+        if call is spy:
+            seen.append(False)
+        return await pool_run(self, call, *args)
 
     monkeypatch.setattr(service, name, spy)
+    monkeypatch.setattr(work.Workers, "run", pool_spy)
     return seen
 
 
@@ -67,7 +87,7 @@ def test_plies_hint_and_inline_rule() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_small_work_on_the_loop_large_in_the_pool(clients, monkeypatch: pytest.MonkeyPatch, game: str) -> None:
     client, _ = clients
-    seen = places_of(monkeypatch, "encode_body")
+    seen = places_of(monkeypatch, "encode_response")
     short, _ = random_game(registry.get_game(game), INLINE_PLIES, seed=3)
     long, _ = random_game(registry.get_game(game), 60, seed=3)
     assert len(long) > INLINE_PLIES, "the random game ended too soon to test the large path"
@@ -75,7 +95,7 @@ def test_small_work_on_the_loop_large_in_the_pool(clients, monkeypatch: pytest.M
         r = client.post("/v1/encode", json={"game": game, "scheme": scheme, "moves": moves})
         assert r.status_code == 200, r.text
     assert seen == [True, False, False]  # short: on the loop; long, and rank however short: in the pool
-    decode_seen = places_of(monkeypatch, "decode_container")
+    decode_seen = places_of(monkeypatch, "decoded_response")
     small = client.post("/v1/encode", json={"game": game, "scheme": seed_scheme(game), "moves": short}).json()["data"]
     large = client.post("/v1/encode", json={"game": game, "scheme": seed_scheme(game), "moves": long}).json()["data"]
     for data in (small, large):
@@ -108,3 +128,105 @@ def test_loop_and_pool_answer_alike(clients, game: str) -> None:
     on_loop, in_pool = inline_client.post("/v1/decode", json={"data": broken}), pool_client.post(
         "/v1/decode", json={"data": broken})
     assert on_loop.status_code == 422 and on_loop.json() == in_pool.json()
+
+
+LONG_RANK = {"game": "chess", "scheme": "rank", "moves": ["Nf3", "Nf6", "Ng1", "Ng8"] * 1000}
+"""A 4,000-ply rank encode: about half a second of CPU on a quiet core."""
+
+
+def released(workers: work.Workers, seconds: float = 10.0) -> bool:
+    """Whether every admitted piece of work has stopped (the count drops when the worker is done: soon after
+    the answer on a busy machine, since an answer at the deadline does not wait for the worker)."""
+    until = time.monotonic() + seconds
+    while workers.admitted and time.monotonic() < until:
+        time.sleep(0.01)
+    return workers.admitted == 0
+
+
+def test_workers_are_processes_not_threads() -> None:
+    """The work runs in another process (a thread would share the event loop's interpreter lock)."""
+    import os
+
+    workers = work.Workers(Settings(workers=1))
+
+    async def pid() -> int:
+        return await workers.run(os.getpid)
+
+    try:
+        assert asyncio.run(pid()) != os.getpid()
+    finally:
+        workers.close()
+
+
+def test_full_workers_answer_503_with_retry_after() -> None:
+    """One worker, nobody may wait: a second piece of work while the first runs is refused at once."""
+    app = create_app(Settings(access_log=False, workers=1, max_waiting=0))
+    with TestClient(app) as client:
+        workers: work.Workers = app.state.workers
+        first: dict[str, Any] = {}
+        thread = threading.Thread(target=lambda: first.update(r=client.post("/v1/encode", json=LONG_RANK)))
+        thread.start()
+        waited = time.monotonic()
+        while workers.admitted == 0 and time.monotonic() - waited < 10:
+            time.sleep(0.005)
+        assert workers.admitted == 1
+        started = time.monotonic()
+        refused = client.post("/v1/encode", json={"game": "chess", "scheme": "rank", "moves": ["e4"]})
+        assert time.monotonic() - started < 1.0  # at once, not after the first
+        thread.join()
+        assert first["r"].status_code == 200, first["r"].text
+        assert refused.status_code == 503
+        assert refused.headers["content-type"] == "application/problem+json"
+        assert int(refused.headers["retry-after"]) >= 1
+        assert refused.json()["type"].endswith("/overloaded")
+        assert released(workers)
+        # The slot is free again: the same small request now goes through.
+        assert client.post("/v1/encode", json={"game": "chess", "scheme": "rank", "moves": ["e4"]}).status_code == 200
+
+
+def test_work_past_its_deadline_is_a_problem_not_a_hung_request() -> None:
+    app = create_app(Settings(access_log=False, request_seconds=0.05))
+    with TestClient(app) as client:
+        started = time.monotonic()
+        r = client.post("/v1/encode", json=LONG_RANK)
+        assert time.monotonic() - started < 10.0  # generous: the machine may be busy; the 503 is the proof
+        assert r.status_code == 503, r.text
+        assert r.json()["type"].endswith("/deadline-exceeded")
+        assert "0.05 s" in r.json()["detail"]
+        data = b64url(plybits.encode("chess", "rank", moves=LONG_RANK["moves"]).data)
+        r = client.post("/v1/decode", json={"data": data})  # 4,000 plies: sent to the workers, written in SAN
+        assert r.status_code == 503 and r.json()["type"].endswith("/deadline-exceeded"), r.text
+        assert released(app.state.workers)
+
+
+def test_library_loops_stop_at_the_deadline() -> None:
+    from plybits.deadline import deadline
+    from plybits.errors import DeadlineExceededError
+
+    moves = LONG_RANK["moves"]
+    data = plybits.encode("chess", "rank", moves=moves[:40]).data
+    with deadline(time.monotonic() - 1, 0.5):
+        for call in (lambda: plybits.encode("chess", "0x88", moves=moves), lambda: plybits.decode(data),
+                     lambda: plybits.convert("chess", moves=moves), lambda: plybits.legal_moves("chess", moves=moves)):
+            with pytest.raises(DeadlineExceededError, match=r"ply 0: .*time limit of 0\.5 s"):
+                call()
+    with deadline(time.monotonic() + 60):
+        assert plybits.decode(data).plies == 40  # a deadline not yet passed changes nothing
+    assert plybits.encode("chess", "rank", moves=moves[:40]).data == data  # and none at all, outside the block
+
+
+def test_worker_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLYBITS_WORKERS", "3")
+    monkeypatch.setenv("PLYBITS_MAX_WAITING", "0")
+    monkeypatch.setenv("PLYBITS_REQUEST_SECONDS", "2.5")
+    monkeypatch.setenv("PLYBITS_KEEP_ALIVE_SECONDS", "90")
+    settings = Settings.from_env()
+    assert (settings.workers, settings.max_waiting, settings.request_seconds, settings.keep_alive_seconds) == (
+        3, 0, 2.5, 90)
+    assert work.Workers(settings).capacity == 3
+    monkeypatch.setenv("PLYBITS_WORKERS", "0")
+    assert work.Workers(Settings.from_env()).size >= 1  # one per core
+    for bad in ("0", "-1", "soon", "inf", "nan"):
+        monkeypatch.setenv("PLYBITS_REQUEST_SECONDS", bad)
+        with pytest.raises(ValueError, match="PLYBITS_REQUEST_SECONDS"):
+            Settings.from_env()

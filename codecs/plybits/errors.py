@@ -67,3 +67,7 @@ class UnsupportedError(PlybitsError, ValueError):
 
 class LimitExceededError(PlybitsError):
     """A configured limit (plies, body size, lines, games) was exceeded."""
+
+
+class DeadlineExceededError(PlybitsError):
+    """Work ran past the time its caller allowed it (see :mod:`plybits.deadline`)."""

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from bitarray import bitarray
 
+from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
 from plybits.game import Position, Scheme
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
@@ -250,6 +251,7 @@ class RankScheme(Scheme):
         position = start
         history: list[Any] = []
         for ply, move in enumerate(moves):
+            check_deadline(ply)
             try:
                 model.encode_ply(encoder, position, move, history)
             except ValueError as err:
@@ -270,6 +272,7 @@ class RankScheme(Scheme):
         ply = 0
         try:
             for ply in range(plies):
+                check_deadline(ply)
                 move = model.decode_ply(decoder, position, history)
                 position.push(move)
                 history.append(move)

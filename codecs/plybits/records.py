@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plybits import container
+from plybits.deadline import check as check_deadline
 from plybits.errors import (
     InvalidDataError,
     InvalidRecordError,
@@ -159,6 +160,7 @@ def _read(
     keep = played.append
     error: PlybitsError | None = None
     for ply, token in enumerate(tokens):
+        check_deadline(ply)
         try:
             move = parse(token, notation)
         except PlybitsError as err:
@@ -216,7 +218,8 @@ def write_moves(start: Position, moves: Sequence[Any], notation: str | None = No
     """``moves`` played from ``start`` written in ``notation``."""
     position = start.copy()
     out = []
-    for move in moves:
+    for ply, move in enumerate(moves):
+        check_deadline(ply)
         out.append(position.move_text(move, notation))
         position.push(move)
     return out

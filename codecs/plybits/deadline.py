@@ -1,0 +1,40 @@
+"""A wall-clock deadline for the verbs' per-ply loops, set by a caller around a call (the service's workers).
+
+The loops of :func:`plybits.records.read_record` (every verb that reads moves), of the ``rank`` decoder and of
+writing moves call :func:`check` between plies; with no deadline set it costs one context-variable read.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from plybits.errors import DeadlineExceededError
+
+_END: ContextVar[tuple[float, float] | None] = ContextVar("plybits_deadline", default=None)
+"""(``time.monotonic()`` at which to stop, the seconds allowed) of the current context, if any."""
+
+
+@contextmanager
+def deadline(end: float | None, seconds: float = 0.0) -> Iterator[None]:
+    """Within the block, :func:`check` raises once ``time.monotonic()`` passes ``end`` (``None``: never).
+
+    ``seconds`` (the budget ``end`` came from) is only quoted in the error.
+    """
+    token = _END.set(None if end is None else (end, seconds))
+    try:
+        yield
+    finally:
+        _END.reset(token)
+
+
+def check(ply: int) -> None:
+    """Stop work at ``ply`` if the current deadline has passed.
+
+    :raises DeadlineExceededError: naming the ply reached and the time allowed.
+    """
+    current = _END.get()
+    if current is not None and time.monotonic() > current[0]:
+        raise DeadlineExceededError(f"stopped at ply {ply}: the work ran past its time limit of {current[1]:g} s")
