@@ -90,11 +90,14 @@ class _Cursor:
         return value
 
     def uvarint(self, what: str) -> int:
+        """A LEB128 number in its one shortest spelling (no trailing zero groups)."""
         value = shift = 0
         for _ in range(10):
             byte = self.byte(what)
             value |= (byte & 0x7F) << shift
             if not byte & 0x80:
+                if byte == 0 and shift:
+                    raise InvalidDataError(f"{what}: overlong variable-length integer (ends with a zero group)")
                 return value
             shift += 7
         raise InvalidDataError(f"{what}: variable-length integer longer than 10 bytes")
