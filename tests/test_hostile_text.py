@@ -131,6 +131,21 @@ def test_any_text_as_a_move_is_a_move_or_a_plybits_error(game, text, data):
     assert move in position.legal_moves()
 
 
+_RECORD_TEXT = _TEXT | st.lists(st.sampled_from(
+    list('[]{}()";%$!?*/-=.0123456789 \n\tabcdefghRNBQKPwbxO+#')
+    + ["\u0669", "\u00b2", "\ud800", "\u212a", "FEN", "SetUp", "Variant", "1-0", "e4", "h2e2", "a1a2", "Rd4"]
+), max_size=60).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(GAMES), text=_RECORD_TEXT)
+def test_any_text_as_a_record_is_a_game_or_a_plybits_error(game, text):
+    try:
+        plybits.records.read_record(game, record=text)
+    except PlybitsError:
+        pass
+
+
 # ---------------------------------------------------------------------------------------- through HTTP
 
 XQ_SUPERSCRIPT = BAD_POSITIONS[0][1]
