@@ -111,3 +111,27 @@ def test_the_shortest_uvarints_still_read():
     for plies in (0, 1, 127, 128, 300, 16384):
         container = Container(codec_id=0x01, scheme_version=0, plies=plies, payload=b"")
         assert unpack(pack(container), max_plies=20_000).plies == plies
+
+
+@pytest.mark.parametrize("start", [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",  # the default start, which is never stored
+    "standard",
+    "8/P7/8/8/8/8/8/k6K w - -",  # fields left off
+    "8/P7/8/8/8/8/8/k6K  w - - 0 1",  # two spaces
+    "8/P7/8/8/8/8/8/k6K w - - 0 01",
+])
+def test_a_stored_start_in_another_spelling_is_refused(start):
+    """Encode stores the start in one form (none for the default, else a name or the position's FEN);
+    any other spelling of it would be a second container for the same game."""
+    import plybits
+
+    canonical = "8/P7/8/8/8/8/8/k6K w - - 0 1"
+    good = plybits.encode("chess", "0x88", moves=["a8=Q"], start=canonical).data
+    assert unpack(good, max_plies=10).start == canonical
+    assert plybits.decode(good).moves == ["a8=Q+"]
+    box = unpack(good, max_plies=10)
+    box.start = start
+    if start in ("standard", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"):
+        box.payload, box.plies = bytes.fromhex("1434"), 1  # e2e4
+    with pytest.raises(InvalidDataError, match="start"):
+        plybits.decode(pack(box))

@@ -205,6 +205,9 @@ def decode_moves(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> tuple[Re
         start_position = game.position(box.start)
     except PlybitsError as err:
         raise InvalidDataError(f"stored start position is invalid: {err.reason}") from None
+    if box.start is not None and game.canonical_start(box.start) != box.start:
+        raise InvalidDataError(f"stored start {box.start!r} is not in the one form encode stores "
+                               f"({game.canonical_start(box.start)!r})")
     moves = scheme.decode(start_position.copy(), box.payload, box.plies, box.scheme_version)
     final = start_position.copy()
     for move in moves:
