@@ -210,3 +210,21 @@ def test_a_move_number_in_non_ascii_digits_is_not_skipped_as_one(game, record):
     """``\\d`` matches every Unicode digit: such a move number used to be skipped as if it were 2."""
     with pytest.raises(PlybitsError):
         plybits.records.read_record(game, record=record)
+
+
+@pytest.mark.parametrize("tags,record", [
+    ({"White": "Ann\ud800"}, None),
+    ({"Wh\udfffite": "Ann"}, None),
+    (None, '[White "Ann\ud800"]\n\n1. e4 *\n'),
+])
+def test_a_lone_surrogate_in_a_tag_is_refused_naming_the_tag(tags, record):
+    """A tag is stored as UTF-8, which has no lone surrogates: refused, not a UnicodeEncodeError."""
+    with pytest.raises(PlybitsError, match="tag"):
+        plybits.encode("chess", "0x88", moves=None if record else ["e4"], record=record, tags=tags)
+
+
+def test_a_lone_surrogate_in_a_tag_is_a_422_through_http(client):
+    body = json.dumps({"game": "chess", "scheme": "0x88", "moves": ["e4"], "tags": {"White": "Ann\ud800"}})
+    assert "\\ud800" in body  # the JSON escape, as a client sends it
+    answer = client.post("/v1/encode", content=body.encode(), headers={"content-type": "application/json"})
+    assert _problem(answer)["detail"]
