@@ -84,3 +84,23 @@ def test_scores_are_the_sums_of_the_weights_of_the_features(game):
         assert fast == reference
         checked += 1
     assert checked > 500
+
+
+def test_the_features_read_back_are_the_ids_of_the_indicator_weights():
+    from plybits.rank import indicated_features, indicator_weights
+
+    w = indicator_weights(20)
+    assert indicated_features(w[0] + w[7] + w[7] + w[19], 20) == [0, 7, 7, 19]
+    assert indicated_features(0, 20) == []
+    with pytest.raises(ValueError):
+        indicated_features(-1, 20)
+    with pytest.raises(ValueError):
+        indicated_features(1 << (8 * 20), 20)
+
+
+def test_the_chess_null_move_keeps_frequency_one():
+    model = shipped("chess")
+    position = get_game("chess").position(None)
+    moves, freqs = model.ranked(position, [])
+    assert moves[-1][0] == 0 and freqs[-1] == 1
+    assert min(freqs[:-1]) > 1

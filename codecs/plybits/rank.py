@@ -217,6 +217,8 @@ class LinearModel(MoveModel):
         self.cache: dict[str, Any] = {}
         """Whatever a fast :meth:`scores` derives from the weights (tables, per-move partial scores)."""
         self._indicator: LinearModel | None = None
+        if features is None and type(self).scores is LinearModel.scores:
+            raise TypeError(f"{type(self).__name__} defines no features: pass a feature function or define scores")
 
     @property
     def weights(self) -> list[int]:
