@@ -85,3 +85,53 @@ def test_peek_reads_game_scheme_and_plies_without_decoding():
         peek(pack(sample()), max_plies=2)
     with pytest.raises(UnknownCodecError):
         peek(pack(Container(codec_id=0x7F, scheme_version=0, plies=1, payload=b"")))
+
+
+# ---------------------------------------------------------------- one game, one container, one text form
+
+
+def _sealed(body: bytes) -> bytes:
+    return body + zlib.crc32(body).to_bytes(4, "big")
+
+
+@pytest.mark.parametrize("field,body", [
+    ("ply count", b"PB" + bytes([1, 0x01, 0, 0]) + bytes.fromhex("8380 00") + bytes(6)),  # 3 in three bytes
+    ("ply count", b"PB" + bytes([1, 0x01, 0, 0]) + bytes.fromhex("8300") + bytes(6)),  # 3 in two bytes
+    ("start position length", b"PB" + bytes([1, 0x01, 0, 1, 0]) + bytes.fromhex("8100") + b"a"),
+    ("tag count", b"PB" + bytes([1, 0x01, 0, 2, 0]) + bytes.fromhex("8100") + b"\x01a\x01b"),
+    ("tag 0 name length", b"PB" + bytes([1, 0x01, 0, 2, 0, 1]) + bytes.fromhex("8100") + b"a\x01b"),
+])
+def test_an_overlong_uvarint_is_refused(field, body):
+    """LEB128 allows padding a number with 0x80 groups; the container has one spelling of each number."""
+    with pytest.raises(InvalidDataError, match=f"{field}.*(overlong|more bytes than)"):
+        unpack(_sealed(body), max_plies=100)
+
+
+def test_the_shortest_uvarints_still_read():
+    for plies in (0, 1, 127, 128, 300, 16384):
+        container = Container(codec_id=0x01, scheme_version=0, plies=plies, payload=b"")
+        assert unpack(pack(container), max_plies=20_000).plies == plies
+
+
+@pytest.mark.parametrize("start", [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",  # the default start, which is never stored
+    "standard",
+    "8/P7/8/8/8/8/8/k6K w - -",  # fields left off
+    "8/P7/8/8/8/8/8/k6K  w - - 0 1",  # two spaces
+    "8/P7/8/8/8/8/8/k6K w - - 0 01",
+])
+def test_a_stored_start_in_another_spelling_is_refused(start):
+    """Encode stores the start in one form (none for the default, else a name or the position's FEN);
+    any other spelling of it would be a second container for the same game."""
+    import plybits
+
+    canonical = "8/P7/8/8/8/8/8/k6K w - - 0 1"
+    good = plybits.encode("chess", "0x88", moves=["a8=Q"], start=canonical).data
+    assert unpack(good, max_plies=10).start == canonical
+    assert plybits.decode(good).moves == ["a8=Q+"]
+    box = unpack(good, max_plies=10)
+    box.start = start
+    if start in ("standard", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"):
+        box.payload, box.plies = bytes.fromhex("1434"), 1  # e2e4
+    with pytest.raises(InvalidDataError, match="start"):
+        plybits.decode(pack(box))

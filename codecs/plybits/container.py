@@ -10,7 +10,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 
-from plybits.errors import InvalidDataError, LimitExceededError
+from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
 
 MAGIC = b"PB"
 VERSION = 1
@@ -49,10 +49,15 @@ def write_uvarint(value: int) -> bytes:
             return bytes(out)
 
 
-def _write_string(text: str) -> bytes:
-    raw = text.encode("utf-8")
+def _write_string(text: str, what: str) -> bytes:
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise InvalidRecordError(
+            f"{what} {text!r} holds a lone surrogate at {err.start}: not text that UTF-8 can store"
+        ) from None
     if len(raw) > MAX_STRING:
-        raise LimitExceededError(f"string of {len(raw)} bytes is longer than the container allows ({MAX_STRING})")
+        raise LimitExceededError(f"{what} of {len(raw)} bytes is longer than the container allows ({MAX_STRING})")
     return write_uvarint(len(raw)) + raw
 
 
@@ -63,13 +68,13 @@ def pack(container: Container) -> bytes:
     out += bytes([VERSION, container.codec_id, container.scheme_version, flags])
     out += write_uvarint(container.plies)
     if container.start is not None:
-        out += _write_string(container.start)
+        out += _write_string(container.start, "start position")
     if container.tags:
         if len(container.tags) > MAX_TAGS:
             raise LimitExceededError(f"{len(container.tags)} tags, at most {MAX_TAGS} allowed")
         out += write_uvarint(len(container.tags))
         for key, value in container.tags.items():
-            out += _write_string(key) + _write_string(value)
+            out += _write_string(key, "tag name") + _write_string(value, f"tag {key!r} value")
     out += container.payload
     out += zlib.crc32(out).to_bytes(4, "big")
     return bytes(out)
@@ -90,11 +95,14 @@ class _Cursor:
         return value
 
     def uvarint(self, what: str) -> int:
+        """A LEB128 number in its one shortest spelling (no trailing zero groups)."""
         value = shift = 0
         for _ in range(10):
             byte = self.byte(what)
             value |= (byte & 0x7F) << shift
             if not byte & 0x80:
+                if byte == 0 and shift:
+                    raise InvalidDataError(f"{what}: overlong variable-length integer (ends with a zero group)")
                 return value
             shift += 7
         raise InvalidDataError(f"{what}: variable-length integer longer than 10 bytes")

@@ -9,7 +9,9 @@ with exact integer arithmetic, so encoder and decoder agree bit for bit on every
 
 from __future__ import annotations
 
+import copy
 import json
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -160,13 +162,37 @@ class UniformModel(MoveModel):
         return self._canonical(position), None
 
 
+_FEATURE_COUNT_BITS = 8
+"""Bits of a score under :func:`indicator_weights` that count one feature (so at most 255 times a move)."""
+_NONZERO = re.compile(rb"[^\x00]")
+
+
+def indicator_weights(n_features: int) -> list[int]:
+    """Weights under which a linear score spells out its move's features: feature ``i`` weighs
+    ``2^(8i)``, so the score's byte ``i`` (little-endian) counts how often the move has feature ``i``."""
+    return [1 << (_FEATURE_COUNT_BITS * i) for i in range(n_features)]
+
+
+def indicated_features(score: int, n_features: int) -> list[int]:
+    """The feature ids (with repeats, ascending) whose :func:`indicator_weights` sum to ``score``.
+
+    :raises ValueError: if ``score`` is not such a sum.
+    """
+    if score < 0 or score.bit_length() > _FEATURE_COUNT_BITS * n_features:
+        raise ValueError(f"score {score!r} is not a sum of {n_features} indicator weights")
+    counts = score.to_bytes(n_features, "little")
+    return [found.start() for found in _NONZERO.finditer(counts) for _ in range(counts[found.start()])]
+
+
 class LinearModel(MoveModel):
     """A log-linear model: a move's score is the sum of the integer weights (1/32 bit) of its active
     features; frequencies come from :func:`softmax_frequencies`.
 
-    A game passes in its weights' package, its feature count, its canonical move order and its
-    feature function (as :class:`UniformModel` takes the order); a subclass may override
-    :meth:`scores` with a faster equivalent.
+    A game passes in its weights' package, its feature count, its canonical move order and either its
+    feature function (as :class:`UniformModel` takes the order; :meth:`scores` then sums the weights)
+    or ``None``: then a subclass's :meth:`scores` is the one definition of the features, which
+    :meth:`features` reads back by scoring under :func:`indicator_weights`. Such a scorer must be
+    linear in :attr:`weights` and keep whatever it derives from them in :attr:`cache`.
     """
 
     def __init__(
@@ -178,7 +204,7 @@ class LinearModel(MoveModel):
         package: str,
         n_features: int,
         canonical: Callable[[Any], list[Any]],
-        features: Callable[[Any, Sequence[Any], Sequence[Any]], list[list[int]]],
+        features: Callable[[Any, Sequence[Any], Sequence[Any]], list[list[int]]] | None,
     ) -> None:
         self.filename = filename
         self.version = version
@@ -189,6 +215,11 @@ class LinearModel(MoveModel):
         self._canonical = canonical
         self._features = features
         self._weights: list[int] | None = None
+        self.cache: dict[str, Any] = {}
+        """Whatever a fast :meth:`scores` derives from the weights (tables, per-move partial scores)."""
+        self._indicator: LinearModel | None = None
+        if features is None and type(self).scores is LinearModel.scores:
+            raise TypeError(f"{type(self).__name__} defines no features: pass a feature function or define scores")
 
     @property
     def weights(self) -> list[int]:
@@ -209,7 +240,14 @@ class LinearModel(MoveModel):
 
     def features(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[list[int]]:
         """The active feature ids of each move."""
-        return self._features(position, moves, history)
+        if self._features is not None:
+            return self._features(position, moves, history)
+        indicator = self._indicator
+        if indicator is None:
+            indicator = self._indicator = copy.copy(self)
+            indicator._weights = indicator_weights(self.n_features)
+            indicator.cache = {}
+        return [indicated_features(score, self.n_features) for score in indicator.scores(position, moves, history)]
 
     def scores(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[int]:
         """Each move's score: the sum of the weights of its features."""

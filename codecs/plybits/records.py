@@ -299,6 +299,9 @@ def decode_moves(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> tuple[Re
         start_position = game.position(box.start)
     except PlybitsError as err:
         raise InvalidDataError(f"stored start position is invalid: {err.reason}") from None
+    if box.start is not None and game.canonical_start(box.start) != box.start:
+        raise InvalidDataError(f"stored start {box.start!r} is not in the one form encode stores "
+                               f"({game.canonical_start(box.start)!r})")
     moves = scheme.decode(start_position.copy(), box.payload, box.plies, box.scheme_version)
     final = start_position.copy()
     for move in moves:
@@ -376,12 +379,30 @@ def b64url(data: bytes) -> str:
 
 
 def from_b64url(text: str) -> bytes:
-    """Decode base64url with or without padding.
+    """Decode a container's text form: base64url, with or without its padding.
 
-    :raises InvalidDataError: if ``text`` is not base64url.
+    A blob has one text form (:func:`b64url`; padding aside, which the API documents as optional):
+    the standard alphabet's ``+`` and ``/``, wrong or misplaced padding, white space, a length of
+    4n+1 and non-zero unused bits in the last character are refused.
+
+    :raises InvalidDataError: if ``text`` is not the text form of any bytes.
     """
-    stripped = text.strip()
+    if not isinstance(text, str) or not text.isascii():
+        raise InvalidDataError(f"'data' is not base64url: {text!r} holds non-ASCII characters")
+    unpadded = text.rstrip("=")
+    padding = len(text) - len(unpadded)
+    if "+" in unpadded or "/" in unpadded:
+        raise InvalidDataError("'data' is in the standard alphabet ('+', '/'), not base64url ('-', '_')")
+    if "=" in unpadded:
+        raise InvalidDataError("'data' has '=' padding before its end")
+    if len(unpadded) % 4 == 1:
+        raise InvalidDataError(f"'data' has {len(unpadded)} base64url characters: no bytes have a text of that length")
+    if padding and padding != -len(unpadded) % 4:
+        raise InvalidDataError(f"'data' ends with {padding} '=' where its padding is {-len(unpadded) % 4}")
     try:
-        return base64.b64decode(stripped + "=" * (-len(stripped) % 4), altchars=b"-_", validate=True)
+        data = base64.b64decode(unpadded + "=" * (-len(unpadded) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError) as err:
         raise InvalidDataError(f"'data' is not base64url: {err}") from None
+    if b64url(data) != unpadded:
+        raise InvalidDataError("'data' ends with non-zero unused bits: it is not the text form of any bytes")
+    return data

@@ -43,7 +43,7 @@ TAG_ORDER: Final = (
 )
 _MANDATORY: Final = {"Event": "?", "Date": "????.??.??", "Black": "?", "White": "?", "Result": "*", "Notation": "Aba-Pro"}
 
-_MOVE_NUMBER: Final = re.compile(r"^\d+\.(?:\.\.)?")
+_MOVE_NUMBER: Final = re.compile(r"^[0-9]+\.(?:\.\.)?")
 _COMMENT: Final = re.compile(r"\{[^}]*\}")
 
 

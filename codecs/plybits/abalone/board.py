@@ -34,6 +34,7 @@ from typing import Any, Final, NamedTuple
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry
+from plybits.text import ascii_text, decimal
 
 EMPTY: Final = 0
 BLACK: Final = 1
@@ -184,7 +185,7 @@ LAYOUTS: Final[dict[str, str]] = {
 """The named start layouts as position strings; black moves first."""
 
 _ROW_LENGTHS: Final = (5, 6, 7, 8, 9, 8, 7, 6, 5)
-_EJECTED_SUFFIX: Final = re.compile(r"-(\d+)b(\d+)w$")
+_EJECTED_SUFFIX: Final = re.compile(r"-([0-9]+)b([0-9]+)w$")
 
 
 class Board:
@@ -219,7 +220,7 @@ class Board:
         """
         if not isinstance(text, str) or len(text) > 200:
             raise InvalidPositionError(f"not an Abalone position string: {text!r}")
-        fields = text.strip().split()
+        fields = ascii_text(text, "Abalone position", InvalidPositionError).strip().split()
         if len(fields) < 2 or len(fields) > 5:
             raise InvalidPositionError(
                 f"Abalone position {text!r} needs rows, side to move and optionally ejected counts and move number"
@@ -265,15 +266,17 @@ class Board:
         if not suffix and len(rest) == 1:
             raise InvalidPositionError(f"Abalone position {text!r} gives one ejected count; give both or none")
         if not suffix and len(rest) >= 2:
-            if not (rest[0].isdigit() and rest[1].isdigit()):
+            black, white = decimal(rest[0]), decimal(rest[1])
+            if black is None or white is None:
                 raise InvalidPositionError(f"ejected counts {rest[0]!r} {rest[1]!r} of {text!r} are not numbers")
-            ejected = [int(rest[0]), int(rest[1])]
+            ejected = [black, white]
             rest = rest[2:]
         fullmove = 1
         if rest:
-            if not rest[0].isdigit() or not 1 <= int(rest[0]) <= 100_000:
+            number = decimal(rest[0])
+            if number is None or not 1 <= number <= 100_000:
                 raise InvalidPositionError(f"move number {rest[0]!r} of Abalone position {text!r} is not 1..100000")
-            fullmove = int(rest[0])
+            fullmove = number
         for color, count in zip((BLACK, WHITE), ejected):
             on_board = sum(1 for sq in SQUARES if cells[sq] == color)
             if count > WIN_EJECTED:

@@ -5,9 +5,9 @@ Canonical order: the legal moves sorted by their abapro word (SPEC §4): inline 
 direction, marbles, move direction)``, cells numbered a1 = 0 ... i9 = 60.
 
 - Model 0: uniform over the legal moves.
-- Model 1: log-linear over :func:`move_features` (kind of move and what it pushes or ejects,
-  centre gain, cohesion, edge exposure, direction seen from the mover, distance to the
-  opponent's last move and to one's own, the destination cells), integer weights learned by
+- Model 1: log-linear over the features of :meth:`LinearAbaloneModel.scores` (kind of move and what
+  it pushes or ejects, centre gain, cohesion, edge exposure, direction seen from the mover, distance
+  to the opponent's last move and to one's own, the destination cells), integer weights learned by
   ``tools/train_abalone.py`` and shipped in ``rank_model_v1.json``.
 
 Feature ids are part of model 1's format: never change them; a new feature set is a new model.
@@ -16,7 +16,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from plybits.abalone.board import BLACK, CELL_NUMBER, EMPTY, GEOMETRY, SQUARES, STEPS, Board, Move
 from plybits.mailbox import OFF
@@ -96,88 +96,9 @@ def _destination(move: Move) -> int:
 
 
 def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
-    """Model 1's active feature ids of each move in ``moves`` (legal here)."""
-    cells = board.cells
-    me = board.turn
-    opp = 3 - me
-    side = 0 if me == BLACK else 1
-    near_last = DISTANCE[_destination(history[-1])] if history else None
-    near_mine = DISTANCE[_destination(history[-2])] if len(history) >= 2 else None
-    exposure = _exposure(cells, me, opp)
-    # own neighbours of every cell, on the board as it stands
-    own = [0] * _SIZE
-    for sq in SQUARES:
-        if cells[sq] == me:
-            for st in STEPS:
-                own[sq + st] += 1
-    ring = RING
-    adjacent = _ADJACENT
-    size = _SIZE
-    cell_number = CELL_NUMBER
-    side_to = F_TO_CELL + side * 61
-    side_from = F_FROM_CELL + side * 61
-    out: list[list[int]] = []
-    for m in moves:
-        step = STEPS[m.direction]
-        if m.line < 0:
-            rear = m.cell
-            front = rear + step
-            n = 1
-            while cells[front] == me:
-                n += 1
-                front += step
-            pushed = 0
-            u = front
-            while cells[u] == opp:
-                pushed += 1
-                u += step
-            ejects = 1 if pushed and cells[u] is OFF else 0
-            kind = n - 1
-            gain = ring[rear] - ring[front]
-            edge_to = 1 if ring[front] == 4 else 0
-            edge_from = 1 if ring[rear] == 4 else 0
-            cohesion = own[front] - (1 if n == 1 else 0) - own[rear]
-            feats = [F_KIND + (kind * 3 + pushed) * 2 + ejects]
-            if near_last is not None:
-                feats.append(F_NEAR_LAST + min(5, near_last[front]))
-            if near_mine is not None:
-                feats.append(F_NEAR_MINE + min(5, near_mine[rear]))
-            threat = 0
-            c = rear
-            for _ in range(n):
-                level = exposure.get(c, 0)
-                if level > threat:
-                    threat = level
-                c += step
-        else:
-            lstep = STEPS[m.line]
-            rear = m.cell
-            group = [rear + k * lstep for k in range(m.marbles)]
-            dest = [c + step for c in group]
-            front = dest[0]
-            kind = 3 if m.marbles == 2 else 4
-            gain = sum([ring[c] for c in group]) - sum([ring[c] for c in dest])
-            edge_to = sum([1 for c in dest if ring[c] == 4])
-            edge_from = sum([1 for c in group if ring[c] == 4])
-            cross = sum([1 for c in group for d in dest if adjacent[size + d - c]])
-            cohesion = sum([own[d] for d in dest]) - sum([own[c] for c in group]) - cross + 2 * (m.marbles - 1)
-            feats = [F_KIND + kind * 6]
-            if near_last is not None:
-                feats.append(F_NEAR_LAST + min(5, min([near_last[d] for d in dest])))
-            if near_mine is not None:
-                feats.append(F_NEAR_MINE + min(5, min([near_mine[c] for c in group])))
-            threat = max([exposure.get(c, 0) for c in group])
-        feats.append(F_CENTRE + kind * 9 + max(-4, min(4, gain)) + 4)
-        feats.append(F_DIRECTION + (side * 6 + m.direction) * 5 + kind)
-        feats.append(F_COHESION + kind * 13 + max(-6, min(6, cohesion)) + 6)
-        feats.append(F_EDGE + kind * 4 + edge_to)
-        feats.append(F_LEAVE_EDGE + kind * 4 + edge_from)
-        feats.append(side_to + cell_number[front])
-        feats.append(side_from + cell_number[rear])
-        if threat:
-            feats.append(F_THREAT + threat)
-        out.append(feats)
-    return out
+    """Model 1's active feature ids of each move in ``moves`` (legal here), as training fits them: read
+    back from :meth:`LinearAbaloneModel.scores`, their one definition."""
+    return MODEL.features(board, moves, history)
 
 
 def _exposure(cells: list[Any], me: int, opp: int) -> dict[int, int]:
@@ -211,15 +132,28 @@ def _exposure(cells: list[Any], me: int, opp: int) -> dict[int, int]:
 
 
 class LinearAbaloneModel(LinearModel):
-    """Model 1: log-linear over :func:`move_features` with the shipped integer weights, scored faster."""
+    """Model 1: log-linear with the shipped integer weights; :meth:`scores` defines the features."""
 
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.abalone", n_features=N_FEATURES,
-                         canonical=canonical_moves, features=move_features)
+                         canonical=canonical_moves, features=None)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
-        """Each move's score: the sum of the weights of its :func:`move_features`, with the parts that
-        depend only on the move (and, inline, on the line's length and what it pushes) cached."""
+        """Each move's score: the sum of the weights of its features, which are (``kind`` 0-2 inline of
+        1-3 marbles, 3-4 broadside of 2-3; an inline move's cells are its rear and front marbles', a
+        broadside's its first end's):
+
+        - ``F_KIND`` by kind, opponents pushed and whether one is ejected; ``F_CENTRE`` by kind and the
+          moved marbles' gain towards e5; ``F_DIRECTION`` by side, direction and kind;
+        - ``F_COHESION`` by kind and the change in adjacent own pairs; ``F_EDGE``/``F_LEAVE_EDGE`` by
+          kind and marbles moved onto/off the edge ring; ``F_TO_CELL``/``F_FROM_CELL`` by side and cell;
+        - ``F_NEAR_LAST``/``F_NEAR_MINE``: distance (0-4, 5+) from the opponent's last destination to
+          the nearest destination, and from one's own last destination to the nearest moved marble;
+        - ``F_THREAT``: the moved marbles were exposed to a push (1) or an ejection (2).
+
+        The parts that depend only on the move (and, inline, on the line's length and what it pushes)
+        are cached.
+        """
         w = self.weights
         cells = board.cells
         me = board.turn
@@ -315,10 +249,11 @@ class LinearAbaloneModel(LinearModel):
 
     @property
     def _cohesion(self) -> list[list[int]]:
-        table = self.__dict__.get("_cohesion_table")
+        """The cohesion weight of each kind and change in adjacent pairs (-30..30)."""
+        table: list[list[int]] | None = self.cache.get("cohesion")
         if table is None:
             w = self.weights
-            table = self.__dict__["_cohesion_table"] = [
+            table = self.cache["cohesion"] = [
                 [w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6] for c in range(-30, 31)] for kind in range(5)
             ]
         return table
@@ -326,9 +261,9 @@ class LinearAbaloneModel(LinearModel):
     @property
     def _caches(self) -> tuple[tuple[dict[Any, int], dict[Any, int]], dict[Any, list[int]]]:
         """(each side's static move scores, the locality tables of :meth:`_near`), filled as they are needed."""
-        caches = self.__dict__.get("_score_cache")
+        caches: tuple[tuple[dict[Any, int], dict[Any, int]], dict[Any, list[int]]] | None = self.cache.get("scores")
         if caches is None:
-            caches = self.__dict__["_score_cache"] = (({}, {}), {})
+            caches = self.cache["scores"] = (({}, {}), {})
         return caches
 
 
@@ -365,6 +300,9 @@ class AbaloneRank(RankScheme):
         1: LinearAbaloneModel("rank_model_v1.json", 1, "log-linear move model learned from MiGs games (tools/train_abalone.py)"),
     }
 
+
+MODEL = cast(LinearAbaloneModel, AbaloneRank.models[1])
+"""Model 1, whose scorer defines :func:`move_features`."""
 
 RANK = AbaloneRank()
 register_scheme(RANK)

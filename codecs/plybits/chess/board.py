@@ -21,6 +21,7 @@ from typing import Any, NamedTuple, Self, cast
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry
+from plybits.text import ascii_text, decimal
 
 FILE_NAMES = "abcdefgh"
 GEOMETRY = Geometry(8, 8, 2, name=lambda f, r: FILE_NAMES[f] + str(r + 1))
@@ -252,7 +253,7 @@ class Board:
     # ------------------------------------------------------------------ FEN
 
     def _set_fen(self, fen: str, chess960: bool) -> None:
-        fields = fen.strip().split()
+        fields = ascii_text(fen, "FEN", InvalidPositionError).strip().split()
         if not 1 <= len(fields) <= 6:
             raise InvalidPositionError(f"FEN needs 1 to 6 fields, got {len(fields)}: {fen!r}")
         fields += ["w", "-", "-", "0", "1"][len(fields) - 1:]
@@ -269,13 +270,13 @@ class Board:
                     file += int(ch)
                 elif ch in PIECE_OF_SYMBOL:
                     if file > 7:
-                        break
+                        raise InvalidPositionError(f"FEN rank {rank + 1} has more than 8 squares: {row!r} in {fen!r}")
                     b[square(file, rank)] = PIECE_OF_SYMBOL[ch]
                     file += 1
                 else:
                     raise InvalidPositionError(f"bad character {ch!r} in FEN board: {fen!r}")
             if file != 8:
-                raise InvalidPositionError(f"FEN rank {rank + 1} does not have 8 squares: {row!r}")
+                raise InvalidPositionError(f"FEN rank {rank + 1} has {file} squares, not 8: {row!r} in {fen!r}")
         for colour in (WHITE, BLACK):
             kings = [s for s in SQUARES if b[s] == colour | KING]
             if len(kings) != 1:
@@ -297,13 +298,12 @@ class Board:
                     or b[sq - forward] != them | PAWN):
                 raise InvalidPositionError(f"en passant square {ep!r} does not follow a double pawn push")
             self.ep = sq
-        try:
-            self.halfmove_clock = int(halfmove)
-            self.fullmove_number = int(fullmove)
-        except ValueError:
-            raise InvalidPositionError(f"bad move counters {halfmove!r} {fullmove!r}") from None
-        if self.halfmove_clock < 0 or self.fullmove_number < 1 or self.fullmove_number > 100_000 or self.halfmove_clock > 100_000:
+        halfmove_clock, fullmove_number = decimal(halfmove), decimal(fullmove)
+        if halfmove_clock is None or fullmove_number is None:
+            raise InvalidPositionError(f"bad move counters {halfmove!r} {fullmove!r} in {fen!r}")
+        if fullmove_number < 1 or fullmove_number > 100_000 or halfmove_clock > 100_000:
             raise InvalidPositionError(f"move counters out of range: {halfmove!r} {fullmove!r}")
+        self.halfmove_clock, self.fullmove_number = halfmove_clock, fullmove_number
         them = self.turn ^ BLACK
         if self.attacked(self.kings[them >> 3], self.turn):
             raise InvalidPositionError(f"the side not to move is in check: {fen!r}")

@@ -22,11 +22,11 @@ TOKEN_REGEX = re.compile(
     r"""
     (\{[^}]*\}?)                # 1 comment (may run to the end when unclosed)
     |(;[^\n]*)                  # 2 rest-of-line comment
-    |(\$\d+)                    # 3 NAG
+    |(\$[0-9]+)                  # 3 NAG
     |(\()                       # 4 variation start
     |(\))                       # 5 variation end
     |(1-0|0-1|1/2-1/2|\*)(?=[\s(){};]|$)   # 6 result
-    |(\d+\.+|(?!0000(?:\s|$))\d+(?=\s|$))   # 7 move number
+    |([0-9]+\.+|(?!0000(?:\s|$))[0-9]+(?=\s|$))   # 7 move number
     |(\.+)                      # 8 stray dots ("1. ... e5")
     |([!?]+)(?=[\s(){};$]|$)    # 9 stand-alone annotation
     |([^\s(){};$]+)             # 10 move

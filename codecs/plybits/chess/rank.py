@@ -5,7 +5,7 @@ a1 = 0 ... h8 = 63 and promotion 0 none, 2 knight, 3 bishop, 4 rook, 5 queen (ca
 king-takes-rook); then the null move (PGN ``--``), which every model gives frequency 1.
 
 - Model 0: uniform over that list.
-- Model 1: a log-linear model over the move features of :func:`move_features` (piece-square
+- Model 1: a log-linear model over the move features of :meth:`LinearChessModel.scores` (piece-square
   tables, captures by victim and attacker, safety of the target square, checks, promotions,
   recaptures, the opponent's last move, the piece that just moved, castling, game phase), with
   integer weights learned by ``tools/train_chess.py`` and shipped in ``rank_model_v1.json``.
@@ -16,7 +16,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from plybits.chess.board import (
     BISHOP,
@@ -43,7 +43,7 @@ from plybits.chess.board import (
     move,
 )
 from plybits.mailbox import OFF
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rank import LinearModel, RankScheme, UniformModel, softmax_frequencies
 from plybits.registry import register_scheme
 
 SQUARE64 = [-1] * SIZE
@@ -220,100 +220,45 @@ def _own_rights(castling: frozenset[int], us: int) -> bool:
 
 
 def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
-    """Model 1's active feature ids of each move in ``moves`` (legal here, null move allowed)."""
-    b = board.board
-    us = board.turn
-    them = us ^ BLACK
-    side = us >> 3
-    rel = RELATIVE[side]
-    enemy_count, enemy_cheapest, own_count, material = _attack_maps(b, us)
-    enemy_king = board.kings[them >> 3]
-    last = history[-1] if history else NULL_MOVE
-    mine = history[-2] if len(history) >= 2 else NULL_MOVE
-    last_to = last[1] if last[0] else -1
-    my_last_to = mine[1] if mine[0] else -1
-    # the opponent's last move captured if it reset the clock and was not a plain pawn advance
-    last_capture = False
-    if last_to >= 0 and board.halfmove_clock == 0:
-        last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
-    phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
-    in_check = enemy_count[board.kings[side]] > 0
-    checks = _check_squares(b, enemy_king, us)
-    castling = board.castling
-    own_rights = _own_rights(castling, us)
-    ep = board.ep
-    out: list[list[int]] = []
-    for m in moves:
-        f, t, promotion = m
-        if not f:
-            out.append([F_NULL])
-            continue
-        p = b[f]
-        kind = p & 7
-        q = b[t]
-        if kind == KING and q == us | ROOK:
-            feats = [F_CASTLE + (0 if t > f else 1), F_PHASE + phase * 7 + KING]
-            out.append(feats)
-            continue
-        feats = [F_TO + kind * 64 + rel[t], F_FROM + kind * 64 + rel[f], F_PHASE + phase * 7 + kind]
-        victim = q & 7 if q else 0
-        if kind == PAWN and t == ep and ep and not q:
-            victim = PAWN
-            feats.append(F_EN_PASSANT)
-        capture = 1 if victim else 0
-        if victim:
-            feats.append(F_CAPTURE + victim * 7 + kind)
-            if not enemy_count[t]:
-                feats.append(F_HANGING_VICTIM + victim)
-            if t == last_to:
-                feats.append(F_RECAPTURE + kind if last_capture else F_TAKES_LAST + kind)
-        # safety of the target: attacked by a cheaper piece (1), by an equal or dearer one (2), not at all (0)
-        if enemy_count[t]:
-            attacked = 1 if enemy_cheapest[t] < ATTACK_VALUE[kind] else 2
-        else:
-            attacked = 0
-        defenders = own_count[t] - (0 if kind == PAWN and not capture else 1)
-        feats.append(F_SAFETY + ((capture * 3 + attacked) * 3 + (2 if defenders > 1 else defenders)) * 7 + kind)
-        if enemy_count[f]:
-            feats.append(F_FROM_THREAT + (1 if enemy_cheapest[f] >= ATTACK_VALUE[kind] else 2) * 7 + kind)
-        if promotion:
-            feats.append(F_PROMOTION + promotion)
-        if f == my_last_to:
-            feats.append(F_SAME_PIECE + kind)
-        if in_check:
-            feats.append(F_EVASION + kind)
-        if kind == PAWN:
-            if abs(t - f) > 13:
-                feats.append(F_PAWN_DOUBLE)
-        elif kind != KNIGHT and kind != KING:
-            step = LINE[f * SIZE + t]
-            feats.append(F_SLIDE + kind * 8 + (t - f) // step)
-        if kind == KING:
-            if own_rights:
-                feats.append(F_LOSES_CASTLING)
-        elif kind == ROOK and f in castling:
-            feats.append(F_LOSES_CASTLING)
-        if (t - enemy_king) in KING_STEPS:
-            feats.append(F_KING_ZONE + kind)
-        # direct check by the piece as it lands, lines blocked as they are before the move
-        moved = promotion or kind
-        if checks[moved * SIZE + t]:
-            feats.append(F_CHECK + moved)
-        out.append(feats)
-    return out
+    """Model 1's active feature ids of each move in ``moves`` (legal here, null move allowed), as training
+    fits them: read back from :meth:`LinearChessModel.scores`, their one definition."""
+    return MODEL.features(board, moves, history)
+
+
+NULL_SCORE = -(1 << 20)
+"""The null move's score in :meth:`LinearChessModel.ranked`, whatever its weight: far below every move, so
+its frequency is 1."""
 
 
 class LinearChessModel(LinearModel):
-    """Model 1: log-linear over :func:`move_features` with the shipped integer weights, scored faster."""
+    """Model 1: log-linear with the shipped integer weights; :meth:`scores` defines the features."""
 
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.chess", n_features=N_FEATURES,
-                         canonical=canonical_moves, features=move_features)
+                         canonical=canonical_moves, features=None)
+
+    def ranked(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
+        """The legal moves and the null move (last, at :data:`NULL_SCORE`) with their frequencies."""
+        moves = self.canonical(position)
+        scores = self.scores(position, moves, history)
+        scores[-1] = NULL_SCORE
+        return moves, softmax_frequencies(scores)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
-        """Each move's score: the sum of the weights of its :func:`move_features`, computed faster.
+        """Each move's score: the sum of the weights of its features, which are (ids by block, ``kind``
+        the mover's, squares relative to the side to move):
 
-        The null move (last) scores far below everything, so it keeps frequency 1.
+        - null move: ``F_NULL`` only; castling (king takes own rook): ``F_CASTLE`` by side and
+          ``F_PHASE`` for a king; any other move: ``F_TO``/``F_FROM`` by kind and square and ``F_PHASE``;
+        - a capture (en passant: also ``F_EN_PASSANT``): ``F_CAPTURE`` by victim and mover,
+          ``F_HANGING_VICTIM`` if the target is not attacked, ``F_RECAPTURE``/``F_TAKES_LAST`` on the
+          square the opponent just moved to;
+        - ``F_SAFETY`` (capture?, attacked by a cheaper or other piece or not, defenders 0/1/2+);
+          ``F_FROM_THREAT`` if the origin is attacked; ``F_PROMOTION``; ``F_SAME_PIECE``;
+          ``F_EVASION`` in check; ``F_PAWN_DOUBLE`` or ``F_SLIDE`` by distance;
+          ``F_LOSES_CASTLING``; ``F_KING_ZONE`` next to the enemy king; ``F_CHECK`` direct check.
+
+        The parts that depend on the move, the piece and the phase only are cached.
         """
         w = self.weights
         b = board.board
@@ -346,7 +291,7 @@ class LinearChessModel(LinearModel):
         for m in moves:
             f, t, promotion = m
             if not f:
-                append(-(1 << 20))
+                append(w[F_NULL])
                 continue
             p = b[f]
             kind = p & 7
@@ -412,10 +357,11 @@ class LinearChessModel(LinearModel):
 
     @property
     def _static(self) -> list[dict[Move, int]]:
-        cache = self.__dict__.get("_static_cache")
-        if cache is None:
-            cache = self.__dict__["_static_cache"] = [{} for _ in range(4 * 16)]
-        return cache
+        """The cached :meth:`_static_score` of each move, by phase and piece."""
+        static: list[dict[Move, int]] | None = self.cache.get("static")
+        if static is None:
+            static = self.cache["static"] = [{} for _ in range(4 * 16)]
+        return static
 
 
 _NEAR = [False] * (2 * SIZE)
@@ -441,6 +387,10 @@ class ChessRank(RankScheme):
             "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_chess.py)"
         ),
     }
+
+
+MODEL = cast(LinearChessModel, ChessRank.models[1])
+"""Model 1, whose scorer defines :func:`move_features`."""
 
 
 RANK = ChessRank()

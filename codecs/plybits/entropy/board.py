@@ -24,6 +24,7 @@ from typing import Any, Final, NamedTuple
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, PlybitsError
 from plybits.mailbox import Geometry
+from plybits.text import ascii_text
 
 FILES: Final = "abcdefg"
 COLOURS: Final = "RGOBYWK"
@@ -367,7 +368,7 @@ class Board:
 
         if not isinstance(text, str):
             raise InvalidPositionError(f"bad entropy position {text!r}: not a string")
-        fields = text.split()
+        fields = ascii_text(text, "entropy position", InvalidPositionError).split()
         if len(fields) != 4:
             raise bad(
                 f"expected 4 fields '<rows> <round> <turn> <scores>' (e.g. {EMPTY_START!r}), got {len(fields)}"

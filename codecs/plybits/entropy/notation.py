@@ -25,7 +25,7 @@ from plybits.pgntext import TAG, tag_line, unescape_any
 
 NOTATIONS: Final = ("tokens",)
 START_TAGS: Final = ("Start", "FEN")
-_MOVE_NUMBER = re.compile(r"\d+\.+")
+_MOVE_NUMBER = re.compile(r"[0-9]+\.+")
 
 
 def parse_colour(letter: str) -> int:

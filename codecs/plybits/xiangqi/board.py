@@ -19,6 +19,7 @@ from typing import Any, Final, Self, cast
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry
+from plybits.text import ascii_text, decimal
 
 FILES: Final = "abcdefghi"
 RED: Final = 0
@@ -268,7 +269,7 @@ class Board:
         """
         if not isinstance(fen, str) or len(fen) > 200:
             raise InvalidPositionError(f"not a xiangqi FEN: {fen!r}")
-        parts = fen.split()
+        parts = ascii_text(fen, "xiangqi FEN", InvalidPositionError).split()
         if not 1 <= len(parts) <= 6:
             raise InvalidPositionError(f"not a xiangqi FEN: {fen!r}")
         rows = parts[0].split("/")
@@ -302,11 +303,10 @@ class Board:
         for extra in parts[2:4]:
             if extra != "-":
                 raise InvalidPositionError(f"xiangqi FEN field {extra!r} should be '-' in {fen!r}")
-        try:
-            half = int(parts[4]) if len(parts) > 4 else 0
-            full = int(parts[5]) if len(parts) > 5 else 1
-        except ValueError:
-            raise InvalidPositionError(f"move counters of FEN {fen!r} are not numbers") from None
+        half = decimal(parts[4]) if len(parts) > 4 else 0
+        full = decimal(parts[5]) if len(parts) > 5 else 1
+        if half is None or full is None:
+            raise InvalidPositionError(f"move counters of FEN {fen!r} are not numbers")
         if not (0 <= half <= 100_000 and 1 <= full <= 100_000):
             raise InvalidPositionError(f"move counters of FEN {fen!r} out of range")
         kings = [0, 0]

@@ -24,8 +24,8 @@ MAX_RECORD: Final = 1 << 20
 
 _TAG_LOOSE = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]$')
 """Files in the wild leave quotes inside values unescaped (``[Event ""Huangshan Cup" ..."]``): kept as they are."""
-_NUMBER = re.compile(r"^\d+\s*\.+")
-_MOVE_NUMBER_ONLY = re.compile(r"^\d+\.+$")
+_NUMBER = re.compile(r"^[0-9]+\s*\.+")
+_MOVE_NUMBER_ONLY = re.compile(r"^[0-9]+\.+$")
 _ICCS_LOOSE = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 
 
