@@ -33,13 +33,13 @@ from app.observe import PLIES
 from app.settings import Settings
 from app.work import Workers
 from plybits import records, registry
+from plybits.container import Container
+from plybits.registry import AnyScheme
 from plybits.errors import PlybitsError
 from plybits.records import Validation, b64url, from_b64url, peek
 
 T = TypeVar("T")
 
-HEAVY_SCHEMES = frozenset({"rank"})
-"""Schemes whose work is 10-250 times a seed scheme's a ply (a move model at every ply): never run inline."""
 
 
 def settings_of(request: Request) -> Settings:
@@ -56,9 +56,10 @@ def plies_hint(moves: Sequence[str] | None, record: str | None) -> int:
     return (len(record or "") + 1) // 3
 
 
-def runs_inline(settings: Settings, plies: int, scheme: str | None = None) -> bool:
-    """Whether work on ``plies`` plies (with ``scheme``, if any) is small enough for the event loop."""
-    return plies <= settings.inline_plies and scheme not in HEAVY_SCHEMES
+def runs_inline(settings: Settings, plies: int, scheme: AnyScheme | None = None) -> bool:
+    """Whether work on ``plies`` plies (with ``scheme``, if any) is small enough for the event loop: a heavy
+    scheme's work (:attr:`~plybits.game.Scheme.heavy`, a move model at every ply) never is."""
+    return plies <= settings.inline_plies and not (scheme is not None and scheme.heavy)
 
 
 def workers_of(request: Request) -> Workers:
@@ -126,7 +127,8 @@ def encode_response(body: EncodeRequest, settings: Settings) -> EncodeResponse:
 
 async def encode(body: EncodeRequest, settings: Settings, workers: Workers) -> EncodeResponse:
     """:func:`encode_response`, inline or in a worker process by its size and scheme, counted."""
-    inline = runs_inline(settings, plies_hint(body.moves, body.record), body.scheme)
+    scheme = registry.get_scheme(body.game, body.scheme)
+    inline = runs_inline(settings, plies_hint(body.moves, body.record), scheme)
     return counted("encode", await run(workers, inline, encode_response, body, settings))
 
 
@@ -140,7 +142,7 @@ def decode_container(data: bytes, notation: str | None, settings: Settings) -> D
     return counted("decode", decoded_response(data, notation, settings))
 
 
-def decoded_response(data: bytes, notation: str | None, settings: Settings) -> DecodeResponse:
+def decoded_response(data: bytes | Container, notation: str | None, settings: Settings) -> DecodeResponse:
     """Decode a container into moves written in ``notation`` (uncounted: it may run in a worker process)."""
     result = plybits.decode(data, notation=notation, max_plies=settings.max_plies)
     return DecodeResponse(
@@ -151,10 +153,10 @@ def decoded_response(data: bytes, notation: str | None, settings: Settings) -> D
 
 async def decode(body: DecodeRequest, settings: Settings, workers: Workers) -> DecodeResponse:
     """:func:`decoded_response`, inline or in a worker process by the plies and scheme its header gives, counted."""
-    data = from_b64url(body.data)
-    _, scheme, plies = peek(data, max_plies=settings.max_plies)
-    inline = runs_inline(settings, plies, scheme)
-    return counted("decode", await run(workers, inline, decoded_response, data, body.notation, settings))
+    box = records.unpack(from_b64url(body.data), max_plies=settings.max_plies)
+    game, scheme, plies = peek(box)
+    inline = runs_inline(settings, plies, registry.get_scheme(game, scheme))
+    return counted("decode", await run(workers, inline, decoded_response, box, body.notation, settings))
 
 
 def move_error(error: PlybitsError) -> MoveError:

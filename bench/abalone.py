@@ -29,7 +29,7 @@ from abalone.game import Game as PeerGame
 from abalone.game import IllegalMoveException
 
 import plybits
-from plybits.abalone import ABALONE, Board, apgn
+from plybits.abalone import GAME, Position, apgn
 from plybits.abalone.abapro import ABAPRO
 
 from bench.report import ROOT, add_write_option, load_average, publish
@@ -41,7 +41,7 @@ PEER_DIRECTION = {
 }
 
 
-def peer_board(board: Board) -> PeerGame:
+def peer_board(board: Position) -> PeerGame:
     rows, side = board.fen().split()[:2]
     game = PeerGame.__new__(PeerGame)
     game.board = []
@@ -90,7 +90,7 @@ def run(games_wanted: int, peer_positions: int) -> str:
     step = max(1, plies // peer_positions)
 
     # legal-move generation, timed call by call while replaying (no list of 240,000 boards in memory)
-    sample: list[Board] = []
+    sample: list[Position] = []
     elapsed = uniform = 0.0
     total_moves = index = 0
     clock = time.perf_counter

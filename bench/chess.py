@@ -30,7 +30,7 @@ import chess.pgn
 
 import plybits
 from plybits import container
-from plybits.chess import CHESS, X88
+from plybits.chess import GAME, X88
 
 from bench.report import ROOT, add_write_option, publish
 
@@ -41,7 +41,7 @@ FILES = ("twic0920.pgn", "carlsen_otb.pgn")
 def load(limit: int | None) -> list[str]:
     texts: list[str] = []
     for name in FILES:
-        texts += CHESS.split_records((DATA / name).read_text(encoding="utf-8-sig"))
+        texts += GAME.split_records((DATA / name).read_text(encoding="utf-8-sig"))
     return texts[:limit] if limit else texts
 
 
@@ -81,7 +81,7 @@ def main() -> None:
         encoded += out
         plies += sum(e.plies for e in out)
         boxes = [container.unpack(e.data, max_plies=10**6) for e in out]
-        starts = [CHESS.position(box.start) for box in boxes]
+        starts = [GAME.position(box.start) for box in boxes]
         ucis = [X88.decode_uci(start.copy(), box.payload, box.plies) for start, box in zip(starts, boxes)]
 
         def ours_replay() -> None:

@@ -27,7 +27,7 @@ import time
 import zlib
 
 import plybits
-from plybits.entropy import Board, E13, Turn
+from plybits.entropy import E13, Position, Turn
 from plybits.entropy.board import COLOURS
 
 from bench.report import add_write_option, load_average, publish
@@ -36,7 +36,7 @@ from bench.report import add_write_option, load_average, publish
 
 def random_game(rng: random.Random) -> tuple[list[Turn], float]:
     """A random two-round game and its information content in bits."""
-    board = Board()
+    board = Position()
     turns: list[Turn] = []
     info = 0.0
     while not board.finished:
@@ -68,21 +68,21 @@ def measure(games: int, seed: int, repeats: int) -> str:
     rng = random.Random(seed)
     played = [random_game(rng) for _ in range(games)]
     turns = sum(len(t) for t, _ in played)
-    scheme = E13()
-    payloads = [scheme.encode(Board(), t).tobytes() for t, _ in played]
+    scheme = E13
+    payloads = [scheme.encode(Position(), t).tobytes() for t, _ in played]
     for (t, _), payload in zip(played, payloads):  # the benchmark is also a round trip
-        assert scheme.decode(Board(), payload, len(t), 0) == t
+        assert scheme.decode(Position(), payload, len(t), 0) == t
     texts = [" ".join(turn.token() for turn in t) for t, _ in played]
 
-    encode_s = best_of(repeats, lambda: [scheme.encode(Board(), t) for t, _ in played])
-    decode_s = best_of(repeats, lambda: [scheme.decode(Board(), p, len(t), 0) for (t, _), p in zip(played, payloads)])
+    encode_s = best_of(repeats, lambda: [scheme.encode(Position(), t) for t, _ in played])
+    decode_s = best_of(repeats, lambda: [scheme.decode(Position(), p, len(t), 0) for (t, _), p in zip(played, payloads)])
     sub = played[: max(1, games // 4)]
     sub_turns = sum(len(t) for t, _ in sub)
     sub_texts = texts[: len(sub)]
     blobs = [plybits.encode("entropy", "e13", moves=text.split()).data for text in sub_texts]
     verb_encode_s = best_of(repeats, lambda: [plybits.encode("entropy", "e13", moves=x.split()) for x in sub_texts])
     verb_decode_s = best_of(repeats, lambda: [plybits.decode(b) for b in blobs])
-    legal_s = best_of(repeats, lambda: [Board().legal_moves() for _ in range(200)])
+    legal_s = best_of(repeats, lambda: [Position().legal_moves() for _ in range(200)])
 
     info_bits = sum(i for _, i in played)
     text_bytes = sum(len(x) + 1 for x in texts)  # a separator after every token

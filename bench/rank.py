@@ -68,7 +68,7 @@ def lichess_rank(board: Any, played: Any) -> int:
     """The played move's index in lichess's order of the legal moves."""
     from plybits.chess.board import BLACK, FILE_OF, PAWN, RANK_OF, ROOK, KING, WHITE
 
-    b = board.board
+    b = board.cells
     us = board.turn
     them = us ^ BLACK
     white = us == WHITE
@@ -165,7 +165,8 @@ def chess_speed(games: list[tuple[str | None, list[Any]]]) -> list[tuple[str, fl
 
 def entropy_rows(n_games: int) -> tuple[float, float, float, int]:
     """(rank bits, e13 bits, information content, plies) over random Entropy games."""
-    from plybits.entropy import Board, Turn
+    from plybits.entropy import Position as Board
+    from plybits.entropy import Turn
 
     rng = random.Random(2026)
     rank = get_scheme("entropy", "rank")

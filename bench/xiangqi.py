@@ -26,7 +26,7 @@ import time
 import cchess
 import pyffish
 
-from plybits.xiangqi import GAME, XQ10_SCHEME
+from plybits.xiangqi import GAME, XQ10
 from plybits.xiangqi.board import Board, Move
 
 from bench.report import ROOT, add_write_option, load_average, publish
@@ -100,11 +100,11 @@ def run(games_wanted: int, peer_positions: int, cchess_games: int) -> str:
 
     payloads = []
     for moves in games:
-        bits = XQ10_SCHEME.encode(GAME.position(), [Move.from_iccs(m) for m in moves])
+        bits = XQ10.encode(GAME.position(), [Move.from_iccs(m) for m in moves])
         payloads.append((bits.tobytes(), len(moves)))
     t = time.perf_counter()
     for payload, n in payloads:
-        XQ10_SCHEME.decode(GAME.position(), payload, n, 0)
+        XQ10.decode(GAME.position(), payload, n, 0)
     ours_dec = plies / (time.perf_counter() - t)
 
     start = pyffish.start_fen(VARIANT)

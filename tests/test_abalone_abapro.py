@@ -8,7 +8,7 @@ import pytest
 
 import plybits
 from plybits import container
-from plybits.abalone import ABALONE
+from plybits.abalone import GAME
 from plybits.abalone.abapro import ABAPRO
 from plybits.bitio import BitWriter
 from plybits.errors import InvalidDataError
@@ -82,7 +82,7 @@ def test_golden_vectors(moves: list[str], start: str | None, tags: dict[str, str
 
 
 def random_game(start: str, rng: random.Random, plies: int) -> list[str]:
-    board = ABALONE.position(start)
+    board = GAME.position(start)
     out = []
     for _ in range(plies):
         moves = board.legal_moves()
@@ -110,7 +110,7 @@ def test_random_games_round_trip(start: str) -> None:
 
 
 def test_nonstandard_start_in_the_container() -> None:
-    board = ABALONE.position("german-daisy")
+    board = GAME.position("german-daisy")
     board.push(board.parse_move("c3d4"))
     start = board.fen()
     encoded = assert_roundtrip("abalone", "abapro", ["h4h5"], start=start)
@@ -150,17 +150,17 @@ I5H5 = ((0, 1), (56, 6), (5, 3))
 )
 def test_bad_data_is_located_by_ply(fields: tuple[tuple[int, int], ...], plies: int, ply: int, reason: str) -> None:
     with pytest.raises(InvalidDataError, match=reason) as caught:
-        ABAPRO.decode(ABALONE.position("standard"), payload(*fields), plies, 0)
+        ABAPRO.decode(GAME.position("standard"), payload(*fields), plies, 0)
     assert caught.value.ply == ply
 
 
 def test_trailing_data_and_padding() -> None:
     good = payload(*A1B2)
-    assert len(ABAPRO.decode(ABALONE.position("standard"), good, 1, 0)) == 1
+    assert len(ABAPRO.decode(GAME.position("standard"), good, 1, 0)) == 1
     with pytest.raises(InvalidDataError, match="trailing"):
-        ABAPRO.decode(ABALONE.position("standard"), good + b"\x00", 1, 0)
+        ABAPRO.decode(GAME.position("standard"), good + b"\x00", 1, 0)
     with pytest.raises(InvalidDataError, match="padding"):
-        ABAPRO.decode(ABALONE.position("standard"), bytes([good[0], good[1] | 1]), 1, 0)
+        ABAPRO.decode(GAME.position("standard"), bytes([good[0], good[1] | 1]), 1, 0)
 
 
 def test_corrupt_container_is_a_4xx_error() -> None:

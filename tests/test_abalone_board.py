@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 import plybits
-from plybits.abalone import ABALONE, Board, notation
+from plybits.abalone import GAME, Position, notation
 from plybits.abalone.board import ALL_MOVES, BLACK, GEOMETRY, SQUARES, STEPS, WHITE
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnknownCodecError
 from plybits.mailbox import OFF
 
 
-def setup(black: str, white: str = "", side: str = "b", ejected: tuple[int, int] = (0, 0)) -> Board:
+def setup(black: str, white: str = "", side: str = "b", ejected: tuple[int, int] = (0, 0)) -> Position:
     """A position with marbles on the named cells (space-separated)."""
-    board = Board(None)
+    board = Position(None)
     for names, color in ((black, BLACK), (white, WHITE)):
         for name in names.split():
             board.cells[GEOMETRY.parse(name)] = color
@@ -22,14 +22,14 @@ def setup(black: str, white: str = "", side: str = "b", ejected: tuple[int, int]
     return board
 
 
-def marbles(board: Board) -> tuple[set[str], set[str]]:
+def marbles(board: Position) -> tuple[set[str], set[str]]:
     """The black and the white cells by name."""
     black = {GEOMETRY.name(sq) for sq in SQUARES if board.cells[sq] == BLACK}
     white = {GEOMETRY.name(sq) for sq in SQUARES if board.cells[sq] == WHITE}
     return black, white
 
 
-def play(board: Board, text: str) -> Board:
+def play(board: Position, text: str) -> Position:
     board.push(board.parse_move(text))
     return board
 
@@ -60,7 +60,7 @@ def test_every_step_off_the_board_hits_off() -> None:
 
 @pytest.mark.parametrize("start, count", [("standard", 44), ("belgian-daisy", 52), ("german-daisy", 80)])
 def test_black_first_moves(start: str, count: int) -> None:
-    board = ABALONE.position(start)
+    board = GAME.position(start)
     assert board.turn == BLACK
     moves = board.legal_moves()
     assert len(moves) == count
@@ -68,20 +68,20 @@ def test_black_first_moves(start: str, count: int) -> None:
 
 
 def test_layouts_hold_fourteen_marbles_each() -> None:
-    for start in ABALONE.starts:
-        black, white = marbles(ABALONE.position(start))
+    for start in GAME.starts:
+        black, white = marbles(GAME.position(start))
         assert len(black) == len(white) == 14
 
 
 def test_standard_layout_cells() -> None:
-    black, white = marbles(ABALONE.position("standard"))
+    black, white = marbles(GAME.position("standard"))
     assert black == {f"a{k}" for k in range(1, 6)} | {f"b{k}" for k in range(1, 7)} | {"c3", "c4", "c5"}
     assert white == {f"i{k}" for k in range(5, 10)} | {f"h{k}" for k in range(4, 10)} | {"g5", "g6", "g7"}
 
 
 def test_belgian_daisy_matches_the_migs_records() -> None:
     # the MiGs games open with black a1/i9 daisies and white a5/i5 (e.g. "1. a1b2 a5b5", "1. i9h8 i6h6")
-    black, white = marbles(ABALONE.position("belgian-daisy"))
+    black, white = marbles(GAME.position("belgian-daisy"))
     assert black == {"a1", "a2", "b1", "b2", "b3", "c2", "c3", "i8", "i9", "h7", "h8", "h9", "g7", "g8"}
     assert white == {"a4", "a5", "b4", "b5", "b6", "c5", "c6", "i5", "i6", "h4", "h5", "h6", "g4", "g5"}
 
@@ -90,7 +90,7 @@ def test_belgian_daisy_matches_the_migs_records() -> None:
 
 def test_inline_three_marbles() -> None:
     # standard: a1 b2 c3 in line towards (+1,+1); d4 empty -> the three move one cell on
-    board = play(ABALONE.position("standard"), "a1b2")
+    board = play(GAME.position("standard"), "a1b2")
     black, _ = marbles(board)
     assert "a1" not in black and {"b2", "c3", "d4"} <= black
     assert board.fen() == "wwwww/wwwwww/2www2/8/9/3b4/2bbb2/bbbbbb/1bbbb w 0 0 1"
@@ -212,7 +212,7 @@ def test_broadside_off_the_edge_is_not_generated() -> None:
 
 
 def test_legal_moves_agree_with_illegal_reason() -> None:
-    board = ABALONE.position("german-daisy")
+    board = GAME.position("german-daisy")
     for text in ["c3d4", "d6e6", "b2c3", "g3f3", "h8g7"]:
         board.push(board.parse_move(text))
     legal = set(board.legal_moves())
@@ -222,14 +222,14 @@ def test_legal_moves_agree_with_illegal_reason() -> None:
 # --- position string ----------------------------------------------------------------------------
 
 def test_position_string_round_trip_and_apgn_form() -> None:
-    for start in ABALONE.starts:
-        board = ABALONE.position(start)
-        assert ABALONE.position(board.fen()).fen() == board.fen()
+    for start in GAME.starts:
+        board = GAME.position(start)
+        assert GAME.position(board.fen()).fen() == board.fen()
     apgn = "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbb1-1b0w w"
-    board = ABALONE.position(apgn)
+    board = GAME.position(apgn)
     assert board.fen() == "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbb1 w 1 0 1"
     assert board.turn == WHITE and board.status()["ejected"] == {"black": 1, "white": 0}
-    assert ABALONE.position("WWWWW/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb B 0 0 7").fen().endswith(" b 0 0 7")
+    assert GAME.position("WWWWW/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb B 0 0 7").fen().endswith(" b 0 0 7")
 
 
 @pytest.mark.parametrize(
@@ -250,7 +250,7 @@ def test_position_string_round_trip_and_apgn_form() -> None:
 )
 def test_bad_position_strings(text: str, reason: str) -> None:
     with pytest.raises(InvalidPositionError, match=reason):
-        ABALONE.position(text)
+        GAME.position(text)
 
 
 def test_occupied_and_status_fields() -> None:
@@ -260,7 +260,7 @@ def test_occupied_and_status_fields() -> None:
 
 
 def test_move_objects() -> None:
-    board = ABALONE.position("standard")
+    board = GAME.position("standard")
     move = board.parse_move("A1B2")
     assert repr(move) == "Move('a1b2')" and move.is_inline
     assert hash(move) == hash(board.parse_move("a1b2"))

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plybits.abalone import ABALONE, notation
+from plybits.abalone import GAME, notation
 from plybits.abalone.board import ALL_MOVES, GEOMETRY
 from plybits.errors import InvalidMoveError, PlybitsError
 
@@ -101,16 +101,16 @@ def test_any_text_is_a_move_or_a_refusal(text: str) -> None:
 def test_any_text_is_a_position_or_a_refusal(text: str) -> None:
     for candidate in (text, text + " b", text + " w 0 0 1"):
         try:
-            board = ABALONE.position(candidate)
+            board = GAME.position(candidate)
         except PlybitsError:
             continue
-        assert ABALONE.position(board.fen()).fen() == board.fen()
+        assert GAME.position(board.fen()).fen() == board.fen()
 
 
 @settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(st.text(alphabet='[]"{}1.- abcdefghi123456789*\nEventVariantPosition/bw', max_size=120))
 def test_any_text_is_a_record_or_a_refusal(text: str) -> None:
     try:
-        ABALONE.parse_record(text)
+        GAME.parse_record(text)
     except PlybitsError:
         pass

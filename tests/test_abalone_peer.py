@@ -24,7 +24,7 @@ from abalone.enums import Direction, InitialPosition, Marble, Player, Space
 from abalone.game import Game as PeerGame
 from abalone.game import IllegalMoveException
 from abalone.utils import neighbor
-from plybits.abalone import ABALONE, Board
+from plybits.abalone import GAME, Position
 from plybits.abalone.board import BLACK, WHITE
 from tests.conftest import shared_data
 
@@ -44,7 +44,7 @@ def name(space: Space) -> str:
     return (space.value[0] + space.value[1]).lower()
 
 
-def peer_board(board: Board) -> PeerGame:
+def peer_board(board: Position) -> PeerGame:
     """The peer's game for our position (rows of the position string, side to move)."""
     rows, side = board.fen().split()[:2]
     game = PeerGame.__new__(PeerGame)
@@ -89,15 +89,15 @@ def peer_move(text: str, direction: int) -> tuple[Space | tuple[Space, Space], D
     return marbles, PEER_DIRECTION[direction]
 
 
-def random_positions(start: str, seed: int, count: int) -> Iterator[Board]:
+def random_positions(start: str, seed: int, count: int) -> Iterator[Position]:
     """``count`` positions of random games from ``start``, biased towards pushes and ejections."""
     rng = random.Random(seed)
-    board = ABALONE.position(start)
+    board = GAME.position(start)
     ply = 0
     for _ in range(count):
         moves = board.legal_moves()
         if not moves or ply > 300:
-            board, ply = ABALONE.position(start), 0
+            board, ply = GAME.position(start), 0
             moves = board.legal_moves()
         yield board
         pushes = [m for m in moves if board.pushed(m)]
@@ -114,7 +114,7 @@ def random_positions(start: str, seed: int, count: int) -> Iterator[Board]:
 
 def test_layouts_equal_the_peers() -> None:
     for start, layout in PEER_LAYOUT.items():
-        assert peer_board(ABALONE.position(start)).board == PeerGame(layout).board
+        assert peer_board(GAME.position(start)).board == PeerGame(layout).board
         assert PeerGame(layout).turn is Player.BLACK
 
 
@@ -167,7 +167,7 @@ def test_real_game_positions_against_peer() -> None:
         if number == 80:
             break
         record = apgn.parse_record(game_text)
-        board = ABALONE.position(record.start)
+        board = GAME.position(record.start)
         for ply, token in enumerate(record.moves):
             if ply % 10 == 0:
                 assert sorted(map(str, board.legal_moves())) == sorted(peer_legal(peer_board(board))), board.fen()
@@ -177,7 +177,7 @@ def test_real_game_positions_against_peer() -> None:
 
 
 def test_white_to_move_positions_agree() -> None:
-    board = ABALONE.position("belgian-daisy")
+    board = GAME.position("belgian-daisy")
     board.push(board.parse_move("a1b2"))
     assert board.turn == WHITE
     assert sorted(map(str, board.legal_moves())) == sorted(peer_legal(peer_board(board)))
@@ -189,7 +189,7 @@ def test_the_peer_plays_on_after_the_sixth_ejection() -> None:
     Hand-worked: white has lost six marbles (2 against 1 pushed e9 off), so black has won and
     nothing more may be played. The peer still lists white's moves (i5 i6 ...) here.
     """
-    won = ABALONE.position("5/6/7/8/6bbw/8/7/6/ww3 b 0 5 40")
+    won = GAME.position("5/6/7/8/6bbw/8/7/6/ww3 b 0 5 40")
     won.push(won.parse_move("e7e8"))  # 2 against 1 at the edge: the sixth white marble leaves
     assert won.status() == {"status": "won", "ejected": {"black": 0, "white": 6}, "winner": "black", "result": "1-0"}
     assert won.legal_moves() == []

@@ -16,7 +16,7 @@ import chess.pgn
 import pytest
 
 import plybits
-from plybits.chess import CHESS, X88
+from plybits.chess import GAME, X88
 from plybits.chess.board import FILE_OF, RANK_OF, SQUARES
 from plybits.chess.notation import san as write_san
 from plybits.chess.notation import uci as write_uci
@@ -36,7 +36,7 @@ def pgn_files() -> list[Path]:
 def games_of(path: Path) -> list[tuple[str, chess.pgn.Game]]:
     """Our split of the file, zipped with python-chess's reading of the same file."""
     text = path.read_text(encoding="utf-8-sig", errors="strict")
-    ours = list(CHESS.split_records(text))
+    ours = list(GAME.split_records(text))
     theirs = []
     with io.StringIO(text) as handle:
         while (game := chess.pgn.read_game(handle)) is not None:
@@ -62,9 +62,9 @@ def _fen(board: chess.Board) -> str:
 def check_game(text: str, game: chess.pgn.Game, where: str) -> tuple[list[str], str | None, int]:
     """Replay one game with both libraries; returns the UCI moves, our start and the SAN plies compared."""
     assert not game.errors, f"{where}: python-chess could not read it: {game.errors}"
-    record = CHESS.parse_record(text)
+    record = GAME.parse_record(text)
     board = game.board()
-    position = CHESS.position(record.start)
+    position = GAME.position(record.start)
     assert position.chess960 == board.chess960, where
     assert position.fen() == _fen(board), where
     expected = list(game.mainline_moves())
@@ -98,7 +98,7 @@ def test_every_game_equals_python_chess(client, capsys):
             variant = game.headers.get("Variant", "")
             if variant.lower() in VARIANTS_REFUSED:
                 with pytest.raises(InvalidRecordError, match=variant):
-                    CHESS.parse_record(text)
+                    GAME.parse_record(text)
                 refused += 1
                 continue
             ucis, start, n = check_game(text, game, where)

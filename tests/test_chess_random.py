@@ -8,7 +8,7 @@ import random
 import chess
 import pytest
 
-from plybits.chess import CHESS, X88
+from plybits.chess import GAME, X88
 from plybits.chess.board import FILE_OF, RANK_OF, SQUARES
 from plybits.chess.notation import san as write_san
 from plybits.chess.notation import uci as write_uci
@@ -34,7 +34,7 @@ def expected_status(board: chess.Board) -> str:
 def playout(seed: int, board: chess.Board, plies: int) -> None:
     rng = random.Random(seed)
     start_fen = board.shredder_fen() if board.chess960 else board.fen()
-    position = CHESS.position(start_fen)
+    position = GAME.position(start_fen)
     assert position.chess960 == board.chess960
     played = []
     for ply in range(plies):
@@ -57,7 +57,7 @@ def playout(seed: int, board: chess.Board, plies: int) -> None:
         board.push(move)
         played.append(ours_move)
         assert position.fen() == (board.shredder_fen() if board.chess960 else board.fen()), at
-    start = CHESS.position(start_fen)
+    start = GAME.position(start_fen)
     bits = X88.encode(start.copy(), played)
     assert X88.decode(start.copy(), bits.tobytes(), len(played), 0) == played
 

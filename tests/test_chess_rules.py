@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plybits.chess import CHESS
+from plybits.chess import GAME
 from plybits.chess.board import Board, parse_square
 from plybits.chess.notation import parse_san, parse_uci, san, uci
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -47,12 +47,12 @@ def test_perft(fen, depth, count):
 
 
 def ucis(fen: str) -> set[str]:
-    board = CHESS.position(fen)
+    board = GAME.position(fen)
     return {uci(board, m) for m in board.legal_moves()}
 
 
 def test_en_passant_only_right_after_the_double_step():
-    board = CHESS.position("4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1")
+    board = GAME.position("4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1")
     board.push(board.parse_move("a4"))
     assert board.fen() == "4k3/8/8/8/Pp6/8/8/4K3 b - a3 0 1"
     assert "b4a3" in {uci(board, m) for m in board.legal_moves()}
@@ -65,7 +65,7 @@ def test_en_passant_that_exposes_the_king_on_the_rank_is_illegal():
     # White Ka5, pawn b5; black pawn c5 just moved c7-c5; black rook h5 would see the king.
     fen = "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2"
     assert "b5c6" not in ucis(fen)
-    assert CHESS.position(fen).fen() == "8/8/8/KPp4r/8/8/8/4k3 w - - 0 2"  # no legal ep: no ep square written
+    assert GAME.position(fen).fen() == "8/8/8/KPp4r/8/8/8/4k3 w - - 0 2"  # no legal ep: no ep square written
 
 
 def test_pinned_piece_moves_only_along_the_pin():
@@ -94,7 +94,7 @@ def test_castling_through_check_and_through_pieces():
 
 def test_chess960_castling_is_king_takes_rook_and_rook_may_stay():
     # King b1 with rooks a1 and g1: O-O-O puts the king on c1 and the rook on d1.
-    board = CHESS.position("r3k2r/8/8/8/8/8/8/RK4R1 w AGha - 0 1")
+    board = GAME.position("r3k2r/8/8/8/8/8/8/RK4R1 w AGha - 0 1")
     assert board.chess960
     moves = {uci(board, m) for m in board.legal_moves()}
     assert {"b1a1", "b1g1"} <= moves
@@ -102,36 +102,36 @@ def test_chess960_castling_is_king_takes_rook_and_rook_may_stay():
     board.push(parse_uci(board, "b1a1"))
     assert board.fen() == "r3k2r/8/8/8/8/8/8/2KR2R1 b ha - 1 1"
     # O-O with the king already on g1: only the rook moves (king b... here king g1, rook h1)
-    board = CHESS.position("4k3/8/8/8/8/8/8/6KR w H - 0 1")
+    board = GAME.position("4k3/8/8/8/8/8/8/6KR w H - 0 1")
     board.push(board.parse_move("O-O"))
     assert board.fen() == "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
 
 
 def test_chess960_start_round_trips_as_shredder_fen():
     xfen = "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1"
-    board = CHESS.position(xfen)
+    board = GAME.position(xfen)
     assert board.chess960
     assert board.fen() == "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w GDgd - 0 1"
-    assert CHESS.position(board.fen()).fen() == board.fen()
-    standard_as_960 = CHESS.position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1")
+    assert GAME.position(board.fen()).fen() == board.fen()
+    standard_as_960 = GAME.position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1")
     assert standard_as_960.chess960 and standard_as_960.fen().split()[2] == "HAha"
-    assert CHESS.canonical_start(standard_as_960.fen()) == standard_as_960.fen()
-    assert CHESS.canonical_start(CHESS.position().fen()) is None
+    assert GAME.canonical_start(standard_as_960.fen()) == standard_as_960.fen()
+    assert GAME.canonical_start(GAME.position().fen()) is None
 
 
 def test_uci_castling_differs_between_standard_and_chess960():
-    standard = CHESS.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    standard = GAME.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     move = parse_uci(standard, "e1g1")
     assert uci(standard, move) == "e1g1" and san(standard, move) == "O-O"
     assert parse_uci(standard, "e1h1") == move  # king-takes-rook is read too
-    chess960 = CHESS.position("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1")
+    chess960 = GAME.position("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1")
     assert uci(chess960, parse_uci(chess960, "e1h1")) == "e1h1"
     with pytest.raises(IllegalMoveError):
         parse_uci(chess960, "e1g1")
 
 
 def test_promotions_and_under_promotions():
-    board = CHESS.position("8/P7/8/8/8/8/8/k6K w - - 0 1")
+    board = GAME.position("8/P7/8/8/8/8/8/k6K w - - 0 1")
     assert {uci(board, m) for m in board.legal_moves() if m.promotion} == {"a7a8q", "a7a8r", "a7a8b", "a7a8n"}
     for text, expected in [("a8=Q", "a7a8q"), ("a8Q", "a7a8q"), ("a8=n", "a7a8n"), ("a7a8r", "a7a8r"), ("a8=B+", "a7a8b")]:
         assert uci(board, board.parse_move(text)) == expected
@@ -146,31 +146,31 @@ def test_promotions_and_under_promotions():
 
 @pytest.mark.parametrize("text", ["O-O", "0-0", "O-O+", "O-O!?", "e1g1", "e1h1"])
 def test_san_leniencies_for_castling(text):
-    board = CHESS.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    board = GAME.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     assert uci(board, board.parse_move(text, "san" if not text.startswith("e1") else None)) == "e1g1"
 
 
 @pytest.mark.parametrize("text", ["Nf3", "Ng1f3", "Ng1-f3", "Nxf3", "Nf3+", "Nf3!", "Nf3?!", "g1f3"])
 def test_san_leniencies(text):
-    board = CHESS.position()
+    board = GAME.position()
     assert uci(board, board.parse_move(text)) == "g1f3"
 
 
 def test_san_disambiguation_written_and_read():
     # knights b1/f1 differ by file, rooks a4/a2 by rank, queens a4/c4/a2 need both
-    board = CHESS.position("k7/8/8/8/8/8/8/1N3N1K w - - 0 1")
+    board = GAME.position("k7/8/8/8/8/8/8/1N3N1K w - - 0 1")
     assert san(board, parse_uci(board, "b1d2")) == "Nbd2"
     with pytest.raises(AmbiguousMoveError):
         board.parse_move("Nd2")
-    board = CHESS.position("7k/8/8/8/R7/8/R7/4K3 w - - 0 1")
+    board = GAME.position("7k/8/8/8/R7/8/R7/4K3 w - - 0 1")
     assert san(board, parse_uci(board, "a4a3")) == "R4a3"
-    board = CHESS.position("7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1")
+    board = GAME.position("7k/8/8/8/Q1Q5/8/Q7/4K3 w - - 0 1")
     assert san(board, parse_uci(board, "a4b3")) == "Qa4b3"
     assert uci(board, board.parse_move("Qa4b3")) == "a4b3"
 
 
 def test_san_check_and_mate_marks():
-    board = CHESS.position()
+    board = GAME.position()
     for text in ["f3", "e5", "g4"]:
         board.push(board.parse_move(text))
     mate = board.parse_move("Qh4")
@@ -180,7 +180,7 @@ def test_san_check_and_mate_marks():
 
 
 def test_pawn_captures_need_the_file():
-    board = CHESS.position("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
+    board = GAME.position("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
     assert uci(board, board.parse_move("exd5")) == "e4d5"
     assert uci(board, board.parse_move("ed5")) == "e4d5"
     with pytest.raises(IllegalMoveError):
@@ -190,11 +190,11 @@ def test_pawn_captures_need_the_file():
 @pytest.mark.parametrize("text", ["", "Nf9", "Xe4", "e4e5e6", "O-O-O-O", "Qa"])
 def test_bad_san_syntax(text):
     with pytest.raises(InvalidMoveError):
-        CHESS.position().parse_move(text, "san")
+        GAME.position().parse_move(text, "san")
 
 
 def test_null_move():
-    board = CHESS.position()
+    board = GAME.position()
     for text in ["--", "Z0", "0000"]:
         move = board.parse_move(text)
         assert not move and san(board, move) == "--" and uci(board, move) == "0000"
@@ -218,11 +218,11 @@ def test_null_move():
     ],
 )
 def test_status(fen, status):
-    assert CHESS.position(fen).status() == status
+    assert GAME.position(fen).status() == status
 
 
 def test_threefold_repetition():
-    board = CHESS.position()
+    board = GAME.position()
     shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"]
     for text in shuffle:
         board.push(board.parse_move(text))
@@ -250,27 +250,27 @@ def test_threefold_repetition():
 )
 def test_bad_fen(fen):
     with pytest.raises(InvalidPositionError):
-        CHESS.position(fen)
+        GAME.position(fen)
 
 
 def test_side_not_to_move_in_check_is_refused():
     with pytest.raises(InvalidPositionError, match="not to move is in check"):
-        CHESS.position("4k3/8/8/8/8/8/8/4K2r b - - 0 1")
+        GAME.position("4k3/8/8/8/8/8/8/4K2r b - - 0 1")
 
 
 def test_fen_round_trip_and_defaults():
-    assert CHESS.position("8/8/8/8/8/8/8/k6K").fen() == "8/8/8/8/8/8/8/k6K w - - 0 1"
+    assert GAME.position("8/8/8/8/8/8/8/k6K").fen() == "8/8/8/8/8/8/8/k6K w - - 0 1"
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-    assert CHESS.position(fen).fen() == fen
+    assert GAME.position(fen).fen() == fen
 
 
 def test_occupied_uses_geometry_coordinates():
-    cells = set(CHESS.position("8/8/8/8/8/8/8/k6K w - - 0 1").occupied())
+    cells = set(GAME.position("8/8/8/8/8/8/8/k6K w - - 0 1").occupied())
     assert cells == {(0, 0, "k"), (7, 0, "K")}
 
 
 def test_illegal_moves_name_the_reason():
-    board = CHESS.position()
+    board = GAME.position()
     with pytest.raises(IllegalMoveError, match="e2e5"):
         board.parse_move("e2e5")
     with pytest.raises(IllegalMoveError, match="Ke2"):
@@ -282,7 +282,7 @@ def test_illegal_moves_name_the_reason():
 
 
 def test_lost_castling_rights_make_a_different_position_for_repetition():
-    board = CHESS.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    board = GAME.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     cycle = ["Kf1", "Kf8", "Ke1", "Ke8"]
     for _ in range(2):
         for text in cycle:
@@ -297,7 +297,7 @@ def test_lost_castling_rights_make_a_different_position_for_repetition():
 
 
 def test_a_capture_starts_the_repetition_count_afresh():
-    board = CHESS.position("4k3/8/8/p7/8/8/8/R3K3 w - - 0 1")
+    board = GAME.position("4k3/8/8/p7/8/8/8/R3K3 w - - 0 1")
     for text in ["Rb1", "Ke7", "Ra1", "Ke8", "Rb1", "Ke7", "Ra1", "Ke8"]:
         board.push(board.parse_move(text))
     assert board.repetitions() == 3

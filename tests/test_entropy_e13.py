@@ -8,7 +8,7 @@ import pytest
 
 import plybits
 from plybits import container
-from plybits.entropy import Board
+from plybits.entropy import Position
 from plybits.errors import InvalidDataError
 from tests.roundtrip import assert_roundtrip
 from tests.test_entropy_rules import LETTERS, model_board_fen, model_score, pack13, random_game
@@ -49,7 +49,7 @@ def test_spec_vector():
 
 def test_every_option_of_a_corner_and_a_centre_cell_round_trips():
     for cell in ("a1", "d4", "g7"):
-        board = Board()
+        board = Position()
         moves = [m for m in board.legal_moves("Y") if board.move_text(m)[1:3] == cell]
         assert len(moves) == 13
         for option, move in enumerate(moves):
@@ -187,7 +187,7 @@ def test_every_legal_turn_of_a_position_round_trips_to_the_model_word(seed, cut)
     model = [[None] * 7 for _ in range(7)]
     for f, r, letter in board.occupied():
         model[r][f] = letter
-    scheme = E13()
+    scheme = E13
     moves = board.legal_moves()
     assert moves
     for move in moves:

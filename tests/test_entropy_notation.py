@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import plybits
-from plybits.entropy import GAME, Board
+from plybits.entropy import GAME, Position
 from plybits.entropy.notation import parse_record, parse_token, split_records, write_record
 from plybits.errors import InvalidMoveError, InvalidPositionError, InvalidRecordError, PlybitsError, UnknownCodecError
 from plybits.game import Record
@@ -61,8 +61,8 @@ def test_the_api_refuses_an_unknown_notation(client):
 
 
 def test_position_strings_are_read_in_either_case_and_canonicalised():
-    assert Board("g6/7/7/3r3/7/7/7 1 3 -").fen() == "G6/7/7/3R3/7/7/7 1 3 -"
-    assert Board("  7/7/7/7/7/7/7\t1  1 - ").fen() == "7/7/7/7/7/7/7 1 1 -"
+    assert Position("g6/7/7/3r3/7/7/7 1 3 -").fen() == "G6/7/7/3R3/7/7/7 1 3 -"
+    assert Position("  7/7/7/7/7/7/7\t1  1 - ").fen() == "7/7/7/7/7/7/7 1 1 -"
 
 
 def test_the_empty_board_is_the_default_start_however_written():
@@ -136,11 +136,11 @@ def test_any_token_list_is_played_or_refused_cleanly(tokens):
 @given(st.text(alphabet="RGOBYWKrx01234567893/ -,\t", max_size=40))
 def test_any_position_string_is_read_or_refused_cleanly(text):
     try:
-        board = Board(text)
+        board = Position(text)
     except InvalidPositionError as err:
         assert "bad entropy position" in str(err)
     else:
-        assert Board(board.fen()).fen() == board.fen()
+        assert Position(board.fen()).fen() == board.fen()
 
 
 @settings(max_examples=200, deadline=None)

@@ -13,7 +13,7 @@ import random
 import pytest
 
 import plybits
-from plybits.entropy import Board
+from plybits.entropy import Position
 from plybits.entropy.board import line_score
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from tests.roundtrip import assert_roundtrip
@@ -131,7 +131,7 @@ def test_positions_along_random_games_agree_with_the_model(seed):
     tokens, _, scores, _ = random_game(rng)
     model = [[None] * 7 for _ in range(7)]
     bag = {letter: 7 for letter in LETTERS}
-    board = Board()
+    board = Position()
     for ply, token in enumerate(tokens):
         board.push(board.parse_move(token))
         colour, target = token[0], token[-2:]
@@ -185,13 +185,13 @@ def test_line_scores_worked_by_hand(line, score):
 
 
 def test_an_all_one_colour_row_scores_77():
-    assert Board("7/7/7/7/7/7/RRRRRRR 1 8 -").score() == 77
-    assert Board("R6/R6/R6/R6/R6/R6/R6 1 8 -").score() == 77  # the same as a column
+    assert Position("7/7/7/7/7/7/RRRRRRR 1 8 -").score() == 77
+    assert Position("R6/R6/R6/R6/R6/R6/R6 1 8 -").score() == 77  # the same as a column
 
 
 def test_a_row_and_a_column_with_an_empty_centre():
-    assert Board("7/7/7/7/7/7/RG1GR2 1 5 -").score() == 8
-    assert Board("7/7/3R3/3G3/7/3G3/3R3 1 5 -").score() == 8
+    assert Position("7/7/7/7/7/7/RG1GR2 1 5 -").score() == 8
+    assert Position("7/7/3R3/3G3/7/3G3/3R3 1 5 -").score() == 8
 
 
 def test_a_full_board_played_turn_by_turn():
@@ -218,13 +218,13 @@ def test_rows_of_one_colour_each_score_539():
 
 
 def test_slides_reach_every_empty_cell_in_line_and_stop_at_chips():
-    board = Board("7/7/3B3/7/7/7/7 1 2 -")  # B on d5
+    board = Position("7/7/3B3/7/7/7/7 1 2 -")  # B on d5
     turns = {board.move_text(t) for t in board.legal_moves("R") if t.cell == board.parse_move("Rd2").cell}
     assert turns == {"Rd2", "Rd2e2", "Rd2f2", "Rd2g2", "Rd2c2", "Rd2b2", "Rd2a2", "Rd2d3", "Rd2d4", "Rd2d1"}
 
 
 def test_the_e13_option_order_is_f_plus_f_minus_row_plus_row_minus_nearest_first():
-    board = Board("7/7/7/7/7/7/7 1 1 -")
+    board = Position("7/7/7/7/7/7/7 1 1 -")
     from plybits.entropy.board import square_name
 
     assert [square_name(i) for i in board.targets(board.parse_move("Rc3").cell)] == [
@@ -274,17 +274,17 @@ def test_an_eighth_chip_is_fine_in_the_next_round():
 
 def test_tokens_read_in_either_case_and_are_written_canonically():
     assert plybits.convert("entropy", moves=["rd4", "gA1A7", "Bb2"]) == ["Rd4", "Ga1a7", "Bb2"]
-    assert repr(Board().parse_move("bb2b7")) == "Turn.from_token('Bb2b7')"
+    assert repr(Position().parse_move("bb2b7")) == "Turn.from_token('Bb2b7')"
 
 
 def test_legal_moves_can_be_restricted_to_the_drawn_colour():
-    board = Board()
+    board = Position()
     assert len(board.legal_moves()) == 7 * 49 * 13
     assert len(board.legal_moves("K")) == 49 * 13
     assert {t.colour for t in board.legal_moves(6)} == {6}
     with pytest.raises(InvalidMoveError, match="unknown colour 'Z'"):
         board.legal_moves("Z")
-    full = Board("RRRRRRR/7/7/7/7/7/7 1 8 -")
+    full = Position("RRRRRRR/7/7/7/7/7/7 1 8 -")
     assert full.legal_moves("R") == [] and len(full.legal_moves()) == 6 * 42 * 12  # each empty cell: stay, 6 along its row, 5 down its column
 
 
@@ -301,7 +301,7 @@ def test_legal_moves_can_be_restricted_to_the_drawn_colour():
     ],
 )
 def test_position_strings_read_back(text):
-    assert Board(text).fen() == text
+    assert Position(text).fen() == text
     assert plybits.entropy.GAME.position(text).fen() == text
 
 
@@ -329,15 +329,15 @@ def test_position_strings_read_back(text):
 )
 def test_bad_position_strings_are_named(text, reason):
     with pytest.raises(InvalidPositionError, match=reason):
-        Board(text)
+        Position(text)
 
 
 def test_a_finished_position_must_carry_its_own_score():
     tokens = [LETTERS[(f * f + r) % 7] + name(f, r) for r in range(7) for f in range(7)]
     text = plybits.read_record("entropy", moves=tokens * 2).final.fen()
-    assert Board(text).status()["status"] == "finished"
+    assert Position(text).status()["status"] == "finished"
     with pytest.raises(InvalidPositionError, match="does not match the board, which scores 84"):
-        Board(text.replace(",84", ",85"))
+        Position(text.replace(",84", ",85"))
 
 
 def test_records_with_tags_a_start_and_comments():
@@ -350,7 +350,7 @@ def test_records_with_tags_a_start_and_comments():
 def test_hand_built_turns_off_the_board_are_named_not_crashed():
     from plybits.entropy.board import Turn
 
-    board = Board()
+    board = Position()
     assert board.illegal_reason(Turn(9, 10, 10)) == "unknown colour 9"
     assert board.illegal_reason(Turn(0, 0, 0)) == "cell index 0 is not on the board"
     assert board.illegal_reason(Turn(0, 10, 80)) == "cell index 80 is not on the board"

@@ -10,7 +10,7 @@ import random
 import pytest
 
 import plybits
-from plybits.entropy.board import Board
+from plybits.entropy import Position
 from plybits.entropy.rank import RANK, canonical_turns
 from plybits.errors import InvalidDataError
 from tests.roundtrip import assert_roundtrip
@@ -19,7 +19,7 @@ from tests.roundtrip import assert_roundtrip
 def random_game(seed: int, turns: int = 98) -> list[str]:
     """A game with real draws from the bag and random (legal) choices, as tokens."""
     rng = random.Random(seed)
-    board = Board()
+    board = Position()
     tokens = []
     for _ in range(turns):
         colour = rng.choice([c for c, n in enumerate(board.bag) for _ in range(n)])
@@ -32,7 +32,7 @@ def random_game(seed: int, turns: int = 98) -> list[str]:
 def information_content(tokens: list[str]) -> float:
     """-log2 of the draw's chance plus log2 of the placement and slide choices, turn by turn (worked out
     here from the rules, not from the coder)."""
-    board = Board()
+    board = Position()
     bits = 0.0
     for token in tokens:
         turn = board.parse_move(token)
@@ -64,19 +64,19 @@ def test_cost_is_within_two_percent_of_the_information_content():
 def test_model_0_is_uniform_over_all_turns():
     """Model 0 costs log2(legal turns, all colours) a turn, plus at most the coder's finish."""
     tokens = random_game(3, 30)
-    board, bits, moves = Board(), 0.0, []
+    board, bits, moves = Position(), 0.0, []
     for token in tokens:
         bits += math.log2(len(canonical_turns(board)))
         moves.append(board.parse_move(token))
         board.push(moves[-1])
-    payload = RANK.encode_version(Board(), moves, 0)
+    payload = RANK.encode_version(Position(), moves, 0)
     assert bits <= len(payload) <= bits + 16
-    assert RANK.decode(Board(), payload.tobytes(), len(moves), 0) == moves
-    assert len(RANK.encode_version(Board(), [], 0)) == 0
+    assert RANK.decode(Position(), payload.tobytes(), len(moves), 0) == moves
+    assert len(RANK.encode_version(Position(), [], 0)) == 0
 
 
 def test_canonical_order_is_colour_cell_option():
-    board = Board()
+    board = Position()
     board.push(board.parse_move("Rb1"))
     turns = canonical_turns(board)
     # a1: left, then slides file+1 (blocked by b1), file-1 (edge), row+1 nearest first; then c1
@@ -105,24 +105,24 @@ def test_golden_vectors_of_every_released_model():
 
 def test_corrupted_payloads_are_invalid_data():
     tokens = random_game(7)
-    board = Board()
+    board = Position()
     moves = []
     for t in tokens:
         moves.append(board.parse_move(t))
         board.push(moves[-1])
-    payload = RANK.encode(Board(), moves).tobytes()
+    payload = RANK.encode(Position(), moves).tobytes()
     with pytest.raises(InvalidDataError, match="trailing"):
-        RANK.decode(Board(), payload + b"\x00", len(moves), 1)
+        RANK.decode(Position(), payload + b"\x00", len(moves), 1)
     with pytest.raises(InvalidDataError) as err:
-        RANK.decode(Board(), payload[: len(payload) // 2], len(moves), 1)
+        RANK.decode(Position(), payload[: len(payload) // 2], len(moves), 1)
     assert err.value.ply is not None
     with pytest.raises(InvalidDataError, match="after the game's last turn"):
-        RANK.decode(Board(), payload, len(moves) + 1, 1)
+        RANK.decode(Position(), payload, len(moves) + 1, 1)
     rng = random.Random(1)
     for _ in range(50):
         blob = bytes(rng.randrange(256) for _ in range(rng.randrange(60)))
         try:
-            RANK.decode(Board(), blob, 98, 1)
+            RANK.decode(Position(), blob, 98, 1)
         except InvalidDataError:
             pass
 

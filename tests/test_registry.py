@@ -51,3 +51,27 @@ def test_listing_order_does_not_depend_on_import_order():
              "print(','.join(g.name for g in registry.games()))"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "chess,xiangqi,abalone,entropy"
+
+
+def test_games_and_schemes_declare_what_the_service_asks_of_them():
+    """The seed scheme, the heavy schemes and the drawing are declared on the classes, not found by name."""
+    from plybits.records import seed_scheme
+
+    assert {g.name: seed_scheme(g.name) for g in registry.games()} == {
+        "chess": "0x88", "xiangqi": "xq10", "abalone": "abapro", "entropy": "e13"}
+    assert {(s.game, s.name) for s in registry.schemes() if s.heavy} == {
+        ("chess", "rank"), ("xiangqi", "rank"), ("abalone", "rank"), ("entropy", "rank")}
+    for game in registry.games():
+        drawing = game.renderer()
+        assert drawing is not None and drawing.LAST_NOTATION in game.notations
+
+
+def test_decode_takes_the_container_a_peek_already_checked():
+    import plybits
+    from plybits.records import peek, unpack
+
+    data = plybits.encode("chess", "0x88", moves=["e4", "e5", "Nf3"], tags={"Event": "x"}).data
+    box = unpack(data)
+    assert peek(box) == peek(data) == ("chess", "0x88", 3)
+    assert plybits.decode(box, notation="uci") == plybits.decode(data, notation="uci")
+    assert plybits.decode(box).moves == ["e4", "e5", "Nf3"]

@@ -78,9 +78,10 @@ def test_plies_hint_and_inline_rule() -> None:
     for record, plies in (("e4 e5", 2), ("1. e4 e5 2. Nf3", 3), ("a0a1 a9a8", 2), ("d4", 1)):
         assert service.plies_hint(None, record) >= plies  # never under: a long record is never taken for a short one
     assert service.plies_hint(None, None) == 0
-    assert service.runs_inline(settings, 10, "0x88")
-    assert not service.runs_inline(settings, 11, "0x88")
-    assert not service.runs_inline(settings, 1, "rank")
+    x88, rank = registry.get_scheme("chess", "0x88"), registry.get_scheme("chess", "rank")
+    assert service.runs_inline(settings, 10, x88)
+    assert not service.runs_inline(settings, 11, x88)
+    assert not service.runs_inline(settings, 1, rank)
     assert not service.runs_inline(Settings(inline_plies=0), 1)
 
 

@@ -9,7 +9,7 @@ import plybits
 from plybits import container
 from plybits.bitio import BitWriter
 from plybits.errors import IllegalMoveError, InvalidDataError
-from plybits.xiangqi import GAME, XQ10_SCHEME
+from plybits.xiangqi import GAME, XQ10
 from plybits.xiangqi.board import (
     ADVISOR, BLACK, CANNON, CHARIOT, ELEPHANT, HORSE, KING, RED, SOLDIER, Board, Move,
 )
@@ -84,7 +84,7 @@ def test_issue_vector_illegal_chariot_through_own_soldier():
         writer.write(slot, 5)
         writer.write(d, 5)
     with pytest.raises(InvalidDataError) as info:
-        XQ10_SCHEME.decode(GAME.position(), writer.to_bytes(), 3, 0)
+        XQ10.decode(GAME.position(), writer.to_bytes(), 3, 0)
     assert info.value.ply == 2 and "a0a5" in str(info.value)
 
 
@@ -151,7 +151,7 @@ def _payload(*fields: tuple[int, int], pad: int = 0) -> bytes:
 
 
 def _decode(payload: bytes, plies: int, start: str | None = None):
-    return XQ10_SCHEME.decode(GAME.position(start), payload, plies, 0)
+    return XQ10.decode(GAME.position(start), payload, plies, 0)
 
 
 @pytest.mark.parametrize(
@@ -238,7 +238,7 @@ def test_every_real_game_roundtrips_exactly():
 
 def test_board_state_is_not_shared_between_calls():
     board = Board()
-    XQ10_SCHEME.encode(board.copy(), [Move.from_iccs("h2e2")])
+    XQ10.encode(board.copy(), [Move.from_iccs("h2e2")])
     assert board.fen() == Board().fen()
 
 
@@ -257,7 +257,7 @@ def test_random_payloads(payload, plies):
         assert err.ply is None or 0 <= err.ply <= plies
         return
     assert len(moves) == plies
-    assert XQ10_SCHEME.encode(GAME.position(), moves).tobytes() == payload
+    assert XQ10.encode(GAME.position(), moves).tobytes() == payload
 
 
 @settings(max_examples=300, deadline=None)
@@ -269,4 +269,4 @@ def test_random_fields_never_break_the_decoder(fields):
     except InvalidDataError as err:
         assert err.ply is not None and 0 <= err.ply < len(fields)
         return
-    assert XQ10_SCHEME.encode(GAME.position(), moves).tobytes() == payload
+    assert XQ10.encode(GAME.position(), moves).tobytes() == payload

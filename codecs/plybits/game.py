@@ -3,32 +3,44 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from bitarray import bitarray
 
-Move = Hashable
+from plybits.mailbox import Geometry
+
+MoveT = TypeVar("MoveT", bound=Hashable)
 """A game's own move object (each game defines its class); only the game interprets it."""
+BoardT = TypeVar("BoardT", bound="Board[Any]")
+"""The board class a scheme plays on (a game's position class, or the rules class it extends)."""
+PositionT = TypeVar("PositionT", bound="Position[Any]")
+"""A game's position class."""
+PositionT_contra = TypeVar("PositionT_contra", bound="Position[Any]", contravariant=True)
 
 
-class Position(Protocol):
-    """A game position that can be copied, queried and played forward."""
+class Board(Protocol[MoveT]):
+    """What a scheme needs of a position: the rules. A game's board module provides it."""
 
     def copy(self) -> Self:
         """An independent copy."""
         ...
 
-    def push(self, move: Any) -> None:
+    def push(self, move: MoveT) -> None:
         """Play a move already known to be legal."""
         ...
 
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[MoveT]:
         """Every legal move of the side to move (order unspecified unless a scheme documents one)."""
         ...
 
-    def parse_move(self, text: str, notation: str | None = None) -> Any:
+
+class Position(Board[MoveT], Protocol[MoveT]):
+    """A game position that can be copied, queried, played forward and read and written in the game's
+    notations: a game's :class:`Board` joined with its notation module (its package's ``Position``)."""
+
+    def parse_move(self, text: str, notation: str | None = None) -> MoveT:
         """The legal move written as ``text``; ``notation=None`` accepts any of the game's notations.
 
         :raises InvalidMoveError: on bad syntax.
@@ -37,7 +49,7 @@ class Position(Protocol):
         """
         ...
 
-    def move_text(self, move: Any, notation: str | None = None) -> str:
+    def move_text(self, move: MoveT, notation: str | None = None) -> str:
         """``move`` (legal here) written in ``notation`` (the game's default when ``None``)."""
         ...
 
@@ -55,6 +67,30 @@ class Position(Protocol):
         ...
 
 
+Observer = Callable[[BoardT, MoveT], None]
+"""``observe(position, move)``: sees each move with the position before it is played (not to be changed)."""
+
+
+class Renderer(Protocol[PositionT_contra]):
+    """What draws a game's positions (each game's ``svg`` module; see :mod:`plybits.svg`)."""
+
+    @property
+    def LAST_NOTATION(self) -> str:
+        """The game's notation whose move text names the move's cells (what ``last`` takes): a module constant."""
+        ...
+
+    def geometry(self, position: PositionT_contra) -> Geometry:
+        """The board geometry of ``position`` (for naming cells)."""
+        ...
+
+    def board(
+        self, position: PositionT_contra, *, last: Sequence[tuple[int, int]] = (), flip: bool = False,
+        size: int | None = None,
+    ) -> str:
+        """``position`` drawn, the ``last`` (file, rank) cells highlighted."""
+        ...
+
+
 @dataclass
 class Record:
     """A parsed game record: its start, its mainline as written, its tags."""
@@ -66,18 +102,20 @@ class Record:
     """What the record held that a move list cannot carry (comments, NAGs, variations), counted."""
 
 
-class Game(ABC):
-    """A game: its start positions, notations and record format."""
+class Game(ABC, Generic[PositionT]):
+    """A game: its start positions, notations, record format, seed scheme and drawing."""
 
     name: ClassVar[str]
     notations: ClassVar[tuple[str, ...]]
     """Move notations accepted and written; the first is the default."""
     starts: ClassVar[tuple[str, ...]]
     """Named start positions; the first is the default."""
+    seed_scheme: ClassVar[str]
+    """The name of the game's seed scheme: the default where a caller names none."""
     description: ClassVar[str] = ""
 
     @abstractmethod
-    def position(self, start: str | None = None) -> Position:
+    def position(self, start: str | None = None) -> PositionT:
         """The position named or written as ``start`` (the default start when ``None``).
 
         :raises InvalidPositionError: if ``start`` cannot be read.
@@ -94,9 +132,9 @@ class Game(ABC):
         """The records of a multi-record file (a multi-game PGN, say), one text each, lazily."""
         yield text
 
-    def write_record(self, record: Record, notation: str | None = None) -> str:
-        """Write a record in the game's record format with moves already in ``notation``."""
-        return " ".join(record.moves)
+    def renderer(self) -> Renderer[PositionT] | None:
+        """What draws the game's positions (:func:`plybits.svg.render`); ``None``: the game is not drawn."""
+        return None
 
     def canonical_start(self, start: str | None) -> str | None:
         """What a container stores for ``start``: ``None`` for the default start, else a name or position string."""
@@ -108,27 +146,27 @@ class Game(ABC):
         return None if text == self.position(None).fen() else text
 
 
-class StepEncoder:
+class StepEncoder(Generic[BoardT, MoveT]):
     """Encodes a game move by move, during the replay that checks its record (see :func:`plybits.records.encode`).
 
     This default keeps the moves and hands them to :meth:`Scheme.encode` at the end; a scheme that can write
     a move from the position before it alone returns its own, and so spares that second replay.
     """
 
-    def __init__(self, scheme: Scheme) -> None:
+    def __init__(self, scheme: Scheme[BoardT, MoveT]) -> None:
         self.scheme = scheme
-        self.moves: list[Any] = []
+        self.moves: list[MoveT] = []
 
-    def add(self, position: Position, move: Any) -> None:
+    def add(self, position: BoardT, move: MoveT) -> None:
         """Take ``move`` (legal), played from ``position`` (before the move; not to be changed)."""
         self.moves.append(move)
 
-    def finish(self, start: Position) -> bitarray:
+    def finish(self, start: BoardT) -> bitarray:
         """The payload bits of every move added, played from ``start``: the same as :meth:`Scheme.encode`'s."""
         return self.scheme.encode(start.copy(), self.moves)
 
 
-class Scheme(ABC):
+class Scheme(ABC, Generic[BoardT, MoveT]):
     """A bit layout for a game's moves. Released layouts never change; a new layout is a new scheme or version."""
 
     game: ClassVar[str]
@@ -141,18 +179,27 @@ class Scheme(ABC):
     description: ClassVar[str] = ""
     bits_per_ply: ClassVar[float | None] = None
     """Fixed width, or ``None`` when it varies."""
+    heavy: ClassVar[bool] = False
+    """Whether coding a ply costs far more than replaying it (a model to evaluate): the service then never
+    codes it on its event loop, however short the game."""
 
     @abstractmethod
-    def encode(self, start: Position, moves: Sequence[Any]) -> bitarray:
+    def encode(self, start: BoardT, moves: Sequence[MoveT]) -> bitarray:
         """The payload bits of ``moves`` (legal, in order) played from ``start`` (a copy the scheme may change)."""
 
-    def step_encoder(self) -> StepEncoder:
+    def step_encoder(self) -> StepEncoder[BoardT, MoveT]:
         """An encoder fed each move as the record is checked (the default replays the game in :meth:`encode`)."""
         return StepEncoder(self)
 
     @abstractmethod
-    def decode(self, start: Position, payload: bytes, plies: int, version: int) -> list[Any]:
-        """The ``plies`` moves stored in ``payload``, each checked legal, played from ``start``.
+    def decode(
+        self, start: BoardT, payload: bytes, plies: int, version: int,
+        observe: Observer[BoardT, MoveT] | None = None,
+    ) -> list[MoveT]:
+        """The ``plies`` moves stored in ``payload``, each checked legal, played on ``start``: a copy the
+        scheme plays forward, so that it is the position after the last move when this returns.
+
+        ``observe(position, move)``, when given, sees each checked move with the position before it is played.
 
         :raises InvalidDataError: on out-of-range fields, illegal moves (with their ply), truncation or trailing data.
         """

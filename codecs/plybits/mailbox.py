@@ -15,7 +15,7 @@ list look-up, never a coordinate test::
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from plybits.errors import InvalidMoveError
 
@@ -34,6 +34,9 @@ class _Off:
 
 OFF: Final = _Off()
 """Marks a cell outside the board. Truthy, so ``if cells[i]`` means "occupied or off"."""
+
+Square: TypeAlias = int
+"""A cell's index in a game's cell array (``board.cells[square]``)."""
 
 
 class Geometry:
@@ -58,7 +61,7 @@ class Geometry:
         self.border = border
         self.stride = width + 2 * border
         self.size = self.stride * (height + 2 * border)
-        self.squares: tuple[int, ...] = tuple(
+        self.squares: tuple[Square, ...] = tuple(
             self.index(f, r)
             for r in range(height)
             for f in range(width)
@@ -69,11 +72,11 @@ class Geometry:
         self._names: dict[int, str] = {i: name(*self.coords(i)) for i in self.squares}
         self._by_name: dict[str, int] = {n: i for i, n in self._names.items()}
 
-    def index(self, file: int, rank: int) -> int:
+    def index(self, file: int, rank: int) -> Square:
         """Array index of the cell at ``(file, rank)`` (which may be off the board)."""
         return (rank + self.border) * self.stride + file + self.border
 
-    def coords(self, index: int) -> tuple[int, int]:
+    def coords(self, index: Square) -> tuple[int, int]:
         """``(file, rank)`` of an array index."""
         rank, file = divmod(index, self.stride)
         return file - self.border, rank - self.border
@@ -82,11 +85,11 @@ class Geometry:
         """Index difference of a step of ``dfile`` files and ``drank`` ranks."""
         return drank * self.stride + dfile
 
-    def name(self, index: int) -> str:
+    def name(self, index: Square) -> str:
         """Name of a playable cell, e.g. ``"e4"``."""
         return self._names[index]
 
-    def parse(self, name: str) -> int:
+    def parse(self, name: str) -> Square:
         """Index of a named cell.
 
         :raises InvalidMoveError: if no playable cell has that name.
@@ -100,7 +103,7 @@ class Geometry:
         """A fresh cell array: ``empty`` on every playable cell, :data:`OFF` elsewhere."""
         return [empty if on else OFF for on in self.on_board]
 
-    def rays(self, index: int, step: int) -> Iterator[int]:
+    def rays(self, index: Square, step: int) -> Iterator[Square]:
         """Indices from ``index`` (exclusive) in steps of ``step`` while on the board."""
         index += step
         while self.on_board[index]:

@@ -24,7 +24,7 @@ from bitarray import bitarray
 
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
-from plybits.game import Position, Scheme
+from plybits.game import MoveT, Observer, BoardT, Scheme
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
 
 SCORE_SCALE = 32
@@ -261,11 +261,12 @@ class LinearModel(MoveModel):
         return moves, softmax_frequencies(self.scores(position, moves, history))
 
 
-class RankScheme(Scheme):
+class RankScheme(Scheme[BoardT, MoveT]):
     """Each ply's index among the legal moves, range-coded under the model of the container's version."""
 
-    name = "rank"
-    bits_per_ply = None
+    name: ClassVar[str] = "rank"
+    bits_per_ply: ClassVar[float | None] = None
+    heavy: ClassVar[bool] = True
     models: ClassVar[dict[int, MoveModel]] = {}
     """Every released model by version; all stay decodable forever."""
 
@@ -279,15 +280,15 @@ class RankScheme(Scheme):
         except KeyError:
             raise UnknownCodecError(f"{self.game}/rank has no model version {version!r}") from None
 
-    def encode(self, start: Position, moves: Sequence[Any]) -> bitarray:
+    def encode(self, start: BoardT, moves: Sequence[MoveT]) -> bitarray:
         return self.encode_version(start, moves, self.version)
 
-    def encode_version(self, start: Position, moves: Sequence[Any], version: int) -> bitarray:
+    def encode_version(self, start: BoardT, moves: Sequence[MoveT], version: int) -> bitarray:
         """The payload of ``moves`` under model ``version`` (for comparisons; containers use :attr:`version`)."""
         model = self.model(version)
         encoder = RangeEncoder()
         position = start
-        history: list[Any] = []
+        history: list[MoveT] = []
         for ply, move in enumerate(moves):
             check_deadline(ply)
             try:
@@ -302,16 +303,21 @@ class RankScheme(Scheme):
         bits.frombytes(encoder.finish())
         return bits
 
-    def decode(self, start: Position, payload: bytes, plies: int, version: int) -> list[Any]:
+    def decode(
+        self, start: BoardT, payload: bytes, plies: int, version: int,
+        observe: Observer[BoardT, MoveT] | None = None,
+    ) -> list[MoveT]:
         model = self.model(version)
         decoder = RangeDecoder(payload)
         position = start
-        history: list[Any] = []
+        history: list[MoveT] = []
         ply = 0
         try:
             for ply in range(plies):
                 check_deadline(ply)
-                move = model.decode_ply(decoder, position, history)
+                move: MoveT = model.decode_ply(decoder, position, history)
+                if observe is not None:
+                    observe(position, move)
                 position.push(move)
                 history.append(move)
             ply = plies

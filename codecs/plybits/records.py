@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,8 +21,8 @@ from plybits.errors import (
     PlybitsError,
     UnknownCodecError,
 )
-from plybits.game import Game, Position, Record
-from plybits.registry import get_game, get_scheme, scheme_by_id, schemes
+from plybits.game import Observer, Position, Record
+from plybits.registry import AnyGame, AnyScheme, get_game, get_scheme, scheme_by_id
 
 DEFAULT_MAX_PLIES = 20_000
 
@@ -31,11 +31,11 @@ DEFAULT_MAX_PLIES = 20_000
 class Replay:
     """A record read and checked: its start, moves and final position."""
 
-    game: Game
+    game: AnyGame
     start: str | None
-    start_position: Position
+    start_position: Position[Any]
     moves: list[Any]
-    final: Position
+    final: Position[Any]
     tags: dict[str, str] = field(default_factory=dict)
     dropped: dict[str, int] = field(default_factory=dict)
 
@@ -108,7 +108,7 @@ def read_record(
     notation: str | None = None,
     start: str | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
-    observe: Callable[[Position, Any], None] | None = None,
+    observe: Observer[Position[Any], Any] | None = None,
 ) -> Replay:
     """Parse and replay a move list or a record, checking every move.
 
@@ -129,7 +129,7 @@ def _read(
     notation: str | None,
     start: str | None,
     max_plies: int,
-    observe: Callable[[Position, Any], None] | None = None,
+    observe: Observer[Position[Any], Any] | None = None,
 ) -> tuple[Replay, PlybitsError | None]:
     """:func:`read_record` that stops at the first bad move: the moves before it, and the error located at it.
 
@@ -173,7 +173,7 @@ def _read(
     return Replay(game, game.canonical_start(start), start_position, played, position, tags, dropped), error
 
 
-def check_notation(game: Game, notation: str | None) -> None:
+def check_notation(game: AnyGame, notation: str | None) -> None:
     """Accept ``None`` or one of ``game``'s notations: the one check of a notation name (the games trust it).
 
     :raises UnknownCodecError: for any other name.
@@ -214,7 +214,7 @@ def walk(replay: Replay, notations: Sequence[str | None] = (None,)) -> Walk:
     return Walk(start, moves, positions)
 
 
-def write_moves(start: Position, moves: Sequence[Any], notation: str | None = None) -> list[str]:
+def write_moves(start: Position[Any], moves: Sequence[Any], notation: str | None = None) -> list[str]:
     """``moves`` played from ``start`` written in ``notation``."""
     position = start.copy()
     out = []
@@ -271,30 +271,42 @@ def encode(
     )
 
 
-def peek(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> tuple[str, str, int]:
+def unpack(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> container.Container:
+    """The container ``data`` holds, its header and CRC checked once: hand it to :func:`decode` or
+    :func:`decode_moves` rather than the bytes, which they would unpack again.
+
+    :raises InvalidDataError: on any corruption; :raises LimitExceededError: on too many plies.
+    """
+    return container.unpack(data, max_plies=max_plies)
+
+
+def peek(data: bytes | container.Container, *, max_plies: int = DEFAULT_MAX_PLIES) -> tuple[str, str, int]:
     """The game, scheme and ply count a container holds, read from its checked header without decoding a move.
 
     :raises InvalidDataError: on any corruption; :raises UnknownCodecError: on an unknown codec id;
     :raises LimitExceededError: on too many plies.
     """
-    box = container.unpack(data, max_plies=max_plies)
+    box = data if isinstance(data, container.Container) else unpack(data, max_plies=max_plies)
     scheme = scheme_by_id(box.codec_id)
     return scheme.game, scheme.name, box.plies
 
 
-def decode_moves(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> tuple[Replay, str]:
-    """Unpack a container and decode its moves (each checked legal); returns the replay and the scheme name.
-
-    :raises InvalidDataError: on any corruption; :raises LimitExceededError: on too many plies.
-    """
-    box = container.unpack(data, max_plies=max_plies)
+def _open(data: bytes | container.Container, max_plies: int) -> tuple[container.Container, AnyScheme, AnyGame]:
+    """The container, its scheme (checked able to read its version) and its game."""
+    box = data if isinstance(data, container.Container) else unpack(data, max_plies=max_plies)
     scheme = scheme_by_id(box.codec_id)
     if box.scheme_version not in scheme.readable_versions:
         raise InvalidDataError(
             f"{scheme.game}/{scheme.name} version {box.scheme_version} is not readable by this build "
             f"(reads {', '.join(map(str, scheme.readable_versions))})"
         )
-    game = get_game(scheme.game)
+    return box, scheme, get_game(scheme.game)
+
+
+def _replay(
+    box: container.Container, scheme: AnyScheme, game: AnyGame, observe: Observer[Position[Any], Any] | None,
+) -> Replay:
+    """Decode ``box``'s moves (each checked legal) in the scheme's one replay, which leaves the final position."""
     try:
         start_position = game.position(box.start)
     except PlybitsError as err:
@@ -302,26 +314,50 @@ def decode_moves(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> tuple[Re
     if box.start is not None and game.canonical_start(box.start) != box.start:
         raise InvalidDataError(f"stored start {box.start!r} is not in the one form encode stores "
                                f"({game.canonical_start(box.start)!r})")
-    moves = scheme.decode(start_position.copy(), box.payload, box.plies, box.scheme_version)
     final = start_position.copy()
-    for move in moves:
-        final.push(move)
-    return Replay(game, box.start, start_position, moves, final, box.tags), scheme.name
+    moves = scheme.decode(final, box.payload, box.plies, box.scheme_version, observe)
+    return Replay(game, box.start, start_position, moves, final, box.tags)
 
 
-def decode(data: bytes, *, notation: str | None = None, max_plies: int = DEFAULT_MAX_PLIES) -> Decoded:
-    """Decode a container into moves written in ``notation``.
+def decode_moves(
+    data: bytes | container.Container, *, max_plies: int = DEFAULT_MAX_PLIES,
+    observe: Observer[Position[Any], Any] | None = None,
+) -> tuple[Replay, str]:
+    """Unpack a container (unless given one :func:`unpack` returned) and decode its moves (each checked legal);
+    returns the replay and the scheme name.
+
+    ``observe(position, move)``, when given, sees each decoded move with the position before it is played.
+
+    :raises InvalidDataError: on any corruption; :raises LimitExceededError: on too many plies.
+    """
+    box, scheme, game = _open(data, max_plies)
+    return _replay(box, scheme, game, observe), scheme.name
+
+
+def decode(
+    data: bytes | container.Container, *, notation: str | None = None, max_plies: int = DEFAULT_MAX_PLIES,
+) -> Decoded:
+    """Decode a container (bytes, or one :func:`unpack` returned) into moves written in ``notation``.
+
+    The game is replayed once: each move is written as the scheme's decode plays it.
 
     :raises PlybitsError: on corrupted data or an unknown notation.
     """
-    replay, scheme_name = decode_moves(data, max_plies=max_plies)
-    game = replay.game
+    box, scheme, game = _open(data, max_plies)
     check_notation(game, notation)
+    texts: list[str] = []
+    keep = texts.append
+
+    def write(position: Position[Any], move: Any) -> None:
+        check_deadline(len(texts))
+        keep(position.move_text(move, notation))
+
+    replay = _replay(box, scheme, game, write)
     return Decoded(
         game=game.name,
-        scheme=scheme_name,
+        scheme=scheme.name,
         start=replay.start,
-        moves=write_moves(replay.start_position, replay.moves, notation),
+        moves=texts,
         tags=replay.tags,
         plies=len(replay.moves),
         final_position=replay.final.fen(),
@@ -362,15 +398,12 @@ def legal_moves(
 
 
 def seed_scheme(game_name: str) -> str:
-    """The name of the first scheme ``game_name`` registered (its seed scheme: ``0x88`` for chess, ...).
+    """The name of the seed scheme ``game_name`` declares (:attr:`plybits.game.Game.seed_scheme`: ``0x88`` for
+    chess, ...), checked registered.
 
-    :raises UnknownCodecError: if there is no such game or it has no scheme.
+    :raises UnknownCodecError: if there is no such game or its seed scheme is not registered.
     """
-    get_game(game_name)
-    for scheme in schemes():
-        if scheme.game == game_name:
-            return scheme.name
-    raise UnknownCodecError(f"game {game_name!r} has no scheme")
+    return get_scheme(game_name, get_game(game_name).seed_scheme).name
 
 
 def b64url(data: bytes) -> str:

@@ -1,32 +1,47 @@
-"""The codecs this build knows, keyed by game name and by (game, scheme); the service lists and dispatches from here."""
+"""The codecs this build knows, keyed by game name and by (game, scheme); the service lists and dispatches from here.
+
+Games are found one way: :data:`GAME_PACKAGES` lists the game packages, and importing a package registers its
+game and every scheme of it (see docs/architecture.md).
+"""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+from typing import Any, TypeAlias
 
 from plybits.errors import UnknownCodecError
 from plybits.game import Game, Scheme
 
-GAME_PACKAGES = ("plybits.chess", "plybits.xiangqi", "plybits.abalone", "plybits.entropy")
-"""Each package, if present, registers its game and seed scheme when imported."""
-LATER_SCHEMES = ("rank",)
-"""Scheme modules of a game package, imported (and so registered) after it when present."""
+AnyGame: TypeAlias = Game[Any]
+"""A game of any position class: what the registry hands out by name."""
+AnyScheme: TypeAlias = Scheme[Any, Any]
+"""A scheme of any game: what the registry hands out by name or codec id."""
 
-_games: dict[str, Game] = {}
-_schemes: dict[tuple[str, str], Scheme] = {}
-_by_id: dict[int, Scheme] = {}
+GAME_PACKAGES = ("plybits.chess", "plybits.xiangqi", "plybits.abalone", "plybits.entropy")
+"""The game packages, in listing order; each, if present, registers its game and its schemes when imported."""
+
+_games: dict[str, AnyGame] = {}
+_schemes: dict[tuple[str, str], AnyScheme] = {}
+_by_id: dict[int, AnyScheme] = {}
 _loaded = False
 
 
-def register_game(game: Game) -> None:
+def register_game(game: AnyGame) -> None:
     """Make a game known by its name."""
     if game.name in _games:
         raise ValueError(f"game {game.name!r} registered twice")
     _games[game.name] = game
 
 
-def register_scheme(scheme: Scheme) -> None:
+def unregister_game(name: str) -> None:
+    """Forget the game ``name`` and its schemes (for a game registered by a test or a plug-in, undone)."""
+    _games.pop(name, None)
+    for key in [key for key in _schemes if key[0] == name]:
+        del _by_id[_schemes.pop(key).codec_id]
+
+
+def register_scheme(scheme: AnyScheme) -> None:
     """Make a scheme known by (game, name) and by its container codec id."""
     key = (scheme.game, scheme.name)
     if key in _schemes:
@@ -46,9 +61,6 @@ def _load() -> None:
         if importlib.util.find_spec(package) is None:
             continue
         importlib.import_module(package)
-        for module in LATER_SCHEMES:
-            if importlib.util.find_spec(f"{package}.{module}") is not None:
-                importlib.import_module(f"{package}.{module}")
     _loaded = True
 
 
@@ -58,19 +70,19 @@ def _game_order(name: str) -> int:
     return packages.index(name) if name in packages else len(packages)
 
 
-def games() -> list[Game]:
+def games() -> list[AnyGame]:
     """Every registered game, in a fixed order."""
     _load()
     return sorted(_games.values(), key=lambda g: _game_order(g.name))
 
 
-def schemes() -> list[Scheme]:
+def schemes() -> list[AnyScheme]:
     """Every registered scheme, grouped by game."""
     _load()
     return sorted(_schemes.values(), key=lambda s: (_game_order(s.game), s.codec_id))
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> AnyGame:
     """The game called ``name``.
 
     :raises UnknownCodecError: if there is none.
@@ -83,7 +95,7 @@ def get_game(name: str) -> Game:
         raise UnknownCodecError(f"unknown game {name!r}; known: {known}") from None
 
 
-def get_scheme(game: str, name: str) -> Scheme:
+def get_scheme(game: str, name: str) -> AnyScheme:
     """The scheme ``name`` of ``game``.
 
     :raises UnknownCodecError: if there is none.
@@ -96,7 +108,7 @@ def get_scheme(game: str, name: str) -> Scheme:
         raise UnknownCodecError(f"unknown scheme {name!r} for {game}; known: {known}") from None
 
 
-def scheme_by_id(codec_id: int) -> Scheme:
+def scheme_by_id(codec_id: int) -> AnyScheme:
     """The scheme a container's codec byte names.
 
     :raises UnknownCodecError: if no scheme has that id.

@@ -1,7 +1,8 @@
 """Boards as SVG: a small document builder shared by every game's renderer, and :func:`render`.
 
-Each game draws itself in ``plybits.<game>.svg`` with a function
-``board(position, *, last=(), flip=False, size=None) -> str`` built on :class:`Drawing`.
+Each game draws itself with a :class:`~plybits.game.Renderer` built on :class:`Drawing` (by convention its
+``plybits.<game>.svg`` module, which its :meth:`~plybits.game.Game.renderer` returns), whose function
+``board(position, *, last=(), flip=False, size=None) -> str`` draws a position.
 Coordinates are user units of a fixed viewBox; ``size`` only sets the pixel width
 (the height follows the aspect ratio), so a board scales without being redrawn.
 ``flip`` turns the board by 180 degrees: shapes move, text stays upright::
@@ -14,16 +15,15 @@ Coordinates are user units of a fixed viewBox; ``size`` only sets the pixel widt
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any
 
 from plybits.errors import InvalidMoveError, InvalidPositionError, UnsupportedError
-from plybits.game import Position
+from plybits.game import Renderer
 from plybits.mailbox import Geometry
+from plybits.registry import get_game
 
 MIN_SIZE = 16
 MAX_SIZE = 4096
@@ -134,10 +134,6 @@ class Drawing:
         a, b = self.point(x1, y1, fixed), self.point(x2, y2, fixed)
         self.element("line", x1=_number(a[0]), y1=_number(a[1]), x2=_number(b[0]), y2=_number(b[1]), **attrs)
 
-    def polyline(self, points: Iterable[tuple[float, float]], *, fixed: bool = False, **attrs: Any) -> None:
-        """An open path through board points."""
-        self.element("polyline", points=self._points(points, fixed), **attrs)
-
     def polygon(self, points: Iterable[tuple[float, float]], *, fixed: bool = False, **attrs: Any) -> None:
         """A closed shape through board points."""
         self.element("polygon", points=self._points(points, fixed), **attrs)
@@ -185,36 +181,15 @@ def last_cells(geometry: Geometry, last: str | None) -> list[int]:
     return [geometry.parse(name) for name in names]
 
 
-class Renderer(Protocol):
-    """What ``plybits.<game>.svg`` provides."""
+def renderer(game: str) -> Renderer[Any]:
+    """What draws ``game``: what the game declares (:meth:`plybits.game.Game.renderer`).
 
-    LAST_NOTATION: str
-    """The game's notation whose move text names the move's cells (what ``last`` takes)."""
-
-    def geometry(self, position: Position) -> Geometry:
-        """The board geometry of ``position`` (for naming cells)."""
-        ...
-
-    def board(
-        self, position: Position, *, last: Sequence[tuple[int, int]] = (), flip: bool = False, size: int | None = None
-    ) -> str:
-        """``position`` drawn, the ``last`` (file, rank) cells highlighted."""
-        ...
-
-
-def renderer(game: str) -> Renderer:
-    """The module that draws ``game`` (``plybits.<game>.svg``).
-
+    :raises UnknownCodecError: for an unknown game.
     :raises UnsupportedError: if the game has no renderer.
     """
-    module = f"plybits.{game}.svg"
-    try:
-        found = importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        found = False
-    if not found:
+    drawn = get_game(game).renderer()
+    if drawn is None:
         raise UnsupportedError(f"no board drawing for game {game!r}")
-    drawn: Renderer = importlib.import_module(module)
     return drawn
 
 
@@ -228,13 +203,10 @@ def render(
     :raises InvalidMoveError: if ``last`` names no cell of the board.
     :raises UnsupportedError: for a size out of bounds or a game without a renderer.
     """
-    from plybits.registry import get_game
-
-    the_game = get_game(game)
+    module = renderer(game)
     if position is not None and not position.strip():
         raise InvalidPositionError("empty position")
-    board = the_game.position(position)
-    module = renderer(the_game.name)
+    board = get_game(game).position(position)
     geometry = module.geometry(board)
     cells = [geometry.coords(i) for i in last_cells(geometry, last)]
     return module.board(board, last=cells, flip=flip, size=size)

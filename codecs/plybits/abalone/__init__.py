@@ -1,40 +1,74 @@
-"""Abalone: the hex board, its rules, Aba-Pro notation, APGN records and the ``abapro`` scheme."""
+"""Abalone: the hex board, its rules, Aba-Pro notation, APGN records and the ``abalone/abapro`` and
+``abalone/rank`` schemes.
+
+Importing this package registers the game and its schemes (see docs/architecture.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import ClassVar
 
-from plybits.abalone import apgn
+from plybits.abalone import apgn, svg
+from plybits.abalone import notation as _notation
 from plybits.abalone.abapro import ABAPRO, AbaProScheme
 from plybits.abalone.board import LAYOUTS, Board, Move
+from plybits.abalone.rank import RANK, AbaloneRankScheme
 from plybits.errors import InvalidPositionError
-from plybits.game import Game, Record
+from plybits.game import Game, Record, Renderer
 from plybits.registry import register_game, register_scheme
 
-__all__ = ["ABALONE", "AbaProScheme", "Abalone", "Board", "Move"]
+__all__ = ["ABAPRO", "GAME", "RANK", "AbaProScheme", "Abalone", "AbaloneRankScheme", "Board", "Move", "Position"]
 
 
-class Abalone(Game):
+class Position(Board):
+    """An Abalone position speaking the :class:`plybits.game.Position` protocol: the rules of
+    :class:`~plybits.abalone.board.Board`, the notation of :mod:`plybits.abalone.notation`."""
+
+    __slots__ = ()
+
+    def parse_move(self, text: str, notation: str | None = None) -> Move:
+        """The legal move written as ``text`` in Aba-Pro (the only notation, as the verbs checked; ``None`` means
+        it too).
+
+        :raises InvalidMoveError: if ``text`` is not one Aba-Pro move.
+        :raises IllegalMoveError: if it is not legal here, with the rule it breaks.
+        """
+        assert notation in (None, _notation.NAME), notation
+        move = _notation.parse(text)
+        self.check(move)
+        return move
+
+    def move_text(self, move: Move, notation: str | None = None) -> str:
+        """``move`` in canonical Aba-Pro (the only notation, as the verbs checked)."""
+        assert notation in (None, _notation.NAME), notation
+        return _notation.write(move)
+
+
+class Abalone(Game[Position]):
     """Abalone on the 61-cell board; black moves first; six marbles pushed off win."""
 
     name: ClassVar[str] = "abalone"
-    notations: ClassVar[tuple[str, ...]] = ("abapro",)
+    notations: ClassVar[tuple[str, ...]] = (_notation.NAME,)
     starts: ClassVar[tuple[str, ...]] = ("standard", "belgian-daisy", "german-daisy")
+    seed_scheme: ClassVar[str] = ABAPRO.name
     description: ClassVar[str] = "Abalone: 61 hexagonal cells, sumito pushes, Aba-Pro notation, APGN records"
 
-    def position(self, start: str | None = None) -> Board:
+    def position(self, start: str | None = None) -> Position:
+        """A named layout (the standard one when ``None``) or the position a position string writes.
+
+        :raises InvalidPositionError: if ``start`` cannot be read.
+        """
         if start is None:
-            return Board("standard")
+            return Position("standard")
         if not isinstance(start, str):
             raise InvalidPositionError(f"not an Abalone start: {start!r}")
         if start in LAYOUTS:
-            return Board(start)
+            return Position(start)
         if "/" not in start:
             raise InvalidPositionError(
                 f"unknown Abalone start {start!r}; known: {', '.join(self.starts)} or a position string"
             )
-        return Board.from_fen(start)
+        return Position.from_fen(start)
 
     def parse_record(self, text: str) -> Record:
         return apgn.parse_record(text)
@@ -42,10 +76,12 @@ class Abalone(Game):
     def split_records(self, text: str) -> Iterator[str]:
         return apgn.split_records(text)
 
-    def write_record(self, record: Record, notation: str | None = None) -> str:
-        return apgn.write_record(record)
+    def renderer(self) -> Renderer[Position]:
+        """:mod:`plybits.abalone.svg`."""
+        return svg
 
 
-ABALONE = Abalone()
-register_game(ABALONE)
+GAME = Abalone()
+register_game(GAME)
 register_scheme(ABAPRO)
+register_scheme(RANK)

@@ -17,10 +17,10 @@ from bitarray import bitarray
 from plybits.abalone.board import BROADSIDE, CELL_NUMBER, GEOMETRY, INLINE, SQUARES, STEPS, Board, Move
 from plybits.bitio import BitReader, BitWriter
 from plybits.errors import InvalidDataError
-from plybits.game import Scheme
+from plybits.game import Observer, Scheme
 
 
-class AbaProScheme(Scheme):
+class AbaProScheme(Scheme[Board, Move]):
     """Aba-Pro moves as fixed fields: 10 bits inline, 14 bits broadside."""
 
     game: ClassVar[str] = "abalone"
@@ -32,7 +32,7 @@ class AbaProScheme(Scheme):
     )
     bits_per_ply: ClassVar[float | None] = None
 
-    def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:  # type: ignore[override]
+    def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:
         writer = BitWriter()
         for move in moves:
             if move.line < 0:
@@ -47,7 +47,9 @@ class AbaProScheme(Scheme):
                 writer.write(move.direction, 3)
         return writer.bits
 
-    def decode(self, start: Board, payload: bytes, plies: int, version: int) -> list[Move]:  # type: ignore[override]
+    def decode(
+        self, start: Board, payload: bytes, plies: int, version: int, observe: Observer[Board, Move] | None = None,
+    ) -> list[Move]:
         reader = BitReader(payload)
         position = start
         moves: list[Move] = []
@@ -59,6 +61,8 @@ class AbaProScheme(Scheme):
             reason = position.illegal_reason(move)
             if reason is not None:
                 raise InvalidDataError(f"illegal move {str(move)!r}: {reason}").at(ply, str(move))
+            if observe is not None:
+                observe(position, move)
             position.push(move)
             moves.append(move)
         reader.finish()

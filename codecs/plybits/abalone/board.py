@@ -30,10 +30,10 @@ suffix of the last row and no move number: ``.../bbbbb-1b0w w``.
 from __future__ import annotations
 
 import re
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Self
 
-from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from plybits.mailbox import OFF, Geometry
+from plybits.errors import IllegalMoveError, InvalidPositionError
+from plybits.mailbox import OFF, Geometry, Square
 from plybits.text import ascii_text, decimal
 
 EMPTY: Final = 0
@@ -74,11 +74,6 @@ SIDEWAYS: Final[tuple[tuple[int, ...], ...]] = tuple(
 """For a line of marbles along a direction, the four directions it can move broadside."""
 
 
-def cell_name(index: int) -> str:
-    """Name of the cell at a mailbox index, e.g. ``"e5"``."""
-    return CELL_NAMES[index]
-
-
 class Move(NamedTuple):
     """An Abalone move, written in Aba-Pro by ``str()``.
 
@@ -90,7 +85,7 @@ class Move(NamedTuple):
     :meth:`broadside`, which return shared instances.
     """
 
-    cell: int
+    cell: Square
     direction: int
     line: int = -1
     marbles: int = 0
@@ -204,7 +199,7 @@ class Board:
             self.set_fen(LAYOUTS.get(start, start))
 
     @classmethod
-    def from_fen(cls, text: str) -> Board:
+    def from_fen(cls, text: str) -> Self:
         """The position written as ``text`` (see the module docstring).
 
         :raises InvalidPositionError: if it cannot be read.
@@ -315,9 +310,9 @@ class Board:
         side = SYMBOLS[self.turn]
         return f"{'/'.join(rows)} {side} {self.ejected[BLACK]} {self.ejected[WHITE]} {self.fullmove}"
 
-    def copy(self) -> Board:
+    def copy(self) -> Self:
         """An independent copy."""
-        board = Board.__new__(Board)
+        board = self.__class__.__new__(self.__class__)
         board.cells = self.cells.copy()
         board.turn = self.turn
         board.ejected = self.ejected.copy()
@@ -325,9 +320,8 @@ class Board:
         return board
 
     def __eq__(self, other: object) -> bool:
+        """Equal positions (by position string); defining this leaves boards unhashable, as they change."""
         return isinstance(other, Board) and self.fen() == other.fen()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
@@ -553,23 +547,4 @@ class Board:
         if me == WHITE:
             self.fullmove += 1
         self.turn = 3 - me
-
-    def parse_move(self, text: str, notation: str | None = None) -> Move:
-        """The legal move written as ``text`` in Aba-Pro (the only notation, as the verbs checked; ``None`` means
-        it too).
-
-        :raises InvalidMoveError: if ``text`` is not one Aba-Pro move.
-        :raises IllegalMoveError: if it is not legal here, with the rule it breaks.
-        """
-        assert notation in (None, _notation.NAME), notation
-        move = _notation.parse(text)
-        self.check(move)
-        return move
-
-    def move_text(self, move: Move, notation: str | None = None) -> str:
-        """``move`` in canonical Aba-Pro (the only notation, as the verbs checked)."""
-        assert notation in (None, _notation.NAME), notation
-        return _notation.write(move)
-
-
-from plybits.abalone import notation as _notation  # noqa: E402  (notation builds on the names above)
+from plybits.text import ascii_text, decimal

@@ -21,7 +21,6 @@ from typing import Any, ClassVar, cast
 from plybits.abalone.board import BLACK, CELL_NUMBER, EMPTY, GEOMETRY, SQUARES, STEPS, Board, Move
 from plybits.mailbox import OFF
 from plybits.rank import LinearModel, RankScheme, UniformModel, sorted_by
-from plybits.registry import register_scheme
 
 
 def move_key(move: Move) -> tuple[int, ...]:
@@ -285,7 +284,7 @@ def _broadside_cells() -> dict[Move, tuple[list[int], list[int], int]]:
 _BROADSIDE_CELLS = _broadside_cells()
 
 
-class AbaloneRank(RankScheme):
+class AbaloneRankScheme(RankScheme[Board, Move]):
     """Abalone moves range-coded by rank under a learned move model."""
 
     game: ClassVar[str] = "abalone"
@@ -301,8 +300,7 @@ class AbaloneRank(RankScheme):
     }
 
 
-MODEL = cast(LinearAbaloneModel, AbaloneRank.models[1])
+MODEL = cast(LinearAbaloneModel, AbaloneRankScheme.models[1])
 """Model 1, whose scorer defines :func:`move_features`."""
 
-RANK = AbaloneRank()
-register_scheme(RANK)
+RANK = AbaloneRankScheme()

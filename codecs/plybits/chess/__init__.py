@@ -1,4 +1,6 @@
-"""Chess: standard and Chess960, SAN and UCI, PGN, and the ``chess/0x88`` scheme."""
+"""Chess: standard and Chess960, SAN and UCI, PGN, and the ``chess/0x88`` and ``chess/rank`` schemes.
+
+Importing this package registers the game and its schemes (see docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -6,11 +8,12 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 from plybits.chess import notation as _notation
-from plybits.chess import pgn
+from plybits.chess import pgn, svg
 from plybits.chess.board import NULL_MOVE, STANDARD_FEN, Board, Move
-from plybits.chess.x88 import X88Scheme
+from plybits.chess.rank import RANK, ChessRankScheme
+from plybits.chess.x88 import X88, X88Scheme
 from plybits.errors import InvalidPositionError, InvalidRecordError, PlybitsError
-from plybits.game import Game, Record
+from plybits.game import Game, Record, Renderer
 from plybits.registry import register_game, register_scheme
 
 
@@ -28,12 +31,13 @@ class Position(Board):
         return _notation.move_text(self, move, notation)
 
 
-class Chess(Game):
+class Chess(Game[Position]):
     """Chess: standard and Chess960 (X-FEN or Shredder-FEN castling)."""
 
     name: ClassVar[str] = "chess"
     notations: ClassVar[tuple[str, ...]] = ("san", "uci")
     starts: ClassVar[tuple[str, ...]] = ("standard",)
+    seed_scheme: ClassVar[str] = X88.name
     description: ClassVar[str] = "Chess and Chess960: SAN and UCI moves, PGN records, FEN positions"
 
     def position(self, start: str | None = None, *, chess960: bool = False) -> Position:
@@ -69,22 +73,14 @@ class Chess(Game):
         """The games of a multi-game PGN, lazily."""
         return pgn.split_records(text)
 
-    def write_record(self, record: Record, notation: str | None = None) -> str:
-        """A PGN of the record (moves already in ``notation``)."""
-        chess960 = False
-        black = False
-        number = 1
-        if record.start is not None:
-            position = self.position(record.start)
-            chess960 = position.chess960
-            black = position.turn != 0
-            number = position.fullmove_number
-        return pgn.write_pgn(record, chess960=chess960, first_turn_black=black, first_number=number)
+    def renderer(self) -> Renderer[Position]:
+        """:mod:`plybits.chess.svg`."""
+        return svg
 
 
-CHESS = Chess()
-X88 = X88Scheme()
-register_game(CHESS)
+GAME = Chess()
+register_game(GAME)
 register_scheme(X88)
+register_scheme(RANK)
 
-__all__ = ["CHESS", "X88", "Chess", "Move", "NULL_MOVE", "Position", "X88Scheme"]
+__all__ = ["GAME", "RANK", "X88", "Board", "Chess", "ChessRankScheme", "Move", "NULL_MOVE", "Position", "X88Scheme"]

@@ -6,7 +6,7 @@ cells hold :data:`~plybits.mailbox.OFF`. A piece is an ``int``: its colour bit
 :data:`KING` = 6); an empty cell holds :data:`EMPTY` (0)::
 
     >>> pos = Board()
-    >>> pos.board[parse_square("e1")] == WHITE | KING
+    >>> pos.cells[parse_square("e1")] == WHITE | KING
     True
 
 Castling is stored as king-takes-rook (``Move(E1, H1)``) for both standard chess and
@@ -20,7 +20,7 @@ import operator
 from typing import Any, NamedTuple, Self, cast
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from plybits.mailbox import OFF, Geometry
+from plybits.mailbox import OFF, Geometry, Square
 from plybits.text import ascii_text, decimal
 
 FILE_NAMES = "abcdefgh"
@@ -76,6 +76,21 @@ def square_name(sq: int) -> str:
     return NAMES[sq]
 
 
+def castling_two_step(king: int, rook: int) -> int:
+    """Where the king lands castling from ``king`` with the rook on ``rook`` (its g- or c-file square): how
+    standard chess spells castling, which :class:`Move` spells king-takes-rook."""
+    return rook - FILE_OF[rook] + (6 if rook > king else 2)
+
+
+def castling_rook(king: int, to: int) -> int:
+    """The rook square a standard-chess castling ``king``->``to`` (e-file to the g- or c-file of its rank) takes;
+    -1 if the step is not one (the other spelling of :func:`castling_two_step`, for a king and rook where
+    standard chess puts them)."""
+    if FILE_OF[king] == 4 and RANK_OF[king] == RANK_OF[to] and FILE_OF[to] in (2, 6):
+        return to - FILE_OF[to] + (7 if FILE_OF[to] == 6 else 0)
+    return -1
+
+
 def _line_table() -> list[int]:
     """LINE[a * SIZE + b]: the unit step from a towards b when they share a rank, file or diagonal, else 0."""
     table = [0] * (SIZE * SIZE)
@@ -112,8 +127,8 @@ class Move(NamedTuple):
     Castling is the king's move onto its own rook; :data:`NULL_MOVE` is ``Move(0, 0)``.
     """
 
-    from_square: int
-    to_square: int
+    from_square: Square
+    to_square: Square
     promotion: int = 0
 
     @classmethod
@@ -151,7 +166,7 @@ NULL_MOVE = Move(0, 0, 0)
 _MOVES: list[Move | None] = [None] * (SIZE * SIZE * 8)
 
 
-def move(from_square: int, to_square: int, promotion: int = 0) -> Move:
+def move(from_square: Square, to_square: Square, promotion: int = 0) -> Move:
     """The (shared, interned) :class:`Move` object for these squares and promotion kind."""
     key = (from_square * SIZE + to_square) * 8 + promotion
     found = _MOVES[key]
@@ -169,7 +184,6 @@ MOVE_TABLE = cast("list[Move]", _MOVES)
 entry may still be ``None``: get those through :func:`move`)."""
 
 STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-_STANDARD_CASTLING_SQUARES = {"K": square(7, 0), "Q": square(0, 0), "k": square(7, 7), "q": square(0, 7)}
 
 
 def _checks_after(b: list[Any], f: int, t: int, p: int, k: int) -> bool:
@@ -216,14 +230,14 @@ class Board:
     (index ``colour >> 3``).
     """
 
-    __slots__ = ("board", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_anchor", "_trail", "_legal", "_check", "_safe")
+    __slots__ = ("cells", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_anchor", "_trail", "_legal", "_check", "_safe")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
         """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
 
         :raises InvalidPositionError: if ``fen`` is not a valid position.
         """
-        self.board: list[Any] = GEOMETRY.empty_cells(EMPTY)
+        self.cells: list[Any] = GEOMETRY.empty_cells(EMPTY)
         self.turn = WHITE
         self.castling: frozenset[int] = frozenset()
         self.ep = 0
@@ -243,7 +257,7 @@ class Board:
         the move alone: false after a null move made in check, ``None`` for good once a king was taken (which
         only a null move made in check allows)."""
         if fen == STANDARD_FEN and not chess960 and _START is not None:  # the usual start, read once
-            self.board = _START.board[:]
+            self.cells = _START.cells[:]
             self.castling = _START.castling
             self.kings = _START.kings[:]
             self._anchor = _START._anchor
@@ -261,7 +275,7 @@ class Board:
         rows = placement.split("/")
         if len(rows) != 8:
             raise InvalidPositionError(f"FEN board needs 8 ranks, got {len(rows)}: {fen!r}")
-        b = self.board
+        b = self.cells
         for r, row in enumerate(rows):
             rank = 7 - r
             file = 0
@@ -312,7 +326,7 @@ class Board:
     def _set_castling(self, text: str, chess960: bool, fen: str) -> None:
         if text == "-":
             return
-        b = self.board
+        b = self.cells
         rights = set()
         for ch in text:
             colour = WHITE if ch.isupper() else BLACK
@@ -353,7 +367,7 @@ class Board:
 
         The en passant square is written only when an en passant capture is legal (as python-chess does).
         """
-        b = self.board
+        b = self.cells
         rows = []
         for rank in range(7, -1, -1):
             row = ""
@@ -389,7 +403,7 @@ class Board:
         return out
 
     def _snapshot(self) -> tuple[Any, ...]:
-        return (self.board[:], self.turn, self.castling, self.ep, self.kings[:])
+        return (self.cells[:], self.turn, self.castling, self.ep, self.kings[:])
 
     def _key(self) -> tuple[Any, ...]:
         """What makes two positions the same for repetition: pieces, side, castling, en passant."""
@@ -397,16 +411,16 @@ class Board:
         if ep:
             pawn = (self.turn | PAWN)
             back = S if self.turn == WHITE else N
-            if self.board[ep + back + E] != pawn and self.board[ep + back + W] != pawn:
+            if self.cells[ep + back + E] != pawn and self.cells[ep + back + W] != pawn:
                 ep = 0
-        return (bytes(_ON_BOARD(self.board)), self.turn, self.castling, ep)
+        return (bytes(_ON_BOARD(self.cells)), self.turn, self.castling, ep)
 
     # ------------------------------------------------------------------ queries
 
     def copy(self, *, history: bool = True) -> Self:
         """An independent copy of the same class, with the repetition history unless ``history=False``."""
         other = type(self).__new__(type(self))
-        other.board = self.board[:]
+        other.cells = self.cells[:]
         other.turn = self.turn
         other.castling = self.castling
         other.ep = self.ep
@@ -427,12 +441,12 @@ class Board:
 
     def piece_at(self, sq: int) -> int:
         """The piece code on ``sq`` (0 when empty)."""
-        piece: int = self.board[sq]
+        piece: int = self.cells[sq]
         return piece
 
     def attacked(self, sq: int, by: int) -> bool:
         """Whether any piece of colour ``by`` attacks ``sq`` (with the board as it stands)."""
-        b = self.board
+        b = self.cells
         if by == WHITE:
             if b[sq - 11] == PAWN or b[sq - 13] == PAWN:
                 return True
@@ -470,7 +484,7 @@ class Board:
 
     def attackers(self, sq: int, by: int) -> list[int]:
         """Squares of the pieces of colour ``by`` that attack ``sq``."""
-        b = self.board
+        b = self.cells
         out = []
         pawn_from = (sq - 11, sq - 13) if by == WHITE else (sq + 11, sq + 13)
         out += [s for s in pawn_from if b[s] == by | PAWN]
@@ -496,7 +510,7 @@ class Board:
 
     def _pins_and_checks(self) -> tuple[dict[int, set[int]], list[int], set[int] | None]:
         """(pinned square -> squares it may move to, checkers, squares a non-king move must reach or None)."""
-        b = self.board
+        b = self.cells
         us = self.turn
         them = us ^ BLACK
         k = self.kings[us >> 3]
@@ -544,7 +558,7 @@ class Board:
         return self._legal[:]
 
     def _generate(self) -> list[Move]:
-        b = self.board
+        b = self.cells
         us = self.turn
         them = us ^ BLACK
         k = self.kings[us >> 3]
@@ -634,7 +648,7 @@ class Board:
 
     def _ep_legal(self, s: int, t: int) -> bool:
         """Whether the en passant capture s -> t leaves the king safe."""
-        b = self.board
+        b = self.cells
         us = self.turn
         captured = t - (N if us == WHITE else S)
         pawn = b[s]
@@ -650,7 +664,7 @@ class Board:
 
     def _castling_legal(self, k: int, r: int) -> bool:
         """Whether the king on ``k`` may castle with its rook on ``r`` (rights and check already known)."""
-        b = self.board
+        b = self.cells
         us = self.turn
         them = us ^ BLACK
         rank_base = k - FILE_OF[k]
@@ -680,12 +694,12 @@ class Board:
 
     def is_castling(self, m: Move) -> bool:
         """Whether ``m`` (legal here) is a castling move."""
-        p = self.board[m[0]]
-        return bool(m[0]) and p & 7 == KING and self.board[m[1]] == (p & BLACK) | ROOK
+        p = self.cells[m[0]]
+        return bool(m[0]) and p & 7 == KING and self.cells[m[1]] == (p & BLACK) | ROOK
 
     def is_capture(self, m: Move) -> bool:
         """Whether ``m`` (legal here) captures, en passant included."""
-        b = self.board
+        b = self.cells
         q: int = b[m[1]]
         if q:
             return q & BLACK != self.turn
@@ -696,7 +710,7 @@ class Board:
 
         :raises IllegalMoveError: naming why it is not legal.
         """
-        b = self.board
+        b = self.cells
         us = self.turn
         them = us ^ BLACK
         p = b[f]
@@ -712,7 +726,7 @@ class Board:
                     and self._castling_legal(f, t):
                 if promotion:
                     raise IllegalMoveError("castling cannot promote")
-                return _MOVES[(f * SIZE + t) * 8]  # type: ignore[return-value]
+                return MOVE_TABLE[(f * SIZE + t) * 8]
             raise IllegalMoveError(f"{NAMES[t]} holds a piece of the side to move")
         if kind == PAWN:
             forward = N if us == WHITE else S
@@ -797,7 +811,7 @@ class Board:
     def push(self, m: Move) -> None:
         """Play ``m`` (legal here, or the null move)."""
         f, t, promotion = m
-        b = self.board
+        b = self.cells
         us = self.turn
         self._legal = None
         check = None  # unknown: found on demand by is_check()
@@ -870,7 +884,7 @@ class Board:
         return self._insufficient(WHITE) and self._insufficient(BLACK)
 
     def _insufficient(self, colour: int) -> bool:
-        b = self.board
+        b = self.cells
         mine = [b[s] & 7 for s in SQUARES if b[s] and b[s] & BLACK == colour]
         if any(k in (PAWN, ROOK, QUEEN) for k in mine):
             return False
@@ -888,7 +902,7 @@ class Board:
         """How many times the current position has occurred (since the last capture or pawn move)."""
         cells, turn, castling, ep, kings = self._anchor
         replay = Board(None, chess960=self.chess960)
-        replay.board, replay.turn, replay.castling, replay.ep, replay.kings = cells[:], turn, castling, ep, kings[:]
+        replay.cells, replay.turn, replay.castling, replay.ep, replay.kings = cells[:], turn, castling, ep, kings[:]
         replay.halfmove_clock = 1
         keys = [replay._key()]
         for m in self._trail:
@@ -913,7 +927,7 @@ class Board:
 
     def occupied(self) -> list[tuple[int, int, str]]:
         """``(file, rank, FEN letter)`` of every piece."""
-        b = self.board
+        b = self.cells
         return [(FILE_OF[s], RANK_OF[s], SYMBOLS[b[s]]) for s in SQUARES if b[s]]
 
     def __repr__(self) -> str:

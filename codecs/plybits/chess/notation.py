@@ -32,7 +32,8 @@ from plybits.chess.board import (
     Move,
     N,
     W,
-    square,
+    castling_rook,
+    castling_two_step,
 )
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PlybitsError
 
@@ -86,7 +87,7 @@ def parse_san(board: Board, text: str) -> Move:
         if letter == "k":
             raise _illegal(board, text, "a pawn cannot promote to a king")
         promotion = PROMOTION_OF_LETTER[letter]
-    b = board.board
+    b = board.cells
     us = board.turn
     if not piece and from_file and from_rank:
         # fully specified (long algebraic, any piece, castling included): as UCI
@@ -138,7 +139,7 @@ def _castle(board: Board, text: str, kingside: bool) -> Move:
     k = board.kings[us >> 3]
     back_rank = 0 if us == 0 else 7
     rook = us | ROOK
-    b = board.board
+    b = board.cells
     for r in board.castling:  # at most one castling rook a side
         if RANK_OF[r] == back_rank and b[r] == rook and (r > k) == kingside:
             try:
@@ -158,7 +159,7 @@ def _legal(board: Board, f: int, t: int) -> bool:
 
 def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
     """Squares holding a piece of ``kind`` of the side to move that might move to ``to_sq`` (legality unchecked)."""
-    b = board.board
+    b = board.cells
     us = board.turn
     piece = us | kind
     if kind == PAWN:
@@ -188,12 +189,12 @@ def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
 
 def _find(board: Board, from_sq: int, to_sq: int, promotion: int, text: str) -> Move:
     """The legal move from/to/promotion, reading a standard-chess king two-step (or king-takes-rook) as castling."""
-    b = board.board
+    b = board.cells
     us = board.turn
     p = b[from_sq]
-    if not board.chess960 and p == us | KING and FILE_OF[from_sq] == 4 and RANK_OF[from_sq] == RANK_OF[to_sq] \
-            and FILE_OF[to_sq] in (2, 6) and RANK_OF[from_sq] == (0 if us == 0 else 7):
-        to_sq = square(0 if FILE_OF[to_sq] == 2 else 7, RANK_OF[to_sq])
+    rook = castling_rook(from_sq, to_sq) if not board.chess960 and p == us | KING else -1
+    if rook >= 0 and RANK_OF[from_sq] == (0 if us == 0 else 7):
+        to_sq = rook
         if b[to_sq] != us | ROOK or to_sq not in board.castling:
             raise _illegal(board, text, "castling is not legal here")
     try:
@@ -228,10 +229,10 @@ def uci(board: Board, m: Move) -> str:
     if promotion:
         return NAMES[f] + NAMES[t] + PROMOTION_LETTERS[promotion]
     if not board.chess960:
-        b = board.board
+        b = board.cells
         p = b[f]
         if p & 7 == KING and b[t] == (p & BLACK) | ROOK:
-            return NAMES[f] + NAMES[t - FILE_OF[t] + (6 if t > f else 2)]
+            return NAMES[f] + NAMES[castling_two_step(f, t)]
     return NAMES[f] + NAMES[t]
 
 
@@ -240,7 +241,7 @@ def san(board: Board, m: Move) -> str:
     f, t, promotion = m
     if not f:
         return "--"
-    b = board.board
+    b = board.cells
     p = b[f]
     kind = p & 7
     if kind == KING and b[t] == (p & BLACK) | ROOK:

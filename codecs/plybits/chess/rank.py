@@ -44,7 +44,6 @@ from plybits.chess.board import (
 )
 from plybits.mailbox import OFF
 from plybits.rank import LinearModel, RankScheme, UniformModel, softmax_frequencies
-from plybits.registry import register_scheme
 
 SQUARE64 = [-1] * SIZE
 """a1 = 0 ... h8 = 63 of each mailbox index."""
@@ -261,7 +260,7 @@ class LinearChessModel(LinearModel):
         The parts that depend on the move, the piece and the phase only are cached.
         """
         w = self.weights
-        b = board.board
+        b = board.cells
         us = board.turn
         them = us ^ BLACK
         side = us >> 3
@@ -370,7 +369,7 @@ for _step in KING_STEPS:
     _NEAR[SIZE + _step] = True
 
 
-class ChessRank(RankScheme):
+class ChessRankScheme(RankScheme[Board, Move]):
     """Chess moves range-coded by rank under a learned move model."""
 
     game: ClassVar[str] = "chess"
@@ -389,9 +388,8 @@ class ChessRank(RankScheme):
     }
 
 
-MODEL = cast(LinearChessModel, ChessRank.models[1])
+MODEL = cast(LinearChessModel, ChessRankScheme.models[1])
 """Model 1, whose scorer defines :func:`move_features`."""
 
 
-RANK = ChessRank()
-register_scheme(RANK)
+RANK = ChessRankScheme()

@@ -30,9 +30,11 @@ from plybits.chess.board import (
     SQUARES,
     Board,
     Move,
+    castling_rook,
+    castling_two_step,
 )
 from plybits.errors import IllegalMoveError, InvalidDataError
-from plybits.game import Scheme, StepEncoder
+from plybits.game import Observer, Scheme, StepEncoder
 
 TO_X88 = [0] * SIZE
 """TO_X88[mailbox square]: its 0x88 index (rank * 16 + file)."""
@@ -57,32 +59,32 @@ def word_of(board: Board, move: Move) -> int:
     if not f:
         return 0
     if not board.chess960:
-        b = board.board
+        b = board.cells
         p = b[f]
         if p & 7 == KING and b[t] == (p & BLACK) | ROOK:  # castling: the king's own two-step
-            t = t - FILE_OF[t] + (6 if t > f else 2)
+            t = castling_two_step(f, t)
     to_byte = TO_X88[t] | SPARE_BITS[PROMOTION_CODE[promotion]] if promotion else TO_X88[t]
     return TO_X88[f] << 8 | to_byte
 
 
-class X88StepEncoder(StepEncoder):
+class X88StepEncoder(StepEncoder[Board, Move]):
     """The ``chess/0x88`` payload built move by move, each move given with the board it is played from."""
 
-    def __init__(self, scheme: Scheme) -> None:
+    def __init__(self, scheme: Scheme[Board, Move]) -> None:
         super().__init__(scheme)
         self._writer = BitWriter()
         self._write = self._writer.write
 
-    def add(self, board: Board, move: Move) -> None:  # type: ignore[override]
+    def add(self, board: Board, move: Move) -> None:
         """Append the 16-bit field of ``move`` (legal in ``board``, which is not changed)."""
         self._write(word_of(board, move), 16)
 
-    def finish(self, start: Board) -> bitarray:  # type: ignore[override]
+    def finish(self, start: Board) -> bitarray:
         """The payload bits so far (``start`` is not needed: every word was written as its move came)."""
         return self._writer.bits
 
 
-class X88Scheme(Scheme):
+class X88Scheme(Scheme[Board, Move]):
     """chess/0x88: from and to squares as 0x88 bytes, 16 bits a ply."""
 
     game: ClassVar[str] = "chess"
@@ -91,7 +93,7 @@ class X88Scheme(Scheme):
     description: ClassVar[str] = "16 bits a ply: from and to squares as 0x88 bytes, promotion in the spare bits"
     bits_per_ply: ClassVar[float | None] = 16.0
 
-    def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:  # type: ignore[override]
+    def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:
         """The payload of ``moves`` (legal, in order) played from ``start``."""
         encoder = X88StepEncoder(self)
         board = start
@@ -105,12 +107,14 @@ class X88Scheme(Scheme):
         (see :func:`plybits.records.encode`): the same payload as :meth:`encode`, without a second replay."""
         return X88StepEncoder(self)
 
-    def decode(self, start: Board, payload: bytes, plies: int, version: int) -> list[Move]:  # type: ignore[override]
-        """The ``plies`` moves in ``payload``, each checked legal from ``start``.
+    def decode(
+        self, start: Board, payload: bytes, plies: int, version: int, observe: Observer[Board, Move] | None = None,
+    ) -> list[Move]:
+        """The ``plies`` moves in ``payload``, each checked legal and played on ``start``.
 
         :raises InvalidDataError: on a spare bit set, an illegal move (with its ply), truncation or trailing data.
         """
-        return self._decode(start, payload, plies, None)
+        return self._decode(start, payload, plies, None, observe)
 
     def decode_uci(self, start: Board, payload: bytes, plies: int) -> list[str]:
         """The moves in ``payload`` as UCI text (each checked legal): the 0x88 words already are UCI's squares.
@@ -118,15 +122,17 @@ class X88Scheme(Scheme):
         :raises InvalidDataError: as :meth:`decode`.
         """
         texts: list[str] = []
-        self._decode(start, payload, plies, texts)
+        self._decode(start, payload, plies, texts, None)
         return texts
 
-    def _decode(self, start: Board, payload: bytes, plies: int, texts: list[str] | None) -> list[Move]:
+    def _decode(
+        self, start: Board, payload: bytes, plies: int, texts: list[str] | None, observe: Observer[Board, Move] | None,
+    ) -> list[Move]:
         reader = BitReader(payload)
         if reader.remaining < 16 * plies:
             raise InvalidDataError(f"truncated data: {plies} plies need {2 * plies} bytes, got {len(payload)}")
         board = start
-        b = board.board
+        b = board.cells
         chess960 = board.chess960
         read = reader.read
         from_x88 = FROM_X88
@@ -137,6 +143,8 @@ class X88Scheme(Scheme):
             word = read(16)
             if not word:
                 moves.append(NULL_MOVE)
+                if observe is not None:
+                    observe(board, NULL_MOVE)
                 push(NULL_MOVE)
                 if texts is not None:
                     texts.append("0000")
@@ -154,14 +162,14 @@ class X88Scheme(Scheme):
                 promotion = PROMOTION_OF_CODE[(tx >> 6 & 2) | (tx >> 3 & 1)]
             elif tx & 0x88:
                 raise InvalidDataError(f"to-byte 0x{tx:02x} has spare bits set on a move that is not a promotion").at(ply)
-            if kind == KING and not chess960 and FILE_OF[f] == 4 and RANK_OF[f] == RANK_OF[t] and FILE_OF[t] in (2, 6) \
-                    and b[t - FILE_OF[t] + (7 if FILE_OF[t] == 6 else 0)] == (p & BLACK) | ROOK:
-                rook = t - FILE_OF[t] + (7 if FILE_OF[t] == 6 else 0)
-                if rook in board.castling:
-                    t = rook
-            elif kind == KING and not chess960 and p and b[t] == (p & BLACK) | ROOK:
-                raise InvalidDataError(
-                    f"{NAMES[f]}{NAMES[t]}: standard chess writes castling as the king's two-step").at(ply)
+            if kind == KING and not chess960:
+                rook = castling_rook(f, t)
+                if rook >= 0 and b[rook] == (p & BLACK) | ROOK:
+                    if rook in board.castling:
+                        t = rook
+                elif b[t] == (p & BLACK) | ROOK:
+                    raise InvalidDataError(
+                        f"{NAMES[f]}{NAMES[t]}: standard chess writes castling as the king's two-step").at(ply)
             try:
                 move = checked(f, t, promotion)
             except IllegalMoveError as err:
@@ -171,6 +179,11 @@ class X88Scheme(Scheme):
             if texts is not None:
                 text = X88_NAMES[fx] + X88_NAMES[tx & 0x77]
                 texts.append(text + PROMOTION_LETTERS[promotion] if promotion else text)
+            if observe is not None:
+                observe(board, move)
             push(move)
         reader.finish()
         return moves
+
+
+X88 = X88Scheme()

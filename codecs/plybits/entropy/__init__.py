@@ -1,7 +1,8 @@
 """New Entropy (SPEC §3): a 7x7 board, seven colours of seven chips, two rounds of 49 turns.
 
-Registers the game ``entropy`` (notation ``tokens``, start ``empty`` or a position string) and
-its seed scheme ``entropy/e13``. Rules, position string and token case rules: ``docs/entropy.md``.
+Registers the game ``entropy`` (notation ``tokens``, start ``empty`` or a position string) and its
+schemes ``entropy/e13`` and ``entropy/rank`` (see docs/architecture.md). Rules, position string and
+token case rules: ``docs/entropy.md``.
 """
 
 from __future__ import annotations
@@ -9,50 +10,79 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
-from plybits.entropy.board import COLOURS, EMPTY_START, GEOMETRY, Board, Turn, line_score, play
-from plybits.entropy.e13 import E13
-from plybits.entropy.notation import parse_record, parse_token, split_records, write_record
+from plybits.entropy import notation as _notation
+from plybits.entropy import svg
+from plybits.entropy.board import COLOURS, EMPTY_START, GEOMETRY, Board, Turn, line_score, parse_token
+from plybits.entropy.e13 import E13, E13Scheme
+from plybits.entropy.rank import RANK, EntropyRankScheme
 from plybits.errors import InvalidPositionError
-from plybits.game import Game, Record
+from plybits.game import Game, Record, Renderer
 from plybits.registry import register_game, register_scheme
 
 
-class Entropy(Game):
+class Position(Board):
+    """A New Entropy position speaking the :class:`plybits.game.Position` protocol: the rules of
+    :class:`~plybits.entropy.board.Board`, the turn tokens of :mod:`plybits.entropy.notation`."""
+
+    __slots__ = ()
+
+    def parse_move(self, text: str, notation: str | None = None) -> Turn:
+        """The legal turn written as the token ``text`` (tokens are the only notation, as the verbs checked).
+
+        :raises InvalidMoveError: on a malformed token or an unknown colour or cell.
+        :raises IllegalMoveError: if the turn is not possible here (the reason names the cell or chip).
+        """
+        assert notation is None or notation in _notation.NOTATIONS, notation
+        turn = parse_token(text)
+        self.check(turn)
+        return turn
+
+    def move_text(self, move: Turn, notation: str | None = None) -> str:
+        """``move`` written as a turn token (the only notation, as the verbs checked)."""
+        assert notation is None or notation in _notation.NOTATIONS, notation
+        return move.token()
+
+
+class Entropy(Game[Position]):
     """New Entropy: Chaos places a drawn chip, Order leaves or slides it; palindromes score."""
 
     name: ClassVar[str] = "entropy"
-    notations: ClassVar[tuple[str, ...]] = ("tokens",)
+    notations: ClassVar[tuple[str, ...]] = _notation.NOTATIONS
     starts: ClassVar[tuple[str, ...]] = ("empty",)
+    seed_scheme: ClassVar[str] = E13.name
     description: ClassVar[str] = (
         "New Entropy: 7x7 board, 7 colours x 7 chips, two rounds of 49 turns with roles swapped; "
         "palindromes of length 2-7 in rows and columns score their length"
     )
 
-    def position(self, start: str | None = None) -> Board:
+    def position(self, start: str | None = None) -> Position:
         """The empty start (``None`` or ``"empty"``) or a position string.
 
         :raises InvalidPositionError: if ``start`` cannot be read.
         """
         if start is not None and not isinstance(start, str):
             raise InvalidPositionError(f"bad entropy position {start!r}: not a string")
-        return Board(start)
+        return Position(start)
 
     def parse_record(self, text: str) -> Record:
         """Tags, ``Start`` and tokens of a record (see :mod:`plybits.entropy.notation`)."""
-        return parse_record(text)
+        return _notation.parse_record(text)
 
     def split_records(self, text: str) -> Iterator[str]:
         """Records separated by blank lines or by the next record's tag lines."""
-        return split_records(text)
+        return _notation.split_records(text)
 
-    def write_record(self, record: Record, notation: str | None = None) -> str:
-        """Tags, a blank line and the tokens."""
-        return write_record(record)
+    def renderer(self) -> Renderer[Position]:
+        """:mod:`plybits.entropy.svg`."""
+        return svg
 
 
 GAME = Entropy()
-E13_SCHEME = E13()
 register_game(GAME)
-register_scheme(E13_SCHEME)
+register_scheme(E13)
+register_scheme(RANK)
 
-__all__ = ["COLOURS", "E13", "EMPTY_START", "GEOMETRY", "Board", "Entropy", "Turn", "line_score", "parse_token", "play"]
+__all__ = [
+    "COLOURS", "E13", "EMPTY_START", "GAME", "GEOMETRY", "RANK", "Board", "E13Scheme", "Entropy",
+    "EntropyRankScheme", "Position", "Turn", "line_score", "parse_token",
+]

@@ -11,19 +11,18 @@ bag; the board is cleared and the round scored right after its 49th turn. Rules 
 string are documented in ``docs/entropy.md``::
 
     >>> board = Board()
-    >>> board.push(board.parse_move("Rd4"))
-    >>> board.push(board.parse_move("Ga1a7"))
+    >>> board.push(Turn.from_token("Rd4"))
+    >>> board.push(Turn.from_token("Ga1a7"))
     >>> board.fen()
     'G6/7/7/3R3/7/7/7 1 3 -'
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Self
 
-from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, PlybitsError
-from plybits.mailbox import Geometry
+from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from plybits.mailbox import Geometry, Square
 from plybits.text import ascii_text
 
 FILES: Final = "abcdefg"
@@ -64,8 +63,8 @@ class Turn(NamedTuple):
     """
 
     colour: int
-    cell: int
-    to: int
+    cell: Square
+    to: Square
 
     @property
     def slides(self) -> bool:
@@ -79,9 +78,7 @@ class Turn(NamedTuple):
 
     @classmethod
     def from_token(cls, token: str) -> Turn:
-        """Read a turn token (syntax only): see :func:`plybits.entropy.notation.parse_token`."""
-        from plybits.entropy.notation import parse_token
-
+        """Read a turn token (syntax only): see :func:`parse_token`."""
         return parse_token(token)
 
     def __repr__(self) -> str:
@@ -89,6 +86,53 @@ class Turn(NamedTuple):
             return f"Turn.from_token({self.token()!r})"
         except (IndexError, KeyError, TypeError):  # not a turn on this board: show the raw fields
             return f"Turn(colour={self.colour!r}, cell={self.cell!r}, to={self.to!r})"
+
+
+def parse_colour(letter: str) -> int:
+    """Colour index (``R G O B Y W K`` = 0..6) of a colour letter in either case.
+
+    :raises InvalidMoveError: if it is not one of the seven letters.
+    """
+    index = COLOURS.find(letter.upper()) if isinstance(letter, str) and len(letter) == 1 else -1
+    if index < 0:
+        raise InvalidMoveError(f"unknown colour {letter!r} (one of {' '.join(COLOURS)})")
+    return index
+
+
+def parse_square(name: str) -> int:
+    """Mailbox index of a cell name ``a1``..``g7`` (file letter in either case).
+
+    :raises InvalidMoveError: if there is no such cell.
+    """
+    try:
+        return GEOMETRY.parse(name.lower())
+    except InvalidMoveError:
+        raise InvalidMoveError(f"unknown cell {name!r} (files a-g, rows 1-7)") from None
+
+
+def parse_token(token: str) -> Turn:
+    """The turn written as ``token`` (syntax only; whether it is legal is the board's business).
+
+    >>> parse_token("Rd4d7")
+    Turn.from_token('Rd4d7')
+
+    :raises InvalidMoveError: on a malformed token, an unknown colour or cell, or a slide that does not move.
+    """
+    if not isinstance(token, str) or len(token) not in (3, 5):
+        raise InvalidMoveError(
+            f"bad turn token {token!r}: expected a colour letter and a cell (Rd4), "
+            "optionally followed by the cell the chip slides to (Rd4d7)"
+        )
+    colour = parse_colour(token[0])
+    cell = parse_square(token[1:3])
+    if len(token) == 3:
+        return Turn(colour, cell, cell)
+    to = parse_square(token[3:5])
+    if to == cell:
+        raise InvalidMoveError(
+            f"bad turn token {token!r}: a slide must move; write {token[:3]!r} to leave the chip in place"
+        )
+    return Turn(colour, cell, to)
 
 
 def line_score(line: list[int | None]) -> int:
@@ -141,9 +185,9 @@ class Board:
 
     # --- state -------------------------------------------------------------------------------
 
-    def copy(self) -> Board:
+    def copy(self) -> Self:
         """An independent copy."""
-        other = Board.__new__(Board)
+        other = self.__class__.__new__(self.__class__)
         other.cells = self.cells.copy()
         other.bag = self.bag.copy()
         other.round = self.round
@@ -191,9 +235,8 @@ class Board:
         return f"Board({self.fen()!r})"
 
     def __eq__(self, other: object) -> bool:
+        """Equal positions (by position string); defining this leaves boards unhashable, as they change."""
         return isinstance(other, Board) and self.fen() == other.fen()
-
-    __hash__ = None  # type: ignore[assignment]
 
     # --- moves -------------------------------------------------------------------------------
 
@@ -304,33 +347,14 @@ class Board:
                 self.cells = GEOMETRY.empty_cells()
                 self.bag = [CHIPS_PER_COLOUR] * len(COLOURS)
 
-    def push_token(self, token: str) -> Turn:
-        """Parse and play a turn token; returns the turn."""
-        turn = self.parse_move(token)
-        self.push(turn)
-        return turn
+    def check(self, turn: Turn) -> None:
+        """Raise unless ``turn`` is legal here.
 
-    def parse_move(self, text: str, notation: str | None = None) -> Turn:
-        """The legal turn written as the token ``text`` (tokens are the only notation, as the verbs checked).
-
-        :raises InvalidMoveError: on a malformed token or an unknown colour or cell.
-        :raises IllegalMoveError: if the turn is not possible here (the reason names the cell or chip).
+        :raises IllegalMoveError: naming the cell or chip at fault.
         """
-        from plybits.entropy.notation import NOTATIONS, parse_token
-
-        assert notation is None or notation in NOTATIONS, notation
-        turn = parse_token(text)
         reason = self.illegal_reason(turn)
         if reason is not None:
             raise IllegalMoveError(reason)
-        return turn
-
-    def move_text(self, move: Turn, notation: str | None = None) -> str:
-        """``move`` written as a turn token (the only notation, as the verbs checked)."""
-        from plybits.entropy.notation import NOTATIONS
-
-        assert notation is None or notation in NOTATIONS, notation
-        return move.token()
 
     # --- position string ---------------------------------------------------------------------
 
@@ -438,16 +462,3 @@ class Board:
     def _score_of(cells: list[Any]) -> int:
         return sum(line_score([cells[i] for i in line]) for line in LINES)
 
-
-def play(tokens: Iterable[str], start: str | None = None) -> Board:
-    """The board after playing ``tokens`` from ``start``.
-
-    :raises PlybitsError: on the first bad token, located by its 0-based ply.
-    """
-    board = Board(start)
-    for ply, token in enumerate(tokens):
-        try:
-            board.push(board.parse_move(token))
-        except PlybitsError as err:
-            raise err.at(ply, token) from None
-    return board

@@ -11,29 +11,29 @@ Each turn, most significant bit first:
 Colour 7, cells 49..63, an option beyond the reachable cells, a colour with no chip left, an
 occupied cell or a turn after the game's 98th are invalid data at their ply.
 
->>> from plybits.entropy.board import Board
->>> E13().encode(Board(), [Board().parse_move("Rd4")]).to01()
+>>> from plybits.entropy.board import Board, Turn
+>>> E13.encode(Board(), [Turn.from_token("Rd4")]).to01()
 '0000110000000'
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar, Final
 
 from bitarray import bitarray
 
 from plybits.bitio import BitReader, BitWriter
 from plybits.entropy.board import COLOURS, SQUARE_NUMBER, SQUARES, Board, Turn
 from plybits.errors import InvalidDataError
-from plybits.game import Scheme
+from plybits.game import Observer, Scheme
 
-COLOUR_BITS = 3
-CELL_BITS = 6
-OPTION_BITS = 4
+COLOUR_BITS: Final = 3
+CELL_BITS: Final = 6
+OPTION_BITS: Final = 4
 
 
-class E13(Scheme):
+class E13Scheme(Scheme[Board, Turn]):
     """Colour, cell and slide option of each turn in 3 + 6 + 4 bits."""
 
     game: ClassVar[str] = "entropy"
@@ -45,32 +45,37 @@ class E13(Scheme):
     )
     bits_per_ply: ClassVar[float | None] = 13.0
 
-    def encode(self, start: Any, moves: Sequence[Any]) -> bitarray:
+    def encode(self, start: Board, moves: Sequence[Turn]) -> bitarray:
         """The payload of ``moves`` (legal turns, in order) played from ``start``."""
-        board: Board = start
+        board = start
         writer = BitWriter()
+        write = writer.write
         for turn in moves:
             colour, cell, to = turn
             option = 0
             if to != cell:
                 option = 1 + board.targets(cell).index(to)
-            writer.write((colour << 10) | (SQUARE_NUMBER[cell] << 4) | option, 13)
+            write(colour, COLOUR_BITS)
+            write(SQUARE_NUMBER[cell], CELL_BITS)
+            write(option, OPTION_BITS)
             board.push(turn)
         return writer.bits
 
-    def decode(self, start: Any, payload: bytes, plies: int, version: int) -> list[Turn]:
-        """The ``plies`` turns stored in ``payload``, each checked legal from ``start``.
+    def decode(
+        self, start: Board, payload: bytes, plies: int, version: int, observe: Observer[Board, Turn] | None = None,
+    ) -> list[Turn]:
+        """The ``plies`` turns stored in ``payload``, each checked legal and played on ``start``.
 
         :raises InvalidDataError: on an out-of-range field or impossible turn (with its ply), truncation,
             trailing data or non-zero padding.
         """
-        board: Board = start
+        board = start
         reader = BitReader(payload)
+        read = reader.read
         turns: list[Turn] = []
         new = tuple.__new__  # Turn(...) without NamedTuple.__new__'s Python-level call
         for ply in range(plies):
-            word = reader.read(13)
-            colour, number, option = word >> 10, (word >> 4) & 0x3F, word & 0xF
+            colour, number, option = read(COLOUR_BITS), read(CELL_BITS), read(OPTION_BITS)
             if colour >= len(COLOURS):
                 raise InvalidDataError(f"colour {colour} out of range (0-6: {' '.join(COLOURS)})").at(ply)
             if number >= len(SQUARES):
@@ -88,7 +93,12 @@ class E13(Scheme):
                     raise InvalidDataError(f"option {option} out of range: a chip on {where} {can}").at(
                         ply, turn.token())
                 turn = new(Turn, (colour, cell, targets[option - 1]))
+            if observe is not None:
+                observe(board, turn)
             board.push(turn)
             turns.append(turn)
         reader.finish()
         return turns
+
+
+E13 = E13Scheme()

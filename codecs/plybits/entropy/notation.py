@@ -18,7 +18,9 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from plybits.entropy.board import COLOURS, GEOMETRY, Turn
+from plybits.entropy.board import parse_colour as parse_colour
+from plybits.entropy.board import parse_square as parse_square
+from plybits.entropy.board import parse_token as parse_token
 from plybits.errors import InvalidMoveError, InvalidRecordError
 from plybits.game import Record
 from plybits.pgntext import TAG, tag_line, unescape_any
@@ -26,58 +28,6 @@ from plybits.pgntext import TAG, tag_line, unescape_any
 NOTATIONS: Final = ("tokens",)
 START_TAGS: Final = ("Start", "FEN")
 _MOVE_NUMBER = re.compile(r"[0-9]+\.+")
-
-
-def parse_colour(letter: str) -> int:
-    """Colour index (``R G O B Y W K`` = 0..6) of a colour letter in either case.
-
-    :raises InvalidMoveError: if it is not one of the seven letters.
-    """
-    index = COLOURS.find(letter.upper()) if isinstance(letter, str) and len(letter) == 1 else -1
-    if index < 0:
-        raise InvalidMoveError(f"unknown colour {letter!r} (one of {' '.join(COLOURS)})")
-    return index
-
-
-def parse_square(name: str) -> int:
-    """Mailbox index of a cell name ``a1``..``g7`` (file letter in either case).
-
-    :raises InvalidMoveError: if there is no such cell.
-    """
-    try:
-        return GEOMETRY.parse(name.lower())
-    except InvalidMoveError:
-        raise InvalidMoveError(f"unknown cell {name!r} (files a-g, rows 1-7)") from None
-
-
-def parse_token(token: str) -> Turn:
-    """The turn written as ``token`` (syntax only; whether it is legal is the board's business).
-
-    >>> parse_token("Rd4d7")
-    Turn.from_token('Rd4d7')
-
-    :raises InvalidMoveError: on a malformed token, an unknown colour or cell, or a slide that does not move.
-    """
-    if not isinstance(token, str) or len(token) not in (3, 5):
-        raise InvalidMoveError(
-            f"bad turn token {token!r}: expected a colour letter and a cell (Rd4), "
-            "optionally followed by the cell the chip slides to (Rd4d7)"
-        )
-    colour = parse_colour(token[0])
-    cell = parse_square(token[1:3])
-    if len(token) == 3:
-        return Turn(colour, cell, cell)
-    to = parse_square(token[3:5])
-    if to == cell:
-        raise InvalidMoveError(
-            f"bad turn token {token!r}: a slide must move; write {token[:3]!r} to leave the chip in place"
-        )
-    return Turn(colour, cell, to)
-
-
-def write_token(turn: Turn) -> str:
-    """``turn`` as its canonical token: upper-case colour, lower-case cells."""
-    return turn.token()
 
 
 def parse_record(text: str) -> Record:

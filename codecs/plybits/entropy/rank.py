@@ -21,7 +21,6 @@ from plybits.entropy.board import SQUARES, Board, Turn
 from plybits.errors import InvalidDataError
 from plybits.rangecoder import RangeDecoder, RangeEncoder
 from plybits.rank import MoveModel, RankScheme, UniformModel
-from plybits.registry import register_scheme
 
 
 def canonical_turns(board: Board) -> list[Turn]:
@@ -76,7 +75,7 @@ class ChanceModel(MoveModel):
         return Turn(colour, cell, options[index])
 
 
-class EntropyRank(RankScheme):
+class EntropyRankScheme(RankScheme[Board, Turn]):
     """New Entropy turns range-coded: chance draws at their odds, choices under the model."""
 
     game: ClassVar[str] = "entropy"
@@ -90,5 +89,4 @@ class EntropyRank(RankScheme):
     models = {0: UniformModel(canonical_turns), 1: ChanceModel()}
 
 
-RANK = EntropyRank()
-register_scheme(RANK)
+RANK = EntropyRankScheme()

@@ -1,17 +1,20 @@
 """Xiangqi: rules (:mod:`.board`), ICCS/WXF/Chinese notation (:mod:`.notation`), PGN (:mod:`.pgn`)
-and the ``xq10`` scheme (:mod:`.xq10`); importing this package registers the game and the scheme."""
+and the ``xiangqi/xq10`` and ``xiangqi/rank`` schemes.
+
+Importing this package registers the game and its schemes (see docs/architecture.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import ClassVar
 
-from plybits.game import Game, Record
+from plybits.game import Game, Record, Renderer
 from plybits.registry import register_game, register_scheme
 from plybits.xiangqi import notation as _notation
-from plybits.xiangqi import pgn
+from plybits.xiangqi import pgn, svg
 from plybits.xiangqi.board import STANDARD_FEN, Board, Move
-from plybits.xiangqi.xq10 import XQ10
+from plybits.xiangqi.rank import RANK, XiangqiRankScheme
+from plybits.xiangqi.xq10 import XQ10, XQ10Scheme
 
 
 class Position(Board):
@@ -23,18 +26,19 @@ class Position(Board):
         """The legal move ``text`` in ``notation`` (any of iccs, wxf, chinese when ``None``)."""
         return _notation.parse_move(self, text, notation)
 
-    def move_text(self, move: Any, notation: str | None = None) -> str:
+    def move_text(self, move: Move, notation: str | None = None) -> str:
         """``move`` written in ``notation`` (ICCS when ``None``)."""
         return _notation.move_text(self, move, notation)
 
 
-class Xiangqi(Game):
+class Xiangqi(Game[Position]):
     """Chinese chess on a 9x10 board."""
 
-    name = "xiangqi"
-    notations = _notation.NOTATIONS
-    starts = ("standard",)
-    description = "Xiangqi (Chinese chess): standard start or any xiangqi FEN; ICCS, WXF and Chinese notation"
+    name: ClassVar[str] = "xiangqi"
+    notations: ClassVar[tuple[str, ...]] = _notation.NOTATIONS
+    starts: ClassVar[tuple[str, ...]] = ("standard",)
+    seed_scheme: ClassVar[str] = XQ10.name
+    description: ClassVar[str] = "Xiangqi (Chinese chess): standard start or any xiangqi FEN; ICCS, WXF and Chinese notation"
 
     def position(self, start: str | None = None) -> Position:
         """The standard start, or the position of a xiangqi FEN.
@@ -49,13 +53,14 @@ class Xiangqi(Game):
     def split_records(self, text: str) -> Iterator[str]:
         return pgn.split_records(text)
 
-    def write_record(self, record: Record, notation: str | None = None) -> str:
-        return pgn.write_record(record, notation)
+    def renderer(self) -> Renderer[Position]:
+        """:mod:`plybits.xiangqi.svg`."""
+        return svg
 
 
 GAME = Xiangqi()
-XQ10_SCHEME = XQ10()
 register_game(GAME)
-register_scheme(XQ10_SCHEME)
+register_scheme(XQ10)
+register_scheme(RANK)
 
-__all__ = ["GAME", "XQ10_SCHEME", "Board", "Move", "Position", "Xiangqi"]
+__all__ = ["GAME", "RANK", "XQ10", "Board", "Move", "Position", "Xiangqi", "XiangqiRankScheme", "XQ10Scheme"]

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final, Self, cast
 
-from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from plybits.mailbox import OFF, Geometry
+from plybits.errors import InvalidMoveError, InvalidPositionError
+from plybits.mailbox import OFF, Geometry, Square
 from plybits.text import ascii_text, decimal
 
 FILES: Final = "abcdefghi"
@@ -83,12 +83,12 @@ class Move:
 
     __slots__ = ("from_square", "to_square")
 
-    def __init__(self, from_square: int, to_square: int) -> None:
+    def __init__(self, from_square: Square, to_square: Square) -> None:
         self.from_square = from_square
         self.to_square = to_square
 
     @staticmethod
-    def of(from_square: int, to_square: int) -> Move:
+    def of(from_square: Square, to_square: Square) -> Move:
         """The shared move object for these two cells."""
         return MOVES[from_square][to_square]
 
@@ -628,15 +628,6 @@ class Board:
         if self.turn == BLACK:
             self.fullmove_number += 1
         self.turn ^= BLACK
-
-    def push_checked(self, move: Move) -> None:
-        """Play ``move`` after checking it is legal.
-
-        :raises IllegalMoveError: if it is not.
-        """
-        if not self.is_legal(move):
-            raise IllegalMoveError(f"illegal move {move.iccs()!r} in {self.fen()!r}")
-        self.push(move)
 
     def status(self) -> dict[str, Any]:
         """``{"status": "ongoing"}``, or checkmate/stalemate (both lose for the side to move) with winner and result."""

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from plybits.rank import LinearModel, RankScheme, UniformModel, sorted_by
-from plybits.registry import register_scheme
 from plybits.xiangqi.board import BLACK, CANNON, CHARIOT, FILE_OF, GEOMETRY, RANK_OF, SQUARES, Board, Move
 
 _SIZE = GEOMETRY.size
@@ -149,7 +148,7 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return out
 
 
-class XiangqiRank(RankScheme):
+class XiangqiRankScheme(RankScheme[Board, Move]):
     """Xiangqi moves range-coded by rank under a learned move model."""
 
     game: ClassVar[str] = "xiangqi"
@@ -169,5 +168,4 @@ class XiangqiRank(RankScheme):
     }
 
 
-RANK = XiangqiRank()
-register_scheme(RANK)
+RANK = XiangqiRankScheme()

@@ -19,13 +19,13 @@ the board, or an illegal move is :class:`~plybits.errors.InvalidDataError` at it
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from bitarray import bitarray
 
 from plybits.bitio import BitReader, BitWriter
 from plybits.errors import InvalidDataError, UnsupportedError
-from plybits.game import Scheme
+from plybits.game import Observer, Scheme
 from plybits.xiangqi.board import (
     ADVISOR,
     BLACK,
@@ -135,7 +135,7 @@ def start_slots(board: Board) -> list[int]:
     return cells
 
 
-class XQ10(Scheme):
+class XQ10Scheme(Scheme[Board, Move]):
     """10 bits a ply: the moving piece's start slot and its delta."""
 
     game = "xiangqi"
@@ -144,8 +144,8 @@ class XQ10(Scheme):
     description = "10 bits a ply: 5-bit piece slot (start-position order) + 5-bit delta (0..16 for chariots/cannons)"
     bits_per_ply = 10.0
 
-    def encode(self, start: Any, moves: Sequence[Any]) -> bitarray:
-        board: Board = start
+    def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:
+        board = start
         slots = start_slots(board)
         slot_of = [-1] * GEOMETRY.size
         for s, i in enumerate(slots):
@@ -164,8 +164,10 @@ class XQ10(Scheme):
             board.push(move)
         return writer.bits
 
-    def decode(self, start: Any, payload: bytes, plies: int, version: int) -> list[Any]:
-        board: Board = start
+    def decode(
+        self, start: Board, payload: bytes, plies: int, version: int, observe: Observer[Board, Move] | None = None,
+    ) -> list[Move]:
+        board = start
         slots = start_slots(board)
         n = len(slots)
         slot_of = [-1] * GEOMETRY.size
@@ -214,7 +216,12 @@ class XQ10(Scheme):
             slots[s] = to
             slot_of[to] = s
             slot_of[frm] = -1
+            if observe is not None:
+                observe(board, move)
             push(move)
             out.append(move)
         reader.finish()
         return out
+
+
+XQ10 = XQ10Scheme()
