@@ -33,7 +33,7 @@ from app.settings import Settings
 from plybits import registry
 from plybits.errors import LimitExceededError, PlybitsError
 from plybits.records import seed_scheme
-from plybits.streams import TOO_LONG, split_lines, split_stream
+from plybits.streams import TOO_LONG, LongLine, record_lines, split_lines, split_stream
 
 log = logging.getLogger("plybits.app")
 
@@ -153,11 +153,10 @@ def ndjson_requests(
 
 
 def record_requests(
-    lines: Iterator[bytes | None], game: str, scheme: str | None, settings: Settings
+    lines: Iterator[str | LongLine], game: str, scheme: str | None, settings: Settings
 ) -> Iterator[tuple[int, dict[str, Any] | PlybitsError]]:
     """``(game number, request object | error)`` for every record of a multi-game file; 1-based."""
-    texts = (None if raw is TOO_LONG else _text(raw, first) for first, raw in _first_flags(lines))
-    for number, record in enumerate(split_stream(game, texts, max_chars=settings.max_line_bytes), 1):
+    for number, record in enumerate(split_stream(game, lines, max_chars=settings.max_line_bytes), 1):
         if number > settings.max_games:
             yield number, LimitExceededError(
                 f"file holds more than {settings.max_games} games; game {number} and after are not read")
@@ -169,24 +168,6 @@ def record_requests(
         if scheme is not None:
             request["scheme"] = scheme
         yield number, request
-
-
-def _first_flags(lines: Iterator[bytes | None]) -> Iterator[tuple[bool, bytes | None]]:
-    first = True
-    for raw in lines:
-        yield first, raw
-        first = False
-
-
-def _text(raw: bytes, first: bool) -> str:
-    """A line of a record file as text: UTF-8 (a leading BOM dropped), else Latin-1; no trailing ``\\r``."""
-    if first and raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    return text.rstrip("\r")
 
 
 def run_batch(
@@ -206,13 +187,13 @@ def run_batch(
             yield chunk
             flush()  # the lines of this chunk are answered: hand them over before blocking on the next
 
-    lines = split_lines(pulled(), settings.max_line_bytes)
     if records:
         assert game is not None
-        requests: Iterator[tuple[int, Any]] = record_requests(lines, game, scheme, settings)
+        requests: Iterator[tuple[int, Any]] = record_requests(
+            record_lines(pulled(), settings.max_line_bytes), game, scheme, settings)
     else:
         defaults = {k: v for k, v in (("game", game), ("scheme", scheme)) if v is not None}
-        requests = ndjson_requests(lines, defaults, settings)
+        requests = ndjson_requests(split_lines(pulled(), settings.max_line_bytes), defaults, settings)
     number = 0
     try:
         while True:

@@ -9,6 +9,8 @@ from typing import Any, ClassVar, Protocol, Self
 
 from bitarray import bitarray
 
+from plybits.pgntext import split_records
+
 Move = Hashable
 """A game's own move object (each game defines its class); only the game interprets it."""
 
@@ -75,6 +77,8 @@ class Game(ABC):
     starts: ClassVar[tuple[str, ...]]
     """Named start positions; the first is the default."""
     description: ClassVar[str] = ""
+    splits_records: ClassVar[bool] = False
+    """Whether a text may hold several records, cut by :func:`plybits.pgntext.split_records`."""
 
     @abstractmethod
     def position(self, start: str | None = None) -> Position:
@@ -92,7 +96,10 @@ class Game(ABC):
 
     def split_records(self, text: str) -> Iterator[str]:
         """The records of a multi-record file (a multi-game PGN, say), one text each, lazily."""
-        yield text
+        if self.splits_records:
+            yield from split_records(text)
+        else:
+            yield text
 
     def write_record(self, record: Record, notation: str | None = None) -> str:
         """Write a record in the game's record format with moves already in ``notation``."""

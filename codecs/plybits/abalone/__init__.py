@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import ClassVar
 
 from plybits.abalone import apgn
@@ -22,6 +21,7 @@ class Abalone(Game):
     notations: ClassVar[tuple[str, ...]] = ("abapro",)
     starts: ClassVar[tuple[str, ...]] = ("standard", "belgian-daisy", "german-daisy")
     description: ClassVar[str] = "Abalone: 61 hexagonal cells, sumito pushes, Aba-Pro notation, APGN records"
+    splits_records: ClassVar[bool] = True
 
     def position(self, start: str | None = None) -> Board:
         if start is None:
@@ -38,9 +38,6 @@ class Abalone(Game):
 
     def parse_record(self, text: str) -> Record:
         return apgn.parse_record(text)
-
-    def split_records(self, text: str) -> Iterator[str]:
-        return apgn.split_records(text)
 
     def write_record(self, record: Record, notation: str | None = None) -> str:
         return apgn.write_record(record)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import ClassVar
 
 from plybits.chess import notation as _notation
@@ -35,6 +34,7 @@ class Chess(Game):
     notations: ClassVar[tuple[str, ...]] = ("san", "uci")
     starts: ClassVar[tuple[str, ...]] = ("standard",)
     description: ClassVar[str] = "Chess and Chess960: SAN and UCI moves, PGN records, FEN positions"
+    splits_records: ClassVar[bool] = True
 
     def position(self, start: str | None = None, *, chess960: bool = False) -> Position:
         """The standard start, or the position a FEN writes (Chess960 when its castling uses file letters
@@ -64,10 +64,6 @@ class Chess(Game):
             except PlybitsError as err:
                 raise InvalidRecordError(f"bad FEN tag: {err.reason}") from None
         return record
-
-    def split_records(self, text: str) -> Iterator[str]:
-        """The games of a multi-game PGN, lazily."""
-        return pgn.split_records(text)
 
     def write_record(self, record: Record, notation: str | None = None) -> str:
         """A PGN of the record (moves already in ``notation``)."""

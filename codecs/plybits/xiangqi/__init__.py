@@ -3,7 +3,6 @@ and the ``xq10`` scheme (:mod:`.xq10`); importing this package registers the gam
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from plybits.game import Game, Record
@@ -35,6 +34,7 @@ class Xiangqi(Game):
     notations = _notation.NOTATIONS
     starts = ("standard",)
     description = "Xiangqi (Chinese chess): standard start or any xiangqi FEN; ICCS, WXF and Chinese notation"
+    splits_records = True
 
     def position(self, start: str | None = None) -> Position:
         """The standard start, or the position of a xiangqi FEN.
@@ -45,9 +45,6 @@ class Xiangqi(Game):
 
     def parse_record(self, text: str) -> Record:
         return pgn.parse_record(text)
-
-    def split_records(self, text: str) -> Iterator[str]:
-        return pgn.split_records(text)
 
     def write_record(self, record: Record, notation: str | None = None) -> str:
         return pgn.write_record(record, notation)
