@@ -168,7 +168,9 @@ def record_files(draw: st.DrawFn, game: str) -> tuple[str, list[tuple[str, list[
             text = body
         elif kind == "commented":
             tokens = body.split(" ")
-            at = draw(st.integers(0, len(tokens)))
+            outside = [i for i in range(len(tokens) + 1)  # not inside a comment of the text (they do not nest)
+                       if " ".join(tokens[:i]).count("{") == " ".join(tokens[:i]).count("}")]
+            at = draw(st.sampled_from(outside))
             text = head + "\n\n" + " ".join([*tokens[:at], draw(COMMENTS), *tokens[at:]])
         elif kind == "long-comment":
             text = head + "\n\n{" + "x" * SMALL_LIMIT + "}\n" + body

@@ -11,6 +11,7 @@ mover as ``1...``, and wraps the movetext at a fixed width.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -35,8 +36,8 @@ TOKEN: Final = re.compile(
     |(\d+\.+|(?!0000(?:\s|$))\d+(?=\s|$))    # 7 move number
     |(\.+)                      # 8 stray dots ("1. ... e5")
     |([!?]+)(?=[\s(){};$]|$)    # 9 stand-alone annotation
-    |(\})                       # 10 stray closing brace
-    |([^\s(){};$]+)             # 11 move
+    |([^\s(){};$]+)             # 10 move
+    |(\})                       # 11 stray closing brace
     """,
     re.VERBOSE,
 )
@@ -51,6 +52,8 @@ def escape(value: str) -> str:
 
 def unescape(value: str) -> str:
     """A tag value with ``\\"`` and ``\\\\`` unescaped (any other backslash kept as it is)."""
+    if "\\" not in value:
+        return value
     return re.sub(r'\\([\\"])', r"\1", value)
 
 
@@ -162,13 +165,13 @@ def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
     result = None
     for match in TOKEN.finditer(movetext):
         kind = match.lastindex
-        if kind == 11:
+        if kind == 10:
             if depth:
                 continue
-            token = match.group(11)
+            token = match.group(10)
             if result is not None:
                 raise InvalidRecordError(f"move {token!r} after the result {result!r}: one game per record")
-            suffix = _SUFFIX.search(token)
+            suffix = _SUFFIX.search(token) if token[-1] in "!?" else None
             if suffix:
                 nags += 1
                 token = token[: suffix.start()]
@@ -187,7 +190,7 @@ def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
             raise InvalidRecordError(
                 f"unterminated comment at character {match.start()}: unclosed comment {match.group(1)[:40]!r}"
                 " (unbalanced brace)")
-        elif kind == 10 and not lenient:
+        elif kind == 11 and not lenient:
             raise InvalidRecordError(f"unbalanced brace: '}}' at character {match.start()} closes no comment")
         elif depth:
             continue
@@ -222,20 +225,10 @@ def split_records(text: str) -> Iterator[str]:
     Where python-chess's ``read_game`` ends a game, a record ends: at a blank line after movetext, or at
     a tag line after movetext; never inside a ``{...}`` comment. Blank lines go with the record before them.
     """
-    start = 1 if text.startswith("\ufeff") else 0
-    length = len(text)
-
-    def lines() -> Iterator[str]:
-        pos = start
-        while pos < length:
-            end = text.find("\n", pos)
-            end = length if end < 0 else end + 1
-            yield text[pos:end]
-            pos = end
-
-    for record in cut_records(lines(), max_chars=None):
-        assert isinstance(record, str)
-        yield record
+    lines = io.StringIO(text[1:] if text.startswith("\ufeff") else text, newline="\n")  # lines end at "\n" only
+    for record in cut_records(lines, max_chars=None):
+        if isinstance(record, str):  # without a limit, nothing else comes
+            yield record
 
 
 def cut_records(lines: Iterable[str | LongLine | None], *, max_chars: int | None) -> Iterator[str | LimitExceededError]:
