@@ -25,7 +25,7 @@ from app.settings import Settings
 from plybits import registry
 from plybits.errors import InvalidRecordError, LimitExceededError, PlybitsError
 from plybits.records import seed_scheme
-from plybits.streams import TOO_LONG, split_lines, split_stream
+from plybits.streams import TOO_LONG, LongLine, record_lines, split_lines, split_stream
 
 OPS: dict[str, tuple[type[BaseModel], Callable[[Any, Settings], BaseModel], bool]] = {
     "encode": (EncodeRequest, encode_body, True),
@@ -203,22 +203,10 @@ def ndjson_requests(op: str, lines: Iterator[bytes | None], defaults: dict[str, 
         yield number, line_request(op, raw, defaults)
 
 
-def record_text(raw: bytes, first: bool) -> str:
-    """A line of a record file as text: UTF-8 (a leading BOM dropped), else Latin-1; no trailing ``\\r``."""
-    if first and raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    return text.rstrip("\r")
-
-
-def record_requests(op: str, lines: Iterator[bytes | None], game: str, defaults: dict[str, str],
+def record_requests(op: str, lines: Iterator[str | LongLine], game: str, defaults: dict[str, str],
                     settings: Settings, counter: Counter) -> Iterator[tuple[int, Any]]:
     """``(game number, request object | Refused)`` for every record of a multi-game file; 1-based."""
-    texts = (None if raw is TOO_LONG else record_text(raw, index == 0) for index, raw in enumerate(lines))
-    for number, record in enumerate(split_stream(game, texts, max_chars=settings.max_line_bytes), 1):
+    for number, record in enumerate(split_stream(game, lines, max_chars=settings.max_line_bytes), 1):
         counter.seen = number
         if number > settings.max_games:
             yield number, Refused(problem_body(LimitExceededError(
@@ -240,14 +228,15 @@ def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str |
     problem as a last answer.
     """
     defaults = {k: v for k, v in (("game", game), ("scheme", scheme), ("notation", notation)) if v is not None}
-    lines = split_lines(chunks, settings.max_line_bytes)
     counter = Counter()
+    requests: Iterator[tuple[int, Any]]
     if records:
         if game is None:
             raise ValueError("a multi-game file needs its game")
-        requests = record_requests(op, lines, game, defaults, settings, counter)
+        requests = record_requests(op, record_lines(chunks, settings.max_line_bytes), game, defaults, settings,
+                                   counter)
     else:
-        requests = ndjson_requests(op, lines, defaults, settings, counter)
+        requests = ndjson_requests(op, split_lines(chunks, settings.max_line_bytes), defaults, settings, counter)
     while True:
         try:
             item = next(requests)

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 from bitarray import bitarray
 
 from plybits.mailbox import Geometry
+from plybits.pgntext import split_records
 
 MoveT = TypeVar("MoveT", bound=Hashable)
 """A game's own move object (each game defines its class); only the game interprets it."""
@@ -113,6 +114,8 @@ class Game(ABC, Generic[PositionT]):
     seed_scheme: ClassVar[str]
     """The name of the game's seed scheme: the default where a caller names none."""
     description: ClassVar[str] = ""
+    splits_records: ClassVar[bool] = False
+    """Whether a text may hold several records, cut by :func:`plybits.pgntext.split_records`."""
 
     @abstractmethod
     def position(self, start: str | None = None) -> PositionT:
@@ -130,7 +133,10 @@ class Game(ABC, Generic[PositionT]):
 
     def split_records(self, text: str) -> Iterator[str]:
         """The records of a multi-record file (a multi-game PGN, say), one text each, lazily."""
-        yield text
+        if self.splits_records:
+            yield from split_records(text)
+        else:
+            yield text
 
     def renderer(self) -> Renderer[PositionT] | None:
         """What draws the game's positions (:func:`plybits.svg.render`); ``None``: the game is not drawn."""

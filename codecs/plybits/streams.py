@@ -6,103 +6,111 @@ Used by the batch endpoints and the command-line tool, so that only one line or 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final, Literal, overload
 
 from plybits.errors import LimitExceededError, PlybitsError
-from plybits.game import Game
-from plybits.pgntext import comment_open_after
+from plybits.pgntext import LongLine, cut_records
 from plybits.registry import get_game
 
+__all__ = ["TOO_LONG", "LongLine", "record_lines", "split_lines", "split_stream"]
+
 TOO_LONG = None
-"""What :func:`split_lines` yields in place of a line longer than its limit."""
+"""What :func:`split_lines` yields in place of a line longer than its limit (unless asked for its head)."""
+HEAD_BYTES: Final = 64
+"""How much of an over-long line of a record file is kept (:class:`~plybits.pgntext.LongLine`)."""
 
 
-def split_lines(chunks: Iterable[bytes], max_bytes: int) -> Iterator[bytes | None]:
+@overload
+def split_lines(chunks: Iterable[bytes], max_bytes: int, *, head: int) -> Iterator[bytes | LongLine]: ...
+@overload
+def split_lines(chunks: Iterable[bytes], max_bytes: int, *, head: Literal[0] = 0) -> Iterator[bytes | None]: ...
+def split_lines(chunks: Iterable[bytes], max_bytes: int, *, head: int = 0) -> Iterator[bytes | LongLine | None]:
     """The lines of a byte stream read chunk by chunk, without their ``\\n``, lazily.
 
-    A line longer than ``max_bytes`` is never held whole: :data:`TOO_LONG` (``None``) stands in its place.
+    A line longer than ``max_bytes`` is never held whole: :data:`TOO_LONG` (``None``) stands in its place,
+    or with ``head`` a :class:`~plybits.pgntext.LongLine` holding its first ``head`` bytes.
     A final line without ``\\n`` counts; an empty stream has no lines.
     """
     buf = bytearray()
-    skipping = False
+    skipping: bytes | None = None  # the head of the over-long line being skipped
     for chunk in chunks:
         start = 0
         while True:
             end = chunk.find(b"\n", start)
             if end < 0:
-                if not skipping:
+                if skipping is None:
                     buf += chunk[start:]
                     if len(buf) > max_bytes:
-                        skipping = True
+                        skipping = bytes(buf[:head])
                         buf.clear()
                 break
-            if not skipping:
+            if skipping is None:
                 buf += chunk[start:end]
-            if skipping or len(buf) > max_bytes:
-                yield TOO_LONG
+                if len(buf) > max_bytes:
+                    skipping = bytes(buf[:head])
+            if skipping is not None:
+                yield LongLine(skipping) if head else TOO_LONG
             else:
                 yield bytes(buf)
             buf.clear()
-            skipping = False
+            skipping = None
             start = end + 1
-    if skipping:
-        yield TOO_LONG
+    if skipping is not None:
+        yield LongLine(skipping) if head else TOO_LONG
     elif buf:
         yield bytes(buf)
 
 
-def _cuts_record(line: str, in_moves: bool) -> bool:
-    """Whether ``line`` opens a new tag section after movetext (a record boundary in PGN-like files)."""
-    return in_moves and line.lstrip().startswith("[")
+def record_lines(chunks: Iterable[bytes], max_bytes: int) -> Iterator[str | LongLine]:
+    """The lines of a record file read chunk by chunk, as text with their ``\\n``, for :func:`split_stream`.
+
+    UTF-8 (a leading BOM dropped), a line that is not UTF-8 read as Latin-1; no ``\\r`` before the ``\\n``.
+    A line longer than ``max_bytes`` comes as a :class:`~plybits.pgntext.LongLine`.
+    """
+    first = True
+    for raw in split_lines(chunks, max_bytes, head=HEAD_BYTES):
+        if isinstance(raw, LongLine):
+            yield raw
+        else:
+            if first and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                text = raw.decode("latin-1")
+            yield text.rstrip("\r") + "\n"
+        first = False
 
 
 def split_stream(
-    game_name: str, lines: Iterable[str | None], *, max_chars: int = 1 << 20
+    game_name: str, lines: Iterable[str | LongLine | None], *, max_chars: int = 1 << 20
 ) -> Iterator[str | PlybitsError]:
     """The records of a multi-record file read line by line (a multi-game PGN, say), lazily.
 
-    Games whose :meth:`~plybits.game.Game.split_records` splits records get the text cut at each tag section
-    that follows movetext (outside ``{...}`` comments), so only one record is ever held; each piece then goes
-    through the game's own ``split_records``. Other games read the whole text as one record. A record over
-    ``max_chars`` (or holding a ``None`` line, see :func:`split_lines`) is skipped and a
-    :class:`LimitExceededError` yielded in its place; an error of ``split_records`` is yielded likewise.
+    The lines come as :func:`record_lines` gives them (a line without its ``\\n`` is read as if it had one).
+    A game whose :attr:`~plybits.game.Game.splits_records` is set gets the text cut as
+    :func:`plybits.pgntext.split_records` cuts it, so only one record is ever held; any other game reads
+    the whole text as one record. A record over ``max_chars``, or holding a line over the line limit (a
+    :class:`~plybits.pgntext.LongLine`, or ``None``), is not held: a :class:`LimitExceededError` is
+    yielded in its place, and its neighbours are read as usual.
     """
-    game = get_game(game_name)
-    splits = type(game).split_records is not Game.split_records
+    ended = (line if line is None or isinstance(line, LongLine) or line.endswith("\n") else line + "\n"
+             for line in lines)
+    if get_game(game_name).splits_records:
+        yield from cut_records(ended, max_chars=max_chars)
+        return
     piece: list[str] = []
     size = 0
-    overflow = False
-    in_moves = False
-    in_comment = False
-
-    def flush() -> Iterator[str | PlybitsError]:
-        if overflow:
-            yield LimitExceededError(f"record of more than {max_chars} characters is over the limit")
-            return
-        text = "\n".join(piece)
-        if not text.strip():
-            return
-        try:
-            yield from game.split_records(text)
-        except PlybitsError as err:
-            yield err
-
-    for line in lines:
-        if splits and line is not None and not in_comment and _cuts_record(line, in_moves):
-            yield from flush()
-            piece, size, overflow, in_moves = [], 0, False, False
-        if line is None:
-            overflow = True
-            continue
-        stripped = line.strip()
-        if stripped and not stripped.startswith("[") and not in_comment:
-            in_moves = True
-        in_comment = comment_open_after(line, in_comment)
-        if overflow:
-            continue
-        size += len(line) + 1
-        if size > max_chars:
-            overflow = True
-            piece = []
-            continue
-        piece.append(line)
-    yield from flush()
+    problem: str | None = None
+    for line in ended:
+        if not isinstance(line, str):
+            problem = "a line of this record is longer than the line limit"
+        elif problem is None:
+            size += len(line)
+            if size > max_chars:
+                problem = f"record of more than {max_chars} characters is over the limit"
+            piece.append(line)
+    if problem is not None:
+        yield LimitExceededError(problem)
+    elif piece and not "".join(piece).isspace():
+        yield "".join(piece)

@@ -5,7 +5,6 @@ Importing this package registers the game and its schemes (see docs/architecture
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import ClassVar
 
 from plybits.abalone import apgn, svg
@@ -52,6 +51,7 @@ class Abalone(Game[Position]):
     starts: ClassVar[tuple[str, ...]] = ("standard", "belgian-daisy", "german-daisy")
     seed_scheme: ClassVar[str] = ABAPRO.name
     description: ClassVar[str] = "Abalone: 61 hexagonal cells, sumito pushes, Aba-Pro notation, APGN records"
+    splits_records: ClassVar[bool] = True
 
     def position(self, start: str | None = None) -> Position:
         """A named layout (the standard one when ``None``) or the position a position string writes.
@@ -72,9 +72,6 @@ class Abalone(Game[Position]):
 
     def parse_record(self, text: str) -> Record:
         return apgn.parse_record(text)
-
-    def split_records(self, text: str) -> Iterator[str]:
-        return apgn.split_records(text)
 
     def renderer(self) -> Renderer[Position]:
         """:mod:`plybits.abalone.svg`."""

@@ -14,21 +14,22 @@ The format of ocj94/Abalassembly's ``APGN.en.md``::
 ``Variant`` names the layout (``standard``, ``belgian``, ``german_daisy``); a ``Position``
 tag (rows ``i`` to ``a``, optional ``-<n>b<n>w`` ejected suffix, side to move) takes
 precedence over it. Result tokens: ``1-0`` black wins, ``0-1`` white wins,
-``1/2-1/2`` draw, ``*`` unknown. Comments in braces are dropped and counted. A plain
-whitespace-separated move list is read too.
+``1/2-1/2`` draw, ``*`` unknown. Comments, NAGs and variations are dropped and counted
+(:func:`plybits.pgntext.read`). A plain whitespace-separated move list is read too.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from typing import Final
 
+from plybits import pgntext
 from plybits.abalone.board import LAYOUTS, WHITE, Board
 from plybits.errors import InvalidPositionError, InvalidRecordError, UnsupportedError
 from plybits.game import Record
-from plybits.pgntext import RESULTS, TAG, result_token, tag_line, unescape_any
+from plybits.pgntext import result_token, split_records, tag_line
 from plybits.pgntext import movetext as write_movetext
+
+__all__ = ["parse_record", "split_records", "write_record"]
 
 VARIANTS: Final[dict[str, str]] = {"standard": "standard", "belgian": "belgian-daisy", "german_daisy": "german-daisy"}
 """APGN ``Variant`` names this build has layouts for, and our start names."""
@@ -43,33 +44,6 @@ TAG_ORDER: Final = (
 )
 _MANDATORY: Final = {"Event": "?", "Date": "????.??.??", "Black": "?", "White": "?", "Result": "*", "Notation": "Aba-Pro"}
 
-_MOVE_NUMBER: Final = re.compile(r"^[0-9]+\.(?:\.\.)?")
-_COMMENT: Final = re.compile(r"\{[^}]*\}")
-
-
-def split_records(text: str) -> Iterator[str]:
-    """The games of a multi-game APGN text, one text each, lazily."""
-    lines: list[str] = []
-    in_moves = False
-    start = 0
-    length = len(text)
-    while start < length:
-        end = text.find("\n", start)
-        if end < 0:
-            end = length
-        line = text[start:end]
-        start = end + 1
-        stripped = line.strip()
-        if stripped.startswith("[") and in_moves:
-            if any(part.strip() for part in lines):
-                yield "\n".join(lines) + "\n"
-            lines, in_moves = [], False
-        elif stripped and not stripped.startswith("["):
-            in_moves = True
-        lines.append(line)
-    if any(part.strip() for part in lines):
-        yield "\n".join(lines) + "\n"
-
 
 def parse_record(text: str) -> Record:
     """Read one APGN game (or a plain move list).
@@ -78,43 +52,16 @@ def parse_record(text: str) -> Record:
         disagrees with the ``Result`` tag, or text after the result.
     :raises UnsupportedError: for a Nacre record or a variant without a layout here.
     """
-    tags: dict[str, str] = {}
-    body: list[str] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if stripped.startswith("[") and not body:
-            match = TAG.fullmatch(stripped)
-            if match is None:
-                raise InvalidRecordError(f"line {number}: unreadable APGN tag {stripped[:80]!r}")
-            tags[match.group(1)] = unescape_any(match.group(2))
-        elif stripped:
-            body.append(stripped)
-    movetext = " ".join(body)
-    comments = len(_COMMENT.findall(movetext))
-    movetext = _COMMENT.sub(" ", movetext)
-    if "{" in movetext or "}" in movetext:
-        raise InvalidRecordError("unbalanced brace in APGN move text")
-    moves: list[str] = []
-    result: str | None = None
-    for token in movetext.split():
-        if result is not None:
-            raise InvalidRecordError(f"text {token!r} after the result {result!r}: one game per record")
-        numbered = _MOVE_NUMBER.match(token)
-        if numbered:
-            token = token[numbered.end():]
-            if not token:
-                continue
-        if token in RESULTS:
-            result = token
-            continue
-        moves.append(token)
+    read = pgntext.read(text, kind="APGN")
+    tags = read.tags
     tag_result = tags.get("Result")
-    if result is not None and tag_result is not None and result != tag_result:
-        raise InvalidRecordError(f"result {result!r} in the move text disagrees with the Result tag {tag_result!r}")
+    if read.result is not None and tag_result is not None and read.result != tag_result:
+        raise InvalidRecordError(
+            f"result {read.result!r} in the move text disagrees with the Result tag {tag_result!r}")
     notation = tags.get("Notation")
     if notation is not None and notation.lower().replace("-", "") != "abapro":
         raise UnsupportedError(f"APGN notation {notation!r} is not supported; only Aba-Pro")
-    return Record(moves=moves, start=_start(tags), tags=tags, dropped={"comments": comments} if comments else {})
+    return Record(moves=read.moves, start=_start(tags), tags=tags, dropped=read.dropped)
 
 
 def _start(tags: dict[str, str]) -> str | None:

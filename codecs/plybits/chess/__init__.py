@@ -4,7 +4,6 @@ Importing this package registers the game and its schemes (see docs/architecture
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import ClassVar
 
 from plybits.chess import notation as _notation
@@ -39,6 +38,7 @@ class Chess(Game[Position]):
     starts: ClassVar[tuple[str, ...]] = ("standard",)
     seed_scheme: ClassVar[str] = X88.name
     description: ClassVar[str] = "Chess and Chess960: SAN and UCI moves, PGN records, FEN positions"
+    splits_records: ClassVar[bool] = True
 
     def position(self, start: str | None = None, *, chess960: bool = False) -> Position:
         """The standard start, or the position a FEN writes (Chess960 when its castling uses file letters
@@ -68,10 +68,6 @@ class Chess(Game[Position]):
             except PlybitsError as err:
                 raise InvalidRecordError(f"bad FEN tag: {err.reason}") from None
         return record
-
-    def split_records(self, text: str) -> Iterator[str]:
-        """The games of a multi-game PGN, lazily."""
-        return pgn.split_records(text)
 
     def renderer(self) -> Renderer[Position]:
         """:mod:`plybits.chess.svg`."""

@@ -54,6 +54,7 @@ class Entropy(Game[Position]):
         "New Entropy: 7x7 board, 7 colours x 7 chips, two rounds of 49 turns with roles swapped; "
         "palindromes of length 2-7 in rows and columns score their length"
     )
+    splits_records: ClassVar[bool] = True
 
     def position(self, start: str | None = None) -> Position:
         """The empty start (``None`` or ``"empty"``) or a position string.

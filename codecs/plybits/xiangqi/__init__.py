@@ -6,7 +6,7 @@ Importing this package registers the game and its schemes (see docs/architecture
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from plybits.game import Game, Record, Renderer
 from plybits.registry import register_game, register_scheme
@@ -39,6 +39,7 @@ class Xiangqi(Game[Position]):
     starts: ClassVar[tuple[str, ...]] = ("standard",)
     seed_scheme: ClassVar[str] = XQ10.name
     description: ClassVar[str] = "Xiangqi (Chinese chess): standard start or any xiangqi FEN; ICCS, WXF and Chinese notation"
+    splits_records: ClassVar[bool] = True
 
     def position(self, start: str | None = None) -> Position:
         """The standard start, or the position of a xiangqi FEN.
@@ -49,9 +50,6 @@ class Xiangqi(Game[Position]):
 
     def parse_record(self, text: str) -> Record:
         return pgn.parse_record(text)
-
-    def split_records(self, text: str) -> Iterator[str]:
-        return pgn.split_records(text)
 
     def renderer(self) -> Renderer[Position]:
         """:mod:`plybits.xiangqi.svg`."""
