@@ -16,12 +16,17 @@ the same input gives the same partitions and byte-identical containers.
 from __future__ import annotations
 
 import argparse
+import bz2
+import gzip
+import io
 import json
+import lzma
 import os
 import sys
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -255,8 +260,6 @@ class Partition:
 def _range_pieces(part: Partition) -> Iterator[Piece]:
     cuts = cuts_records(registry.get_game(part.game))
     if part.data is not None:
-        import io
-
         yield from pieces(_lines(io.BytesIO(part.data), part.start, None), cuts)
         return
     with fsspec.open(part.source, "rb") as source:
@@ -281,6 +284,61 @@ def write_partition(part: Partition, out: str) -> dict[str, Any]:
     errors = table.column("error").null_count
     return {"name": part.name, "source": part.source, "rows": table.num_rows, "errors": table.num_rows - errors,
             "first_number": part.first_number, "bytes": os.path.getsize(final), "seconds": time.monotonic() - began}
+
+
+class _ZstdReader(io.RawIOBase):
+    """A zstd stream of any number of frames as a readable file; a stream cut inside a frame raises
+    :class:`EOFError` at its end instead of ending quietly."""
+
+    def __init__(self, source: IO[bytes]) -> None:
+        import zstandard
+
+        self.source = source
+        self.make = zstandard.ZstdDecompressor().decompressobj
+        self.dobj = self.make()
+        self.pending = b""
+        self.in_frame = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self.pending:
+            data = self.source.read(1 << 16)
+            if not data:
+                if self.in_frame:
+                    raise EOFError("zstd stream ends inside a frame (truncated)")
+                return 0
+            while data:
+                self.in_frame = True
+                self.pending += self.dobj.decompress(data)
+                if not self.dobj.eof:
+                    break
+                data = self.dobj.unused_data
+                self.dobj = self.make()
+                self.in_frame = False
+        size = min(len(buffer), len(self.pending))
+        buffer[:size] = self.pending[:size]
+        self.pending = self.pending[size:]
+        return size
+
+
+@contextmanager
+def open_stream(url: str) -> Iterator[IO[bytes]]:
+    """A compressed source (by suffix) opened for reading its uncompressed bytes, with ``readline``."""
+    with fsspec.open(url, "rb") as raw:
+        lower = url.lower()
+        stream: IO[bytes]
+        if lower.endswith(".zst"):
+            stream = io.BufferedReader(_ZstdReader(raw), 1 << 16)
+        elif lower.endswith(".gz"):
+            stream = gzip.GzipFile(fileobj=raw, mode="rb")
+        elif lower.endswith(".bz2"):
+            stream = bz2.BZ2File(raw)
+        else:
+            stream = lzma.LZMAFile(raw)
+        with stream:
+            yield stream
 
 
 def is_compressed(url: str) -> bool:
@@ -308,20 +366,22 @@ def byte_ranges(url: str, game: str, partition_bytes: int) -> list[tuple[int, in
 def stream_chunks(url: str, game: str, partition_bytes: int) -> Iterator[tuple[int, bytes, int, str | None]]:
     """``(offset, text, games, cut)`` chunks of whole games of a compressed stream, read once, each about
     ``partition_bytes``; ``cut`` names the decompression error of a truncated stream (last chunk only)."""
+    import zstandard
+
     cuts = cuts_records(registry.get_game(game))
     buf: list[bytes] = []
     size = 0
     games = 0
     chunk_offset = 0
     cut: str | None = None
-    with fsspec.open(url, "rb", compression="infer") as source:
+    with open_stream(url) as source:
         lines = _lines(source, 0, None)
 
         def guarded() -> Iterator[tuple[int, bytes]]:
             nonlocal cut
             try:
                 yield from lines
-            except (EOFError, OSError, ValueError) as err:  # zstd, gzip, bz2, lzma truncation or corruption
+            except (EOFError, OSError, ValueError, zstandard.ZstdError) as err:  # truncated or corrupt
                 cut = f"{type(err).__name__}: {err}"
 
         for piece in pieces(guarded(), cuts):
