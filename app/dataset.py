@@ -168,11 +168,15 @@ def boundary(source: IO[bytes], at: int, cuts: bool) -> int | None:
         return 0
     if not cuts:
         return None
-    source.seek(at - 1)
+    back = min(at - 1, 1 << 16)
+    source.seek(at - 1 - back)
+    before = source.read(back)
     first = source.readline(MAX_GAME_BYTES + 1)  # the rest of the line holding byte at-1
     if not first:
         return None
-    in_moves = False
+    head = before[before.rfind(b"\n") + 1:] if b"\n" in before or at - 1 - back == 0 else b"?"
+    stripped = (head + first).strip()
+    in_moves = bool(stripped) and not stripped.startswith(b"[")  # a line longer than 64 KB counts as movetext
     for offset, raw in _lines(source, at - 1 + len(first), None):
         stripped = raw.strip()
         if in_moves and stripped.startswith(b"["):
@@ -346,7 +350,8 @@ def is_compressed(url: str) -> bool:
 
 
 def byte_ranges(url: str, game: str, partition_bytes: int) -> list[tuple[int, int]]:
-    """Byte ranges ``[start, end)`` of an uncompressed file, each starting at a game boundary, none empty."""
+    """Byte ranges ``[start, end)`` of an uncompressed file, none empty: they start at the first game boundary at
+    or after each multiple of ``partition_bytes`` (so a plan depends on the file and that size only)."""
     cuts = cuts_records(registry.get_game(game))
     with fsspec.open(url, "rb") as source:
         size = source.size if hasattr(source, "size") else os.path.getsize(url)
@@ -358,7 +363,7 @@ def byte_ranges(url: str, game: str, partition_bytes: int) -> list[tuple[int, in
                 break
             if not starts or found > starts[-1]:
                 starts.append(found)
-            at = max(found + 1, at + partition_bytes)
+            at = (found // partition_bytes + 1) * partition_bytes  # the multiples up to found give found again
     ends = starts[1:] + [size]
     return list(zip(starts, ends, strict=True))
 

@@ -1,0 +1,244 @@
+"""Whole archives to a Parquet dataset and back on Dask (issue 15): rows = games read, errors as rows, byte ranges
+and compressed streams cut at game boundaries, resumable, exact on a real multi-process cluster."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import zstandard
+
+from app import dataset
+from app.cli import main
+from plybits import records as verbs
+from plybits.streams import split_lines, split_stream
+from tests.conftest import QUICK, ROOT, shared_data
+
+GAME_1 = '[Event "One"]\n[White "Ann"]\n[Black "Bob"]\n[WhiteElo "2100"]\n[BlackElo "?"]\n[Result "1-0"]\n\n' \
+         '1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+GAME_2_BAD = '[Event "Two"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n'
+GAME_3 = '[Event "Thr\xe9e"]\n[Site "L\xe9on"]\n[Result "*"]\n\n1. d4 d5 2. c4 *\n'
+SOURCE = (GAME_1 + "\n" + GAME_2_BAD + "\n").encode("utf-8") + (GAME_3 + "\n").encode("latin-1")
+"""Three games: a mate, one with an illegal king move at ply 2 (0-based), one with a non-UTF-8 (Latin-1) line."""
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """A local Dask cluster of one worker process, shared by the tests that do not test the cluster itself."""
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def _rows(out: Path) -> list[dict[str, Any]]:
+    files = dataset.dataset_files(str(out))
+    rows: list[dict[str, Any]] = pa.concat_tables([pq.read_table(f) for f in files]).to_pylist()
+    return rows
+
+
+def _encode(inputs: list[Path], out: Path, scheduler: str, game: str = "chess", partition_bytes: int = 1 << 20
+            ) -> dict[str, Any]:
+    opts = dataset.Options([str(p) for p in inputs], str(out), game, verbs.seed_scheme(game), partition_bytes,
+                           scheduler=scheduler)
+    return dataset.encode_dataset(opts)
+
+
+def test_games_table_has_a_row_per_game_and_errors_as_rows() -> None:
+    pieces = dataset.pieces(dataset._lines(io.BytesIO(SOURCE), 0, None), cuts=True)
+    table = dataset.games_table("chess", "0x88", "mem", pieces, first_number=7)
+    assert table.schema == dataset.SCHEMA
+    rows = table.to_pylist()
+    assert [r["number"] for r in rows] == [7, 8, 9]
+    assert [r["offset"] for r in rows] == [0, SOURCE.index(b'[Event "Two"]'), SOURCE.index(b'[Event "Thr')]
+    one, two, three = rows
+    assert (one["event"], one["white"], one["white_elo"], one["black_elo"]) == ("One", "Ann", 2100, None)
+    assert dict(one["tags"]) == {"BlackElo": "?"}  # not an integer: kept in the map, nothing lost
+    assert one["plies"] == 7 and one["error"] is None
+    assert json.loads(one["status"])["status"] == "checkmate"
+    assert verbs.decode(one["container"], notation="san").moves == ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
+    problem = json.loads(two["error"])
+    assert problem["ply"] == 2 and problem["move"] == "Ke3" and problem["status"] == 422
+    assert two["container"] is None and two["event"] == "Two"
+    assert (three["event"], three["site"]) == ("Thr\xe9e", "L\xe9on")
+    assert verbs.decode(three["container"]).tags["Event"] == "Thr\xe9e"
+
+
+def test_byte_ranges_start_at_game_boundaries_and_cover_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "g.pgn"
+    path.write_bytes(SOURCE * 5)
+    ranges = dataset.byte_ranges(str(path), "chess", 100)
+    starts = [s for s, _ in ranges]
+    assert starts[0] == 0 and ranges[-1][1] == len(SOURCE * 5)
+    assert all(e == s for (_, e), (s, _) in zip(ranges, ranges[1:], strict=False))
+    data = SOURCE * 5
+    games = [i for i in range(len(data)) if data.startswith(b"[Event ", i)]
+    assert len(games) == 15
+    assert starts == sorted({min(g for g in games if g >= at) for at in range(0, games[-1] + 1, 100)})
+
+
+def test_encode_errors_truncated_zst_and_resume(tmp_path: Path, scheduler: str) -> None:
+    plain = tmp_path / "g.pgn"
+    plain.write_bytes(SOURCE * 20)
+    whole = zstandard.ZstdCompressor().compress(SOURCE * 20)
+    (tmp_path / "g.pgn.zst").write_bytes(whole)
+    (tmp_path / "cut.pgn.zst").write_bytes(whole[: len(whole) * 2 // 3])
+
+    out = tmp_path / "plain"
+    manifest = _encode([plain], out, scheduler, partition_bytes=300)
+    rows = _rows(out)
+    assert len(rows) == 60 and [r["number"] for r in rows] == list(range(1, 61))
+    assert sum(r["error"] is not None for r in rows) == 20 and len(manifest["partitions"]) > 5
+
+    # The same games read from a compressed stream: the same rows, byte for byte.
+    zst = tmp_path / "zst"
+    _encode([tmp_path / "g.pgn.zst"], zst, scheduler, partition_bytes=300)
+    strip = ["source"]
+    assert pa.Table.from_pylist(_rows(zst)).drop_columns(strip).equals(
+        pa.Table.from_pylist(rows).drop_columns(strip))
+
+    # A truncated stream: every game before the cut as before, then one error row naming the cut.
+    cut = tmp_path / "cut"
+    _encode([tmp_path / "cut.pgn.zst"], cut, scheduler, partition_bytes=300)
+    cut_rows = _rows(cut)
+    assert 0 < len(cut_rows) < 60
+    assert [r["container"] for r in cut_rows[:-1]] == [r["container"] for r in rows[: len(cut_rows) - 1]]
+    assert "truncated" in json.loads(cut_rows[-1]["error"])["detail"]
+
+    # Resume: a partition lost (the command killed before it finished) is redone, the others are not touched.
+    files = sorted(out.glob("part-*.parquet"))
+    before = {f.name: (f.stat().st_ino, f.stat().st_mtime_ns) for f in files}
+    lost = files[2]
+    lost_bytes = lost.read_bytes()
+    lost.unlink()
+    (out / ".part-0000-000002.deadbeef.tmp").write_bytes(b"half a file")
+    kept = json.loads((out / dataset.MANIFEST).read_text())
+    kept["complete"] = False
+    (out / dataset.MANIFEST).write_text(json.dumps(kept))
+    with pytest.raises(Exception, match="not complete"):
+        dataset.dataset_files(str(out))
+    _encode([plain], out, scheduler, partition_bytes=300)
+    after = {f.name: (f.stat().st_ino, f.stat().st_mtime_ns) for f in sorted(out.glob("part-*.parquet"))}
+    assert after.keys() == before.keys()
+    assert {k for k in after if after[k] != before[k]} == {lost.name}
+    assert lost.read_bytes() == lost_bytes
+    assert _rows(out) == rows
+
+    # Other settings into the same directory are refused, not mixed.
+    with pytest.raises(Exception, match="other inputs or settings"):
+        _encode([plain], out, scheduler, partition_bytes=301)
+
+
+def _check_round_trip(source: Path, game: str, out: Path) -> int:
+    """Every game of ``source`` is a row; each decoded container equals the source's moves and tags as the
+    project's own reader sees them; returns the number of games."""
+    with open(source, "rb") as f:
+        texts = (raw.decode("utf-8", "replace").removeprefix("\ufeff").rstrip("\r") if raw is not None else None
+                 for raw in split_lines(iter(lambda: f.read(1 << 16), b""), 1 << 24))
+        records = list(split_stream(game, texts, max_chars=1 << 24))
+    rows = _rows(out)
+    assert len(rows) == len(records)
+    step = 7 if QUICK else 1
+    for row, record in list(zip(rows, records, strict=True))[::step]:
+        assert isinstance(record, str)
+        assert row["error"] is None, row["error"]
+        replay = verbs.read_record(game, record=record)
+        decoded = verbs.decode(row["container"])
+        assert decoded.moves == verbs.write_moves(replay.start_position, replay.moves)
+        assert decoded.tags == replay.tags
+    return len(rows)
+
+
+@pytest.mark.parametrize(("game", "parts"), [
+    ("chess", ("chess", "twic0920.pgn")),
+    ("xiangqi", ("xiangqi", "Hu_Ronghua_1391_UCI_games.pgn")),
+    ("abalone", ("abalone", "migs-2016-2017.train.apgn")),
+])
+def test_round_trip_of_the_shared_collections(tmp_path: Path, scheduler: str, game: str, parts: tuple[str, str]
+                                              ) -> None:
+    source = shared_data(*parts)
+    out = tmp_path / "out"
+    _encode([source], out, scheduler, game=game, partition_bytes=400_000)
+    assert _check_round_trip(source, game, out) > 1000
+
+
+def test_cli_round_trip_against_python_chess(tmp_path: Path) -> None:
+    """``plybits dataset encode`` on its default local cluster, then ``decode``: python-chess reads the same
+    moves and tags from the output as from the source."""
+    import chess.pgn
+
+    source = shared_data("chess", "carlsen_otb.pgn")
+    out, back = tmp_path / "out", tmp_path / "back.pgn"
+    assert main(["dataset", "encode", str(source), "-o", str(out), "--workers", "1", "-q"]) == 0
+    assert main(["dataset", "decode", str(out), "-o", str(back)]) == 0
+    with open(source, encoding="utf-8") as a, open(back, encoding="utf-8") as b:
+        count = 0
+        while (theirs := chess.pgn.read_game(a)) is not None:
+            ours = chess.pgn.read_game(b)
+            assert ours is not None
+            assert [m.uci() for m in ours.mainline_moves()] == [m.uci() for m in theirs.mainline_moves()]
+            assert dict(ours.headers) == dict(theirs.headers)
+            count += 1
+        assert chess.pgn.read_game(b) is None and count > 1000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_real_cluster_survives_a_worker_killed_mid_job(tmp_path: Path, scheduler: str) -> None:
+    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1; the job goes through ``--scheduler``; one
+    worker is killed once the first partition is written: the dataset is still exact and complete."""
+    source = shared_data("chess", "twic0920.pgn")
+    reference = tmp_path / "reference"
+    _encode([source], reference, scheduler, partition_bytes=60_000)
+    dask = str(Path(sys.executable).with_name("dask"))
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}"}
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    port = address.rsplit(":", 1)[1]
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*args: str, quiet: bool = True) -> subprocess.Popen[bytes]:
+        sink = subprocess.DEVNULL if quiet else None
+        proc = subprocess.Popen(args, env=env, stdout=sink, stderr=sink, start_new_session=True)
+        started.append(proc)
+        return proc
+
+    try:
+        start(dask, "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard")
+        workers = [start(dask, "worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
+                         "--host", "127.0.0.1") for _ in range(2)]
+        out = tmp_path / "out"
+        job = start(sys.executable, "-m", "app.cli", "dataset", "encode", str(source), "-o", str(out),
+                    "--scheduler", address, "--partition-bytes", "60000", "-q", quiet=False)
+        deadline = time.monotonic() + 60
+        while not list(out.glob("part-*.parquet")):
+            assert time.monotonic() < deadline and job.poll() is None, "no partition written"
+            time.sleep(0.05)
+        os.killpg(workers[0].pid, signal.SIGKILL)
+        assert job.wait(timeout=90) == 0
+        assert len(list(out.glob("part-*.parquet"))) > 10
+        assert _rows(out) == _rows(reference)
+    finally:
+        for proc in reversed(started):
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
