@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import fsspec
 import pyarrow as pa
@@ -89,7 +89,13 @@ through)."""
 # --- games in a byte stream --------------------------------------------------------------------------------
 
 
-def _lines(source: IO[bytes], start: int, end: int | None) -> Iterator[tuple[int, bytes]]:
+class LineReader(Protocol):
+    """A binary file read by lines (a plain file, or a decompressing one)."""
+
+    def readline(self, size: int = -1, /) -> bytes: ...
+
+
+def _lines(source: LineReader, start: int, end: int | None) -> Iterator[tuple[int, bytes]]:
     """``(offset, line)`` of every line beginning in ``[start, end)`` of ``source`` (positioned at ``start``).
 
     A line longer than :data:`MAX_GAME_BYTES` is cut short (its game then fails as over the limit).
@@ -328,11 +334,11 @@ class _ZstdReader(io.RawIOBase):
 
 
 @contextmanager
-def open_stream(url: str) -> Iterator[IO[bytes]]:
+def open_stream(url: str) -> Iterator[io.BufferedIOBase]:
     """A compressed source (by suffix) opened for reading its uncompressed bytes, with ``readline``."""
     with fsspec.open(url, "rb") as raw:
         lower = url.lower()
-        stream: IO[bytes]
+        stream: io.BufferedIOBase
         if lower.endswith(".zst"):
             stream = io.BufferedReader(_ZstdReader(raw), 1 << 16)
         elif lower.endswith(".gz"):
@@ -353,8 +359,9 @@ def byte_ranges(url: str, game: str, partition_bytes: int) -> list[tuple[int, in
     """Byte ranges ``[start, end)`` of an uncompressed file, none empty: they start at the first game boundary at
     or after each multiple of ``partition_bytes`` (so a plan depends on the file and that size only)."""
     cuts = cuts_records(registry.get_game(game))
-    with fsspec.open(url, "rb") as source:
-        size = source.size if hasattr(source, "size") else os.path.getsize(url)
+    fs, path = fsspec.core.url_to_fs(url)
+    size = int(fs.size(path))
+    with fs.open(path, "rb") as source:
         starts: list[int] = []
         at = 0
         while at < size:
@@ -472,6 +479,9 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
         if {k: old.get(k) for k in params} != params:
             raise InvalidRecordError(f"{opts.out!r} holds a dataset of other inputs or settings; use a new directory")
         manifest = old
+    for stale in os.listdir(opts.out):  # temporary files of partitions cut short by a killed run
+        if stale.startswith(".part-") and stale.endswith(".tmp"):
+            os.remove(os.path.join(opts.out, stale))
     done = set(manifest["partitions"])
     for name in list(done):
         if not os.path.exists(os.path.join(opts.out, name + ".parquet")):

@@ -134,6 +134,7 @@ def test_encode_errors_truncated_zst_and_resume(tmp_path: Path, scheduler: str) 
     assert after.keys() == before.keys()
     assert {k for k in after if after[k] != before[k]} == {lost.name}
     assert lost.read_bytes() == lost_bytes
+    assert not list(out.glob(".*.tmp"))
     assert _rows(out) == rows
 
     # Other settings into the same directory are refused, not mixed.
