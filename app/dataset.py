@@ -36,8 +36,8 @@ import pyarrow.parquet as pq
 
 from app.batchcore import record_text
 from app.errors import internal_problem, problem_body
+from plybits import container, registry
 from plybits import records as verbs
-from plybits import registry
 from plybits.errors import InvalidRecordError, PlybitsError
 from plybits.game import Game, Record
 from plybits.pgntext import comment_open_after
@@ -198,31 +198,41 @@ def boundary(source: IO[bytes], at: int, cuts: bool) -> int | None:
 def _row(source: str, number: int, offset: int, game_name: str, scheme: str, record: str | PlybitsError,
          max_plies: int) -> dict[str, Any]:
     row: dict[str, Any] = {"source": source, "number": number, "offset": offset, "game": game_name}
+    game = registry.get_game(game_name)
     try:
         if isinstance(record, PlybitsError):
             raise record
-        game = registry.get_game(game_name)
-        parsed = game.parse_record(record)
-        tags = dict(parsed.tags)
-        for tag in TAG_COLUMNS:
-            value = tags.get(tag)
-            if value is not None and tag in INT_TAGS:
-                if value.strip().isdigit() and len(value.strip()) < 10:
-                    row[_column_name(tag)] = int(value)
-                    del tags[tag]
-            elif value is not None:
-                row[_column_name(tag)] = tags.pop(tag)
-        row["tags"] = sorted(tags.items())
         encoded = verbs.encode(game_name, scheme, record=record, max_plies=max_plies)
+        box = container.unpack(encoded.data, max_plies=max_plies)  # the record's tags and start, as stored
+        _tag_columns(row, box.tags)
         final = game.position(encoded.final_position)
         row.update(scheme=encoded.scheme, plies=encoded.plies, final_position=encoded.final_position,
-                   status=json.dumps(final.status(), sort_keys=True), container=encoded.data,
-                   start=game.canonical_start(parsed.start))
+                   status=json.dumps(final.status(), sort_keys=True), container=encoded.data, start=box.start)
     except PlybitsError as err:
         row["error"] = json.dumps(problem_body(err), sort_keys=True)
     except Exception as err:  # a bug in a codec costs its game, never the partition
         row["error"] = json.dumps(internal_problem(err), sort_keys=True)
+    if row.get("error") is not None and isinstance(record, str):
+        try:  # a failed game keeps the tags it has, when its record reads at all
+            _tag_columns(row, game.parse_record(record).tags)
+        except Exception:
+            pass
     return row
+
+
+def _tag_columns(row: dict[str, Any], tags: dict[str, str]) -> None:
+    """Put ``tags`` in ``row``: the typed columns, the rest in the ``tags`` map."""
+    rest = dict(tags)
+    for tag in TAG_COLUMNS:
+        value = rest.get(tag)
+        if value is None:
+            continue
+        if tag not in INT_TAGS:
+            row[_column_name(tag)] = rest.pop(tag)
+        elif value.strip().isdigit() and len(value.strip()) < 10:
+            row[_column_name(tag)] = int(value)
+            del rest[tag]
+    row["tags"] = sorted(rest.items())
 
 
 def games_table(game_name: str, scheme: str, source: str, pieces_: Iterable[Piece], first_number: int = 1, *,
@@ -449,21 +459,25 @@ def _write_manifest(out: str, manifest: dict[str, Any]) -> None:
     os.replace(temp, _manifest_path(out))
 
 
-def _client(opts: Options) -> Any:
+def _client(opts: Options) -> tuple[Any, Any]:
+    """``(client, cluster)``: a client of ``opts.scheduler`` (cluster ``None``), else of a new local cluster of
+    ``opts.workers`` processes (default one a core), one thread each."""
     from dask.distributed import Client, LocalCluster
 
     if opts.scheduler:
-        return Client(opts.scheduler)
+        return Client(opts.scheduler), None
     cluster = LocalCluster(n_workers=opts.workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                            dashboard_address=None)
-    return Client(cluster)
+    return Client(cluster), cluster
 
 
-def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lambda _: None) -> dict[str, Any]:
+def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lambda _: None, *,
+                   client: Any = None) -> dict[str, Any]:
     """Encode every game of ``opts.inputs`` into the dataset ``opts.out``; returns the manifest.
 
     Finished partitions (their file exists) are skipped; the others run as Dask tasks, at most a few per worker
-    in flight for a compressed stream (bounded memory).
+    in flight for a compressed stream (bounded memory). ``client``: a Dask client to use (left open), else one
+    is made from ``opts`` (``scheduler``, else a local cluster of ``workers`` processes) and closed.
 
     :raises InvalidRecordError: if ``opts.out`` holds a dataset made with other inputs or settings.
     """
@@ -488,7 +502,10 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
             done.discard(name)
             del manifest["partitions"][name]
     tally = {"rows": 0, "errors": 0, "done": 0, "skipped": len(done), "submitted": 0, "started": time.monotonic()}
-    client = _client(opts)
+    own = client is None
+    cluster = None
+    if own:
+        client, cluster = _client(opts)
     try:
         n_workers = max(len(client.scheduler_info().get("workers", {})), 1)
         window = 2 * n_workers
@@ -518,7 +535,10 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
         for future in pending:
             finish(future)
     finally:
-        client.close()
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()
     manifest["complete"] = True
     _write_manifest(opts.out, manifest)
     return manifest
