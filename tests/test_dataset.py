@@ -243,3 +243,26 @@ def test_real_cluster_survives_a_worker_killed_mid_job(tmp_path: Path, scheduler
                     proc.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_compose_runs_scheduler_workers_and_service_from_one_image() -> None:
+    """compose.yaml, checked statically (no Docker engine here): one image, workers pointed at the scheduler."""
+    import tomllib
+
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    services = compose["services"]
+    assert {"scheduler", "worker", "service"} <= services.keys()
+    assert {s["image"] for s in services.values()} == {"plybits"} and all(s["build"] == "." for s in services.values())
+    assert services["scheduler"]["command"][:2] == ["dask", "scheduler"]
+    port = services["scheduler"]["command"][services["scheduler"]["command"].index("--port") + 1]
+    assert services["worker"]["command"][:3] == ["dask", "worker", f"tcp://scheduler:{port}"]
+    assert "replicas" not in services["worker"].get("deploy", {})  # scaled with --scale worker=N
+    assert "app.main:app" in services["service"]["command"]
+    assert services["service"]["environment"]["PLYBITS_DASK_SCHEDULER"] == f"tcp://scheduler:{port}"
+    volumes = {v for s in services.values() for v in s["volumes"]}
+    assert volumes == {"./data:/data"}
+    # The image installs the package with its runtime dependencies, which bring the `dask` command.
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    assert any(d.startswith("dask[distributed]") for d in deps) and "pip install ." in (ROOT / "Dockerfile").read_text()
