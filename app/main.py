@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 import plybits
-from app import batch, errors, observe, render
+from app import batch, errors, jobs, observe, render
 from app.limits import BodyLimitMiddleware
 from app.routes import router
 from app.settings import Settings
@@ -38,6 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     application.include_router(batch.router)
     application.include_router(observe.router)
     application.include_router(render.router)
+    application.include_router(jobs.router)
     application.mount("/static", render.PlaygroundFiles(), name="static")
     return application
 

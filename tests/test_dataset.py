@@ -266,3 +266,38 @@ def test_compose_runs_scheduler_workers_and_service_from_one_image() -> None:
     # The image installs the package with its runtime dependencies, which bring the `dask` command.
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
     assert any(d.startswith("dask[distributed]") for d in deps) and "pip install ." in (ROOT / "Dockerfile").read_text()
+
+
+def test_jobs_endpoints(tmp_path: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``POST /v1/jobs`` under ``PLYBITS_DATA_ROOT`` runs a dataset job on the configured scheduler; paths outside
+    the root are refused; ``GET /v1/jobs/{id}`` gives its state and progress."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.settings import Settings
+
+    root = tmp_path / "root"
+    (root / "in").mkdir(parents=True)
+    (root / "in" / "g.pgn").write_bytes(SOURCE * 20)
+    (tmp_path / "secret.pgn").write_bytes(SOURCE)
+    job = {"inputs": ["in/g.pgn"], "output": "out/g", "partition_bytes": 1 << 16}
+    with TestClient(create_app(Settings(access_log=False))) as http:
+        monkeypatch.delenv("PLYBITS_DATA_ROOT", raising=False)
+        assert http.post("/v1/jobs", json=job).status_code == 404
+        monkeypatch.setenv("PLYBITS_DATA_ROOT", str(root))
+        monkeypatch.setenv("PLYBITS_DASK_SCHEDULER", scheduler)
+        for bad in ({**job, "inputs": ["../secret.pgn"]}, {**job, "output": "/tmp/elsewhere"}):
+            answer = http.post("/v1/jobs", json=bad)
+            assert answer.status_code == 403 and answer.headers["content-type"] == "application/problem+json"
+        assert http.post("/v1/jobs", json={**job, "inputs": ["in/none.pgn"]}).status_code == 422
+        assert http.post("/v1/jobs", json={**job, "game": "go"}).status_code == 422
+        started = http.post("/v1/jobs", json=job)
+        assert started.status_code == 202, started.text
+        deadline = time.monotonic() + 60
+        while (status := http.get(f"/v1/jobs/{started.json()['id']}").json())["state"] == "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        assert status["state"] == "done", status
+        assert (status["games"], status["errors"], status["output"]) == (60, 20, "out/g")
+        assert http.get("/v1/jobs/bm9uZQ").status_code == 404
+    assert len(_rows(root / "out" / "g")) == 60
