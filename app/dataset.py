@@ -507,6 +507,7 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
     if own:
         client, cluster = _client(opts)
     try:
+        run = uuid.uuid4().hex  # task keys of this run: two jobs on one scheduler never share a task
         n_workers = max(len(client.scheduler_info().get("workers", {})), 1)
         window = 2 * n_workers
         pending = as_completed()
@@ -526,8 +527,8 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
             while pending.count() >= window:
                 finish(next(pending))
             tally["submitted"] += 1
-            pending.add(client.submit(write_partition, part, os.path.abspath(opts.out), key=f"plybits-{part.name}",
-                                      pure=False, retries=2))
+            pending.add(client.submit(write_partition, part, os.path.abspath(opts.out),
+                                      key=f"plybits-{run}-{part.name}", pure=False, retries=2))
 
         for source_index, url in enumerate(opts.inputs):
             for part in plan(url, source_index, opts, client):

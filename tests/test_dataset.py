@@ -202,12 +202,48 @@ def _free_port() -> int:
         return port
 
 
-def test_real_cluster_survives_a_worker_killed_mid_job(tmp_path: Path, scheduler: str) -> None:
+@pytest.fixture(scope="module")
+def twic_reference(tmp_path_factory: pytest.TempPathFactory, scheduler: str) -> tuple[Path, list[dict[str, Any]]]:
+    """The shared twic0920.pgn and its dataset's rows, made in one go (60 KB partitions)."""
+    source = shared_data("chess", "twic0920.pgn")
+    reference = tmp_path_factory.mktemp("reference")
+    _encode([source], reference, scheduler, partition_bytes=60_000)
+    return source, _rows(reference)
+
+
+def _wait_for_a_partition(out: Path, job: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while not list(out.glob("part-*.parquet")):
+        assert time.monotonic() < deadline and job.poll() is None, "no partition written"
+        time.sleep(0.05)
+
+
+def test_killed_command_resumes_exactly(tmp_path: Path, twic_reference: tuple[Path, list[dict[str, Any]]]) -> None:
+    """The whole command (client and its local cluster) killed mid-job, then run again: the dataset is exact and
+    complete, and the partitions written before the kill are kept as they were."""
+    source, reference = twic_reference
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "app.cli", "dataset", "encode", str(source), "-o", str(out), "--workers", "1",
+               "--partition-bytes", "60000", "-q"]
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}"}
+    job = subprocess.Popen(command, env=env, start_new_session=True)
+    try:
+        _wait_for_a_partition(out, job)
+    finally:
+        os.killpg(job.pid, signal.SIGKILL)
+        job.wait(timeout=30)
+    kept = {f.name: f.stat().st_mtime_ns for f in out.glob("part-*.parquet")}
+    assert kept and len(kept) < 30
+    assert subprocess.run(command, env=env, timeout=120).returncode == 0
+    assert {f.name: f.stat().st_mtime_ns for f in out.glob("part-*.parquet") if f.name in kept} == kept
+    assert _rows(out) == reference
+
+
+def test_real_cluster_survives_a_worker_killed_mid_job(tmp_path: Path,
+                                                       twic_reference: tuple[Path, list[dict[str, Any]]]) -> None:
     """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1; the job goes through ``--scheduler``; one
     worker is killed once the first partition is written: the dataset is still exact and complete."""
-    source = shared_data("chess", "twic0920.pgn")
-    reference = tmp_path / "reference"
-    _encode([source], reference, scheduler, partition_bytes=60_000)
+    source, reference = twic_reference
     dask = str(Path(sys.executable).with_name("dask"))
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}"}
     address = f"tcp://127.0.0.1:{_free_port()}"
@@ -227,14 +263,11 @@ def test_real_cluster_survives_a_worker_killed_mid_job(tmp_path: Path, scheduler
         out = tmp_path / "out"
         job = start(sys.executable, "-m", "app.cli", "dataset", "encode", str(source), "-o", str(out),
                     "--scheduler", address, "--partition-bytes", "60000", "-q", quiet=False)
-        deadline = time.monotonic() + 60
-        while not list(out.glob("part-*.parquet")):
-            assert time.monotonic() < deadline and job.poll() is None, "no partition written"
-            time.sleep(0.05)
+        _wait_for_a_partition(out, job)
         os.killpg(workers[0].pid, signal.SIGKILL)
         assert job.wait(timeout=90) == 0
         assert len(list(out.glob("part-*.parquet"))) > 10
-        assert _rows(out) == _rows(reference)
+        assert _rows(out) == reference
     finally:
         for proc in reversed(started):
             if proc.poll() is None:
