@@ -361,6 +361,14 @@ def open_stream(url: str) -> Iterator[io.BufferedIOBase]:
             yield stream
 
 
+def file_summary(part: Partition, path: str) -> dict[str, Any]:
+    """The summary :func:`write_partition` returned, read back from the partition's file."""
+    table = pq.read_table(path, columns=["error"])
+    return {"name": part.name, "source": part.source, "rows": table.num_rows,
+            "errors": table.num_rows - table.column("error").null_count, "first_number": part.first_number,
+            "bytes": os.path.getsize(path), "seconds": 0.0}
+
+
 def is_compressed(url: str) -> bool:
     return url.lower().endswith(COMPRESSED)
 
@@ -523,6 +531,12 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
 
         def submit(part: Partition) -> None:
             if part.name in done:
+                return
+            path = os.path.join(opts.out, part.name + ".parquet")
+            if os.path.exists(path):  # written before the client that asked for it was killed: keep it
+                manifest["partitions"][part.name] = file_summary(part, path)
+                tally["skipped"] += 1
+                _write_manifest(opts.out, manifest)
                 return
             while pending.count() >= window:
                 finish(next(pending))
