@@ -492,6 +492,10 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
     from dask.distributed import as_completed
 
     registry.get_scheme(opts.game, opts.scheme)
+    for url in opts.inputs:  # before any cluster starts
+        fs, path = fsspec.core.url_to_fs(url)
+        if not fs.isfile(path):
+            raise FileNotFoundError(f"no such input file: {url}")
     os.makedirs(opts.out, exist_ok=True)
     params = {"inputs": opts.inputs, "game": opts.game, "scheme": opts.scheme, "partition_bytes": opts.partition_bytes,
               "max_plies": opts.max_plies}

@@ -350,3 +350,11 @@ def test_jobs_endpoints(tmp_path: Path, scheduler: str, monkeypatch: pytest.Monk
         assert (status["games"], status["errors"], status["output"]) == (60, 20, "out/g")
         assert http.get("/v1/jobs/bm9uZQ").status_code == 404
     assert len(_rows(root / "out" / "g")) == 60
+
+
+def test_cli_refuses_a_missing_input_or_dataset_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                                ) -> None:
+    assert main(["dataset", "encode", str(tmp_path / "none.pgn"), "-o", str(tmp_path / "out"), "-q"]) == 2
+    assert "no such input file" in capsys.readouterr().err and not (tmp_path / "out").exists()
+    assert main(["dataset", "info", str(tmp_path)]) == 2
+    assert "is not a plybits dataset" in capsys.readouterr().err
