@@ -431,6 +431,10 @@ def stream_chunks(url: str, game: str, partition_bytes: int) -> Iterator[tuple[i
 # --- running on Dask -------------------------------------------------------------------------------------
 
 
+class PartitionFailed(RuntimeError):
+    """A partition's task failed on the cluster (not a game's error: those are rows)."""
+
+
 @dataclass
 class Options:
     inputs: list[str]
@@ -513,6 +517,8 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
         if not os.path.exists(os.path.join(opts.out, name + ".parquet")):
             done.discard(name)
             del manifest["partitions"][name]
+    manifest["complete"] = False
+    _write_manifest(opts.out, manifest)
     tally = {"rows": 0, "errors": 0, "done": 0, "skipped": len(done), "submitted": 0, "started": time.monotonic()}
     own = client is None
     cluster = None
@@ -525,7 +531,11 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
         pending = as_completed()
 
         def finish(future: Any) -> None:
-            result: dict[str, Any] = future.result()
+            try:
+                result: dict[str, Any] = future.result()
+            except Exception as err:  # e.g. every worker that tried it died (KilledWorker)
+                raise PartitionFailed(f"partition {future.key} failed: {type(err).__name__}: {err}; the partitions "
+                                      "written are kept, run the command again to resume") from err
             manifest["partitions"][result["name"]] = result
             tally["rows"] += result["rows"]
             tally["errors"] += result["errors"]
@@ -675,7 +685,11 @@ def _encode_command(args: argparse.Namespace) -> int:
                   f"{rate:,.0f} games/s", file=sys.stderr)
 
     began = time.monotonic()
-    encode_dataset(opts, report)
+    try:
+        encode_dataset(opts, report)
+    except PartitionFailed as err:
+        print(f"plybits dataset encode: {err}", file=sys.stderr)
+        return 2
     summary = info(args.output)
     if not args.quiet:
         print(f"plybits dataset encode: {summary['games']} games, {summary['errors']} errors, "

@@ -358,3 +358,19 @@ def test_cli_refuses_a_missing_input_or_dataset_before_any_work(tmp_path: Path, 
     assert "no such input file" in capsys.readouterr().err and not (tmp_path / "out").exists()
     assert main(["dataset", "info", str(tmp_path)]) == 2
     assert "is not a plybits dataset" in capsys.readouterr().err
+
+
+def test_a_failed_partition_task_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dask.distributed import Client, LocalCluster
+
+    def boom(part: dataset.Partition, out: str) -> dict[str, Any]:
+        raise MemoryError("worker out of memory")
+
+    monkeypatch.setattr(dataset, "write_partition", boom)
+    path = tmp_path / "g.pgn"
+    path.write_bytes(SOURCE)
+    opts = dataset.Options([str(path)], str(tmp_path / "out"), "chess", "0x88")
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as client:
+        with pytest.raises(dataset.PartitionFailed, match="part-0000-000000.*MemoryError.*run the command again"):
+            dataset.encode_dataset(opts, client=client)
+    assert not dataset.read_manifest(str(tmp_path / "out")).get("complete")
