@@ -22,7 +22,6 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app import dataset
 from app.errors import PROBLEM_BASE, problem_body, problem_response
 from plybits import records, registry
 from plybits.errors import PlybitsError
@@ -43,7 +42,7 @@ class JobRequest(BaseModel):
     output: str
     game: str = "chess"
     scheme: str | None = None
-    partition_bytes: int = Field(dataset.PARTITION_BYTES, ge=1 << 16, le=1 << 30)
+    partition_bytes: int | None = Field(None, ge=1 << 16, le=1 << 30, description="default: 32 MB")
 
 
 class JobStatus(BaseModel):
@@ -83,7 +82,9 @@ def _write_state(out: Path, state: str, detail: str | None = None) -> None:
     os.replace(temp, out / STATE)
 
 
-def _run(opts: dataset.Options, key: str) -> None:
+def _run(opts: Any, key: str) -> None:
+    from app import dataset
+
     out = Path(opts.out)
     try:
         dataset.encode_dataset(opts)
@@ -100,6 +101,8 @@ def _run(opts: dataset.Options, key: str) -> None:
 @router.post("", status_code=202, response_model=JobStatus, responses={403: {}, 404: {}, 422: {}})
 def post_job(body: JobRequest) -> Any:
     """Start (or resume) a dataset job; answered at once with its id."""
+    from app import dataset  # pyarrow is loaded by the first job, not by every service process
+
     root = _root()
     if root is None:
         return _problem(404, "jobs-disabled", "Jobs are disabled", f"set {DATA_ROOT} to enable jobs")
@@ -119,7 +122,8 @@ def post_job(body: JobRequest) -> Any:
     except PlybitsError as err:
         return problem_response(problem_body(err))
     relative = str(out.relative_to(root))
-    opts = dataset.Options([str(p) for p in inputs], str(out), body.game, scheme, body.partition_bytes,
+    opts = dataset.Options([str(p) for p in inputs], str(out), body.game, scheme,
+                           body.partition_bytes or dataset.PARTITION_BYTES,
                            scheduler=os.environ.get(SCHEDULER) or None)
     out.mkdir(parents=True, exist_ok=True)
     with _lock:
@@ -132,6 +136,8 @@ def post_job(body: JobRequest) -> Any:
 
 
 def status_of(root: Path, relative: str) -> JobStatus:
+    from app import dataset
+
     out = root / relative
     state = json.loads((out / STATE).read_text(encoding="utf-8"))
     partitions = games = errors = 0
