@@ -201,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="server processes (default: $WEB_CONCURRENCY, else 1)")
     sub.add_argument("--log-level", default="info")
     sub.set_defaults(handler=serve)
+    from app import dataset  # pyarrow and dask are loaded only here
+
+    dataset.add_parser(commands)
     return parser
 
 

@@ -138,6 +138,11 @@ class Game(ABC, Generic[PositionT]):
         else:
             yield text
 
+    def write_record(self, record: Record, notation: str | None = None) -> str:
+        """``record`` in the game's record format, its moves already written in ``notation`` (the game's default
+        when ``None``); :meth:`parse_record` reads it back."""
+        return " ".join(record.moves)
+
     def renderer(self) -> Renderer[PositionT] | None:
         """What draws the game's positions (:func:`plybits.svg.render`); ``None``: the game is not drawn."""
         return None
