@@ -1,30 +1,40 @@
-"""The ``plybits`` command: batch encode, decode and validate files, or serve the HTTP API.
+"""The plybits command: batch encode, decode and validate files, or serve the HTTP API.
 
-    plybits encode games.pgn -o games.ndjson [--game chess --scheme 0x88]
+    plybits encode games.pgn -o games.ndjson [--scheme rank] [--game xiangqi]
     plybits decode games.ndjson -o moves.ndjson [--notation uci]
     plybits validate games.pgn
     plybits serve [--host 127.0.0.1 --port 8000]
 
-Output is NDJSON, one line per input line (or game of a multi-game file), in order:
-``{"line": n, "result": {...}}`` or ``{"line": n, "error": {problem}}``, the same as the service's batch
-endpoints. Exit status: 0 when every record went through, 1 when some failed, 2 on a usage or I/O error.
+The game and the kind of input come from the file: its extension (.pgn, .apgn, .ndjson, .jsonl; .gz, .bz2,
+.xz and .zst files are read compressed) and its content (NDJSON lines; an APGN header, a
+``[Game "Chinese Chess"]`` tag, ICCS or Chinese movetext); ``--game`` names it when the file does not say,
+and a file that looks like another game is refused. Output is NDJSON, one line per input line (or game of a
+multi-game file), in order: ``{"line": n, "result": {...}}`` or ``{"line": n, "error": {problem}}``, the same
+as the service's batch endpoints; ``encode --containers`` writes one bare base64url container a line instead.
+Exit status: 0 when every record went through, 1 when some failed, 2 on a usage or I/O error.
 """
 
 from __future__ import annotations
 
 import argparse
+import bz2
+import gzip
+import io
+import lzma
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Protocol
 
 from app.batchcore import answers, check_target, line_json
 from app.settings import Settings
-from plybits import records
+from plybits import __version__, records, registry
 from plybits.errors import PlybitsError
 
+DESCRIPTION = "Batch encode, decode and validate game files with plybits, or serve its HTTP API."
 CHUNK = 1 << 16
 MAX_LINE_BYTES = 16 << 20
 """Longest line (or game) read from a file; longer ones are answered with an error and skipped."""
@@ -86,34 +96,138 @@ def _size(n: int) -> str:
     return f"{size:.1f} GB"
 
 
-def _chunks(source: IO[bytes], tally: Tally, progress: Progress) -> Iterator[bytes]:
-    while True:
-        chunk = source.read(CHUNK)
-        if not chunk:
-            return
+def _chunks(head: bytes, source: ByteSource, tally: Tally, progress: Progress) -> Iterator[bytes]:
+    chunk = head
+    while chunk:
         tally.bytes_in += len(chunk)
         yield chunk
         progress.update()
+        chunk = source.read(CHUNK)
+
+
+def count(n: int, noun: str) -> str:
+    """``"1 record"``, ``"2 records"``."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+COMPRESSED: dict[bytes, str] = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zstd"}
+"""Magic bytes of the compressed inputs read as they are (whatever the file is called)."""
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst")
+
+
+class ByteSource(Protocol):
+    """A readable byte stream: a file, standard input, or a decompressing reader."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+def open_input(path: str) -> tuple[ByteSource, int | None]:
+    """The decompressed byte stream of ``path`` (``-``: standard input) and its size when known and not
+    compressed (for the progress bar).
+
+    :raises OSError: the file cannot be read, or is compressed in a way this Python cannot read.
+    """
+    reader: IO[bytes] = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+    if not isinstance(reader, io.BufferedReader):  # no peeking: read as it is
+        return reader, None
+    magic = reader.peek(6)[:6]
+    kind = next((k for m, k in COMPRESSED.items() if magic.startswith(m)), None)
+    if kind is None:
+        return reader, None if path == "-" else os.path.getsize(path)
+    if kind == "gzip":
+        return gzip.GzipFile(fileobj=reader, mode="rb"), None
+    if kind == "bz2":
+        return bz2.BZ2File(reader, mode="rb"), None
+    if kind == "xz":
+        return lzma.LZMAFile(reader, mode="rb"), None
+    try:
+        import zstandard
+    except ImportError as err:
+        raise OSError(f"{path}: a zstd file, and the zstandard package is not installed") from err
+    return zstandard.ZstdDecompressor().stream_reader(reader, read_across_frames=True), None
+
+SNIFF_BYTES = 1 << 16
+"""How much of the input is read to tell its kind and game."""
+
+_TAG = re.compile(r'^\s*\[(\w+)\s+"([^"]*)"\]', re.M)
+_MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
+_ICCS = re.compile(r"[a-i][0-9]-?[a-i][0-9]")
+_ABAPRO = re.compile(r"([a-i][1-9]){2,3}")
+_CJK = re.compile(r"[\u4e00-\u9fff\uff10-\uff19]")
+GAME_TAGS = {"chinese chess": "xiangqi", "xiangqi": "xiangqi", "chess": "chess", "abalone": "abalone",
+             "entropy": "entropy", "new entropy": "entropy"}
+"""``[Game "..."]`` values (lower case) and the game each names."""
+
+
+@dataclass(frozen=True)
+class Sniffed:
+    """What the start of an input looks like: its format, and its game with the reason, when it shows."""
+
+    format: str
+    game: str | None = None
+    because: str = ""
+
+
+def sniff(name: str, head: bytes) -> Sniffed:
+    """The format (``ndjson``, ``records`` or ``auto`` when unsure) and game the file called ``name`` that
+    starts with ``head`` looks like."""
+    lower = name.lower()
+    for suffix in COMPRESSED_SUFFIXES:
+        lower = lower.removesuffix(suffix)
+    if lower.endswith((".ndjson", ".jsonl")) or head.lstrip()[:1] == b"{":
+        return Sniffed("ndjson")
+    text = head.decode("utf-8", "replace")
+    tags = {key.lower(): value for key, value in _TAG.findall(text)}
+    if tags.get("game", "").lower() in GAME_TAGS:
+        return Sniffed("records", GAME_TAGS[tags["game"].lower()], f'its [Game "{tags["game"]}"] tag')
+    if tags.get("notation", "").lower() == "aba-pro" or lower.endswith(".apgn"):
+        return Sniffed("records", "abalone", "its APGN header" if "notation" in tags else "its .apgn extension")
+    if tags.get("format", "").lower() in ("iccs", "wxf", "chinese"):
+        return Sniffed("records", "xiangqi", f'its [Format "{tags["format"]}"] tag')
+    movetext = _TAG.sub(" ", text)
+    moves = [t for t in _MOVE_NUMBER.sub(" ", movetext).split() if t[:1].isalpha()][:200]
+    if _CJK.search(movetext):
+        return Sniffed("records", "xiangqi", "its Chinese movetext")
+    if moves and all(_ICCS.fullmatch(m) for m in moves) and any("0" in m for m in moves):
+        return Sniffed("records", "xiangqi", "its ICCS movetext")
+    if moves and all(_ABAPRO.fullmatch(m) for m in moves) and any(c in "i9" for m in moves for c in m):
+        return Sniffed("records", "abalone", "its Aba-Pro movetext")
+    if lower.endswith(".pgn") or tags:
+        return Sniffed("records")
+    return Sniffed("auto")
 
 
 def run(op: str, args: argparse.Namespace) -> int:
     """Answer every record of ``args.input`` into ``args.output``; print the summary; the exit status."""
-    records_mode = _records_mode(op, args)
-    source: IO[bytes] = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
+    source, total = open_input(args.input)
+    try:
+        head = source.read(SNIFF_BYTES)
+        records_mode = _records_mode(op, args, sniff(args.input, head))
+    except BaseException:
+        source.close()
+        raise
     sink: IO[bytes] = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")  # noqa: SIM115
-    total = None if args.input == "-" else os.path.getsize(args.input)
     tally = Tally()
     show = args.progress if args.progress is not None else (sys.stderr.isatty() and not args.quiet)
     progress = Progress(tally, total, sys.stderr, show and not args.quiet)
     settings = Settings(max_plies=args.max_plies, max_line_bytes=MAX_LINE_BYTES, max_batch_lines=UNLIMITED,
                         max_games=UNLIMITED, access_log=False)
+    bare: bool = getattr(args, "containers", False)
     try:
-        chunks = _chunks(source, tally, progress)
+        chunks = _chunks(head, source, tally, progress)
         for number, key, value in answers(op, chunks, settings, game=args.game, scheme=getattr(args, "scheme", None),
                                           notation=args.notation, records=records_mode):
             tally.records += 1
             tally.errors += key == "error"
-            data = line_json(number, key, value)
+            if bare:  # the container, or an empty line (so that line n is still record n) and the error on stderr
+                data = (str(value["data"]) if key == "result" else "").encode("ascii") + b"\n"
+                if key == "error":
+                    print(f"plybits {op}: {'game' if records_mode else 'line'} {number}: {value['detail']}",
+                          file=sys.stderr)
+            else:
+                data = line_json(number, key, value)
             sink.write(data)
             tally.bytes_out += len(data)
     finally:
@@ -126,30 +240,37 @@ def run(op: str, args: argparse.Namespace) -> int:
     if not args.quiet:
         elapsed = time.monotonic() - tally.started
         print(
-            f"plybits {op}: {tally.records} records, {tally.records - tally.errors} ok, {tally.errors} errors; "
-            f"{tally.bytes_in:,} bytes in, {tally.bytes_out:,} bytes out; {elapsed:.2f} s "
-            f"({tally.records / max(elapsed, 1e-9):,.0f} records/s)",
+            f"plybits {op}: {count(tally.records, 'record')}, {tally.records - tally.errors:,} ok, "
+            f"{count(tally.errors, 'error')}; {count(tally.bytes_in, 'byte')} in, {count(tally.bytes_out, 'byte')} "
+            f"out; {elapsed:.2f} s ({tally.records / max(elapsed, 1e-9):,.0f} records/s)",
             file=sys.stderr,
         )
     return 1 if tally.errors else 0
 
 
-def _records_mode(op: str, args: argparse.Namespace) -> bool:
-    """Whether the input is a multi-game file (split into records) rather than NDJSON lines; fills defaults."""
+class UsageError(Exception):
+    """The command line does not fit the input (exit status 2)."""
+
+
+def _records_mode(op: str, args: argparse.Namespace, seen: Sniffed) -> bool:
+    """Whether the input is a multi-game file (split into records) rather than NDJSON lines; fills the game.
+
+    :raises UsageError: a decode input that is not NDJSON, or a file that looks like another game than
+        ``--game`` names.
+    """
     fmt: str = args.format
     if fmt == "auto":
-        name = args.input.lower()
-        if name.endswith((".ndjson", ".jsonl")) or op == "decode":
-            fmt = "ndjson"
-        elif name.endswith(".pgn") or args.game is not None:
-            fmt = "records"
-        else:
-            fmt = "ndjson"
+        fmt = "ndjson" if op == "decode" else seen.format
+        if fmt == "auto":
+            fmt = "records" if args.game is not None else "ndjson"
     if fmt == "records":
         if op == "decode":
-            raise SystemExit("plybits decode: input must be NDJSON (or one base64url container a line)")
+            raise UsageError("plybits decode: input must be NDJSON (or one base64url container a line)")
+        if args.game is not None and seen.game is not None and args.game != seen.game:
+            raise UsageError(f"{args.input} looks like a {seen.game} file ({seen.because}), not {args.game}: "
+                             f"leave out --game {args.game}, or check the file")
         if args.game is None:
-            args.game = "chess"
+            args.game = seen.game or "chess"
     # An unknown game or scheme is a usage error, found before reading anything.
     check_target(op, args.game, getattr(args, "scheme", None))
     return fmt == "records"
@@ -164,41 +285,65 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+class DefaultsFormatter(argparse.HelpFormatter):
+    """Help that ends each option with its default, when it has one worth saying and does not say it already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if action.default not in (None, False, argparse.SUPPRESS) and "default" not in text and action.option_strings:
+            text += " (default: %(default)s)"
+        return text
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="plybits", description=__doc__.split("\n\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    games = [g.name for g in registry.games()]
+    schemes = sorted({s.name for s in registry.schemes()})
+    notations = sorted({n for g in registry.games() for n in g.notations})
+    defaults = DefaultsFormatter
+    parser = argparse.ArgumentParser(prog="plybits", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"plybits {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     helps = {
-        "encode": "encode a multi-game file (PGN, ...) or NDJSON encode requests into containers",
-        "decode": "decode NDJSON lines ({\"data\": ...}, `plybits encode` output, or bare base64url) into moves",
+        "encode": "encode a multi-game file (PGN, APGN, ...) or NDJSON encode requests into containers",
+        "decode": "decode NDJSON lines ({\"data\": ...}, plybits encode output, or bare base64url) into moves",
         "validate": "check every move of a multi-game file or of NDJSON validate requests",
     }
     for op, text in helps.items():
-        sub = commands.add_parser(op, help=text, description=text)
-        sub.add_argument("input", help="input file, or - for standard input")
-        sub.add_argument("-o", "--output", default="-", help="output NDJSON file (default: standard output)")
+        sub = commands.add_parser(op, help=text, description=text, formatter_class=defaults)
+        sub.add_argument("input", help="input file (.gz .bz2 .xz .zst read as they are), or - for standard input")
+        sub.add_argument("-o", "--output", default="-", help="output file, - for standard output")
         if op != "decode":
-            sub.add_argument("--game", help="the game of a multi-game file (default chess for .pgn); "
-                                            "default game of NDJSON lines")
+            sub.add_argument("--game", choices=games, metavar="GAME",
+                             help=f"one of {', '.join(games)}: the game of a multi-game file when its extension "
+                                  "and content do not tell (else chess), or of NDJSON lines without one")
             sub.add_argument("--format", choices=("auto", "records", "ndjson"), default="auto",
-                             help="records = a multi-game file, ndjson = one request a line "
-                                  "(auto: by extension, .ndjson/.jsonl or .pgn)")
+                             help="records = a multi-game file, ndjson = one request a line; auto: by extension "
+                                  "(.pgn .apgn / .ndjson .jsonl) and content")
         else:
             sub.set_defaults(format="ndjson", game=None)
         if op == "encode":
-            sub.add_argument("--scheme", help="the scheme (default: the game's seed scheme)")
-        sub.add_argument("--notation", help="decode: the notation to write the moves in; encode, validate: the "
-                                            "notation of the moves read (default: any of the game's)")
+            sub.add_argument("--scheme", choices=schemes, metavar="SCHEME",
+                             help=f"one of {', '.join(schemes)} (default: the game's seed scheme)")
+            sub.add_argument("--containers", action="store_true",
+                             help="write one bare base64url container a line (an empty line for a record that "
+                                  "failed, its error on stderr) instead of NDJSON")
+        sub.add_argument("--notation", choices=notations, metavar="NOTATION",
+                         help=f"one of {', '.join(notations)}; decode: the notation to write the moves in "
+                              "(default: the game's first); encode, validate: the notation of the moves read "
+                              "(default: any of the game's)")
         sub.add_argument("--max-plies", type=int, default=records.DEFAULT_MAX_PLIES, help="most plies a record")
         sub.add_argument("--progress", action="store_true", default=None,
                          help="show the progress bar even when stderr is not a terminal")
         sub.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
         sub.set_defaults(handler=lambda args, op=op: run(op, args))
-    sub = commands.add_parser("serve", help="run the HTTP service", description="run the HTTP service (uvicorn)")
-    sub.add_argument("--host", default="127.0.0.1")
-    sub.add_argument("--port", type=int, default=8000)
+    sub = commands.add_parser("serve", help="run the HTTP service", description="run the HTTP service (uvicorn)",
+                              formatter_class=defaults)
+    sub.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
+    sub.add_argument("--port", type=int, default=8000, help="port to listen on")
     sub.add_argument("--workers", type=int, default=None,
                      help="server processes (default: $WEB_CONCURRENCY, else 1)")
-    sub.add_argument("--log-level", default="info")
+    sub.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"),
+                     help="uvicorn's log level")
     sub.set_defaults(handler=serve)
     return parser
 
@@ -208,10 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args))
-    except PlybitsError as err:
-        print(f"plybits: {err}", file=sys.stderr)
-        return 2
-    except OSError as err:
+    except (PlybitsError, UsageError, OSError) as err:
         print(f"plybits: {err}", file=sys.stderr)
         return 2
 

@@ -79,7 +79,7 @@ def test_encode_decode_validate_pgn(pgn_file: Path, tmp_path: Path) -> None:
     r = run("encode", str(pgn_file), "-o", str(encoded))
     assert r.returncode == 1  # one game is illegal
     summary = r.stderr.decode()
-    assert "3 records, 2 ok, 1 errors" in summary
+    assert "3 records, 2 ok, 1 error;" in summary
     assert f"{len(PGN.encode()):,} bytes in" in summary
     assert f"{encoded.stat().st_size:,} bytes out" in summary
     lines = ndjson(encoded)
