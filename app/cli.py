@@ -107,7 +107,7 @@ def _chunks(head: bytes, source: ByteSource, tally: Tally, progress: Progress) -
 
 def count(n: int, noun: str) -> str:
     """``"1 record"``, ``"2 records"``."""
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 COMPRESSED: dict[bytes, str] = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zstd"}
@@ -240,9 +240,9 @@ def run(op: str, args: argparse.Namespace) -> int:
     if not args.quiet:
         elapsed = time.monotonic() - tally.started
         print(
-            f"plybits {op}: {count(tally.records, 'record')}, {tally.records - tally.errors:,} ok, "
-            f"{count(tally.errors, 'error')}; {count(tally.bytes_in, 'byte')} in, {count(tally.bytes_out, 'byte')} "
-            f"out; {elapsed:.2f} s ({tally.records / max(elapsed, 1e-9):,.0f} records/s)",
+            f"plybits {op}: {count(tally.records, 'record')}, {tally.records - tally.errors} ok, "
+            f"{count(tally.errors, 'error')}; {tally.bytes_in:,} bytes in, {tally.bytes_out:,} bytes out; "
+            f"{elapsed:.2f} s ({tally.records / max(elapsed, 1e-9):,.0f} records/s)",
             file=sys.stderr,
         )
     return 1 if tally.errors else 0
