@@ -57,8 +57,12 @@ class Example:
     shown: list[str] = field(default_factory=list)
 
 
-def shell_examples(text: str) -> Iterator[Example]:
+def shell_examples(text: str) -> list[Example]:
     """The commands of every ```sh block of ``text``, in order, with the output lines they show."""
+    return list(_shell_examples(text))
+
+
+def _shell_examples(text: str) -> Iterator[Example]:
     for match in FENCE.finditer(text):
         if match.group(1) != "sh":
             continue
@@ -207,10 +211,14 @@ def test_document_examples(document: Path, port: int, scratch: Path) -> None:
     os.chdir(scratch)
     try:
         parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-        test = parser.get_doctest(text, {}, document.name, str(document), 0)
-        if test.examples:
-            runner.run(test)
-            assert runner.failures == 0, f"{document.name}: a >>> example fails (see the output above)"
+        # Each ```python block is a doctest of its own; so is the rest of the document (indented >>> examples).
+        pieces = [FENCE.sub("", text), *(b for b in python_blocks(text) if ">>>" in b)]
+        names: dict[str, object] = {}  # the blocks of a document are one session
+        for index, piece in enumerate(pieces):
+            test = parser.get_doctest(piece, names, f"{document.name}[{index}]", str(document), 0)
+            runner.run(test, clear_globs=False)
+            names.update(test.globs)
+        assert runner.failures == 0, f"{document.name}: a >>> example fails (see the output above)"
         for block in python_blocks(text):
             if ">>>" not in block:
                 exec(compile(block, str(document), "exec"), {})
