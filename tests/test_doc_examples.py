@@ -224,3 +224,36 @@ def test_document_examples(document: Path, port: int, scratch: Path) -> None:
                 exec(compile(block, str(document), "exec"), {})
     finally:
         os.chdir(globs_dir)
+
+
+def test_the_browser_icon_is_there(port: int) -> None:
+    """A browser asks for /favicon.ico on its own: an icon, not a 404 problem in its console."""
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+            assert response.status == 200 and response.headers["content-type"].startswith("image/svg+xml")
+            assert response.read().startswith(b"<svg")
+    page = (ROOT / "app" / "static" / "index.html").read_text(encoding="utf-8")
+    assert 'rel="icon" href="/static/favicon.svg"' in page
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_serve_installs_only_when_pyproject_changes(tmp_path: Path) -> None:
+    """`make serve` reinstalls only after pyproject.toml changed, and runs uvicorn without its own access log
+    (the service writes one JSON line a request). A dry run (``make -n``) in a copy: nothing is installed."""
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "bin" / "python").touch()
+    stamp = tmp_path / ".venv" / ".installed"
+    stamp.touch()
+    os.utime(tmp_path / "pyproject.toml", (time.time() - 60, time.time() - 60))
+
+    def dry_run() -> str:
+        return subprocess.run(["make", "-n", "serve"], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=60, check=True).stdout
+
+    unchanged = dry_run()
+    assert "pip install" not in unchanged and "uvicorn app.main:app" in unchanged
+    assert "--no-access-log" in unchanged
+    os.utime(stamp, (time.time() - 120, time.time() - 120))
+    assert "pip install" in dry_run()
