@@ -78,3 +78,34 @@ def test_readme_first_screen_gives_the_two_commands():
     assert [shlex.split(c)[:2] for c in commands] == [["make", "serve"], ["make", "test"]]
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test" in ci
+
+
+def test_image_pins_every_dependency_before_copying_the_code():
+    """constraints.txt pins each runtime dependency (within pyproject's range) and the build backend; the
+    image installs it before the code is copied, so a code change does not reinstall the dependencies."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            assert version, f"constraints.txt: {line!r} is not pinned with =="
+            pins[name.lower().replace("_", "-")] = version
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    for text in [*project["project"]["dependencies"], *project["build-system"]["requires"]]:
+        req = Requirement(text)
+        name = req.name.lower().replace("_", "-")
+        assert name in pins, f"{name} is not pinned in constraints.txt"
+        assert req.specifier.contains(pins[name]), f"{name}=={pins[name]} is outside pyproject's {req.specifier}"
+    steps = dockerfile_instructions()
+    order = [(k, a) for k, a in steps if k in ("COPY", "RUN")]
+    install_pins = next(i for i, (k, a) in enumerate(order) if k == "RUN" and "-r constraints.txt" in a)
+    first_code = next(i for i, (k, a) in enumerate(order) if k == "COPY" and a.split()[0] in ("codecs", "app"))
+    assert install_pins < first_code
+    assert any(k == "RUN" and "pip install . --no-deps" in a for k, a in order)
+    base = next(a for k, a in steps if k == "FROM")
+    assert base.count(".") >= 2, f"base image {base} names no patch release"
+    assert any(k == "ENV" and "FORWARDED_ALLOW_IPS=" in a for k, a in steps)
