@@ -10,7 +10,8 @@ The game and the kind of input come from the file: its extension (.pgn, .apgn, .
 ``[Game "Chinese Chess"]`` tag, ICCS or Chinese movetext); ``--game`` names it when the file does not say,
 and a file that looks like another game is refused. Output is NDJSON, one line per input line (or game of a
 multi-game file), in order: ``{"line": n, "result": {...}}`` or ``{"line": n, "error": {problem}}``, the same
-as the service's batch endpoints; ``encode --containers`` writes one bare base64url container a line instead.
+as the service's batch endpoints; ``encode --to base64url`` (or ``binary``) writes bare containers instead,
+``decode --to records`` the games as PGN, APGN or tokens.
 Exit status: 0 when every record went through, 1 when some failed, 2 on a usage or I/O error.
 """
 
@@ -27,12 +28,14 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from app.batchcore import answers, check_target, line_json
 from app.settings import Settings
 from plybits import __version__, records, registry
-from plybits.errors import PlybitsError
+from plybits.errors import InvalidDataError, PlybitsError
+from plybits.game import Record
+from plybits.records import b64url, from_b64url
 
 DESCRIPTION = "Batch encode, decode and validate game files with plybits, or serve its HTTP API."
 CHUNK = 1 << 16
@@ -204,7 +207,8 @@ def run(op: str, args: argparse.Namespace) -> int:
     source, total = open_input(args.input)
     try:
         head = source.read(SNIFF_BYTES)
-        records_mode = _records_mode(op, args, sniff(args.input, head))
+        binary = op == "decode" and is_binary(head)
+        records_mode = False if binary else _records_mode(op, args, sniff(args.input, head))
     except BaseException:
         source.close()
         raise
@@ -214,20 +218,16 @@ def run(op: str, args: argparse.Namespace) -> int:
     progress = Progress(tally, total, sys.stderr, show and not args.quiet)
     settings = Settings(max_plies=args.max_plies, max_line_bytes=MAX_LINE_BYTES, max_batch_lines=UNLIMITED,
                         max_games=UNLIMITED, access_log=False)
-    bare: bool = getattr(args, "containers", False)
+    output = Output(op, args.to, "game" if records_mode else "line")
     try:
         chunks = _chunks(head, source, tally, progress)
+        if binary:
+            chunks = _binary_lines(chunks)
         for number, key, value in answers(op, chunks, settings, game=args.game, scheme=getattr(args, "scheme", None),
                                           notation=args.notation, records=records_mode):
             tally.records += 1
             tally.errors += key == "error"
-            if bare:  # the container, or an empty line (so that line n is still record n) and the error on stderr
-                data = (str(value["data"]) if key == "result" else "").encode("ascii") + b"\n"
-                if key == "error":
-                    print(f"plybits {op}: {'game' if records_mode else 'line'} {number}: {value['detail']}",
-                          file=sys.stderr)
-            else:
-                data = line_json(number, key, value)
+            data = output.line(number, key, value)
             sink.write(data)
             tally.bytes_out += len(data)
     finally:
@@ -246,6 +246,77 @@ def run(op: str, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 1 if tally.errors else 0
+
+
+OUTPUTS = {"encode": ("ndjson", "base64url", "binary"), "decode": ("ndjson", "records"), "validate": ("ndjson",)}
+"""What each command can write (``--to``): the batch NDJSON lines, or bare containers (one base64url a line,
+or each as a LEB128 length and its bytes), or the games as records (PGN, APGN, Entropy tokens)."""
+
+
+class Output:
+    """Each answer as the bytes written for it; the error of an answer that NDJSON does not carry goes to
+    stderr, and its place is kept (an empty line, a zero length; records are numbered by their tags' order)."""
+
+    def __init__(self, op: str, to: str, unit: str) -> None:
+        self.op, self.to, self.unit = op, to, unit
+
+    def line(self, number: int, key: str, value: dict[str, Any]) -> bytes:
+        if self.to == "ndjson":
+            return line_json(number, key, value)
+        if key == "error":
+            print(f"plybits {self.op}: {self.unit} {number}: {value['detail']}", file=sys.stderr)
+            return b"" if self.to == "records" else b"\n" if self.to == "base64url" else b"\x00"
+        if self.to == "base64url":
+            return str(value["data"]).encode("ascii") + b"\n"
+        if self.to == "binary":
+            blob = from_b64url(str(value["data"]))
+            return leb128(len(blob)) + blob
+        game = registry.get_game(str(value["game"]))
+        record = Record(moves=list(value["moves"]), start=value.get("start"), tags=dict(value.get("tags") or {}))
+        return (game.write_record(record).rstrip("\n") + "\n\n").encode("utf-8")
+
+
+def leb128(n: int) -> bytes:
+    """``n`` as an unsigned LEB128 varint (7 bits a byte, low first)."""
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def is_binary(head: bytes) -> bool:
+    """Whether ``head`` starts a stream of length-prefixed containers (a varint, then the magic ``PB``)."""
+    for at in range(1, 4):
+        if head[at:at + 2] == b"PB" and all(b & 0x80 for b in head[:at - 1]) and not head[at - 1] & 0x80:
+            return True
+    return False
+
+
+def _binary_lines(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """Length-prefixed containers read as base64url lines, one a container (an empty line for a zero length).
+
+    :raises InvalidDataError: a stream cut inside a length or a container.
+    """
+    buf = bytearray()
+    for chunk in chunks:
+        buf += chunk
+        while True:
+            size, used = 0, 0
+            while used < len(buf) and used < 10:
+                size |= (buf[used] & 0x7F) << (7 * used)
+                used += 1
+                if not buf[used - 1] & 0x80:
+                    break
+            else:
+                break
+            if len(buf) < used + size:
+                break
+            yield b64url(bytes(buf[used:used + size])).encode("ascii") + b"\n"
+            del buf[:used + size]
+    if buf:
+        raise InvalidDataError(f"length-prefixed input ends inside a container ({len(buf)} bytes left)")
 
 
 class UsageError(Exception):
@@ -324,9 +395,16 @@ def build_parser() -> argparse.ArgumentParser:
         if op == "encode":
             sub.add_argument("--scheme", choices=schemes, metavar="SCHEME",
                              help=f"one of {', '.join(schemes)} (default: the game's seed scheme)")
-            sub.add_argument("--containers", action="store_true",
-                             help="write one bare base64url container a line (an empty line for a record that "
-                                  "failed, its error on stderr) instead of NDJSON")
+        if op != "validate":
+            sub.add_argument("--to", choices=OUTPUTS[op], default="ndjson",
+                             help={"encode": "ndjson: the batch lines; base64url: one bare container a line; "
+                                             "binary: each container as its LEB128 length and bytes "
+                                             "(a failed record: an empty line, length 0, its error on stderr)",
+                                   "decode": "ndjson: the batch lines; records: the games as the game's record "
+                                             "format (PGN, APGN, tokens), a failed one left out (its error on "
+                                             "stderr)"}[op])
+        else:
+            sub.set_defaults(to="ndjson")
         sub.add_argument("--notation", choices=notations, metavar="NOTATION",
                          help=f"one of {', '.join(notations)}; decode: the notation to write the moves in "
                               "(default: the game's first); encode, validate: the notation of the moves read "

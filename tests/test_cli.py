@@ -266,7 +266,7 @@ def test_compressed_inputs_are_read_as_they_are(suffix: str, pgn_file: Path, tmp
 
 def test_bare_containers_one_a_line(pgn_file: Path, tmp_path: Path) -> None:
     wrapped = [json.loads(x) for x in run("encode", str(pgn_file), "-q").stdout.splitlines()]
-    r = run("encode", str(pgn_file), "--containers")
+    r = run("encode", str(pgn_file), "--to", "base64url")
     lines = r.stdout.decode("ascii").split("\n")[:-1]
     assert lines == [o["result"]["data"] if "result" in o else "" for o in wrapped]
     err = r.stderr.decode()
@@ -296,3 +296,37 @@ def test_version_help_and_module() -> None:
     r = subprocess.run([sys.executable, "-c", "import sys, plybits, plybits.records; print('app' in sys.modules)"],
                        capture_output=True, timeout=60, env=env)
     assert r.stdout.strip() == b"False"
+
+
+def test_length_prefixed_containers_and_records_back(pgn_file: Path) -> None:
+    wrapped = [json.loads(x) for x in run("encode", str(pgn_file), "-q").stdout.splitlines()]
+    r = run("encode", str(pgn_file), "--to", "binary", "-q")
+    stream, blobs = r.stdout, []
+    while stream:  # a LEB128 length, then the container
+        size, used = 0, 0
+        while True:
+            size |= (stream[used] & 0x7F) << (7 * used)
+            used += 1
+            if not stream[used - 1] & 0x80:
+                break
+        blobs.append(stream[used:used + size])
+        stream = stream[used + size:]
+    assert [registry_b64(b) for b in blobs] == [o["result"]["data"] if "result" in o else "" for o in wrapped]
+    decoded = run("decode", "-", stdin=r.stdout)
+    assert [json.loads(x)["line"] for x in decoded.stdout.splitlines()] == [1, 3]
+    r = run("decode", "-", stdin=r.stdout[:-3])
+    assert r.returncode == 1 and b"ends inside a container" in r.stdout
+    # Back to PGN: the games read again give the same moves.
+    text = run("decode", "-", "--to", "records", "-q",
+               stdin="\n".join(o["result"]["data"] for o in wrapped if "result" in o).encode()).stdout
+    assert text.count(b"[Event ") == 2
+    again = [json.loads(x) for x in run("encode", "-", "--format", "records", "-q", stdin=text).stdout.splitlines()]
+    fields = ("plies", "payload", "final_position")  # the PGN writer adds the Seven Tag Roster's "?" tags
+    assert [[o["result"][f] for f in fields] for o in again] == [
+        [o["result"][f] for f in fields] for o in wrapped if "result" in o]
+
+
+def registry_b64(blob: bytes) -> str:
+    from plybits.records import b64url
+
+    return b64url(blob) if blob else ""
