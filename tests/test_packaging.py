@@ -109,3 +109,51 @@ def test_image_pins_every_dependency_before_copying_the_code():
     base = next(a for k, a in steps if k == "FROM")
     assert base.count(".") >= 2, f"base image {base} names no patch release"
     assert any(k == "ENV" and "FORWARDED_ALLOW_IPS=" in a for k, a in steps)
+
+
+@pytest.mark.slow
+def test_the_service_runs_from_the_wheel_alone(tmp_path):
+    """The wheel the image installs (`pip install . --no-deps`), unpacked away from the checkout, serves the
+    API, the playground and its icon: nothing it needs is left behind in the source tree."""
+    import os
+    import socket
+    import time
+    import urllib.request
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path / "dist"),
+                    str(ROOT)], check=True)
+    (wheel,) = (tmp_path / "dist").glob("plybits-*.whl")
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site),
+                    str(wheel)], check=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(site)
+    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port),
+                               "--log-level", "warning"], cwd=tmp_path, env=env, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=2).close()
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stderr.read()
+                time.sleep(0.2)
+        for path in ("/", "/static/playground.js", "/favicon.ico"):
+            with urllib.request.urlopen(base + path, timeout=10) as response:
+                assert response.status == 200, path
+        request = urllib.request.Request(base + "/v1/encode", method="POST",
+                                         data=b'{"game": "chess", "scheme": "rank", "moves": ["e4", "e5", "Nf3"]}',
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert json.load(response)["data"] == "UEIBAgEAA9xO-GJj"  # README's rank container
+        probe = subprocess.run([sys.executable, "-c", "import app, plybits; print(app.__file__, plybits.__file__)"],
+                               cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+        assert all(path.startswith(str(site)) for path in probe.stdout.split())
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
