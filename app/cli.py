@@ -33,6 +33,7 @@ from typing import IO, Any, Protocol
 from app.batchcore import answers, check_target, line_json
 from app.settings import Settings
 from plybits import __version__, records, registry
+from plybits.container import write_uvarint
 from plybits.errors import InvalidDataError, PlybitsError
 from plybits.game import Record
 from plybits.records import b64url, from_b64url
@@ -270,20 +271,10 @@ class Output:
             return str(value["data"]).encode("ascii") + b"\n"
         if self.to == "binary":
             blob = from_b64url(str(value["data"]))
-            return leb128(len(blob)) + blob
+            return write_uvarint(len(blob)) + blob
         game = registry.get_game(str(value["game"]))
         record = Record(moves=list(value["moves"]), start=value.get("start"), tags=dict(value.get("tags") or {}))
         return (game.write_record(record).rstrip("\n") + "\n\n").encode("utf-8")
-
-
-def leb128(n: int) -> bytes:
-    """``n`` as an unsigned LEB128 varint (7 bits a byte, low first)."""
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
 
 
 def is_binary(head: bytes) -> bool:
