@@ -7,7 +7,7 @@
 
 The game and the kind of input come from the file: its extension (.pgn, .apgn, .ndjson, .jsonl; .gz, .bz2,
 .xz and .zst files are read compressed) and its content (NDJSON lines; an APGN header, a
-``[Game "Chinese Chess"]`` tag, ICCS or Chinese movetext); ``--game`` names it when the file does not say,
+``[Game "Chinese Chess"]`` tag, ICCS or Chinese movetext, Entropy tokens); ``--game`` names it when the file does not say,
 and a file that looks like another game is refused. Output is NDJSON, one line per input line (or game of a
 multi-game file), in order: ``{"line": n, "result": {...}}`` or ``{"line": n, "error": {problem}}``, the same
 as the service's batch endpoints; ``encode --to base64url`` (or ``binary``) writes bare containers instead,
@@ -157,8 +157,11 @@ SNIFF_BYTES = 1 << 16
 
 _TAG = re.compile(r'^\s*\[(\w+)\s+"([^"]*)"\]', re.M)
 _MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
+_COMMENT = re.compile(r"\{[^}]*\}?|;[^\n]*|\$\d+")
 _ICCS = re.compile(r"[a-i][0-9]-?[a-i][0-9]")
 _ABAPRO = re.compile(r"([a-i][1-9]){2,3}")
+_SAN = re.compile(r"([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBN])?|O-O(-O)?|[a-h][1-8][a-h][1-8][qrbn]?)[+#]?[!?]*")
+_TOKEN = re.compile(r"[RGOBYWK][a-g][1-7]([a-g][1-7])?", re.I)
 _CJK = re.compile(r"[\u4e00-\u9fff\uff10-\uff19]")
 GAME_TAGS = {"chinese chess": "xiangqi", "xiangqi": "xiangqi", "chess": "chess", "abalone": "abalone",
              "entropy": "entropy", "new entropy": "entropy"}
@@ -190,7 +193,7 @@ def sniff(name: str, head: bytes) -> Sniffed:
         return Sniffed("records", "abalone", "its APGN header" if "notation" in tags else "its .apgn extension")
     if tags.get("format", "").lower() in ("iccs", "wxf", "chinese"):
         return Sniffed("records", "xiangqi", f'its [Format "{tags["format"]}"] tag')
-    movetext = _TAG.sub(" ", text)
+    movetext = _COMMENT.sub(" ", _TAG.sub(" ", text))
     moves = [t for t in _MOVE_NUMBER.sub(" ", movetext).split() if t[:1].isalpha()][:200]
     if _CJK.search(movetext):
         return Sniffed("records", "xiangqi", "its Chinese movetext")
@@ -198,6 +201,10 @@ def sniff(name: str, head: bytes) -> Sniffed:
         return Sniffed("records", "xiangqi", "its ICCS movetext")
     if moves and all(_ABAPRO.fullmatch(m) for m in moves) and any(c in "i9" for m in moves for c in m):
         return Sniffed("records", "abalone", "its Aba-Pro movetext")
+    if moves and all(_TOKEN.fullmatch(m) for m in moves):  # a chess game cannot open with K, R or B moves only
+        return Sniffed("records", "entropy", "its Entropy tokens")
+    if moves and all(_SAN.fullmatch(m) for m in moves):
+        return Sniffed("records", "chess", "its SAN or UCI movetext")
     if lower.endswith(".pgn") or tags:
         return Sniffed("records")
     return Sniffed("auto")

@@ -330,3 +330,20 @@ def registry_b64(blob: bytes) -> str:
     from plybits.records import b64url
 
     return b64url(blob) if blob else ""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_records_written_back_are_read_again_without_naming_the_game(game: str) -> None:
+    """decode --to records writes each game's own record format, and the command tells the game from it."""
+    games = [random_game(registry.get_game(game), 10 + i, seed=90 + i)[0] for i in range(2)]
+    body = "\n".join(json.dumps({"moves": moves}) for moves in games).encode()
+    encoded = run("encode", "-", "--game", game, "-q", stdin=body)
+    assert encoded.returncode == 0, encoded.stderr
+    text = run("decode", "-", "--to", "records", "-q", stdin=encoded.stdout)
+    assert text.returncode == 0 and text.stdout.strip(), text.stderr
+    again = run("encode", "-", "-q", stdin=text.stdout)
+    assert again.returncode == 0, again.stdout[:300] + again.stderr
+    first = [json.loads(x)["result"] for x in encoded.stdout.splitlines()]
+    second = [json.loads(x)["result"] for x in again.stdout.splitlines()]
+    assert [(r["game"], r["plies"], r["final_position"]) for r in second] == [
+        (r["game"], r["plies"], r["final_position"]) for r in first]
