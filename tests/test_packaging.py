@@ -109,6 +109,8 @@ def test_image_pins_every_dependency_before_copying_the_code():
     base = next(a for k, a in steps if k == "FROM")
     assert base.count(".") >= 2, f"base image {base} names no patch release"
     assert any(k == "ENV" and "FORWARDED_ALLOW_IPS=" in a for k, a in steps)
+    command = json.loads([a for k, a in steps if k == "CMD"][-1])
+    assert "--no-access-log" in command  # the service writes its own JSON line a request
 
 
 @pytest.mark.slow
