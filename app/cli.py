@@ -116,6 +116,8 @@ def count(n: int, noun: str) -> str:
 
 COMPRESSED: dict[bytes, str] = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zstd"}
 """Magic bytes of the compressed inputs read as they are (whatever the file is called)."""
+ZSTD_FEED = 256
+"""Compressed bytes given to the zstd decompressor at a time."""
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst")
 
 
@@ -140,17 +142,76 @@ def open_input(path: str) -> tuple[ByteSource, int | None]:
     kind = next((k for m, k in COMPRESSED.items() if magic.startswith(m)), None)
     if kind is None:
         return reader, None if path == "-" else os.path.getsize(path)
+    stream: ByteSource
     if kind == "gzip":
-        return gzip.GzipFile(fileobj=reader, mode="rb"), None
-    if kind == "bz2":
-        return bz2.BZ2File(reader, mode="rb"), None
-    if kind == "xz":
-        return lzma.LZMAFile(reader, mode="rb"), None
-    try:
-        import zstandard
-    except ImportError as err:
-        raise OSError(f"{path}: a zstd file, and the zstandard package is not installed") from err
-    return zstandard.ZstdDecompressor().stream_reader(reader, read_across_frames=True), None
+        stream = gzip.GzipFile(fileobj=reader, mode="rb")
+    elif kind == "bz2":
+        stream = bz2.BZ2File(reader, mode="rb")
+    elif kind == "xz":
+        stream = lzma.LZMAFile(reader, mode="rb")
+    else:
+        stream = ZstdReader(reader, path)
+    return Decompressed(stream, reader), None
+
+
+class ZstdReader:
+    """Zstandard frames, one after another, decompressed; a stream cut inside a frame is an error (the
+    zstandard package's own stream reader ends quietly there). Compressed bytes go in :data:`ZSTD_FEED` at a
+    time, so one step never holds more than that much input can expand to (a few MB at zstd's largest ratio).
+
+    :raises OSError: the zstandard package is not installed.
+    """
+
+    def __init__(self, raw: ByteSource, path: str) -> None:
+        try:
+            import zstandard
+        except ImportError as err:
+            raise OSError(f"{path}: a zstd file, and the zstandard package is not installed") from err
+        self.new = zstandard.ZstdDecompressor().decompressobj
+        self.raw, self.frame, self.started, self.pending = raw, self.new(), False, b""
+
+    def read(self, size: int = -1, /) -> bytes:
+        while not self.pending:
+            chunk = self.raw.read(ZSTD_FEED)
+            if not chunk:
+                if self.started and not self.frame.eof:
+                    raise InvalidDataError("zstd input ends inside a frame")
+                return b""
+            while chunk:
+                if self.frame.eof:
+                    self.frame = self.new()
+                self.started = True
+                self.pending += self.frame.decompress(chunk)
+                chunk = self.frame.unused_data if self.frame.eof else b""
+        size = len(self.pending) if size < 0 else size
+        out, self.pending = self.pending[:size], self.pending[size:]
+        return out
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+class Decompressed:
+    """A decompressing reader that also closes the file under it (the readers given a file object do not)."""
+
+    def __init__(self, stream: ByteSource, raw: ByteSource) -> None:
+        self.stream, self.raw = stream, raw
+
+    def read(self, size: int = -1, /) -> bytes:
+        """Up to ``size`` decompressed bytes.
+
+        :raises InvalidDataError: the compressed data is cut or corrupt (whichever format's error it is).
+        """
+        try:
+            return self.stream.read(size)
+        except Exception as err:  # gzip, bz2, lzma and zstandard each raise their own
+            raise InvalidDataError(f"compressed input is cut or corrupt: {err}") from err
+
+    def close(self) -> None:
+        self.stream.close()
+        if self.raw is not sys.stdin.buffer:
+            self.raw.close()
+
 
 SNIFF_BYTES = 1 << 16
 """How much of the input is read to tell its kind and game."""

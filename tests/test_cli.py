@@ -262,6 +262,10 @@ def test_compressed_inputs_are_read_as_they_are(suffix: str, pgn_file: Path, tmp
     assert r.returncode == plain.returncode and r.stdout == plain.stdout and len(r.stdout.splitlines()) == 3
     r = run("validate", "-", "--format", "records", "-q", stdin=packed)  # by its magic bytes, on stdin too
     assert r.stdout == plain.stdout
+    path.write_bytes(packed[: len(packed) // 2])  # cut within the first read: an I/O error, no crash
+    r = run("validate", str(path), "-q")
+    assert r.returncode == 2 and b"compressed input is cut or corrupt" in r.stderr, r.stderr
+    assert b"Traceback" not in r.stderr
 
 
 def test_bare_containers_one_a_line(pgn_file: Path, tmp_path: Path) -> None:
