@@ -9,9 +9,9 @@ The game and the kind of input come from the file: its extension (.pgn, .apgn, .
 .xz and .zst files are read compressed) and its content (NDJSON lines; an APGN header, a
 ``[Game "Chinese Chess"]`` tag, ICCS or Chinese movetext, Entropy tokens); ``--game`` names it when the file
 does not say, and a file that looks like another game is refused. Output is NDJSON, one line per input line
-(or game of a multi-game file), in order: ``{"line": n, "result": {...}}`` or ``{"line": n, "error": {problem}}``, the same
-as the service's batch endpoints; ``encode --to base64url`` (or ``binary``) writes bare containers instead,
-``decode --to records`` the games as PGN, APGN or tokens.
+(or game of a multi-game file), in order: ``{"line": n, "result": {...}}`` or
+``{"line": n, "error": {problem}}``, the same as the service's batch endpoints; ``encode --to base64url`` (or
+``binary``) writes bare containers instead, ``decode --to records`` the games as PGN, APGN or tokens.
 Exit status: 0 when every record went through, 1 when some failed, 2 on a usage or I/O error.
 """
 
