@@ -81,7 +81,7 @@ class Progress:
             bar = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done * 100:5.1f}% "
         else:
             bar = ""
-        self.stream.write(f"\r{bar}{_size(t.bytes_in)}  {t.records} records  {t.errors} errors  {rate:,.0f}/s ")
+        self.stream.write(f"\r{bar}{_size(t.bytes_in)}  {count(t.records, 'record')}  {count(t.errors, 'error')}  {rate:,.0f}/s ")
         self.stream.flush()
 
     def close(self) -> None:
