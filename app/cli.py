@@ -81,7 +81,8 @@ class Progress:
             bar = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done * 100:5.1f}% "
         else:
             bar = ""
-        self.stream.write(f"\r{bar}{_size(t.bytes_in)}  {count(t.records, 'record')}  {count(t.errors, 'error')}  {rate:,.0f}/s ")
+        tallies = f"{count(t.records, 'record')}  {count(t.errors, 'error')}"
+        self.stream.write(f"\r{bar}{_size(t.bytes_in)}  {tallies}  {rate:,.0f}/s ")
         self.stream.flush()
 
     def close(self) -> None:
