@@ -1,19 +1,25 @@
 # plybits service image: `docker build -t plybits . && docker run -p 8000:8000 plybits`
-FROM python:3.11-slim
+FROM python:3.11.13-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    FORWARDED_ALLOW_IPS=127.0.0.1
 
 WORKDIR /srv/plybits
 
-# Install the package (runtime dependencies only, no test extras), then drop root.
+# Dependencies first, at the versions pinned in constraints.txt: this layer is rebuilt only when the pins
+# change, not on every code change.
+COPY constraints.txt ./
+RUN pip install -r constraints.txt \
+    && useradd --system --create-home --uid 10001 plybits
+
+# Then the package itself (runtime code only, no test extras), built with the pinned backend.
 COPY pyproject.toml README.md ./
 COPY codecs ./codecs
 COPY app ./app
-RUN pip install . \
-    && useradd --system --create-home --uid 10001 plybits
+RUN pip install . --no-deps --no-build-isolation
 
 USER plybits
 EXPOSE 8000
@@ -21,6 +27,9 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status != 200)"]
 
-# Idle connections kept as long as `plybits serve` keeps them (Settings.keep_alive_seconds; a test holds them
-# equal): uvicorn's own 5 s races clients that reuse a pooled connection.
-CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--timeout-keep-alive", "75"]
+# --proxy-headers trusts X-Forwarded-* only from the addresses in FORWARDED_ALLOW_IPS (uvicorn reads it):
+# `docker run -e FORWARDED_ALLOW_IPS=10.0.0.2 ...` names your proxy. uvicorn's own access log is off: the
+# service writes one JSON line a request (PLYBITS_ACCESS_LOG). Idle connections are kept as long as
+# `plybits serve` keeps them (Settings.keep_alive_seconds; a test holds them equal): uvicorn's own 5 s races
+# clients that reuse a pooled connection.
+CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--no-access-log", "--timeout-keep-alive", "75"]

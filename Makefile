@@ -11,11 +11,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-install: $(BIN)/python
+# Installs are editable (code changes need none) and remembered by a stamp file: redone only when
+# pyproject.toml changes, so `make serve` starts at once when nothing did.
+install: $(VENV)/.installed
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e .
+	@touch $@
 
-install-test: $(BIN)/python
+install-test: $(VENV)/.installed-test
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.installed
 
 serve: install
 	$(BIN)/plybits serve --host $(HOST) --port $(PORT)
@@ -30,7 +36,8 @@ browser:
 	@missing=""; for f in $(BROWSER_FILES); do [ -e $$f ] || missing="$$missing $$f"; done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
-		echo "browser: installing chromium, chromium-driver, fonts-wqy-microhei (missing:$$missing)"; \
+		echo "browser: installing chromium, chromium-driver, fonts-wqy-microhei with apt-get (missing:$$missing):"; \
+		echo "browser: about 510 MB, and apt may upgrade packages they depend on"; \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver fonts-wqy-microhei; \
 	else echo "browser: missing$$missing and not root: the browser test will skip"; fi
 

@@ -115,3 +115,10 @@ def replay(body: ReplayRequest, request: Request) -> ReplayResponse:
 def playground() -> FileResponse:
     """The playground page."""
     return FileResponse(STATIC / "index.html", media_type=MEDIA_TYPES[".html"])
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> FileResponse:
+    """The icon browsers ask for on their own (an SVG, as the page's ``<link rel="icon">`` names it too)."""
+    return FileResponse(STATIC / "favicon.svg", media_type=MEDIA_TYPES[".svg"],
+                        headers={"cache-control": "public, max-age=86400"})

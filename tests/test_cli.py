@@ -79,7 +79,7 @@ def test_encode_decode_validate_pgn(pgn_file: Path, tmp_path: Path) -> None:
     r = run("encode", str(pgn_file), "-o", str(encoded))
     assert r.returncode == 1  # one game is illegal
     summary = r.stderr.decode()
-    assert "3 records, 2 ok, 1 errors" in summary
+    assert "3 records, 2 ok, 1 error;" in summary
     assert f"{len(PGN.encode()):,} bytes in" in summary
     assert f"{encoded.stat().st_size:,} bytes out" in summary
     lines = ndjson(encoded)
@@ -213,3 +213,141 @@ def test_command_never_leaks_the_text_of_an_internal_error(tmp_path: Path, monke
     assert main(["validate", str(source), "-o", str(output), "-q"]) == 1
     (line,) = ndjson(output)
     assert line["error"]["status"] == 500 and "secret" not in json.dumps(line)
+
+
+XIANGQI_ICCS = "[Event \"a xiangqi game\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 *\n"
+XIANGQI_TAGGED = "[Game \"Chinese Chess\"]\n[Event \"tagged\"]\n\n1. h2e2 h9g7 *\n"
+ABALONE_APGN = ("[Event \"an Abalone game\"]\n[Variant \"belgian\"]\n[Notation \"Aba-Pro\"]\n[Result \"*\"]\n\n"
+                "1. i9h8 i6h6 2. i8h7 a5b5 *\n")
+
+
+@pytest.mark.parametrize(("name", "text", "game"), [
+    ("games.pgn", XIANGQI_ICCS, "xiangqi"),
+    ("games.txt", XIANGQI_TAGGED, "xiangqi"),
+    ("games.apgn", ABALONE_APGN, "abalone"),
+    ("games.pgn", ABALONE_APGN, "abalone"),
+])
+def test_the_game_comes_from_the_file(name: str, text: str, game: str, tmp_path: Path) -> None:
+    if game not in GAMES:
+        pytest.skip(f"{game} is not registered in this build")
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    r = run("validate", str(path), "-q")
+    assert r.returncode == 0, r.stdout + r.stderr
+    (line,) = [json.loads(x) for x in r.stdout.splitlines()]
+    assert line["result"]["valid"] is True
+    other = "chess" if game != "chess" else "xiangqi"
+    r = run("validate", str(path), "--game", other, "-q")
+    assert r.returncode == 2 and f"looks like a {game} file".encode() in r.stderr and b"--game" in r.stderr
+    r = run("validate", str(path), "--game", game, "-q")  # naming the right game is fine
+    assert r.returncode == 0
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz", ".zst"])
+def test_compressed_inputs_are_read_as_they_are(suffix: str, pgn_file: Path, tmp_path: Path) -> None:
+    import bz2
+    import gzip
+    import lzma
+
+    raw = pgn_file.read_bytes()
+    if suffix == ".zst":
+        zstandard = pytest.importorskip("zstandard")
+        packed = zstandard.ZstdCompressor().compress(raw)
+    else:
+        packed = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}[suffix](raw)
+    path = tmp_path / f"games.pgn{suffix}"
+    path.write_bytes(packed)
+    plain = run("validate", str(pgn_file), "-q")
+    r = run("validate", str(path), "-q")
+    assert r.returncode == plain.returncode and r.stdout == plain.stdout and len(r.stdout.splitlines()) == 3
+    r = run("validate", "-", "--format", "records", "-q", stdin=packed)  # by its magic bytes, on stdin too
+    assert r.stdout == plain.stdout
+    path.write_bytes(packed[: len(packed) // 2])  # cut within the first read: an I/O error, no crash
+    r = run("validate", str(path), "-q")
+    assert r.returncode == 2 and b"compressed input is cut or corrupt" in r.stderr, r.stderr
+    assert b"Traceback" not in r.stderr
+
+
+def test_bare_containers_one_a_line(pgn_file: Path, tmp_path: Path) -> None:
+    wrapped = [json.loads(x) for x in run("encode", str(pgn_file), "-q").stdout.splitlines()]
+    r = run("encode", str(pgn_file), "--to", "base64url")
+    lines = r.stdout.decode("ascii").split("\n")[:-1]
+    assert lines == [o["result"]["data"] if "result" in o else "" for o in wrapped]
+    err = r.stderr.decode()
+    assert "game 2: ply 2, move 'Bb5'" in err and "3 records, 2 ok, 1 error;" in err
+    r = run("decode", "-", stdin=r.stdout)  # line n is still record n
+    out = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [o["line"] for o in out] == [1, 3] and r.returncode == 0
+
+
+def test_version_help_and_module() -> None:
+    from plybits import __version__
+
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.decode().strip() == f"plybits {__version__}"
+    top = run("--help").stdout.decode()
+    assert "``" not in top and "encode" in top
+    encode = run("encode", "--help").stdout.decode()
+    for name in GAMES:
+        assert name in encode
+    assert "rank" in encode and "uci" in encode
+    serve_help = run("serve", "--help").stdout.decode()
+    assert "(default: 127.0.0.1)" in serve_help and "(default: 8000)" in serve_help
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}"}
+    r = subprocess.run([sys.executable, "-m", "plybits", "--version"], capture_output=True, timeout=60, env=env)
+    assert r.returncode == 0 and r.stdout.decode().strip() == f"plybits {__version__}"
+    # The library does not import the service.
+    r = subprocess.run([sys.executable, "-c", "import sys, plybits, plybits.records; print('app' in sys.modules)"],
+                       capture_output=True, timeout=60, env=env)
+    assert r.stdout.strip() == b"False"
+
+
+def test_length_prefixed_containers_and_records_back(pgn_file: Path) -> None:
+    wrapped = [json.loads(x) for x in run("encode", str(pgn_file), "-q").stdout.splitlines()]
+    r = run("encode", str(pgn_file), "--to", "binary", "-q")
+    stream, blobs = r.stdout, []
+    while stream:  # a LEB128 length, then the container
+        size, used = 0, 0
+        while True:
+            size |= (stream[used] & 0x7F) << (7 * used)
+            used += 1
+            if not stream[used - 1] & 0x80:
+                break
+        blobs.append(stream[used:used + size])
+        stream = stream[used + size:]
+    assert [registry_b64(b) for b in blobs] == [o["result"]["data"] if "result" in o else "" for o in wrapped]
+    decoded = run("decode", "-", stdin=r.stdout)
+    assert [json.loads(x)["line"] for x in decoded.stdout.splitlines()] == [1, 3]
+    r = run("decode", "-", stdin=r.stdout[:-3])
+    assert r.returncode == 1 and b"ends inside a container" in r.stdout
+    # Back to PGN: the games read again give the same moves.
+    text = run("decode", "-", "--to", "records", "-q",
+               stdin="\n".join(o["result"]["data"] for o in wrapped if "result" in o).encode()).stdout
+    assert text.count(b"[Event ") == 2
+    again = [json.loads(x) for x in run("encode", "-", "--format", "records", "-q", stdin=text).stdout.splitlines()]
+    fields = ("plies", "payload", "final_position")  # the PGN writer adds the Seven Tag Roster's "?" tags
+    assert [[o["result"][f] for f in fields] for o in again] == [
+        [o["result"][f] for f in fields] for o in wrapped if "result" in o]
+
+
+def registry_b64(blob: bytes) -> str:
+    from plybits.records import b64url
+
+    return b64url(blob) if blob else ""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_records_written_back_are_read_again_without_naming_the_game(game: str) -> None:
+    """decode --to records writes each game's own record format, and the command tells the game from it."""
+    games = [random_game(registry.get_game(game), 10 + i, seed=90 + i)[0] for i in range(2)]
+    body = "\n".join(json.dumps({"moves": moves}) for moves in games).encode()
+    encoded = run("encode", "-", "--game", game, "-q", stdin=body)
+    assert encoded.returncode == 0, encoded.stderr
+    text = run("decode", "-", "--to", "records", "-q", stdin=encoded.stdout)
+    assert text.returncode == 0 and text.stdout.strip(), text.stderr
+    again = run("encode", "-", "-q", stdin=text.stdout)
+    assert again.returncode == 0, again.stdout[:300] + again.stderr
+    first = [json.loads(x)["result"] for x in encoded.stdout.splitlines()]
+    second = [json.loads(x)["result"] for x in again.stdout.splitlines()]
+    assert [(r["game"], r["plies"], r["final_position"]) for r in second] == [
+        (r["game"], r["plies"], r["final_position"]) for r in first]
