@@ -139,8 +139,7 @@ WON = ["a1", "b1", "a2", "b2", "a3"]
 def tictactoe() -> Iterator[None]:
     """The game registered for one test, and forgotten after it (other tests see the four games only)."""
     registry.games()  # the four games first, as the service would have them
-    registry.register_game(GAME)
-    registry.register_scheme(T4)
+    registry.register(GAME, T4)
     try:
         yield
     finally:

@@ -19,6 +19,8 @@ BoardT = TypeVar("BoardT", bound="Board[Any]")
 PositionT = TypeVar("PositionT", bound="Position[Any]")
 """A game's position class."""
 PositionT_contra = TypeVar("PositionT_contra", bound="Position[Any]", contravariant=True)
+BoardT_contra = TypeVar("BoardT_contra", contravariant=True)
+"""What a notation module reads moves against (a game's board class, or a position class joined from it)."""
 
 
 class Board(Protocol[MoveT]):
@@ -66,6 +68,36 @@ class Position(Board[MoveT], Protocol[MoveT]):
         """``(file, rank, symbol)`` of every occupied cell, in the game's :class:`~plybits.mailbox.Geometry`
         coordinates, with the piece symbol its position string uses (for drawing)."""
         ...
+
+
+class Notation(Protocol[BoardT_contra, MoveT]):
+    """What reads and writes a game's move texts against its board (each game's ``notation`` module)."""
+
+    def parse_move(self, board: BoardT_contra, text: str, notation: str | None = None) -> MoveT:
+        """The legal move written as ``text`` on ``board`` (see :meth:`Position.parse_move`)."""
+        ...
+
+    def move_text(self, board: BoardT_contra, move: MoveT, notation: str | None = None) -> str:
+        """``move`` (legal on ``board``) written in ``notation`` (see :meth:`Position.move_text`)."""
+        ...
+
+
+class Speaks(Generic[MoveT]):
+    """What makes a game's rules a :class:`Position`: mixed into ``Position(Board, Speaks[Move])``, it reads
+    and writes moves through the class's declared :attr:`notation_module`."""
+
+    __slots__ = ()
+
+    notation_module: Notation[Self, MoveT]
+    """The game's notation module (set on the class)."""
+
+    def parse_move(self: Self, text: str, notation: str | None = None) -> MoveT:
+        """:meth:`Position.parse_move`, by the notation module."""
+        return self.notation_module.parse_move(self, text, notation)
+
+    def move_text(self: Self, move: MoveT, notation: str | None = None) -> str:
+        """:meth:`Position.move_text`, by the notation module."""
+        return self.notation_module.move_text(self, move, notation)
 
 
 Observer = Callable[[BoardT, MoveT], None]
@@ -116,6 +148,8 @@ class Game(ABC, Generic[PositionT]):
     description: ClassVar[str] = ""
     splits_records: ClassVar[bool] = False
     """Whether a text may hold several records, cut by :func:`plybits.pgntext.split_records`."""
+    renderer: Renderer[PositionT] | None = None
+    """What draws the game's positions (its ``svg`` module, for :func:`plybits.svg.render`); ``None``: not drawn."""
 
     @abstractmethod
     def position(self, start: str | None = None) -> PositionT:
@@ -138,9 +172,6 @@ class Game(ABC, Generic[PositionT]):
         else:
             yield text
 
-    def renderer(self) -> Renderer[PositionT] | None:
-        """What draws the game's positions (:func:`plybits.svg.render`); ``None``: the game is not drawn."""
-        return None
 
     def canonical_start(self, start: str | None) -> str | None:
         """What a container stores for ``start``: ``None`` for the default start, else a name or position string."""
