@@ -18,7 +18,7 @@ from app.settings import Settings
 from plybits import container, registry, svg
 from plybits.bitio import BitReader, BitWriter
 from plybits.errors import IllegalMoveError, InvalidDataError, InvalidMoveError, InvalidPositionError, PlybitsError
-from plybits.game import Game, Observer, Scheme
+from plybits.game import Game, Observer, Scheme, read_moves
 
 NAMES = [f + r for r in "123" for f in "abc"]
 """Cell names by number: a1 b1 c1 a2 ... c3."""
@@ -114,18 +114,14 @@ class T4Scheme(Scheme[Board, int]):
     def decode(
         self, start: Board, payload: bytes, plies: int, version: int, observe: Observer[Board, int] | None = None,
     ) -> list[int]:
-        reader = BitReader(payload)
-        moves = []
-        for ply in range(plies):
-            move = reader.read(4)
-            if move not in start.legal_moves():
-                raise InvalidDataError(f"cell {move} is not a legal move").at(ply)
-            if observe is not None:
-                observe(start, move)
-            start.push(move)
-            moves.append(move)
-        reader.finish()
-        return moves
+        return read_moves(start, BitReader(payload), plies, read_cell, observe)
+
+
+def read_cell(reader: BitReader, board: Board) -> int:
+    move = reader.read(4)
+    if move not in board.legal_moves():
+        raise InvalidDataError(f"cell {move} is not a legal move")
+    return move
 
 
 GAME = TicTacToe()

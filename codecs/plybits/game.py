@@ -9,6 +9,8 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from bitarray import bitarray
 
+from plybits.bitio import BitReader
+from plybits.errors import InvalidDataError
 from plybits.mailbox import Geometry
 from plybits.pgntext import split_records
 
@@ -122,6 +124,30 @@ class Renderer(Protocol[PositionT_contra]):
     ) -> str:
         """``position`` drawn, the ``last`` (file, rank) cells highlighted."""
         ...
+
+
+def read_moves(
+    start: BoardT, reader: BitReader, plies: int, read_move: Callable[[BitReader, BoardT], MoveT],
+    observe: Observer[BoardT, MoveT] | None = None,
+) -> list[MoveT]:
+    """A scheme's decode loop: ``plies`` moves read by ``read_move(reader, position)`` (which returns a move legal
+    in ``position`` or raises :class:`~plybits.errors.InvalidDataError`), each told to ``observe`` and played on
+    ``start``; then the reader must be at its end.
+
+    :raises InvalidDataError: from ``read_move`` or the reader, located at its ply; on trailing data.
+    """
+    moves: list[MoveT] = []
+    for ply in range(plies):
+        try:
+            move = read_move(reader, start)
+        except InvalidDataError as err:
+            raise err.at(ply) from None
+        if observe is not None:
+            observe(start, move)
+        start.push(move)
+        moves.append(move)
+    reader.finish()
+    return moves
 
 
 @dataclass

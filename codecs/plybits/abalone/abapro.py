@@ -17,7 +17,7 @@ from bitarray import bitarray
 from plybits.abalone.board import BROADSIDE, CELL_NUMBER, GEOMETRY, INLINE, SQUARES, STEPS, Board, Move
 from plybits.bitio import BitReader, BitWriter
 from plybits.errors import InvalidDataError
-from plybits.game import Observer, Scheme
+from plybits.game import Observer, Scheme, read_moves
 
 
 class AbaProScheme(Scheme[Board, Move]):
@@ -50,23 +50,15 @@ class AbaProScheme(Scheme[Board, Move]):
     def decode(
         self, start: Board, payload: bytes, plies: int, version: int, observe: Observer[Board, Move] | None = None,
     ) -> list[Move]:
-        reader = BitReader(payload)
-        position = start
-        moves: list[Move] = []
-        for ply in range(plies):
-            try:
-                move = _read_move(reader)
-            except InvalidDataError as err:
-                raise err.at(ply) from None
-            reason = position.illegal_reason(move)
-            if reason is not None:
-                raise InvalidDataError(f"illegal move {str(move)!r}: {reason}").at(ply, str(move))
-            if observe is not None:
-                observe(position, move)
-            position.push(move)
-            moves.append(move)
-        reader.finish()
-        return moves
+        return read_moves(start, BitReader(payload), plies, _read_legal_move, observe)
+
+
+def _read_legal_move(reader: BitReader, position: Board) -> Move:
+    move = _read_move(reader)
+    reason = position.illegal_reason(move)
+    if reason is not None:
+        raise InvalidDataError(f"illegal move {str(move)!r}: {reason}", move=str(move))
+    return move
 
 
 def _read_move(reader: BitReader) -> Move:

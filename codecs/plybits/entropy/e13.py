@@ -26,7 +26,7 @@ from bitarray import bitarray
 from plybits.bitio import BitReader, BitWriter
 from plybits.entropy.board import COLOURS, SQUARE_NUMBER, SQUARES, Board, Turn
 from plybits.errors import InvalidDataError
-from plybits.game import Observer, Scheme
+from plybits.game import Observer, Scheme, read_moves
 
 COLOUR_BITS: Final = 3
 CELL_BITS: Final = 6
@@ -69,36 +69,33 @@ class E13Scheme(Scheme[Board, Turn]):
         :raises InvalidDataError: on an out-of-range field or impossible turn (with its ply), truncation,
             trailing data or non-zero padding.
         """
-        board = start
-        reader = BitReader(payload)
-        read = reader.read
-        turns: list[Turn] = []
-        new = tuple.__new__  # Turn(...) without NamedTuple.__new__'s Python-level call
-        for ply in range(plies):
-            colour, number, option = read(COLOUR_BITS), read(CELL_BITS), read(OPTION_BITS)
-            if colour >= len(COLOURS):
-                raise InvalidDataError(f"colour {colour} out of range (0-6: {' '.join(COLOURS)})").at(ply)
-            if number >= len(SQUARES):
-                raise InvalidDataError(f"cell {number} out of range (0-48: a1..g7)").at(ply)
-            cell = SQUARES[number]
-            turn = new(Turn, (colour, cell, cell))
-            if board.finished or not board.bag[colour] or board.cells[cell] is not None:
-                raise InvalidDataError(str(board.illegal_reason(turn))).at(ply, turn.token())
-            if option:
-                targets = board.targets(cell)
-                if option > len(targets):
-                    where = turn.token()[1:]
-                    can = (f"can stay (0) or slide to {len(targets)} cell(s) (1-{len(targets)})" if targets
-                           else "cannot slide (no empty cell beside it): only 0, left in place")
-                    raise InvalidDataError(f"option {option} out of range: a chip on {where} {can}").at(
-                        ply, turn.token())
-                turn = new(Turn, (colour, cell, targets[option - 1]))
-            if observe is not None:
-                observe(board, turn)
-            board.push(turn)
-            turns.append(turn)
-        reader.finish()
-        return turns
+        return read_moves(start, BitReader(payload), plies, _read_turn, observe)
+
+
+_new = tuple.__new__
+"""``_new(Turn, fields)``: a Turn without NamedTuple.__new__'s Python-level call."""
+
+
+def _read_turn(reader: BitReader, board: Board) -> Turn:
+    read = reader.read
+    colour, number, option = read(COLOUR_BITS), read(CELL_BITS), read(OPTION_BITS)
+    if colour >= len(COLOURS):
+        raise InvalidDataError(f"colour {colour} out of range (0-6: {' '.join(COLOURS)})")
+    if number >= len(SQUARES):
+        raise InvalidDataError(f"cell {number} out of range (0-48: a1..g7)")
+    cell = SQUARES[number]
+    turn = _new(Turn, (colour, cell, cell))
+    if board.finished or not board.bag[colour] or board.cells[cell] is not None:
+        raise InvalidDataError(str(board.illegal_reason(turn)), move=turn.token())
+    if option:
+        targets = board.targets(cell)
+        if option > len(targets):
+            where = turn.token()[1:]
+            can = (f"can stay (0) or slide to {len(targets)} cell(s) (1-{len(targets)})" if targets
+                   else "cannot slide (no empty cell beside it): only 0, left in place")
+            raise InvalidDataError(f"option {option} out of range: a chip on {where} {can}", move=turn.token())
+        turn = _new(Turn, (colour, cell, targets[option - 1]))
+    return turn
 
 
 E13 = E13Scheme()
