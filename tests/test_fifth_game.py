@@ -5,11 +5,10 @@ the batch endpoint without any other file knowing it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any, ClassVar, Self
 
 import pytest
-from bitarray import bitarray
 from fastapi.testclient import TestClient
 
 import plybits
@@ -18,7 +17,7 @@ from app.settings import Settings
 from plybits import container, registry, svg
 from plybits.bitio import BitReader, BitWriter
 from plybits.errors import IllegalMoveError, InvalidDataError, InvalidMoveError, InvalidPositionError, PlybitsError
-from plybits.game import Game, Observer, Scheme, read_moves
+from plybits.game import Game, MoveScheme
 
 NAMES = [f + r for r in "123" for f in "abc"]
 """Cell names by number: a1 b1 c1 a2 ... c3."""
@@ -97,7 +96,7 @@ class TicTacToe(Game[Position]):
         return Position() if start in (None, "empty") else Position(start)
 
 
-class T4Scheme(Scheme[Board, int]):
+class T4Scheme(MoveScheme[Board, int]):
     """4 bits a ply: the cell number."""
 
     game: ClassVar[str] = "tictactoe"
@@ -105,23 +104,14 @@ class T4Scheme(Scheme[Board, int]):
     codec_id: ClassVar[int] = CODEC_ID
     bits_per_ply: ClassVar[float | None] = 4.0
 
-    def encode(self, start: Board, moves: Sequence[int]) -> bitarray:
-        writer = BitWriter()
-        for move in moves:
-            writer.write(move, 4)
-        return writer.bits
+    def write_move(self, writer: BitWriter, position: Board, move: int) -> None:
+        writer.write(move, 4)
 
-    def decode(
-        self, start: Board, payload: bytes, plies: int, version: int, observe: Observer[Board, int] | None = None,
-    ) -> list[int]:
-        return read_moves(start, BitReader(payload), plies, read_cell, observe)
-
-
-def read_cell(reader: BitReader, board: Board) -> int:
-    move = reader.read(4)
-    if move not in board.legal_moves():
-        raise InvalidDataError(f"cell {move} is not a legal move")
-    return move
+    def read_move(self, reader: BitReader, position: Board) -> int:
+        move = reader.read(4)
+        if move not in position.legal_moves():
+            raise InvalidDataError(f"cell {move} is not a legal move")
+        return move
 
 
 GAME = TicTacToe()

@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from bitarray import bitarray
 
-from plybits.bitio import BitReader
+from plybits.bitio import BitReader, BitWriter
 from plybits.errors import InvalidDataError
 from plybits.mailbox import Geometry
 from plybits.pgntext import split_records
@@ -124,30 +124,6 @@ class Renderer(Protocol[PositionT_contra]):
     ) -> str:
         """``position`` drawn, the ``last`` (file, rank) cells highlighted."""
         ...
-
-
-def read_moves(
-    start: BoardT, reader: BitReader, plies: int, read_move: Callable[[BitReader, BoardT], MoveT],
-    observe: Observer[BoardT, MoveT] | None = None,
-) -> list[MoveT]:
-    """A scheme's decode loop: ``plies`` moves read by ``read_move(reader, position)`` (which returns a move legal
-    in ``position`` or raises :class:`~plybits.errors.InvalidDataError`), each told to ``observe`` and played on
-    ``start``; then the reader must be at its end.
-
-    :raises InvalidDataError: from ``read_move`` or the reader, located at its ply; on trailing data.
-    """
-    moves: list[MoveT] = []
-    for ply in range(plies):
-        try:
-            move = read_move(reader, start)
-        except InvalidDataError as err:
-            raise err.at(ply) from None
-        if observe is not None:
-            observe(start, move)
-        start.push(move)
-        moves.append(move)
-    reader.finish()
-    return moves
 
 
 @dataclass
@@ -266,3 +242,64 @@ class Scheme(ABC, Generic[BoardT, MoveT]):
 
         :raises InvalidDataError: on out-of-range fields, illegal moves (with their ply), truncation or trailing data.
         """
+
+
+class MoveScheme(Scheme[BoardT, MoveT]):
+    """A scheme that writes each move from the position before it alone, and reads it back so: it gives
+    :meth:`write_move` and :meth:`read_move`, and the core loops them (encode, a step encoder that needs no
+    second replay, decode)."""
+
+    @abstractmethod
+    def write_move(self, writer: BitWriter, position: BoardT, move: MoveT) -> None:
+        """Append the fields of ``move``, legal in ``position`` (not to be changed)."""
+
+    @abstractmethod
+    def read_move(self, reader: BitReader, position: BoardT) -> MoveT:
+        """The move whose fields come next in ``reader``, checked legal in ``position`` (not to be changed).
+
+        :raises InvalidDataError: on an out-of-range field, an illegal move or truncation (the ply is added).
+        """
+
+    def encode(self, start: BoardT, moves: Sequence[MoveT]) -> bitarray:
+        encoder = self.step_encoder()
+        for move in moves:
+            encoder.add(start, move)
+            start.push(move)
+        return encoder.finish(start)
+
+    def step_encoder(self) -> MoveStepEncoder[BoardT, MoveT]:
+        """An encoder that writes each move as the checking replay reaches it."""
+        return MoveStepEncoder(self)
+
+    def decode(
+        self, start: BoardT, payload: bytes, plies: int, version: int,
+        observe: Observer[BoardT, MoveT] | None = None,
+    ) -> list[MoveT]:
+        reader = BitReader(payload)
+        moves: list[MoveT] = []
+        for ply in range(plies):
+            try:
+                move = self.read_move(reader, start)
+            except InvalidDataError as err:
+                raise err.at(ply) from None
+            if observe is not None:
+                observe(start, move)
+            start.push(move)
+            moves.append(move)
+        reader.finish()
+        return moves
+
+
+class MoveStepEncoder(StepEncoder[BoardT, MoveT]):
+    """A :class:`MoveScheme`'s step encoder: each move written as it comes, nothing replayed at the end."""
+
+    def __init__(self, scheme: MoveScheme[BoardT, MoveT]) -> None:
+        super().__init__(scheme)
+        self.writer = BitWriter()
+        self.write_move = scheme.write_move
+
+    def add(self, position: BoardT, move: MoveT) -> None:
+        self.write_move(self.writer, position, move)
+
+    def finish(self, start: BoardT) -> bitarray:
+        return self.writer.bits
