@@ -17,7 +17,7 @@ from app.settings import Settings
 from plybits import container, registry, svg
 from plybits.bitio import BitReader, BitWriter
 from plybits.errors import IllegalMoveError, InvalidDataError, InvalidMoveError, InvalidPositionError, PlybitsError
-from plybits.game import Game, MoveScheme
+from plybits.game import Game, MoveScheme, Speaks
 
 NAMES = [f + r for r in "123" for f in "abc"]
 """Cell names by number: a1 b1 c1 a2 ... c3."""
@@ -58,19 +58,27 @@ class Board:
         self.turn = "o" if self.turn == "x" else "x"
 
 
-class Position(Board):
-    """The board speaking :class:`plybits.game.Position`: cells named ``a1``..``c3``."""
+class Cells:
+    """The notation (what a game's ``notation.py`` holds): cells named ``a1``..``c3``."""
 
-    def parse_move(self, text: str, notation: str | None = None) -> int:
+    @staticmethod
+    def parse_move(board: Board, text: str, notation: str | None = None) -> int:
         if text not in NAMES:
             raise InvalidMoveError(f"not a cell: {text!r}")
         move = NAMES.index(text)
-        if move not in self.legal_moves():
+        if move not in board.legal_moves():
             raise IllegalMoveError(f"{text} is taken or the game is over")
         return move
 
-    def move_text(self, move: int, notation: str | None = None) -> str:
+    @staticmethod
+    def move_text(board: Board, move: int, notation: str | None = None) -> str:
         return NAMES[move]
+
+
+class Position(Board, Speaks[int]):
+    """The board speaking :class:`plybits.game.Position` through its notation."""
+
+    notation_module = Cells()
 
     def fen(self) -> str:
         rows = "".join(self.cells)
