@@ -5,8 +5,7 @@ Importing this package registers the game and its schemes (see docs/architecture
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from plybits.game import Game, Record, Speaks
 from plybits.registry import register
