@@ -156,11 +156,12 @@ def _records_mode(op: str, args: argparse.Namespace) -> bool:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Run the HTTP service with uvicorn (its own access log off: the service writes JSON lines)."""
+    """Run the HTTP service with uvicorn (its own access log off: the service writes JSON lines), keeping idle
+    connections open ``PLYBITS_KEEP_ALIVE_SECONDS`` (uvicorn's 5 s races clients that reuse a pooled connection)."""
     import uvicorn
 
     uvicorn.run("app.main:app", host=args.host, port=args.port, workers=args.workers, access_log=False,
-                log_level=args.log_level)
+                log_level=args.log_level, timeout_keep_alive=Settings.from_env().keep_alive_seconds)
     return 0
 
 
@@ -200,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="server processes (default: $WEB_CONCURRENCY, else 1)")
     sub.add_argument("--log-level", default="info")
     sub.set_defaults(handler=serve)
+    from app import dataset  # pyarrow and dask are loaded only here
+
+    dataset.add_parser(commands)
     return parser
 
 

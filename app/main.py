@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 import plybits
-from app import batch, errors, observe, render
+from app import batch, errors, jobs, observe, render
 from app.headers import SecurityHeadersMiddleware
 from app.limits import BodyLimitMiddleware
 from app.routes import router
@@ -58,6 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     application.include_router(batch.router)
     application.include_router(observe.router)
     application.include_router(render.router)
+    application.include_router(jobs.router)
     application.mount("/static", render.PlaygroundFiles(), name="static")
     return application
 

@@ -158,7 +158,8 @@ def main() -> None:
         'moving piece; a full `Board.attacked` scan is left for the rarer king moves, checks and en passant), an '
         'eighth reading the 16-bit fields (`plybits.bitio.BitReader`, `int.from_bytes` a ply), the rest in the '
         'loop itself. No full move list is generated. The library verb is slower than the scheme alone because '
-        '`plybits.decode` replays the game a second time to write the moves and the final FEN. Reading PGN is '
+        '`plybits.decode` also unpacks and checks the container and writes each move as UCI (during the scheme\'s one '
+        'replay) and the final FEN. Reading PGN is '
         "dominated by SAN: each move's origin is found from the target square backwards and checked with the same "
         'single-move test, again without a full move list.',
     ]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
 
 import chess.pgn
 import pytest
@@ -16,10 +15,6 @@ from hypothesis import strategies as st
 from app.main import create_app
 from app.settings import Settings
 from plybits import registry
-from plybits.abalone import apgn
-from plybits.chess import pgn as chess_pgn
-from plybits.entropy import notation as entropy_notation
-from plybits.xiangqi import pgn as xiangqi_pgn
 from plybits.chess import GAME as CHESS
 from plybits.errors import LimitExceededError, PlybitsError
 from plybits.game import Record
@@ -134,13 +129,6 @@ def test_an_over_long_line_after_a_tagless_game(small_lines_client: TestClient) 
 
 # ---------------------------------------------------------------- the batch promise, for multi-game files
 
-WRITERS: dict[str, Callable[[Record], str]] = {
-    "chess": chess_pgn.write_pgn, "xiangqi": xiangqi_pgn.write_record, "abalone": apgn.write_record,
-    "entropy": entropy_notation.write_record,
-}
-"""Each game's record writer (standard start)."""
-
-
 def _pool(game: str) -> list[tuple[str, list[str]]]:
     """Short games of ``game`` as record texts and their move tokens: random legal games written by the game's
     own writer (standard start, so they stay valid without their tags) first, then real texts."""
@@ -148,7 +136,7 @@ def _pool(game: str) -> list[tuple[str, list[str]]]:
     texts = []
     for seed in range(5):
         moves, _ = random_game(g, 3 + 4 * seed, seed=500 + seed)
-        texts.append(WRITERS[game](Record(moves=moves, tags={"Event": f"random {seed}"})))
+        texts.append(g.write_record(Record(moves=moves, tags={"Event": f"random {seed}"})))
     if game == "chess":
         texts += [GAME_ONE, GAME_THREE]
     if game == "abalone":

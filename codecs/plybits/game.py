@@ -174,6 +174,10 @@ class Game(ABC, Generic[PositionT]):
         else:
             yield text
 
+    def write_record(self, record: Record, notation: str | None = None) -> str:
+        """``record`` in the game's record format, its moves already written in ``notation`` (the game's default
+        when ``None``); :meth:`parse_record` reads it back."""
+        return " ".join(record.moves)
 
     def canonical_start(self, start: str | None) -> str | None:
         """What a container stores for ``start``: ``None`` for the default start, else a name or position string."""

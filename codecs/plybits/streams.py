@@ -12,7 +12,7 @@ from plybits.errors import LimitExceededError, PlybitsError
 from plybits.pgntext import LongLine, cut_records
 from plybits.registry import get_game
 
-__all__ = ["TOO_LONG", "LongLine", "record_lines", "split_lines", "split_stream"]
+__all__ = ["TOO_LONG", "LongLine", "line_text", "record_lines", "split_lines", "split_stream"]
 
 TOO_LONG = None
 """What :func:`split_lines` yields in place of a line longer than its limit (unless asked for its head)."""
@@ -69,17 +69,19 @@ def record_lines(chunks: Iterable[bytes], max_bytes: int) -> Iterator[str | Long
     """
     first = True
     for raw in split_lines(chunks, max_bytes, head=HEAD_BYTES):
-        if isinstance(raw, LongLine):
-            yield raw
-        else:
-            if first and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                text = raw.decode("latin-1")
-            yield text.rstrip("\r") + "\n"
+        yield raw if isinstance(raw, LongLine) else line_text(raw, first) + "\n"
         first = False
+
+
+def line_text(raw: bytes, first: bool = False) -> str:
+    """A line of a record file as text: UTF-8 (a BOM dropped from the ``first`` line), else Latin-1; no ``\\r``."""
+    if first and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    return text.rstrip("\r")
 
 
 def split_stream(

@@ -58,6 +58,10 @@ class Abalone(Game[Position]):
     def parse_record(self, text: str) -> Record:
         return apgn.parse_record(text)
 
+    def write_record(self, record: Record, notation: str | None = None) -> str:
+        """An APGN of the record."""
+        return apgn.write_record(record)
+
 
 GAME = Abalone()
 register(GAME, ABAPRO, RANK)

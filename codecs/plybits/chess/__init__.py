@@ -63,6 +63,14 @@ class Chess(Game[Position]):
                 raise InvalidRecordError(f"bad FEN tag: {err.reason}") from None
         return record
 
+    def write_record(self, record: Record, notation: str | None = None) -> str:
+        """A PGN of the record (moves already in ``notation``), numbered from its start position."""
+        if record.start is None:
+            return pgn.write_pgn(record)
+        position = self.position(record.start)
+        return pgn.write_pgn(record, chess960=position.chess960, first_turn_black=position.turn != 0,
+                             first_number=position.fullmove_number)
+
 
 GAME = Chess()
 register(GAME, X88, RANK)

@@ -59,6 +59,10 @@ class Entropy(Game[Position]):
         """Records separated by blank lines or by the next record's tag lines."""
         return _notation.split_records(text)
 
+    def write_record(self, record: Record, notation: str | None = None) -> str:
+        """Tags, a blank line and the turn tokens."""
+        return _notation.write_record(record)
+
 
 GAME = Entropy()
 register(GAME, E13, RANK)

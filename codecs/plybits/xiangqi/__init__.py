@@ -45,6 +45,10 @@ class Xiangqi(Game[Position]):
     def parse_record(self, text: str) -> Record:
         return pgn.parse_record(text)
 
+    def write_record(self, record: Record, notation: str | None = None) -> str:
+        """An xqbase-style PGN of the record (moves already in ``notation``)."""
+        return pgn.write_record(record, notation)
+
 
 GAME = Xiangqi()
 register(GAME, XQ10, RANK)

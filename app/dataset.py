@@ -1,0 +1,714 @@
+"""Whole archives to a Parquet dataset and back, on Dask distributed.
+
+    plybits dataset encode games.pgn.zst more.pgn -o out/ [--game chess --scheme 0x88] [--workers N | --scheduler ADDR]
+    plybits dataset decode out/ -o games.pgn [--notation san]
+    plybits dataset info out/
+
+A source is cut into partitions of whole games: an uncompressed file into byte ranges that each start at a game
+boundary (found by the workers, read in parallel), a compressed stream (``.gz``, ``.bz2``, ``.xz``, ``.zst``) read
+once by the client and handed out in bounded chunks of whole games. Each partition is one call of
+:func:`games_table` (text of whole games in, an Arrow table out: one row per game read, a failed game a row with
+its error) and one Parquet file, written under a temporary name then renamed, so a file that exists is complete.
+A re-run skips the partitions whose file exists; the plan depends only on the input and ``partition_bytes``, so
+the same input gives the same partitions and byte-identical containers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import gzip
+import io
+import json
+import lzma
+import os
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import IO, Any, Protocol
+
+import fsspec
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from app.errors import internal_problem, problem_body
+from plybits import container, registry
+from plybits import records as verbs
+from plybits.errors import InvalidRecordError, PlybitsError
+from plybits.game import Record
+from plybits.registry import AnyGame
+from plybits.pgntext import comment_open_after
+from plybits.streams import line_text, split_stream
+
+COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
+"""Suffixes of the compressed streams read once (not seekable)."""
+MANIFEST = "_manifest.json"
+PARTITION_BYTES = 32 << 20
+"""Default size of a partition, in bytes of uncompressed text (whole games, so a little more)."""
+MAX_GAME_BYTES = 16 << 20
+"""Longest game read; a longer one is an error row."""
+
+TAG_COLUMNS: tuple[str, ...] = (
+    "Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo", "TimeControl", "ECO",
+    "Termination", "Variant", "Red", "RedTeam", "BlackTeam",
+)
+"""The tags given their own column (the common PGN ones; xiangqi's Red and teams; Abalone's layout is Variant)."""
+INT_TAGS = frozenset({"WhiteElo", "BlackElo"})
+"""Tags typed as integers; a value that is not one stays in the ``tags`` map, its column null."""
+
+
+def _column_name(tag: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(tag)).replace("e_c_o", "eco")
+
+
+SCHEMA = pa.schema(
+    [
+        pa.field("source", pa.string(), nullable=False),
+        pa.field("number", pa.int64(), nullable=False),
+        pa.field("offset", pa.int64(), nullable=False),
+        *[pa.field(_column_name(t), pa.int32() if t in INT_TAGS else pa.string()) for t in TAG_COLUMNS],
+        pa.field("tags", pa.map_(pa.string(), pa.string())),
+        pa.field("game", pa.string(), nullable=False),
+        pa.field("scheme", pa.string()),
+        pa.field("plies", pa.int32()),
+        pa.field("start", pa.string()),
+        pa.field("final_position", pa.string()),
+        pa.field("status", pa.string()),
+        pa.field("container", pa.binary()),
+        pa.field("error", pa.string()),
+    ]
+)
+"""The dataset's columns: ``number`` is the game's 1-based number in its source, ``offset`` the byte offset of
+its first line (in the uncompressed text); ``status`` and ``error`` are JSON (``error`` null when the game went
+through)."""
+
+
+# --- games in a byte stream --------------------------------------------------------------------------------
+
+
+class LineReader(Protocol):
+    """A binary file read by lines (a plain file, or a decompressing one)."""
+
+    def readline(self, size: int = -1, /) -> bytes: ...
+
+
+def _lines(source: LineReader, start: int, end: int | None) -> Iterator[tuple[int, bytes]]:
+    """``(offset, line)`` of every line beginning in ``[start, end)`` of ``source`` (positioned at ``start``).
+
+    A line longer than :data:`MAX_GAME_BYTES` is cut short (its game then fails as over the limit).
+    """
+    offset = start
+    while end is None or offset < end:
+        line = source.readline(MAX_GAME_BYTES + 1)
+        if not line:
+            return
+        size = len(line)
+        if not line.endswith(b"\n") and size > MAX_GAME_BYTES:
+            while True:  # skip the rest of the long line without holding it
+                more = source.readline(1 << 20)
+                size += len(more)
+                if not more or more.endswith(b"\n"):
+                    break
+        yield offset, line
+        offset += size
+
+
+@dataclass
+class Piece:
+    """The lines of one game (or, for a game whose files are not cut at tag sections, of the whole text)."""
+
+    offset: int
+    lines: list[bytes]
+    size: int = 0
+
+
+def pieces(lines: Iterable[tuple[int, bytes]], cuts: bool) -> Iterator[Piece]:
+    """The games of a stream of ``(offset, line)``: cut at each tag line that follows movetext outside ``{...}``
+    comments when ``cuts`` (the rule :func:`plybits.streams.split_stream` applies); blank pieces dropped."""
+    piece: Piece | None = None
+    in_moves = False
+    in_comment = False
+    for offset, raw in lines:
+        text = line_text(raw, offset == 0)
+        stripped = text.strip()
+        if cuts and not in_comment and in_moves and stripped.startswith("["):
+            if piece is not None:
+                yield piece
+            piece, in_moves = None, False
+        if stripped and not stripped.startswith("[") and not in_comment:
+            in_moves = True
+        in_comment = comment_open_after(text, in_comment)
+        if piece is None:
+            if not stripped:
+                continue
+            piece = Piece(offset, [])
+        piece.size += len(raw)
+        if piece.size <= MAX_GAME_BYTES + 1:
+            piece.lines.append(raw)
+    if piece is not None:
+        yield piece
+
+
+def cuts_records(game: AnyGame) -> bool:
+    """Whether ``game``'s files hold many records cut at tag sections (else a file is one text)."""
+    return game.splits_records
+
+
+def piece_records(game_name: str, piece: Piece) -> list[str | PlybitsError]:
+    """The records of one piece (one, normally), each a text or the error that stood in its way."""
+    if piece.size > MAX_GAME_BYTES:
+        return [InvalidRecordError(f"game of more than {MAX_GAME_BYTES} bytes is over the limit")]
+    texts = (line_text(raw, piece.offset == 0 and i == 0) for i, raw in enumerate(piece.lines))
+    return list(split_stream(game_name, texts, max_chars=MAX_GAME_BYTES))
+
+
+def boundary(source: IO[bytes], at: int, cuts: bool) -> int | None:
+    """The offset of the first game that starts at or after byte ``at`` (``None``: none does).
+
+    Reads from the line after ``at`` (``at`` itself when 0) until a tag line that follows a movetext line.
+    """
+    if at == 0:
+        return 0
+    if not cuts:
+        return None
+    back = min(at - 1, 1 << 16)
+    source.seek(at - 1 - back)
+    before = source.read(back)
+    first = source.readline(MAX_GAME_BYTES + 1)  # the rest of the line holding byte at-1
+    if not first:
+        return None
+    head = before[before.rfind(b"\n") + 1:] if b"\n" in before or at - 1 - back == 0 else b"?"
+    stripped = (head + first).strip()
+    in_moves = bool(stripped) and not stripped.startswith(b"[")  # a line longer than 64 KB counts as movetext
+    for offset, raw in _lines(source, at - 1 + len(first), None):
+        stripped = raw.strip()
+        if in_moves and stripped.startswith(b"["):
+            return offset
+        if stripped and not stripped.startswith(b"["):
+            in_moves = True
+    return None
+
+
+# --- one partition: whole games in, an Arrow table out -------------------------------------------------------
+
+
+def _row(source: str, number: int, offset: int, game_name: str, scheme: str, record: str | PlybitsError,
+         max_plies: int) -> dict[str, Any]:
+    row: dict[str, Any] = {"source": source, "number": number, "offset": offset, "game": game_name}
+    game = registry.get_game(game_name)
+    try:
+        if isinstance(record, PlybitsError):
+            raise record
+        encoded = verbs.encode(game_name, scheme, record=record, max_plies=max_plies)
+        box = container.unpack(encoded.data, max_plies=max_plies)  # the record's tags and start, as stored
+        _tag_columns(row, box.tags)
+        final = game.position(encoded.final_position)
+        row.update(scheme=encoded.scheme, plies=encoded.plies, final_position=encoded.final_position,
+                   status=json.dumps(final.status(), sort_keys=True), container=encoded.data, start=box.start)
+    except PlybitsError as err:
+        row["error"] = json.dumps(problem_body(err), sort_keys=True)
+    except Exception as err:  # a bug in a codec costs its game, never the partition
+        row["error"] = json.dumps(internal_problem(err), sort_keys=True)
+    if row.get("error") is not None and isinstance(record, str):
+        try:  # a failed game keeps the tags it has, when its record reads at all
+            _tag_columns(row, game.parse_record(record).tags)
+        except Exception:
+            pass
+    return row
+
+
+def _tag_columns(row: dict[str, Any], tags: dict[str, str]) -> None:
+    """Put ``tags`` in ``row``: the typed columns, the rest in the ``tags`` map."""
+    rest = dict(tags)
+    for tag in TAG_COLUMNS:
+        value = rest.get(tag)
+        if value is None:
+            continue
+        if tag not in INT_TAGS:
+            row[_column_name(tag)] = rest.pop(tag)
+        elif value.strip().isdigit() and len(value.strip()) < 10:
+            row[_column_name(tag)] = int(value)
+            del rest[tag]
+    row["tags"] = sorted(rest.items())
+
+
+def games_table(game_name: str, scheme: str, source: str, pieces_: Iterable[Piece], first_number: int = 1, *,
+                cut: str | None = None, max_plies: int = verbs.DEFAULT_MAX_PLIES) -> pa.Table:
+    """One Arrow table (:data:`SCHEMA`) of the games of ``pieces_``: one row per game read, numbered from
+    ``first_number``; a game that fails is a row with its ``error``. ``cut``: the input ended inside the last
+    piece (a truncated stream), which becomes an error row with that detail.
+    """
+    rows: list[dict[str, Any]] = []
+    listed = list(pieces_)
+    number = first_number
+    for index, piece in enumerate(listed):
+        found: list[str | PlybitsError]
+        if cut is not None and index == len(listed) - 1:
+            found = [InvalidRecordError(f"input ends inside this game: {cut}")]
+        else:
+            found = piece_records(game_name, piece)
+        for record in found:
+            rows.append(_row(source, number, piece.offset, game_name, scheme, record, max_plies))
+            number += 1
+    if cut is not None and not listed:
+        rows.append(_row(source, number, 0, game_name, scheme, InvalidRecordError(f"input is cut: {cut}"), max_plies))
+    return pa.Table.from_pylist(rows, schema=SCHEMA)
+
+
+# --- partitions ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Partition:
+    """One unit of work: a byte range of a file (``data`` None) or whole games handed over (``data``)."""
+
+    name: str
+    source: str
+    game: str
+    scheme: str
+    first_number: int
+    start: int
+    end: int
+    data: bytes | None = None
+    cut: str | None = None
+    max_plies: int = verbs.DEFAULT_MAX_PLIES
+
+
+def _range_pieces(part: Partition) -> Iterator[Piece]:
+    cuts = cuts_records(registry.get_game(part.game))
+    if part.data is not None:
+        yield from pieces(_lines(io.BytesIO(part.data), part.start, None), cuts)
+        return
+    with fsspec.open(part.source, "rb") as source:
+        source.seek(part.start)
+        yield from pieces(_lines(source, part.start, part.end), cuts)
+
+
+def count_games(part: Partition) -> int:
+    """How many rows the partition will have (its records; the first pass over byte ranges)."""
+    return sum(len(piece_records(part.game, p)) for p in _range_pieces(part))
+
+
+def write_partition(part: Partition, out: str) -> dict[str, Any]:
+    """Turn a partition into its Parquet file ``out/NAME.parquet``, atomically; its summary."""
+    began = time.monotonic()
+    table = games_table(part.game, part.scheme, part.source, _range_pieces(part), part.first_number, cut=part.cut,
+                        max_plies=part.max_plies)
+    final = os.path.join(out, part.name + ".parquet")
+    temp = os.path.join(out, f".{part.name}.{uuid.uuid4().hex}.tmp")
+    pq.write_table(table, temp, compression="zstd")
+    os.replace(temp, final)
+    errors = table.column("error").null_count
+    return {"name": part.name, "source": part.source, "rows": table.num_rows, "errors": table.num_rows - errors,
+            "first_number": part.first_number, "bytes": os.path.getsize(final), "seconds": time.monotonic() - began}
+
+
+class _ZstdReader(io.RawIOBase):
+    """A zstd stream of any number of frames as a readable file; a stream cut inside a frame raises
+    :class:`EOFError` at its end instead of ending quietly."""
+
+    def __init__(self, source: IO[bytes]) -> None:
+        import zstandard
+
+        self.source = source
+        self.make = zstandard.ZstdDecompressor().decompressobj
+        self.dobj = self.make()
+        self.pending = b""
+        self.in_frame = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self.pending:
+            data = self.source.read(1 << 16)
+            if not data:
+                if self.in_frame:
+                    raise EOFError("zstd stream ends inside a frame (truncated)")
+                return 0
+            while data:
+                self.in_frame = True
+                self.pending += self.dobj.decompress(data)
+                if not self.dobj.eof:
+                    break
+                data = self.dobj.unused_data
+                self.dobj = self.make()
+                self.in_frame = False
+        size = min(len(buffer), len(self.pending))
+        buffer[:size] = self.pending[:size]
+        self.pending = self.pending[size:]
+        return size
+
+
+@contextmanager
+def open_stream(url: str) -> Iterator[io.BufferedIOBase]:
+    """A compressed source (by suffix) opened for reading its uncompressed bytes, with ``readline``."""
+    with fsspec.open(url, "rb") as raw:
+        lower = url.lower()
+        stream: io.BufferedIOBase
+        if lower.endswith(".zst"):
+            stream = io.BufferedReader(_ZstdReader(raw), 1 << 16)
+        elif lower.endswith(".gz"):
+            stream = gzip.GzipFile(fileobj=raw, mode="rb")
+        elif lower.endswith(".bz2"):
+            stream = bz2.BZ2File(raw)
+        else:
+            stream = lzma.LZMAFile(raw)
+        with stream:
+            yield stream
+
+
+def file_summary(part: Partition, path: str) -> dict[str, Any]:
+    """The summary :func:`write_partition` returned, read back from the partition's file."""
+    table = pq.read_table(path, columns=["error"])
+    return {"name": part.name, "source": part.source, "rows": table.num_rows,
+            "errors": table.num_rows - table.column("error").null_count, "first_number": part.first_number,
+            "bytes": os.path.getsize(path), "seconds": 0.0}
+
+
+def is_compressed(url: str) -> bool:
+    return url.lower().endswith(COMPRESSED)
+
+
+def byte_ranges(url: str, game: str, partition_bytes: int) -> list[tuple[int, int]]:
+    """Byte ranges ``[start, end)`` of an uncompressed file, none empty: they start at the first game boundary at
+    or after each multiple of ``partition_bytes`` (so a plan depends on the file and that size only)."""
+    cuts = cuts_records(registry.get_game(game))
+    fs, path = fsspec.core.url_to_fs(url)
+    size = int(fs.size(path))
+    with fs.open(path, "rb") as source:
+        starts: list[int] = []
+        at = 0
+        while at < size:
+            found = boundary(source, at, cuts)
+            if found is None or found >= size:
+                break
+            if not starts or found > starts[-1]:
+                starts.append(found)
+            at = (found // partition_bytes + 1) * partition_bytes  # the multiples up to found give found again
+    ends = starts[1:] + [size]
+    return list(zip(starts, ends, strict=True))
+
+
+def stream_chunks(url: str, game: str, partition_bytes: int) -> Iterator[tuple[int, bytes, int, str | None]]:
+    """``(offset, text, games, cut)`` chunks of whole games of a compressed stream, read once, each about
+    ``partition_bytes``; ``cut`` names the decompression error of a truncated stream (last chunk only)."""
+    import zstandard
+
+    cuts = cuts_records(registry.get_game(game))
+    buf: list[bytes] = []
+    size = 0
+    games = 0
+    chunk_offset = 0
+    cut: str | None = None
+    with open_stream(url) as source:
+        lines = _lines(source, 0, None)
+
+        def guarded() -> Iterator[tuple[int, bytes]]:
+            nonlocal cut
+            try:
+                yield from lines
+            except (EOFError, OSError, ValueError, zstandard.ZstdError) as err:  # truncated or corrupt
+                cut = f"{type(err).__name__}: {err}"
+
+        for piece in pieces(guarded(), cuts):
+            if size >= partition_bytes:
+                yield chunk_offset, b"".join(buf), games, None
+                buf, size, games, chunk_offset = [], 0, 0, piece.offset
+            if not buf:
+                chunk_offset = piece.offset
+            lines_ = piece.lines
+            buf.extend(lines_)
+            size += piece.size
+            games += len(piece_records(game, piece))
+    if buf or cut is not None:
+        yield chunk_offset, b"".join(buf), games, cut
+
+
+# --- running on Dask -------------------------------------------------------------------------------------
+
+
+class PartitionFailed(RuntimeError):
+    """A partition's task failed on the cluster (not a game's error: those are rows)."""
+
+
+@dataclass
+class Options:
+    inputs: list[str]
+    out: str
+    game: str
+    scheme: str
+    partition_bytes: int = PARTITION_BYTES
+    workers: int | None = None
+    scheduler: str | None = None
+    max_plies: int = verbs.DEFAULT_MAX_PLIES
+
+
+def _manifest_path(out: str) -> str:
+    return os.path.join(out, MANIFEST)
+
+
+def read_manifest(out: str) -> dict[str, Any]:
+    """The manifest of a dataset directory.
+
+    :raises InvalidRecordError: if there is none or it is not readable.
+    """
+    try:
+        with open(_manifest_path(out), encoding="utf-8") as f:
+            manifest: dict[str, Any] = json.load(f)
+    except (OSError, ValueError) as err:
+        raise InvalidRecordError(f"{out!r} is not a plybits dataset: {err}") from None
+    return manifest
+
+
+def _write_manifest(out: str, manifest: dict[str, Any]) -> None:
+    temp = _manifest_path(out) + f".{uuid.uuid4().hex}.tmp"
+    with open(temp, "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)
+    os.replace(temp, _manifest_path(out))
+
+
+def _client(opts: Options) -> tuple[Any, Any]:
+    """``(client, cluster)``: a client of ``opts.scheduler`` (cluster ``None``), else of a new local cluster of
+    ``opts.workers`` processes (default one a core), one thread each."""
+    from dask.distributed import Client, LocalCluster
+
+    if opts.scheduler:
+        return Client(opts.scheduler), None
+    cluster = LocalCluster(n_workers=opts.workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lambda _: None, *,
+                   client: Any = None) -> dict[str, Any]:
+    """Encode every game of ``opts.inputs`` into the dataset ``opts.out``; returns the manifest.
+
+    Finished partitions (their file exists) are skipped; the others run as Dask tasks, at most a few per worker
+    in flight for a compressed stream (bounded memory). ``client``: a Dask client to use (left open), else one
+    is made from ``opts`` (``scheduler``, else a local cluster of ``workers`` processes) and closed.
+
+    :raises InvalidRecordError: if ``opts.out`` holds a dataset made with other inputs or settings.
+    """
+    from dask.distributed import as_completed
+
+    registry.get_scheme(opts.game, opts.scheme)
+    for url in opts.inputs:  # before any cluster starts
+        fs, path = fsspec.core.url_to_fs(url)
+        if not fs.isfile(path):
+            raise FileNotFoundError(f"no such input file: {url}")
+    os.makedirs(opts.out, exist_ok=True)
+    params = {"inputs": opts.inputs, "game": opts.game, "scheme": opts.scheme, "partition_bytes": opts.partition_bytes,
+              "max_plies": opts.max_plies}
+    manifest: dict[str, Any] = {"version": 1, **params, "partitions": {}, "sources": {}}
+    if os.path.exists(_manifest_path(opts.out)):
+        old = read_manifest(opts.out)
+        if {k: old.get(k) for k in params} != params:
+            raise InvalidRecordError(f"{opts.out!r} holds a dataset of other inputs or settings; use a new directory")
+        manifest = old
+    for stale in os.listdir(opts.out):  # temporary files of partitions cut short by a killed run
+        if stale.startswith(".part-") and stale.endswith(".tmp"):
+            os.remove(os.path.join(opts.out, stale))
+    done = set(manifest["partitions"])
+    for name in list(done):
+        if not os.path.exists(os.path.join(opts.out, name + ".parquet")):
+            done.discard(name)
+            del manifest["partitions"][name]
+    manifest["complete"] = False
+    _write_manifest(opts.out, manifest)
+    tally = {"rows": 0, "errors": 0, "done": 0, "skipped": len(done), "submitted": 0, "started": time.monotonic()}
+    own = client is None
+    cluster = None
+    if own:
+        client, cluster = _client(opts)
+    try:
+        run = uuid.uuid4().hex  # task keys of this run: two jobs on one scheduler never share a task
+        n_workers = max(len(client.scheduler_info().get("workers", {})), 1)
+        window = 2 * n_workers
+        pending = as_completed()
+
+        def finish(future: Any) -> None:
+            try:
+                result: dict[str, Any] = future.result()
+            except Exception as err:  # e.g. every worker that tried it died (KilledWorker)
+                raise PartitionFailed(f"partition {future.key} failed: {type(err).__name__}: {err}; the partitions "
+                                      "written are kept, run the command again to resume") from err
+            manifest["partitions"][result["name"]] = result
+            tally["rows"] += result["rows"]
+            tally["errors"] += result["errors"]
+            tally["done"] += 1
+            _write_manifest(opts.out, manifest)
+            report(tally)
+
+        def submit(part: Partition) -> None:
+            if part.name in done:
+                return
+            path = os.path.join(opts.out, part.name + ".parquet")
+            if os.path.exists(path):  # written before the client that asked for it was killed: keep it
+                manifest["partitions"][part.name] = file_summary(part, path)
+                tally["skipped"] += 1
+                _write_manifest(opts.out, manifest)
+                return
+            while pending.count() >= window:
+                finish(next(pending))
+            tally["submitted"] += 1
+            pending.add(client.submit(write_partition, part, os.path.abspath(opts.out),
+                                      key=f"plybits-{run}-{part.name}", pure=False, retries=2))
+
+        for source_index, url in enumerate(opts.inputs):
+            for part in plan(url, source_index, opts, client):
+                submit(part)
+        for future in pending:
+            finish(future)
+    finally:
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    manifest["complete"] = True
+    _write_manifest(opts.out, manifest)
+    return manifest
+
+
+def plan(url: str, source_index: int, opts: Options, client: Any) -> Iterator[Partition]:
+    """The partitions of one source, in order, numbered games and all."""
+    def name(i: int) -> str:
+        return f"part-{source_index:04d}-{i:06d}"
+
+    if is_compressed(url):
+        number = 1
+        for i, (offset, data, games, cut) in enumerate(stream_chunks(url, opts.game, opts.partition_bytes)):
+            yield Partition(name(i), url, opts.game, opts.scheme, number, offset, offset + len(data), data, cut,
+                            opts.max_plies)
+            number += games + (1 if cut is not None else 0)
+        return
+    ranges = byte_ranges(url, opts.game, opts.partition_bytes)
+    drafts = [Partition(name(i), url, opts.game, opts.scheme, 0, s, e, max_plies=opts.max_plies)
+              for i, (s, e) in enumerate(ranges)]
+    counts = client.gather(client.map(count_games, drafts, pure=False))
+    number = 1
+    for draft, count in zip(drafts, counts, strict=True):
+        draft.first_number = number
+        number += count
+        yield draft
+
+
+def dataset_files(out: str) -> list[str]:
+    """The partition files of a finished dataset, in source order.
+
+    :raises InvalidRecordError: if the dataset is not complete (a partition missing).
+    """
+    manifest = read_manifest(out)
+    names = sorted(manifest["partitions"])
+    missing = [n for n in names if not os.path.exists(os.path.join(out, n + ".parquet"))]
+    if missing or not manifest.get("complete"):
+        raise InvalidRecordError(f"dataset {out!r} is not complete; run `plybits dataset encode` again")
+    return [os.path.join(out, n + ".parquet") for n in names]
+
+
+def decode_dataset(out: str, sink: IO[str], notation: str | None = None) -> tuple[int, int]:
+    """Write every game of a dataset as a record of its game (PGN for chess), in source order; ``(games, errors)``:
+    rows with an error are counted, not written."""
+    games = errors = 0
+    for path in dataset_files(out):
+        table = pq.read_table(path, columns=["container", "error"])
+        for row in table.to_pylist():
+            if row["error"] is not None:
+                errors += 1
+                continue
+            replay, _ = verbs.decode_moves(row["container"])
+            game = replay.game
+            moves = verbs.write_moves(replay.start_position, replay.moves, notation)
+            text = game.write_record(Record(moves=moves, start=replay.start, tags=replay.tags), notation)
+            sink.write(text.rstrip("\n") + "\n\n")
+            games += 1
+    return games, errors
+
+
+def info(out: str) -> dict[str, Any]:
+    """Summary of a dataset: sources, partitions, games, errors, bytes."""
+    manifest = read_manifest(out)
+    parts = manifest["partitions"].values()
+    return {"inputs": manifest["inputs"], "game": manifest["game"], "scheme": manifest["scheme"],
+            "complete": bool(manifest.get("complete")), "partitions": len(manifest["partitions"]),
+            "games": sum(p["rows"] for p in parts), "errors": sum(p["errors"] for p in parts),
+            "bytes": sum(p["bytes"] for p in parts)}
+
+
+# --- the command ---------------------------------------------------------------------------------------
+
+
+def add_parser(commands: Any) -> None:
+    """Add ``plybits dataset encode|decode|info`` to the command's subparsers."""
+    top = commands.add_parser("dataset", help="whole archives to a Parquet dataset and back, on Dask",
+                              description=__doc__.split("\n\n")[0])
+    verbs_ = top.add_subparsers(dest="dataset_command", required=True)
+    enc = verbs_.add_parser("encode", help="encode game files (plain or .gz/.bz2/.xz/.zst) into a Parquet dataset")
+    enc.add_argument("inputs", nargs="+", help="files or fsspec URLs of multi-game files")
+    enc.add_argument("-o", "--output", required=True, help="the dataset directory")
+    enc.add_argument("--game", default="chess")
+    enc.add_argument("--scheme", help="the scheme (default: the game's seed scheme)")
+    where = enc.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one a core)")
+    where.add_argument("--scheduler", help="address of a Dask scheduler (tcp://host:8786)")
+    enc.add_argument("--partition-bytes", type=int, default=PARTITION_BYTES, help="text per partition")
+    enc.add_argument("--max-plies", type=int, default=verbs.DEFAULT_MAX_PLIES)
+    enc.add_argument("-q", "--quiet", action="store_true")
+    enc.set_defaults(handler=_encode_command)
+    dec = verbs_.add_parser("decode", help="write every game of a dataset as records (PGN for chess)")
+    dec.add_argument("dataset")
+    dec.add_argument("-o", "--output", default="-")
+    dec.add_argument("--notation")
+    dec.set_defaults(handler=_decode_command)
+    inf = verbs_.add_parser("info", help="summary of a dataset, as JSON")
+    inf.add_argument("dataset")
+    inf.set_defaults(handler=lambda args: _print(info(args.dataset)))
+
+
+def _print(value: dict[str, Any]) -> int:
+    print(json.dumps(value, indent=1))
+    return 0
+
+
+def _encode_command(args: argparse.Namespace) -> int:
+    scheme = args.scheme or verbs.seed_scheme(args.game)
+    opts = Options(list(args.inputs), args.output, args.game, scheme, args.partition_bytes, args.workers,
+                   args.scheduler, args.max_plies)
+
+    def report(t: dict[str, Any]) -> None:
+        if not args.quiet:
+            rate = t["rows"] / max(time.monotonic() - t["started"], 1e-9)
+            print(f"partitions {t['done']} done ({t['skipped']} skipped), {t['rows']} games, {t['errors']} errors, "
+                  f"{rate:,.0f} games/s", file=sys.stderr)
+
+    began = time.monotonic()
+    try:
+        encode_dataset(opts, report)
+    except PartitionFailed as err:
+        print(f"plybits dataset encode: {err}", file=sys.stderr)
+        return 2
+    summary = info(args.output)
+    if not args.quiet:
+        print(f"plybits dataset encode: {summary['games']} games, {summary['errors']} errors, "
+              f"{summary['partitions']} partitions, {summary['bytes']:,} bytes; {time.monotonic() - began:.1f} s",
+              file=sys.stderr)
+    return 1 if summary["errors"] else 0
+
+
+def _decode_command(args: argparse.Namespace) -> int:
+    if args.notation is not None:
+        verbs.check_notation(registry.get_game(read_manifest(args.dataset)["game"]), args.notation)
+    sink: IO[str] = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        games, errors = decode_dataset(args.dataset, sink, args.notation)
+    finally:
+        if sink is not sys.stdout:
+            sink.close()
+    print(f"plybits dataset decode: {games} games written, {errors} error rows skipped", file=sys.stderr)
+    return 0
+
+
+__all__ = ["SCHEMA", "Options", "Partition", "decode_dataset", "encode_dataset", "games_table", "info", "pieces"]

@@ -1,0 +1,152 @@
+"""Benchmark of ``plybits dataset encode`` (issue 15): games/s on a local Dask cluster of 1 and 2 workers, against
+the single-process ``plybits encode`` and python-chess reading the same PGN; peak RSS per worker; output size.
+
+    .venv/bin/python -m bench.dataset --games 100000 [--write]
+
+The input is the shared chess collections repeated with varied tags (each copy's Event and Round differ, so no
+two games are equal) until ``--games``, written as PGN and as ``.pgn.zst``; the dataset is made from the
+``.pgn.zst`` (a stream read once by the client), the single-process runs read the plain PGN.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import zstandard
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data" / "chess"
+SOURCES = ("twic0920.pgn", "carlsen_otb.pgn")
+
+
+def build_input(directory: Path, games: int) -> tuple[Path, Path, int]:
+    """``(plain PGN, .pgn.zst, games)``: the shared files repeated with varied Event/Round tags."""
+    texts = [(SHARED / name).read_text(encoding="utf-8") for name in SOURCES]
+    parts = [g for text in texts for g in re.split(r"\n\n(?=\[Event )", text.strip()) if g.strip()]
+    plain = directory / "games.pgn"
+    count = 0
+    copy = 0
+    with open(plain, "w", encoding="utf-8") as out:
+        while count < games:
+            copy += 1
+            for game in parts:
+                if count >= games:
+                    break
+                varied = re.sub(r'\[Event "([^"]*)"\]', lambda m: f'[Event "{m.group(1)} #{copy}"]', game, count=1)
+                varied = re.sub(r'\[Round "([^"]*)"\]', lambda m: f'[Round "{m.group(1)}.{copy}"]', varied, count=1)
+                out.write(varied + "\n\n")
+                count += 1
+    packed = directory / "games.pgn.zst"
+    with open(plain, "rb") as src, open(packed, "wb") as dst:
+        zstandard.ZstdCompressor(level=3).copy_stream(src, dst)
+    return plain, packed, count
+
+
+def run_dataset(packed: Path, out: Path, workers: int, partition_bytes: int) -> dict[str, Any]:
+    from dask.distributed import Client, LocalCluster
+
+    from app import dataset
+
+    shutil.rmtree(out, ignore_errors=True)
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        began = time.monotonic()
+        dataset.encode_dataset(dataset.Options([str(packed)], str(out), "chess", "0x88", partition_bytes),
+                               client=client)
+        seconds = time.monotonic() - began
+        rss = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    summary = dataset.info(str(out))
+    return {"seconds": seconds, "games": summary["games"], "errors": summary["errors"], "bytes": summary["bytes"],
+            "rss_mb": max(rss.values()) / 1024}
+
+
+def run_single(plain: Path) -> tuple[float, int]:
+    """The single-process ``plybits encode`` path (the batch core), output discarded."""
+    import sys as _sys
+
+    from app.batchcore import answers
+    from app.settings import Settings
+
+    settings = Settings(max_line_bytes=16 << 20, max_batch_lines=_sys.maxsize, max_games=_sys.maxsize,
+                        access_log=False)
+    began = time.monotonic()
+    with open(plain, "rb") as f:
+        n = sum(1 for _ in answers("encode", iter(lambda: f.read(1 << 16), b""), settings, game="chess",
+                                   records=True))
+    return time.monotonic() - began, n
+
+
+def run_python_chess(plain: Path) -> tuple[float, int]:
+    import chess.pgn
+
+    began = time.monotonic()
+    n = 0
+    with open(plain, encoding="utf-8") as f:
+        while chess.pgn.read_game(f) is not None:
+            n += 1
+    return time.monotonic() - began, n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--partition-bytes", type=int, default=4 << 20)
+    parser.add_argument("--write", action="store_true", help="put the results in BENCHMARKS.md")
+    args = parser.parse_args()
+    began = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        plain, packed, games = build_input(directory, args.games)
+        one = run_dataset(packed, directory / "out1", 1, args.partition_bytes)
+        two = run_dataset(packed, directory / "out2", 2, args.partition_bytes)
+        single_s, single_n = run_single(plain)
+        peer_s, peer_n = run_python_chess(plain)
+        sizes = (plain.stat().st_size, packed.stat().st_size)
+    rows = [
+        ("plybits dataset encode, 1 worker", one["games"], one["seconds"], f"{one['rss_mb']:.0f}"),
+        ("plybits dataset encode, 2 workers", two["games"], two["seconds"], f"{two['rss_mb']:.0f}"),
+        ("plybits encode, one process", single_n, single_s, ""),
+        ("python-chess read_game, one process", peer_n, peer_s, ""),
+    ]
+    lines = [
+        "## Whole archives on Dask (`plybits dataset encode`)",
+        "",
+        f"Command: `.venv/bin/python -m bench.dataset --games {args.games} --partition-bytes {args.partition_bytes}` — {games:,} chess games (the shared "
+        f"chess files repeated with varied Event/Round tags), {sizes[0]:,} bytes of PGN, {sizes[1]:,} bytes as "
+        "`.pgn.zst` (the dataset's input; the one-process runs read the plain PGN). LocalCluster on this 2-core "
+        "machine shared with other work: rates are noisy.",
+        "",
+        "| run | games | seconds | games/s | peak RSS per worker (MB) |",
+        "|---|---:|---:|---:|---:|",
+        *[f"| {name} | {n:,} | {s:.1f} | {n / s:,.0f} | {rss} |" for name, n, s, rss in rows],
+        "",
+        f"Speed-up of 2 workers over 1: **{(two['games'] / two['seconds']) / (one['games'] / one['seconds']):.2f}x** "
+        "(target >= 1.8x). Dataset size: "
+        f"{two['bytes']:,} bytes of Parquet ({two['bytes'] / sizes[1]:.2f}x the `.pgn.zst`); errors: {two['errors']}.",
+        "",
+        f"Whole run: {time.monotonic() - began:.0f} s.",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if args.write:
+        path = ROOT / "BENCHMARKS.md"
+        old = path.read_text(encoding="utf-8")
+        block = f"<!-- dataset:start -->\n{text}\n<!-- dataset:end -->"
+        if "<!-- dataset:start -->" in old:
+            old = re.sub(r"<!-- dataset:start -->.*<!-- dataset:end -->", lambda _: block, old, flags=re.S)
+        else:
+            old = old.rstrip("\n") + "\n\n" + block + "\n"
+        path.write_text(old, encoding="utf-8")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

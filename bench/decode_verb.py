@@ -1,0 +1,153 @@
+"""The library verb ``plybits.decode``: this tree against an earlier revision, on the same containers.
+
+Run: ``.venv/bin/python -m bench.decode_verb --base REV [--games N] [--rounds R] [--write]``; prints a markdown
+section (``--write`` also puts it into BENCHMARKS.md between the decode-verb markers).
+
+Both sides are the public call ``plybits.decode(data, notation=...)`` on the very same container bytes (made
+once, by this tree, from real games: the formats are unchanged, so the earlier revision reads them too), each
+side in its own fresh process importing its own tree (REV is checked out into a temporary git worktree). The
+sides alternate ``--rounds`` times; each timing is the best of three passes over every container; the table
+gives the median and the spread (min-max) of the rounds. The earlier revision's decoded moves are checked equal
+to this tree's before anything is timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bench.report import ROOT, add_write_option, load_average, publish
+
+DATA = ROOT.parent / "shared" / "data"
+SOURCES = {
+    "chess": ("chess/twic0920.pgn", "0x88", "uci"),
+    "xiangqi": ("xiangqi/Hu_Ronghua_1391_UCI_games.pgn", "xq10", None),
+    "abalone": ("abalone/migs-2016-2017.train.apgn", "abapro", None),
+}
+RANKED = ("chess", "rank", "uci")
+"""One ``rank`` case: the model's work dominates it, so the replays saved matter less there."""
+
+WORKER = r"""
+import base64, json, sys, time
+import plybits
+cases = json.load(sys.stdin)
+out = {}
+for name, case in cases.items():
+    blobs = [base64.b64decode(b) for b in case["blobs"]]
+    notation = case["notation"]
+    moves = [plybits.decode(b, notation=notation).moves for b in blobs]
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for b in blobs:
+            plybits.decode(b, notation=notation)
+        best = min(best, time.perf_counter() - start)
+    out[name] = {"seconds": best, "moves": moves}
+json.dump(out, sys.stdout)
+"""
+
+
+def containers(games: int) -> dict[str, tuple[list[bytes], str | None]]:
+    """Per case, the containers of the first ``games`` readable games of its real collection, and the notation."""
+    import plybits
+    from plybits import registry
+
+    cases: dict[str, tuple[list[bytes], str | None]] = {}
+    for game, (path, scheme, notation) in SOURCES.items():
+        text = (DATA / path).read_text(encoding="utf-8", errors="replace")
+        blobs = []
+        for record in registry.get_game(game).split_records(text):
+            try:
+                blobs.append(plybits.encode(game, scheme, record=record).data)
+            except plybits.errors.PlybitsError:
+                continue
+            if len(blobs) == games:
+                break
+        cases[f"{game}/{scheme}"] = (blobs, notation)
+        if game == RANKED[0]:
+            rank_blobs = [plybits.encode(game, RANKED[1], record=r).data
+                          for r in list(registry.get_game(game).split_records(text))[: games // 4]]
+            cases[f"{game}/{RANKED[1]}"] = (rank_blobs, RANKED[2])
+    return cases
+
+
+def run_side(tree: Path, payload: str) -> dict[str, dict[str, Any]]:
+    """The worker's timings and decoded moves, run in a fresh interpreter importing ``tree``'s code."""
+    env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{tree / 'codecs'}"}
+    done = subprocess.run([sys.executable, "-c", WORKER], input=payload, capture_output=True, text=True,
+                          env=env, cwd=tree, check=True)
+    result: dict[str, dict[str, Any]] = json.loads(done.stdout)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", required=True, help="the earlier revision (a git commit-ish)")
+    parser.add_argument("--games", type=int, default=400, help="games of each collection")
+    parser.add_argument("--rounds", type=int, default=5, help="alternations of the two sides")
+    add_write_option(parser, "decode-verb")
+    args = parser.parse_args()
+    if not DATA.is_dir():
+        raise SystemExit(f"{DATA} is absent: the real collections are needed")
+    cases = containers(args.games)
+    plies = {name: 0 for name in cases}
+    payload = json.dumps({name: {"blobs": [base64.b64encode(b).decode() for b in blobs], "notation": notation}
+                          for name, (blobs, notation) in cases.items()})
+    load_start = load_average()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
+        try:
+            times: dict[str, dict[str, list[float]]] = {name: {"base": [], "this": []} for name in cases}
+            for round_ in range(args.rounds):
+                order = (("base", base), ("this", ROOT)) if round_ % 2 == 0 else (("this", ROOT), ("base", base))
+                results = {side: run_side(tree, payload) for side, tree in order}
+                for name in cases:
+                    if results["base"][name]["moves"] != results["this"][name]["moves"]:
+                        raise SystemExit(f"{name}: the two revisions decode different moves")
+                    plies[name] = sum(len(m) for m in results["this"][name]["moves"])
+                    for side in ("base", "this"):
+                        times[name][side].append(float(results[side][name]["seconds"]))
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+    rows = []
+    for name in cases:
+        rate = {side: [plies[name] / t for t in ts] for side, ts in times[name].items()}
+        med = {side: statistics.median(r) for side, r in rate.items()}
+        rows.append(
+            f"| {name} | {len(cases[name][0]):,} | {plies[name]:,} | "
+            f"{med['this']:,.0f} ({min(rate['this']):,.0f}-{max(rate['this']):,.0f}) | "
+            f"{med['base']:,.0f} ({min(rate['base']):,.0f}-{max(rate['base']):,.0f}) | {med['this'] / med['base']:.2f} |"
+        )
+    section = "\n".join([
+        "## The decode verb, before and after one replay per decode",
+        "",
+        f"Command: `.venv/bin/python -m bench.decode_verb --base {args.base} --games {args.games} --rounds {args.rounds} "
+        f"--write` (this tree at {head} against {args.base}; the same container bytes on both sides; each side a fresh "
+        f"process, sides alternated {args.rounds} times, best of 3 passes each; load average {load_start:.1f} at the "
+        f"start and {load_average():.1f} at the end on 2 cores shared with other work). Plies/s: median of the rounds "
+        "(min-max).",
+        "",
+        "| container | games | plies | `plybits.decode` now | before | ratio |",
+        "|---|---:|---:|---:|---:|---:|",
+        *rows,
+        "",
+        "Before, `plybits.decode` unpacked the container, let the scheme decode (one replay, every move checked), "
+        "replayed the moves again for the final position and a third time to write them; now the scheme's one "
+        "replay leaves the final position and hands each move to the writer as it is played.",
+    ])
+    publish("decode-verb", section, args.write)
+
+
+if __name__ == "__main__":
+    main()
