@@ -3,44 +3,65 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
+
+
+T = TypeVar("T")
+
+
+def _env(name: str, default: T, parse: Callable[[str], T]) -> T:
+    """The environment variable ``name`` read by ``parse``; ``default`` when it is unset or empty.
+
+    :raises ValueError: naming the variable and its text, with what ``parse`` found wrong with it.
+    """
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return parse(raw)
+    except ValueError as err:
+        raise ValueError(f"environment variable {name}={raw!r} {err}") from None
+
+
+def _convert(raw: str, kind: Callable[[str], T], what: str) -> T:
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ValueError(f"is not {what}") from None
 
 
 def _int_env(name: str, default: int, minimum: int = 1) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"environment variable {name}={raw!r} is not an integer") from None
-    if value < minimum:
-        raise ValueError(f"environment variable {name}={raw!r} must be at least {minimum}")
-    return value
+    def parse(raw: str) -> int:
+        value = _convert(raw, int, "an integer")
+        if value < minimum:
+            raise ValueError(f"must be at least {minimum}")
+        return value
+
+    return _env(name, default, parse)
 
 
 def _float_env(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"environment variable {name}={raw!r} is not a number") from None
-    if not value > 0 or value == float("inf"):
-        raise ValueError(f"environment variable {name}={raw!r} must be a positive number of seconds")
-    return value
+    def parse(raw: str) -> float:
+        value = _convert(raw, float, "a number")
+        if not value > 0 or value == float("inf"):
+            raise ValueError("must be a positive number of seconds")
+        return value
+
+    return _env(name, default, parse)
 
 
-def _bool_env(name: str, default: bool) -> bool:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
+def _boolean(raw: str) -> bool:
     if raw.lower() in ("1", "true", "yes", "on"):
         return True
     if raw.lower() in ("0", "false", "no", "off"):
         return False
-    raise ValueError(f"environment variable {name}={raw!r} is not a boolean (1/0, true/false, yes/no, on/off)")
+    raise ValueError("is not a boolean (1/0, true/false, yes/no, on/off)")
+
+
+def _bool_env(name: str, default: bool) -> bool:
+    return _env(name, default, _boolean)
 
 
 ENVIRONMENT = {

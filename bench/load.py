@@ -179,6 +179,25 @@ class Connection:
         self.sock.close()
 
 
+class Reconnecting:
+    """A :class:`Connection` opened when first needed, and again after :meth:`close` (what a client loop does
+    after a failed exchange)."""
+
+    def __init__(self, port: int, timeout: float = 30.0) -> None:
+        self.port, self.timeout = port, timeout
+        self.conn: Connection | None = None
+
+    def open(self) -> Connection:
+        if self.conn is None:
+            self.conn = Connection(self.port, timeout=self.timeout)
+        return self.conn
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
 def client_process(port: int, requests: list[bytes], seconds: float, threads: int, offset: int,
                    out: mp.Queue) -> None:
     """Send ``requests`` (cycled) for ``seconds`` on ``threads`` connections; report latencies and errors."""
@@ -191,13 +210,12 @@ def client_process(port: int, requests: list[bytes], seconds: float, threads: in
         mine: list[float] = []
         bad: list[str] = []
         i = offset + index
-        conn = None
+        client = Reconnecting(port)
         while time.perf_counter() < deadline:
             raw = requests[i % len(requests)]
             i += threads
             try:
-                if conn is None:
-                    conn = Connection(port)
+                conn = client.open()
                 started = time.perf_counter()
                 status, body = conn.exchange(raw)
                 mine.append(time.perf_counter() - started)
@@ -205,11 +223,8 @@ def client_process(port: int, requests: list[bytes], seconds: float, threads: in
                     bad.append(f"{status} {body[:120]!r}")
             except (OSError, RuntimeError, ValueError) as err:
                 bad.append(f"{type(err).__name__}: {err}")
-                if conn is not None:
-                    conn.close()
-                conn = None
-        if conn is not None:
-            conn.close()
+                client.close()
+        client.close()
         with lock:
             latencies.extend(mine)
             errors.extend(bad)
@@ -319,12 +334,10 @@ def rank_process(port: int, threads: int, seconds: float, out: mp.Queue) -> None
     deadline = time.perf_counter() + seconds
 
     def run() -> None:
-        conn = None
+        client = Reconnecting(port, timeout=120)
         while time.perf_counter() < deadline:
             try:
-                if conn is None:
-                    conn = Connection(port, timeout=120)
-                status, body = conn.exchange(raw)
+                status, body = client.open().exchange(raw)
                 kind = str(status)
                 if status == 503:
                     kind = "503 " + json.loads(body)["type"].rsplit("/", 1)[1]
@@ -337,11 +350,8 @@ def rank_process(port: int, threads: int, seconds: float, out: mp.Queue) -> None
             except (OSError, RuntimeError, ValueError) as err:
                 with lock:
                     errors.append(f"{type(err).__name__}: {err}")
-                if conn is not None:
-                    conn.close()
-                conn = None
-        if conn is not None:
-            conn.close()
+                client.close()
+        client.close()
 
     workers = [threading.Thread(target=run) for _ in range(threads)]
     for worker in workers:

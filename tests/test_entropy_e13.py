@@ -163,6 +163,13 @@ def test_truncation_trailing_bytes_and_padding(plies, payload, reason):
         plybits.decode(blob([], plies=plies, payload=payload))
 
 
+def test_truncation_names_the_ply_it_cuts():
+    """The second turn's 13 bits are cut short: ply 1 (the first turn, Rd4, reads whole)."""
+    with pytest.raises(InvalidDataError, match="truncated") as caught:
+        plybits.decode(blob([], plies=2, payload=bytes.fromhex("0c0103")))
+    assert caught.value.ply == 1
+
+
 def test_random_bytes_never_escape_as_anything_but_invalid_data():
     rng = random.Random(5)
     for _ in range(300):

@@ -5,11 +5,10 @@ the batch endpoint without any other file knowing it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any, ClassVar, Self
 
 import pytest
-from bitarray import bitarray
 from fastapi.testclient import TestClient
 
 import plybits
@@ -18,7 +17,7 @@ from app.settings import Settings
 from plybits import container, registry, svg
 from plybits.bitio import BitReader, BitWriter
 from plybits.errors import IllegalMoveError, InvalidDataError, InvalidMoveError, InvalidPositionError, PlybitsError
-from plybits.game import Game, Observer, Scheme
+from plybits.game import Game, MoveScheme, Speaks
 
 NAMES = [f + r for r in "123" for f in "abc"]
 """Cell names by number: a1 b1 c1 a2 ... c3."""
@@ -59,19 +58,27 @@ class Board:
         self.turn = "o" if self.turn == "x" else "x"
 
 
-class Position(Board):
-    """The board speaking :class:`plybits.game.Position`: cells named ``a1``..``c3``."""
+class Cells:
+    """The notation (what a game's ``notation.py`` holds): cells named ``a1``..``c3``."""
 
-    def parse_move(self, text: str, notation: str | None = None) -> int:
+    @staticmethod
+    def parse_move(board: Board, text: str, notation: str | None = None) -> int:
         if text not in NAMES:
             raise InvalidMoveError(f"not a cell: {text!r}")
         move = NAMES.index(text)
-        if move not in self.legal_moves():
+        if move not in board.legal_moves():
             raise IllegalMoveError(f"{text} is taken or the game is over")
         return move
 
-    def move_text(self, move: int, notation: str | None = None) -> str:
+    @staticmethod
+    def move_text(board: Board, move: int, notation: str | None = None) -> str:
         return NAMES[move]
+
+
+class Position(Board, Speaks[int]):
+    """The board speaking :class:`plybits.game.Position` through its notation."""
+
+    notation_module = Cells()
 
     def fen(self) -> str:
         rows = "".join(self.cells)
@@ -97,7 +104,7 @@ class TicTacToe(Game[Position]):
         return Position() if start in (None, "empty") else Position(start)
 
 
-class T4Scheme(Scheme[Board, int]):
+class T4Scheme(MoveScheme[Board, int]):
     """4 bits a ply: the cell number."""
 
     game: ClassVar[str] = "tictactoe"
@@ -105,27 +112,14 @@ class T4Scheme(Scheme[Board, int]):
     codec_id: ClassVar[int] = CODEC_ID
     bits_per_ply: ClassVar[float | None] = 4.0
 
-    def encode(self, start: Board, moves: Sequence[int]) -> bitarray:
-        writer = BitWriter()
-        for move in moves:
-            writer.write(move, 4)
-        return writer.bits
+    def write_move(self, writer: BitWriter, position: Board, move: int) -> None:
+        writer.write(move, 4)
 
-    def decode(
-        self, start: Board, payload: bytes, plies: int, version: int, observe: Observer[Board, int] | None = None,
-    ) -> list[int]:
-        reader = BitReader(payload)
-        moves = []
-        for ply in range(plies):
-            move = reader.read(4)
-            if move not in start.legal_moves():
-                raise InvalidDataError(f"cell {move} is not a legal move").at(ply)
-            if observe is not None:
-                observe(start, move)
-            start.push(move)
-            moves.append(move)
-        reader.finish()
-        return moves
+    def read_move(self, reader: BitReader, position: Board) -> int:
+        move = reader.read(4)
+        if move not in position.legal_moves():
+            raise InvalidDataError(f"cell {move} is not a legal move")
+        return move
 
 
 GAME = TicTacToe()
@@ -139,8 +133,7 @@ WON = ["a1", "b1", "a2", "b2", "a3"]
 def tictactoe() -> Iterator[None]:
     """The game registered for one test, and forgotten after it (other tests see the four games only)."""
     registry.games()  # the four games first, as the service would have them
-    registry.register_game(GAME)
-    registry.register_scheme(T4)
+    registry.register(GAME, T4)
     try:
         yield
     finally:

@@ -40,7 +40,19 @@ def test_a_scheme_cannot_take_a_used_id_or_name():
     with pytest.raises(ValueError, match="registered twice"):
         registry.register_scheme(chess_0x88)
     with pytest.raises(ValueError, match="registered twice"):
-        registry.register_game(registry.get_game("chess"))
+        registry.register(registry.get_game("chess"))
+
+
+def test_register_takes_a_game_and_its_schemes_whole_or_not_at_all():
+    """A refused scheme leaves nothing half-registered: neither the game nor the schemes before it."""
+    chess, chess_0x88 = registry.get_game("chess"), registry.get_scheme("chess", "0x88")
+
+    class Other(type(chess)):
+        name = "other-chess"
+
+    with pytest.raises(ValueError, match="is of game 'chess', not 'other-chess'"):
+        registry.register(Other(), chess_0x88)
+    assert "other-chess" not in [g.name for g in registry.games()]
 
 
 def test_listing_order_does_not_depend_on_import_order():
@@ -62,7 +74,7 @@ def test_games_and_schemes_declare_what_the_service_asks_of_them():
     assert {(s.game, s.name) for s in registry.schemes() if s.heavy} == {
         ("chess", "rank"), ("xiangqi", "rank"), ("abalone", "rank"), ("entropy", "rank")}
     for game in registry.games():
-        drawing = game.renderer()
+        drawing = game.renderer
         assert drawing is not None and drawing.LAST_NOTATION in game.notations
 
 

@@ -9,6 +9,8 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from bitarray import bitarray
 
+from plybits.bitio import BitReader, BitWriter
+from plybits.errors import InvalidDataError
 from plybits.mailbox import Geometry
 from plybits.pgntext import split_records
 
@@ -19,6 +21,8 @@ BoardT = TypeVar("BoardT", bound="Board[Any]")
 PositionT = TypeVar("PositionT", bound="Position[Any]")
 """A game's position class."""
 PositionT_contra = TypeVar("PositionT_contra", bound="Position[Any]", contravariant=True)
+BoardT_contra = TypeVar("BoardT_contra", contravariant=True)
+"""What a notation module reads moves against (a game's board class, or a position class joined from it)."""
 
 
 class Board(Protocol[MoveT]):
@@ -66,6 +70,36 @@ class Position(Board[MoveT], Protocol[MoveT]):
         """``(file, rank, symbol)`` of every occupied cell, in the game's :class:`~plybits.mailbox.Geometry`
         coordinates, with the piece symbol its position string uses (for drawing)."""
         ...
+
+
+class Notation(Protocol[BoardT_contra, MoveT]):
+    """What reads and writes a game's move texts against its board (each game's ``notation`` module)."""
+
+    def parse_move(self, board: BoardT_contra, text: str, notation: str | None = None) -> MoveT:
+        """The legal move written as ``text`` on ``board`` (see :meth:`Position.parse_move`)."""
+        ...
+
+    def move_text(self, board: BoardT_contra, move: MoveT, notation: str | None = None) -> str:
+        """``move`` (legal on ``board``) written in ``notation`` (see :meth:`Position.move_text`)."""
+        ...
+
+
+class Speaks(Generic[MoveT]):
+    """What makes a game's rules a :class:`Position`: mixed into ``Position(Board, Speaks[Move])``, it reads
+    and writes moves through the class's declared :attr:`notation_module`."""
+
+    __slots__ = ()
+
+    notation_module: Notation[Self, MoveT]
+    """The game's notation module (set on the class)."""
+
+    def parse_move(self: Self, text: str, notation: str | None = None) -> MoveT:
+        """:meth:`Position.parse_move`, by the notation module."""
+        return self.notation_module.parse_move(self, text, notation)
+
+    def move_text(self: Self, move: MoveT, notation: str | None = None) -> str:
+        """:meth:`Position.move_text`, by the notation module."""
+        return self.notation_module.move_text(self, move, notation)
 
 
 Observer = Callable[[BoardT, MoveT], None]
@@ -116,6 +150,8 @@ class Game(ABC, Generic[PositionT]):
     description: ClassVar[str] = ""
     splits_records: ClassVar[bool] = False
     """Whether a text may hold several records, cut by :func:`plybits.pgntext.split_records`."""
+    renderer: Renderer[PositionT] | None = None
+    """What draws the game's positions (its ``svg`` module, for :func:`plybits.svg.render`); ``None``: not drawn."""
 
     @abstractmethod
     def position(self, start: str | None = None) -> PositionT:
@@ -142,10 +178,6 @@ class Game(ABC, Generic[PositionT]):
         """``record`` in the game's record format, its moves already written in ``notation`` (the game's default
         when ``None``); :meth:`parse_record` reads it back."""
         return " ".join(record.moves)
-
-    def renderer(self) -> Renderer[PositionT] | None:
-        """What draws the game's positions (:func:`plybits.svg.render`); ``None``: the game is not drawn."""
-        return None
 
     def canonical_start(self, start: str | None) -> str | None:
         """What a container stores for ``start``: ``None`` for the default start, else a name or position string."""
@@ -214,3 +246,64 @@ class Scheme(ABC, Generic[BoardT, MoveT]):
 
         :raises InvalidDataError: on out-of-range fields, illegal moves (with their ply), truncation or trailing data.
         """
+
+
+class MoveScheme(Scheme[BoardT, MoveT]):
+    """A scheme that writes each move from the position before it alone, and reads it back so: it gives
+    :meth:`write_move` and :meth:`read_move`, and the core loops them (encode, a step encoder that needs no
+    second replay, decode)."""
+
+    @abstractmethod
+    def write_move(self, writer: BitWriter, position: BoardT, move: MoveT) -> None:
+        """Append the fields of ``move``, legal in ``position`` (not to be changed)."""
+
+    @abstractmethod
+    def read_move(self, reader: BitReader, position: BoardT) -> MoveT:
+        """The move whose fields come next in ``reader``, checked legal in ``position`` (not to be changed).
+
+        :raises InvalidDataError: on an out-of-range field, an illegal move or truncation (the ply is added).
+        """
+
+    def encode(self, start: BoardT, moves: Sequence[MoveT]) -> bitarray:
+        encoder = self.step_encoder()
+        for move in moves:
+            encoder.add(start, move)
+            start.push(move)
+        return encoder.finish(start)
+
+    def step_encoder(self) -> MoveStepEncoder[BoardT, MoveT]:
+        """An encoder that writes each move as the checking replay reaches it."""
+        return MoveStepEncoder(self)
+
+    def decode(
+        self, start: BoardT, payload: bytes, plies: int, version: int,
+        observe: Observer[BoardT, MoveT] | None = None,
+    ) -> list[MoveT]:
+        reader = BitReader(payload)
+        moves: list[MoveT] = []
+        for ply in range(plies):
+            try:
+                move = self.read_move(reader, start)
+            except InvalidDataError as err:
+                raise err.at(ply) from None
+            if observe is not None:
+                observe(start, move)
+            start.push(move)
+            moves.append(move)
+        reader.finish()
+        return moves
+
+
+class MoveStepEncoder(StepEncoder[BoardT, MoveT]):
+    """A :class:`MoveScheme`'s step encoder: each move written as it comes, nothing replayed at the end."""
+
+    def __init__(self, scheme: MoveScheme[BoardT, MoveT]) -> None:
+        super().__init__(scheme)
+        self.writer = BitWriter()
+        self.write_move = scheme.write_move
+
+    def add(self, position: BoardT, move: MoveT) -> None:
+        self.write_move(self.writer, position, move)
+
+    def finish(self, start: BoardT) -> bitarray:
+        return self.writer.bits

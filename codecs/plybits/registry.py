@@ -27,11 +27,42 @@ _by_id: dict[int, AnyScheme] = {}
 _loaded = False
 
 
-def register_game(game: AnyGame) -> None:
-    """Make a game known by its name."""
+def register(game: AnyGame, *schemes: AnyScheme) -> None:
+    """Make a game known by its name, and its schemes as :func:`register_scheme` does (what a game package's
+    ``__init__`` does, once).
+
+    :raises ValueError: if the game, a scheme or a codec id is known already, or a scheme is of another game
+        (nothing is registered then).
+    """
     if game.name in _games:
         raise ValueError(f"game {game.name!r} registered twice")
+    for n, scheme in enumerate(schemes):
+        if scheme.game != game.name:
+            raise ValueError(f"scheme {scheme.name!r} is of game {scheme.game!r}, not {game.name!r}")
+        _check_new(scheme, schemes[:n])
     _games[game.name] = game
+    for scheme in schemes:
+        register_scheme(scheme)
+
+
+def register_scheme(scheme: AnyScheme) -> None:
+    """Make a scheme known by (game, name) and by its container codec id.
+
+    :raises ValueError: if its name or codec id is taken.
+    """
+    _check_new(scheme)
+    _schemes[scheme.game, scheme.name] = scheme
+    _by_id[scheme.codec_id] = scheme
+
+
+def _check_new(scheme: AnyScheme, also: tuple[AnyScheme, ...] = ()) -> None:
+    """Refuse a scheme whose (game, name) or codec id is registered already or taken by one of ``also``."""
+    key = (scheme.game, scheme.name)
+    if key in _schemes or key in [(s.game, s.name) for s in also]:
+        raise ValueError(f"scheme {key!r} registered twice")
+    taken = {**{s.codec_id: s for s in also}, **_by_id}
+    if scheme.codec_id in taken:
+        raise ValueError(f"codec id 0x{scheme.codec_id:02x} of {key!r} already used by {taken[scheme.codec_id]!r}")
 
 
 def unregister_game(name: str) -> None:
@@ -39,17 +70,6 @@ def unregister_game(name: str) -> None:
     _games.pop(name, None)
     for key in [key for key in _schemes if key[0] == name]:
         del _by_id[_schemes.pop(key).codec_id]
-
-
-def register_scheme(scheme: AnyScheme) -> None:
-    """Make a scheme known by (game, name) and by its container codec id."""
-    key = (scheme.game, scheme.name)
-    if key in _schemes:
-        raise ValueError(f"scheme {key!r} registered twice")
-    if scheme.codec_id in _by_id:
-        raise ValueError(f"codec id 0x{scheme.codec_id:02x} of {key!r} already used by {_by_id[scheme.codec_id]!r}")
-    _schemes[key] = scheme
-    _by_id[scheme.codec_id] = scheme
 
 
 def _load() -> None:

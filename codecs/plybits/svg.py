@@ -1,7 +1,7 @@
 """Boards as SVG: a small document builder shared by every game's renderer, and :func:`render`.
 
 Each game draws itself with a :class:`~plybits.game.Renderer` built on :class:`Drawing` (by convention its
-``plybits.<game>.svg`` module, which its :meth:`~plybits.game.Game.renderer` returns), whose function
+``plybits.<game>.svg`` module, which its :attr:`~plybits.game.Game.renderer` declares), whose function
 ``board(position, *, last=(), flip=False, size=None) -> str`` draws a position.
 Coordinates are user units of a fixed viewBox; ``size`` only sets the pixel width
 (the height follows the aspect ratio), so a board scales without being redrawn.
@@ -182,12 +182,12 @@ def last_cells(geometry: Geometry, last: str | None) -> list[int]:
 
 
 def renderer(game: str) -> Renderer[Any]:
-    """What draws ``game``: what the game declares (:meth:`plybits.game.Game.renderer`).
+    """What draws ``game``: what the game declares (:attr:`plybits.game.Game.renderer`).
 
     :raises UnknownCodecError: for an unknown game.
     :raises UnsupportedError: if the game has no renderer.
     """
-    drawn = get_game(game).renderer()
+    drawn = get_game(game).renderer
     if drawn is None:
         raise UnsupportedError(f"no board drawing for game {game!r}")
     return drawn

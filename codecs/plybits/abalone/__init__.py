@@ -13,34 +13,18 @@ from plybits.abalone.abapro import ABAPRO, AbaProScheme
 from plybits.abalone.board import LAYOUTS, Board, Move
 from plybits.abalone.rank import RANK, AbaloneRankScheme
 from plybits.errors import InvalidPositionError
-from plybits.game import Game, Record, Renderer
-from plybits.registry import register_game, register_scheme
+from plybits.game import Game, Record, Speaks
+from plybits.registry import register
 
 __all__ = ["ABAPRO", "GAME", "RANK", "AbaProScheme", "Abalone", "AbaloneRankScheme", "Board", "Move", "Position"]
 
 
-class Position(Board):
+class Position(Board, Speaks[Move]):
     """An Abalone position speaking the :class:`plybits.game.Position` protocol: the rules of
     :class:`~plybits.abalone.board.Board`, the notation of :mod:`plybits.abalone.notation`."""
 
     __slots__ = ()
-
-    def parse_move(self, text: str, notation: str | None = None) -> Move:
-        """The legal move written as ``text`` in Aba-Pro (the only notation, as the verbs checked; ``None`` means
-        it too).
-
-        :raises InvalidMoveError: if ``text`` is not one Aba-Pro move.
-        :raises IllegalMoveError: if it is not legal here, with the rule it breaks.
-        """
-        assert notation in (None, _notation.NAME), notation
-        move = _notation.parse(text)
-        self.check(move)
-        return move
-
-    def move_text(self, move: Move, notation: str | None = None) -> str:
-        """``move`` in canonical Aba-Pro (the only notation, as the verbs checked)."""
-        assert notation in (None, _notation.NAME), notation
-        return _notation.write(move)
+    notation_module = _notation
 
 
 class Abalone(Game[Position]):
@@ -52,6 +36,7 @@ class Abalone(Game[Position]):
     seed_scheme: ClassVar[str] = ABAPRO.name
     description: ClassVar[str] = "Abalone: 61 hexagonal cells, sumito pushes, Aba-Pro notation, APGN records"
     splits_records: ClassVar[bool] = True
+    renderer = svg
 
     def position(self, start: str | None = None) -> Position:
         """A named layout (the standard one when ``None``) or the position a position string writes.
@@ -77,12 +62,6 @@ class Abalone(Game[Position]):
         """An APGN of the record."""
         return apgn.write_record(record)
 
-    def renderer(self) -> Renderer[Position]:
-        """:mod:`plybits.abalone.svg`."""
-        return svg
-
 
 GAME = Abalone()
-register_game(GAME)
-register_scheme(ABAPRO)
-register_scheme(RANK)
+register(GAME, ABAPRO, RANK)

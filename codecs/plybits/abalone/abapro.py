@@ -9,18 +9,15 @@ two marbles or ``1`` for three, the move direction (3). Directions as in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar
-
-from bitarray import bitarray
 
 from plybits.abalone.board import BROADSIDE, CELL_NUMBER, GEOMETRY, INLINE, SQUARES, STEPS, Board, Move
 from plybits.bitio import BitReader, BitWriter
 from plybits.errors import InvalidDataError
-from plybits.game import Observer, Scheme
+from plybits.game import MoveScheme
 
 
-class AbaProScheme(Scheme[Board, Move]):
+class AbaProScheme(MoveScheme[Board, Move]):
     """Aba-Pro moves as fixed fields: 10 bits inline, 14 bits broadside."""
 
     game: ClassVar[str] = "abalone"
@@ -32,41 +29,24 @@ class AbaProScheme(Scheme[Board, Move]):
     )
     bits_per_ply: ClassVar[float | None] = None
 
-    def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:
-        writer = BitWriter()
-        for move in moves:
-            if move.line < 0:
-                writer.write_bit(0)
-                writer.write(CELL_NUMBER[move.cell], 6)
-                writer.write(move.direction, 3)
-            else:
-                writer.write_bit(1)
-                writer.write(CELL_NUMBER[move.cell], 6)
-                writer.write(move.line, 3)
-                writer.write_bit(move.marbles - 2)
-                writer.write(move.direction, 3)
-        return writer.bits
+    def write_move(self, writer: BitWriter, position: Board, move: Move) -> None:
+        if move.line < 0:
+            writer.write_bit(0)
+            writer.write(CELL_NUMBER[move.cell], 6)
+            writer.write(move.direction, 3)
+        else:
+            writer.write_bit(1)
+            writer.write(CELL_NUMBER[move.cell], 6)
+            writer.write(move.line, 3)
+            writer.write_bit(move.marbles - 2)
+            writer.write(move.direction, 3)
 
-    def decode(
-        self, start: Board, payload: bytes, plies: int, version: int, observe: Observer[Board, Move] | None = None,
-    ) -> list[Move]:
-        reader = BitReader(payload)
-        position = start
-        moves: list[Move] = []
-        for ply in range(plies):
-            try:
-                move = _read_move(reader)
-            except InvalidDataError as err:
-                raise err.at(ply) from None
-            reason = position.illegal_reason(move)
-            if reason is not None:
-                raise InvalidDataError(f"illegal move {str(move)!r}: {reason}").at(ply, str(move))
-            if observe is not None:
-                observe(position, move)
-            position.push(move)
-            moves.append(move)
-        reader.finish()
-        return moves
+    def read_move(self, reader: BitReader, position: Board) -> Move:
+        move = _read_move(reader)
+        reason = position.illegal_reason(move)
+        if reason is not None:
+            raise InvalidDataError(f"illegal move {str(move)!r}: {reason}", move=str(move))
+        return move
 
 
 def _read_move(reader: BitReader) -> Move:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from plybits.abalone.board import BROADSIDE, DIRECTIONS, GEOMETRY, INLINE, STEPS, Move
+from plybits.abalone.board import BROADSIDE, DIRECTIONS, GEOMETRY, INLINE, STEPS, Board, Move
 from plybits.errors import InvalidMoveError
 
 NAME: Final = "abapro"
@@ -103,3 +103,22 @@ def parse(text: str) -> Move:
 def write(move: Move) -> str:
     """``move`` in canonical Aba-Pro: inline rear cell and next cell; broadside with the smaller end first."""
     return str(move)
+
+
+def parse_move(board: Board, text: str, notation: str | None = None) -> Move:
+    """The legal move written as ``text`` in Aba-Pro on ``board`` (the only notation, as the verbs checked;
+    ``None`` means it too).
+
+    :raises InvalidMoveError: if ``text`` is not one Aba-Pro move.
+    :raises IllegalMoveError: if it is not legal here, with the rule it breaks.
+    """
+    assert notation in (None, NAME), notation
+    move = parse(text)
+    board.check(move)
+    return move
+
+
+def move_text(board: Board, move: Move, notation: str | None = None) -> str:
+    """``move`` in canonical Aba-Pro (the only notation, as the verbs checked)."""
+    assert notation in (None, NAME), notation
+    return write(move)

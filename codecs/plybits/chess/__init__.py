@@ -12,22 +12,15 @@ from plybits.chess.board import NULL_MOVE, STANDARD_FEN, Board, Move
 from plybits.chess.rank import RANK, ChessRankScheme
 from plybits.chess.x88 import X88, X88Scheme
 from plybits.errors import InvalidPositionError, InvalidRecordError, PlybitsError
-from plybits.game import Game, Record, Renderer
-from plybits.registry import register_game, register_scheme
+from plybits.game import Game, Record, Speaks
+from plybits.registry import register
 
 
-class Position(Board):
-    """A chess position speaking the :class:`plybits.game.Position` protocol."""
+class Position(Board, Speaks[Move]):
+    """A chess position speaking the :class:`plybits.game.Position` protocol: SAN and UCI by :mod:`.notation`."""
 
     __slots__ = ()
-
-    def parse_move(self, text: str, notation: str | None = None) -> Move:
-        """The legal move ``text`` writes in SAN or UCI (``None``: either)."""
-        return _notation.parse_move(self, text, notation)
-
-    def move_text(self, move: Move, notation: str | None = None) -> str:
-        """``move`` in SAN (default) or UCI."""
-        return _notation.move_text(self, move, notation)
+    notation_module = _notation
 
 
 class Chess(Game[Position]):
@@ -39,6 +32,7 @@ class Chess(Game[Position]):
     seed_scheme: ClassVar[str] = X88.name
     description: ClassVar[str] = "Chess and Chess960: SAN and UCI moves, PGN records, FEN positions"
     splits_records: ClassVar[bool] = True
+    renderer = svg
 
     def position(self, start: str | None = None, *, chess960: bool = False) -> Position:
         """The standard start, or the position a FEN writes (Chess960 when its castling uses file letters
@@ -77,14 +71,8 @@ class Chess(Game[Position]):
         return pgn.write_pgn(record, chess960=position.chess960, first_turn_black=position.turn != 0,
                              first_number=position.fullmove_number)
 
-    def renderer(self) -> Renderer[Position]:
-        """:mod:`plybits.chess.svg`."""
-        return svg
-
 
 GAME = Chess()
-register_game(GAME)
-register_scheme(X88)
-register_scheme(RANK)
+register(GAME, X88, RANK)
 
 __all__ = ["GAME", "RANK", "X88", "Board", "Chess", "ChessRankScheme", "Move", "NULL_MOVE", "Position", "X88Scheme"]

@@ -16,31 +16,16 @@ from plybits.entropy.board import COLOURS, EMPTY_START, GEOMETRY, Board, Turn, l
 from plybits.entropy.e13 import E13, E13Scheme
 from plybits.entropy.rank import RANK, EntropyRankScheme
 from plybits.errors import InvalidPositionError
-from plybits.game import Game, Record, Renderer
-from plybits.registry import register_game, register_scheme
+from plybits.game import Game, Record, Speaks
+from plybits.registry import register
 
 
-class Position(Board):
+class Position(Board, Speaks[Turn]):
     """A New Entropy position speaking the :class:`plybits.game.Position` protocol: the rules of
     :class:`~plybits.entropy.board.Board`, the turn tokens of :mod:`plybits.entropy.notation`."""
 
     __slots__ = ()
-
-    def parse_move(self, text: str, notation: str | None = None) -> Turn:
-        """The legal turn written as the token ``text`` (tokens are the only notation, as the verbs checked).
-
-        :raises InvalidMoveError: on a malformed token or an unknown colour or cell.
-        :raises IllegalMoveError: if the turn is not possible here (the reason names the cell or chip).
-        """
-        assert notation is None or notation in _notation.NOTATIONS, notation
-        turn = parse_token(text)
-        self.check(turn)
-        return turn
-
-    def move_text(self, move: Turn, notation: str | None = None) -> str:
-        """``move`` written as a turn token (the only notation, as the verbs checked)."""
-        assert notation is None or notation in _notation.NOTATIONS, notation
-        return move.token()
+    notation_module = _notation
 
 
 class Entropy(Game[Position]):
@@ -55,6 +40,7 @@ class Entropy(Game[Position]):
         "palindromes of length 2-7 in rows and columns score their length"
     )
     splits_records: ClassVar[bool] = True
+    renderer = svg
 
     def position(self, start: str | None = None) -> Position:
         """The empty start (``None`` or ``"empty"``) or a position string.
@@ -77,15 +63,9 @@ class Entropy(Game[Position]):
         """Tags, a blank line and the turn tokens."""
         return _notation.write_record(record)
 
-    def renderer(self) -> Renderer[Position]:
-        """:mod:`plybits.entropy.svg`."""
-        return svg
-
 
 GAME = Entropy()
-register_game(GAME)
-register_scheme(E13)
-register_scheme(RANK)
+register(GAME, E13, RANK)
 
 __all__ = [
     "COLOURS", "E13", "EMPTY_START", "GAME", "GEOMETRY", "RANK", "Board", "E13Scheme", "Entropy",

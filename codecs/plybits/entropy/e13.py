@@ -18,22 +18,19 @@ occupied cell or a turn after the game's 98th are invalid data at their ply.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar, Final
-
-from bitarray import bitarray
 
 from plybits.bitio import BitReader, BitWriter
 from plybits.entropy.board import COLOURS, SQUARE_NUMBER, SQUARES, Board, Turn
 from plybits.errors import InvalidDataError
-from plybits.game import Observer, Scheme
+from plybits.game import MoveScheme
 
 COLOUR_BITS: Final = 3
 CELL_BITS: Final = 6
 OPTION_BITS: Final = 4
 
 
-class E13Scheme(Scheme[Board, Turn]):
+class E13Scheme(MoveScheme[Board, Turn]):
     """Colour, cell and slide option of each turn in 3 + 6 + 4 bits."""
 
     game: ClassVar[str] = "entropy"
@@ -45,60 +42,41 @@ class E13Scheme(Scheme[Board, Turn]):
     )
     bits_per_ply: ClassVar[float | None] = 13.0
 
-    def encode(self, start: Board, moves: Sequence[Turn]) -> bitarray:
-        """The payload of ``moves`` (legal turns, in order) played from ``start``."""
-        board = start
-        writer = BitWriter()
+    def write_move(self, writer: BitWriter, position: Board, move: Turn) -> None:
+        colour, cell, to = move
         write = writer.write
-        for turn in moves:
-            colour, cell, to = turn
-            option = 0
-            if to != cell:
-                option = 1 + board.targets(cell).index(to)
-            write(colour, COLOUR_BITS)
-            write(SQUARE_NUMBER[cell], CELL_BITS)
-            write(option, OPTION_BITS)
-            board.push(turn)
-        return writer.bits
+        write(colour, COLOUR_BITS)
+        write(SQUARE_NUMBER[cell], CELL_BITS)
+        write(1 + position.targets(cell).index(to) if to != cell else 0, OPTION_BITS)
 
-    def decode(
-        self, start: Board, payload: bytes, plies: int, version: int, observe: Observer[Board, Turn] | None = None,
-    ) -> list[Turn]:
-        """The ``plies`` turns stored in ``payload``, each checked legal and played on ``start``.
+    def read_move(self, reader: BitReader, position: Board) -> Turn:
+        """The turn whose 13 bits come next, possible on ``position``.
 
-        :raises InvalidDataError: on an out-of-range field or impossible turn (with its ply), truncation,
-            trailing data or non-zero padding.
+        :raises InvalidDataError: on an out-of-range field or an impossible turn (the ply is added), truncation.
         """
-        board = start
-        reader = BitReader(payload)
         read = reader.read
-        turns: list[Turn] = []
-        new = tuple.__new__  # Turn(...) without NamedTuple.__new__'s Python-level call
-        for ply in range(plies):
-            colour, number, option = read(COLOUR_BITS), read(CELL_BITS), read(OPTION_BITS)
-            if colour >= len(COLOURS):
-                raise InvalidDataError(f"colour {colour} out of range (0-6: {' '.join(COLOURS)})").at(ply)
-            if number >= len(SQUARES):
-                raise InvalidDataError(f"cell {number} out of range (0-48: a1..g7)").at(ply)
-            cell = SQUARES[number]
-            turn = new(Turn, (colour, cell, cell))
-            if board.finished or not board.bag[colour] or board.cells[cell] is not None:
-                raise InvalidDataError(str(board.illegal_reason(turn))).at(ply, turn.token())
-            if option:
-                targets = board.targets(cell)
-                if option > len(targets):
-                    where = turn.token()[1:]
-                    can = (f"can stay (0) or slide to {len(targets)} cell(s) (1-{len(targets)})" if targets
-                           else "cannot slide (no empty cell beside it): only 0, left in place")
-                    raise InvalidDataError(f"option {option} out of range: a chip on {where} {can}").at(
-                        ply, turn.token())
-                turn = new(Turn, (colour, cell, targets[option - 1]))
-            if observe is not None:
-                observe(board, turn)
-            board.push(turn)
-            turns.append(turn)
-        reader.finish()
-        return turns
+        colour, number, option = read(COLOUR_BITS), read(CELL_BITS), read(OPTION_BITS)
+        if colour >= len(COLOURS):
+            raise InvalidDataError(f"colour {colour} out of range (0-6: {' '.join(COLOURS)})")
+        if number >= len(SQUARES):
+            raise InvalidDataError(f"cell {number} out of range (0-48: a1..g7)")
+        cell = SQUARES[number]
+        turn = _new(Turn, (colour, cell, cell))
+        if position.finished or not position.bag[colour] or position.cells[cell] is not None:
+            raise InvalidDataError(str(position.illegal_reason(turn)), move=turn.token())
+        if option:
+            targets = position.targets(cell)
+            if option > len(targets):
+                where = turn.token()[1:]
+                can = (f"can stay (0) or slide to {len(targets)} cell(s) (1-{len(targets)})" if targets
+                       else "cannot slide (no empty cell beside it): only 0, left in place")
+                raise InvalidDataError(f"option {option} out of range: a chip on {where} {can}", move=turn.token())
+            turn = _new(Turn, (colour, cell, targets[option - 1]))
+        return turn
+
+
+_new = tuple.__new__
+"""``_new(Turn, fields)``: a Turn without NamedTuple.__new__'s Python-level call."""
 
 
 E13 = E13Scheme()

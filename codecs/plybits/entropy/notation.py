@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from plybits import pgntext
+from plybits.entropy.board import Board, Turn
 from plybits.entropy.board import parse_colour as parse_colour
 from plybits.entropy.board import parse_square as parse_square
 from plybits.entropy.board import parse_token as parse_token
@@ -27,6 +28,25 @@ from plybits.pgntext import tag_line
 
 NOTATIONS: Final = ("tokens",)
 START_TAGS: Final = ("Start", "FEN")
+
+
+def parse_move(board: Board, text: str, notation: str | None = None) -> Turn:
+    """The legal turn written as the token ``text`` on ``board`` (tokens are the only notation, as the verbs
+    checked).
+
+    :raises InvalidMoveError: on a malformed token or an unknown colour or cell.
+    :raises IllegalMoveError: if the turn is not possible here (the reason names the cell or chip).
+    """
+    assert notation is None or notation in NOTATIONS, notation
+    turn = parse_token(text)
+    board.check(turn)
+    return turn
+
+
+def move_text(board: Board, move: Turn, notation: str | None = None) -> str:
+    """``move`` written as a turn token (the only notation, as the verbs checked)."""
+    assert notation is None or notation in NOTATIONS, notation
+    return move.token()
 
 
 def parse_record(text: str) -> Record:

@@ -5,11 +5,10 @@ Importing this package registers the game and its schemes (see docs/architecture
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from plybits.game import Game, Record, Renderer
-from plybits.registry import register_game, register_scheme
+from plybits.game import Game, Record, Speaks
+from plybits.registry import register
 from plybits.xiangqi import notation as _notation
 from plybits.xiangqi import pgn, svg
 from plybits.xiangqi.board import STANDARD_FEN, Board, Move
@@ -17,18 +16,12 @@ from plybits.xiangqi.rank import RANK, XiangqiRankScheme
 from plybits.xiangqi.xq10 import XQ10, XQ10Scheme
 
 
-class Position(Board):
-    """A :class:`~plybits.xiangqi.board.Board` that reads and writes moves in the game's notations."""
+class Position(Board, Speaks[Move]):
+    """A xiangqi position speaking the :class:`plybits.game.Position` protocol: ICCS, WXF and Chinese notation
+    by :mod:`.notation`."""
 
     __slots__ = ()
-
-    def parse_move(self, text: str, notation: str | None = None) -> Move:
-        """The legal move ``text`` in ``notation`` (any of iccs, wxf, chinese when ``None``)."""
-        return _notation.parse_move(self, text, notation)
-
-    def move_text(self, move: Move, notation: str | None = None) -> str:
-        """``move`` written in ``notation`` (ICCS when ``None``)."""
-        return _notation.move_text(self, move, notation)
+    notation_module = _notation
 
 
 class Xiangqi(Game[Position]):
@@ -40,6 +33,7 @@ class Xiangqi(Game[Position]):
     seed_scheme: ClassVar[str] = XQ10.name
     description: ClassVar[str] = "Xiangqi (Chinese chess): standard start or any xiangqi FEN; ICCS, WXF and Chinese notation"
     splits_records: ClassVar[bool] = True
+    renderer = svg
 
     def position(self, start: str | None = None) -> Position:
         """The standard start, or the position of a xiangqi FEN.
@@ -55,14 +49,8 @@ class Xiangqi(Game[Position]):
         """An xqbase-style PGN of the record (moves already in ``notation``)."""
         return pgn.write_record(record, notation)
 
-    def renderer(self) -> Renderer[Position]:
-        """:mod:`plybits.xiangqi.svg`."""
-        return svg
-
 
 GAME = Xiangqi()
-register_game(GAME)
-register_scheme(XQ10)
-register_scheme(RANK)
+register(GAME, XQ10, RANK)
 
 __all__ = ["GAME", "RANK", "XQ10", "Board", "Move", "Position", "Xiangqi", "XiangqiRankScheme", "XQ10Scheme"]
