@@ -144,7 +144,10 @@ def main() -> None:
         "",
         "Before, `plybits.decode` unpacked the container, let the scheme decode (one replay, every move checked), "
         "replayed the moves again for the final position and a third time to write them; now the scheme's one "
-        "replay leaves the final position and hands each move to the writer as it is played.",
+        "replay leaves the final position and hands each move to the writer as it is played. What that saves is "
+        "the replays' pushes: a large share of a chess or Abalone decode, little of a xiangqi one (its push is "
+        "cheap next to the legality test; in-process profiles of the two revisions give the same time, 0.224 s for "
+        "the 400 games) and nothing that shows beside a `rank` model's work.",
     ])
     publish("decode-verb", section, args.write)
 
