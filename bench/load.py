@@ -287,7 +287,7 @@ def start_server(port: int, **environment: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}", "PLYBITS_ACCESS_LOG": "1",
            **environment}
     server = subprocess.Popen(
-        [sys.executable, "-m", "plybits.cli", "serve", "--host", HOST, "--port", str(port), "--log-level", "warning"],
+        [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port), "--log-level", "warning"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,  # JSON access log: discarded
     )
     deadline = time.monotonic() + 60
