@@ -10,6 +10,7 @@ One bad line gets its own problem, never the batch's.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -23,12 +24,16 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from app.batchcore import Abandoned, InputProblem, answers, check_target, line_json
-from app.errors import PROBLEM_BASE
+from app.batchcore import Abandoned, InputProblem, answer, answers, check_target, line_json
+from app.errors import PROBLEM_BASE, problem_body
 from app.observe import BATCH_LINES
 from app.routes import PROBLEM_CONTENT
-from app.service import settings_of
+from app.service import settings_of, workers_of
 from app.settings import Settings
+from app.work import OverloadedError, Workers
+from plybits import registry
+from plybits.errors import PlybitsError
+from plybits.records import from_b64url, peek
 
 NDJSON = "application/x-ndjson"
 NDJSON_TYPES = frozenset({NDJSON, "application/jsonl", "application/jsonlines", "application/x-jsonlines",
@@ -115,9 +120,43 @@ def body_chunks(request: Request, idle_seconds: float) -> Iterator[bytes]:
             yield chunk
 
 
+def heavy_line(op: str, request: Any) -> bool:
+    """Whether a batch line asks for a heavy scheme's work (:attr:`~plybits.game.Scheme.heavy`: ``rank``), by its
+    ``game`` and ``scheme`` or its container's header; a line too broken to tell is answered where it is read."""
+    if not isinstance(request, dict):
+        return False
+    try:
+        if op == "encode" and isinstance(request.get("game"), str) and isinstance(request.get("scheme"), str):
+            return registry.get_scheme(request["game"], request["scheme"]).heavy
+        if op == "decode" and isinstance(request.get("data"), str):
+            game, name, _ = peek(from_b64url(request["data"]))
+            return registry.get_scheme(game, name).heavy
+    except PlybitsError:
+        pass
+    return False
+
+
+def pooled(workers: Workers) -> Callable[[str, Any, Settings], tuple[str, dict[str, Any]]]:
+    """:func:`~app.batchcore.answer`, with heavy lines sent to the worker processes (so that a batch of ``rank``
+    work never holds the interpreter beside the event loop); a line refused for a full pool waits its turn."""
+
+    def answer_line(op: str, request: Any, settings: Settings) -> tuple[str, dict[str, Any]]:
+        if not heavy_line(op, request):
+            return answer(op, request, settings)
+        while True:
+            try:
+                return anyio.from_thread.run(workers.run, answer, op, request, settings)
+            except OverloadedError as err:
+                time.sleep(err.retry_after)
+            except PlybitsError as err:  # the pool's own deadline
+                return "error", problem_body(err)
+
+    return answer_line
+
+
 def run_batch(
     op: str, chunks: Iterator[bytes], emit: Emit, settings: Settings, *, game: str | None, scheme: str | None,
-    records: bool,
+    records: bool, answer_line: Callable[[str, Any, Settings], tuple[str, dict[str, Any]]] = answer,
 ) -> None:
     """Answer a whole batch through ``emit``, in order. Output ready is emitted, and the worker slot given back,
     before waiting for more input; the slot is taken again once input is there."""
@@ -149,7 +188,8 @@ def run_batch(
             yield chunk
 
     try:
-        for number, key, value in answers(op, pulled(), settings, game=game, scheme=scheme, records=records):
+        for number, key, value in answers(op, pulled(), settings, game=game, scheme=scheme, records=records,
+                                          answer_line=answer_line):
             BATCH_LINES.labels(op, "ok" if key == "result" else "error").inc()
             out += line_json(number, key, value)
             if len(out) >= FLUSH_BYTES:
@@ -185,8 +225,9 @@ def start_batch(op: str, request: Request, game: str | None, scheme: str | None)
             415, f"batch bodies are {NDJSON}, {PGN} or {TEXT} (with ?game=), not {kind or 'missing'!r}")
     check_target(op, game, scheme)
     chunks = body_chunks(request, settings.body_idle_seconds)
-    return BatchResponse(
-        lambda emit: run_batch(op, chunks, emit, settings, game=game, scheme=scheme, records=records))
+    answer_line = pooled(workers_of(request))
+    return BatchResponse(lambda emit: run_batch(op, chunks, emit, settings, game=game, scheme=scheme,
+                                                records=records, answer_line=answer_line))
 
 
 BODY_DOC = {

@@ -219,13 +219,15 @@ def record_requests(op: str, lines: Iterator[str | LongLine], game: str, default
 
 
 def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str | None = None,
-            scheme: str | None = None, notation: str | None = None, records: bool = False) -> Iterator[Answer]:
+            scheme: str | None = None, notation: str | None = None, records: bool = False,
+            answer_line: Callable[[str, Any, Settings], tuple[str, dict[str, Any]]] = answer) -> Iterator[Answer]:
     """Every answer of a batch, in order, read lazily from ``chunks`` (a byte stream cut anywhere).
 
     ``records``: the input is a multi-game file of ``game`` (else NDJSON lines). ``game``, ``scheme`` and
     ``notation`` are the defaults of requests without them. An error raised by ``chunks`` (a
     :class:`PlybitsError` such as a body over its limit, or an :class:`InputProblem`) ends the stream with its
-    problem as a last answer.
+    problem as a last answer. ``answer_line`` answers one request (:func:`answer`, unless the caller runs some
+    lines elsewhere, as the batch endpoints run heavy ones in the worker processes).
     """
     defaults = {k: v for k, v in (("game", game), ("scheme", scheme), ("notation", notation)) if v is not None}
     counter = Counter()
@@ -257,7 +259,7 @@ def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str |
         if isinstance(request, Refused):
             yield number, "error", request.problem
         else:
-            yield number, *answer(op, request, settings)
+            yield number, *answer_line(op, request, settings)
 
 
 def line_json(number: int, key: str, value: Any) -> bytes:

@@ -7,6 +7,7 @@ workers admit a bounded count of work (past it: 503 with Retry-After) and stop w
 from __future__ import annotations
 
 import asyncio
+import json
 import pydoc
 import threading
 import time
@@ -17,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import plybits
-from app import service, work
+from app import batchcore, service, work
 from app.main import create_app
 from app.settings import Settings
 from plybits import registry
@@ -231,3 +232,31 @@ def test_worker_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -
         monkeypatch.setenv("PLYBITS_REQUEST_SECONDS", bad)
         with pytest.raises(ValueError, match="PLYBITS_REQUEST_SECONDS"):
             Settings.from_env()
+
+
+def test_heavy_batch_lines_run_in_the_worker_processes(clients, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch's rank lines go to the worker processes (a batch thread would hold the interpreter beside the event
+    loop); its light lines stay in the batch's thread; the answers are those of the single endpoints."""
+    client, _ = clients
+    sent: list[tuple[Callable[..., Any], str]] = []
+    pool_run = work.Workers.run
+
+    async def spy(self: work.Workers, call: Callable[..., Any], *args: Any) -> Any:
+        sent.append((call, args[0]))
+        return await pool_run(self, call, *args)
+
+    monkeypatch.setattr(work.Workers, "run", spy)
+    moves, _ = random_game(registry.get_game("chess"), 12, seed=21)
+    lines = [{"game": "chess", "scheme": "rank", "moves": moves}, {"game": "chess", "scheme": "0x88", "moves": moves}]
+    ndjson = {"content-type": "application/x-ndjson"}
+    encoded = client.post("/v1/batch/encode", content="\n".join(json.dumps(line) for line in lines), headers=ndjson)
+    assert [(call, op) for call, op in sent] == [(batchcore.answer, "encode")]
+    out = [json.loads(text) for text in encoded.text.splitlines()]
+    assert [o["line"] for o in out] == [1, 2]
+    sent.clear()
+    assert [o["result"] for o in out] == [client.post("/v1/encode", json=line).json() for line in lines]
+    sent.clear()
+    decoded = client.post("/v1/batch/decode", content="\n".join(json.dumps({"data": o["result"]["data"]}) for o in out),
+                          headers=ndjson)
+    assert [(call, op) for call, op in sent] == [(batchcore.answer, "decode")]
+    assert [json.loads(text)["result"]["moves"] for text in decoded.text.splitlines()] == [moves, moves]
