@@ -231,6 +231,41 @@ def split_records(text: str) -> Iterator[str]:
             yield record
 
 
+class RecordCuts:
+    """Where the records of a multi-record file begin, read line by line: after movetext, at a blank line's next
+    non-blank line or at a tag line; never inside a ``{...}`` comment (where python-chess's ``read_game`` ends a
+    game)."""
+
+    __slots__ = ("ended", "in_comment", "in_moves")
+
+    def __init__(self) -> None:
+        self.in_moves = False  # movetext seen in this record
+        self.ended = False  # a blank line after the movetext: the next non-blank line starts a new record
+        self.in_comment = False
+
+    def starts_record(self, line: str | LongLine | None) -> bool:
+        """Whether ``line`` (with its ``\\n``; a :class:`LongLine` or ``None`` for one over the line limit, read
+        as movetext when its head is unknown) begins a new record; ``line`` is then read into the new one."""
+        if isinstance(line, str):
+            stripped = line.strip()
+            blank, tag = not stripped, stripped.startswith("[")
+        else:
+            stripped, blank, tag = "", False, line is not None and line.is_tag()
+        new = not self.in_comment and ((self.ended and not blank) or (self.in_moves and tag))
+        if new:
+            self.in_moves = self.ended = False
+        if not isinstance(line, str):
+            if not tag and not self.in_comment:
+                self.in_moves = True
+        elif self.in_moves and not self.in_comment and blank:
+            self.ended = True
+        elif not blank and not tag and not stripped.startswith("%"):
+            self.in_moves = True
+        if isinstance(line, str) and self.in_moves and ("{" in line or "}" in line or self.in_comment):
+            self.in_comment = comment_open_after(line, self.in_comment)
+        return new
+
+
 def cut_records(lines: Iterable[str | LongLine | None], *, max_chars: int | None) -> Iterator[str | LimitExceededError]:
     """The records of a multi-record file given line by line (each line with its ``\\n``), lazily.
 
@@ -242,9 +277,7 @@ def cut_records(lines: Iterable[str | LongLine | None], *, max_chars: int | None
     piece: list[str] = []
     size = 0
     problem: str | None = None
-    in_moves = False  # movetext seen in this record
-    ended = False  # a blank line after the movetext: the next non-blank line starts a new record
-    in_comment = False
+    cuts = RecordCuts()
 
     def record() -> Iterator[str | LimitExceededError]:
         if problem is not None:
@@ -255,25 +288,12 @@ def cut_records(lines: Iterable[str | LongLine | None], *, max_chars: int | None
                 yield text
 
     for line in lines:
-        if isinstance(line, str):
-            stripped = line.strip()
-            blank, tag = not stripped, stripped.startswith("[")
-        else:
-            blank, tag = False, line is not None and line.is_tag()
-        if not in_comment and ((ended and not blank) or (in_moves and tag)):
+        if cuts.starts_record(line):
             yield from record()
-            piece, size, problem, in_moves, ended = [], 0, None, False, False
+            piece, size, problem = [], 0, None
         if not isinstance(line, str):
-            if not tag and not in_comment:
-                in_moves = True
             problem = "a line of this record is longer than the line limit"
             continue
-        if in_moves and not in_comment and blank:
-            ended = True
-        elif not blank and not tag and not stripped.startswith("%"):
-            in_moves = True
-        if in_moves and ("{" in line or "}" in line or in_comment):
-            in_comment = comment_open_after(line, in_comment)
         if problem is not None:
             continue
         size += len(line)
