@@ -39,9 +39,9 @@ from plybits import container, registry
 from plybits import records as verbs
 from plybits.errors import InvalidRecordError, PlybitsError
 from plybits.game import Record
-from plybits.registry import AnyGame
-from plybits.pgntext import comment_open_after
+from plybits.pgntext import RecordCuts
 from plybits.streams import line_text, split_stream
+from plybits.text import decimal
 
 COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
 """Suffixes of the compressed streams read once (not seekable)."""
@@ -126,23 +126,17 @@ class Piece:
 
 
 def pieces(lines: Iterable[tuple[int, bytes]], cuts: bool) -> Iterator[Piece]:
-    """The games of a stream of ``(offset, line)``: cut at each tag line that follows movetext outside ``{...}``
-    comments when ``cuts`` (the rule :func:`plybits.streams.split_stream` applies); blank pieces dropped."""
+    """The games of a stream of ``(offset, line)``: cut where :func:`plybits.streams.split_stream` cuts records
+    (:class:`plybits.pgntext.RecordCuts`) when ``cuts``; blank pieces dropped."""
     piece: Piece | None = None
-    in_moves = False
-    in_comment = False
+    records = RecordCuts()
     for offset, raw in lines:
         text = line_text(raw, offset == 0)
-        stripped = text.strip()
-        if cuts and not in_comment and in_moves and stripped.startswith("["):
-            if piece is not None:
-                yield piece
-            piece, in_moves = None, False
-        if stripped and not stripped.startswith("[") and not in_comment:
-            in_moves = True
-        in_comment = comment_open_after(text, in_comment)
+        if cuts and records.starts_record(text) and piece is not None:
+            yield piece
+            piece = None
         if piece is None:
-            if not stripped:
+            if not text.strip():
                 continue
             piece = Piece(offset, [])
         piece.size += len(raw)
@@ -150,11 +144,6 @@ def pieces(lines: Iterable[tuple[int, bytes]], cuts: bool) -> Iterator[Piece]:
             piece.lines.append(raw)
     if piece is not None:
         yield piece
-
-
-def cuts_records(game: AnyGame) -> bool:
-    """Whether ``game``'s files hold many records cut at tag sections (else a file is one text)."""
-    return game.splits_records
 
 
 def piece_records(game_name: str, piece: Piece) -> list[str | PlybitsError]:
@@ -229,8 +218,8 @@ def _tag_columns(row: dict[str, Any], tags: dict[str, str]) -> None:
             continue
         if tag not in INT_TAGS:
             row[_column_name(tag)] = rest.pop(tag)
-        elif value.strip().isdigit() and len(value.strip()) < 10:
-            row[_column_name(tag)] = int(value)
+        elif (number := decimal(value.strip())) is not None:
+            row[_column_name(tag)] = number
             del rest[tag]
     row["tags"] = sorted(rest.items())
 
@@ -278,7 +267,7 @@ class Partition:
 
 
 def _range_pieces(part: Partition) -> Iterator[Piece]:
-    cuts = cuts_records(registry.get_game(part.game))
+    cuts = registry.get_game(part.game).splits_records
     if part.data is not None:
         yield from pieces(_lines(io.BytesIO(part.data), part.start, None), cuts)
         return
@@ -376,7 +365,7 @@ def is_compressed(url: str) -> bool:
 def byte_ranges(url: str, game: str, partition_bytes: int) -> list[tuple[int, int]]:
     """Byte ranges ``[start, end)`` of an uncompressed file, none empty: they start at the first game boundary at
     or after each multiple of ``partition_bytes`` (so a plan depends on the file and that size only)."""
-    cuts = cuts_records(registry.get_game(game))
+    cuts = registry.get_game(game).splits_records
     fs, path = fsspec.core.url_to_fs(url)
     size = int(fs.size(path))
     with fs.open(path, "rb") as source:
@@ -398,7 +387,7 @@ def stream_chunks(url: str, game: str, partition_bytes: int) -> Iterator[tuple[i
     ``partition_bytes``; ``cut`` names the decompression error of a truncated stream (last chunk only)."""
     import zstandard
 
-    cuts = cuts_records(registry.get_game(game))
+    cuts = registry.get_game(game).splits_records
     buf: list[bytes] = []
     size = 0
     games = 0

@@ -374,3 +374,12 @@ def test_a_failed_partition_task_is_a_clear_error(tmp_path: Path, monkeypatch: p
         with pytest.raises(dataset.PartitionFailed, match="part-0000-000000.*MemoryError.*run the command again"):
             dataset.encode_dataset(opts, client=client)
     assert not dataset.read_manifest(str(tmp_path / "out")).get("complete")
+
+
+def test_an_elo_in_other_digits_is_kept_as_written_not_read_as_a_number() -> None:
+    """The typed Elo columns take ASCII digits only (plybits.text.decimal): ``'٢١٠٠'`` would be 2100 to ``int``."""
+    text = GAME_1.replace('[WhiteElo "2100"]', '[WhiteElo "\u0662\u0661\u0660\u0660"]').encode()
+    row = dataset.games_table("chess", "0x88", "mem", dataset.pieces(dataset._lines(io.BytesIO(text), 0, None),
+                                                                    cuts=True)).to_pylist()[0]
+    assert row["white_elo"] is None
+    assert dict(row["tags"])["WhiteElo"] == "\u0662\u0661\u0660\u0660"
