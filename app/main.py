@@ -38,8 +38,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     application.state.settings = settings
-    # The worker processes start with the app (or at first use), app.service imported: its functions are the work.
-    application.state.workers = Workers(settings, preload=("app.service",))
+    # The worker processes start with the app (or at first use), app.service and app.batchcore imported:
+    # their functions are the work (single requests, and heavy batch lines).
+    application.state.workers = Workers(settings, preload=("app.service", "app.batchcore"))
     registry.games()  # import every game package once, at start-up
     errors.install(application)
     if settings.access_log:

@@ -41,7 +41,6 @@ from plybits.records import Validation, b64url, from_b64url, peek
 T = TypeVar("T")
 
 
-
 def settings_of(request: Request) -> Settings:
     """The settings the app was built with."""
     settings: Settings = request.app.state.settings
