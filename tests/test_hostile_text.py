@@ -88,6 +88,8 @@ BAD_MOVES = [
     ("chess", "e4\ud800", None), ("chess", "\u212a" + "e2", "san"),
     ("xiangqi", "C2.\u0665", "wxf"), ("xiangqi", "h2e\u0662", "iccs"), ("xiangqi", "\u0131h2e2", "wxf"),
     ("xiangqi", "h2e2\ud800", None), ("xiangqi", "\ud800", None),
+    # a move that stays on its cell (found by the property test below: it was an AttributeError, a 500)
+    ("xiangqi", "h2h2", None), ("xiangqi", "H2-H2", "iccs"),
     ("abalone", "c\u0663d4", None), ("abalone", "\u212ae5e6", None), ("abalone", "e5e6\ud800", None),
     ("entropy", "Rd\u0664", None), ("entropy", "R\u212a4", None), ("entropy", "Rd4\ud800", None),
 ]

@@ -102,9 +102,12 @@ class Move:
         if len(t) != 4:
             raise InvalidMoveError(f"not an ICCS move: {text!r}")
         try:
-            return MOVES[parse_square(t[:2])][parse_square(t[2:])]
+            frm, to = parse_square(t[:2]), parse_square(t[2:])
         except InvalidMoveError:
             raise InvalidMoveError(f"not an ICCS move: {text!r}") from None
+        if frm == to:
+            raise InvalidMoveError(f"not an ICCS move: {text!r} (a move leaves its cell)")
+        return MOVES[frm][to]
 
     def iccs(self) -> str:
         """ICCS text, e.g. ``"h2e2"``."""
