@@ -1,28 +1,32 @@
-"""Abalone: legal-move generation and abapro decode-with-validation, side by side with abalone-boai, on real games.
+"""Abalone: plybits' public verbs side by side with abalone-boai's public calls, on the same real games.
 
-Run: ``.venv/bin/python -m bench.abalone [--games N] [--peer-positions N] [--write]``; prints a markdown
-section (``--write`` also puts it into BENCHMARKS.md between the abalone markers).
+Run: ``.venv/bin/python -m bench.abalone [--games N] [--positions N] [--repeats R] [--quick]
+[--label pure|compiled] [--write]``; prints a markdown section (``--write`` also stores the run in
+bench/results/abalone.json and puts the section into BENCHMARKS.md between the abalone markers).
 
 Games: the first N MiGs games of ``../shared/data/abalone/`` (Belgian daisy, Aba-Pro). Both libraries
-work on the same positions and the same moves:
+work on the same positions and the same moves, and each side's timed call builds the same objects:
 
-- move generation: ours is ``Board.legal_moves()``; the peer's is ``Game.generate_legal_moves()`` as
-  shipped (it deep-copies the game for every candidate), timed on every k-th of the same positions, and
-  also with a cheap list copy in place of its deepcopy (its own ``move`` rules, our copy), to separate its
-  rule code from its copying.
-- decode with validation: ours is ``abapro`` decoding each game's payload, every ply checked legal and
-  played; the peer has no bit format, so its side is replaying the same moves, already in its
-  ``(marbles, Direction)`` form, through ``Game.move`` (which checks each one) and ``switch_player``.
+- validate a move list: ``plybits.read_record("abalone", moves=...)`` (each move parsed, checked legal,
+  played) vs the peer replaying the same moves, given in its ``(marbles, Direction)`` form, from a copy of
+  its start position through ``Game.move`` (which checks each one) and ``switch_player``.
+- decode: ``plybits.decode(data)`` of the game's abapro container vs the same peer replay (the peer has no
+  bit format).
+- legal moves of a position given as FEN: ``plybits.legal_moves("abalone", start=fen)`` vs the peer's game
+  built at that position and ``list(game.generate_legal_moves())`` as shipped (it deep-copies the game for
+  every candidate); also with a cheap list copy in place of its deepcopy (its own ``move`` rules, our copy),
+  to separate its rule code from its copying. On every k-th position of the games.
 - size: abapro's bits/ply against log2(number of legal moves) averaged over the same plies, the cost of
   a uniform index (what ``rank`` spends under a uniform model).
+
+The timing loop is bench.timing's (alternated sides, repeats, the collector alike for both).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import sys
-import time
+import platform
 
 from abalone.enums import Direction, InitialPosition, Marble, Player, Space
 from abalone.game import Game as PeerGame
@@ -32,7 +36,8 @@ import plybits
 from plybits.abalone import GAME, Position, apgn
 from plybits.abalone.abapro import ABAPRO
 
-from bench.report import ROOT, add_write_option, load_average, publish
+from bench.report import ROOT, load_average
+from bench.timing import POLICY, add_options, alternate, command, each, rates_row, report
 
 DATA = ROOT.parent / "shared" / "data" / "abalone" / "migs-2016-2017.train.apgn"
 PEER_DIRECTION = {
@@ -57,6 +62,11 @@ def peer_board(board: Position) -> PeerGame:
     return game
 
 
+def peer_board_of(fen: str) -> PeerGame:
+    """The peer's game at the position ``fen`` describes."""
+    return peer_board(GAME.position(fen))
+
+
 def peer_args(text: str, direction: int) -> tuple[object, Direction]:
     cells = [Space[text[k:k + 2].upper()] for k in range(0, len(text), 2)]
     return (cells[0] if len(cells) == 2 else (cells[0], cells[1])), PEER_DIRECTION[direction]
@@ -77,117 +87,117 @@ def peer_legal_cheap(game: PeerGame) -> int:
     return count
 
 
-def run(games_wanted: int, peer_positions: int) -> str:
+def peer_replay(case: tuple[PeerGame, list[tuple[object, Direction]]]) -> None:
+    """The peer's side of a validated replay: its game from the start, each move through ``Game.move``."""
+    start_game, moves = case
+    game = PeerGame.__new__(PeerGame)
+    game.board = [row[:] for row in start_game.board]
+    game.turn = start_game.turn
+    for marbles, direction in moves:
+        game.move(marbles, direction)
+        game.switch_player()
+
+
+def peer_generate(fen: str) -> None:
+    list(peer_board_of(fen).generate_legal_moves())
+
+
+def peer_generate_cheap(fen: str) -> None:
+    peer_legal_cheap(peer_board_of(fen))
+
+
+def run(args: argparse.Namespace) -> None:
     text = DATA.read_text(encoding="utf-8")
-    games = []
+    records = []
     for game_text in apgn.split_records(text):
-        if len(games) == games_wanted:
+        if len(records) == args.games:
             break
-        record = apgn.parse_record(game_text)
-        replay = plybits.read_record("abalone", record=game_text)
-        games.append((record, replay))
-    plies = sum(len(replay.moves) for _, replay in games)
-    step = max(1, plies // peer_positions)
-
-    # legal-move generation, timed call by call while replaying (no list of 240,000 boards in memory)
-    sample: list[Position] = []
-    elapsed = uniform = 0.0
-    total_moves = index = 0
-    clock = time.perf_counter
-    for _, replay in games:
+        records.append(game_text)
+    replays = [plybits.read_record("abalone", record=r) for r in records]
+    plies = sum(len(replay.moves) for replay in replays)
+    texts: list[tuple[str | None, list[str]]] = []
+    peer_cases = []
+    fens: list[str] = []
+    uniform = 0.0
+    total_moves = 0
+    payload_bits = 0
+    for replay in replays:
         board = replay.start_position.copy()
+        moves, peer_moves = [], []
         for move in replay.moves:
-            t = clock()
-            moves = board.legal_moves()
-            elapsed += clock() - t
-            total_moves += len(moves)
-            uniform += math.log2(len(moves))
-            if index % step == 0:
-                sample.append(board.copy())
-            index += 1
+            fens.append(board.fen())
+            legal = len(board.legal_moves())
+            total_moves += legal
+            uniform += math.log2(legal)
+            moves.append(board.move_text(move))
+            peer_moves.append(peer_args(board.move_text(move), move.direction))
             board.push(move)
-    ours_gen = plies / elapsed
-    peer_games = [peer_board(b) for b in sample]
-    t = time.perf_counter()
-    peer_counts = [sum(1 for _ in g.generate_legal_moves()) for g in peer_games]
-    peer_gen = len(sample) / (time.perf_counter() - t)
-    t = time.perf_counter()
-    cheap_counts = [peer_legal_cheap(g) for g in peer_games]
-    peer_cheap = len(sample) / (time.perf_counter() - t)
-    ours_counts = [len(b.legal_moves()) for b in sample]
-    assert peer_counts == ours_counts == cheap_counts, "move counts disagree"
+        texts.append((replay.start, moves))
+        peer_cases.append((peer_board(replay.start_position), peer_moves))
+        payload_bits += len(ABAPRO.encode(replay.start_position.copy(), replay.moves))
+    datas = [plybits.encode("abalone", "abapro", start=s, moves=m).data for s, m in texts]
+    broadside = sum(1 for r in replays for m in r.moves if not m.is_inline)
+    step = max(1, len(fens) // args.positions)
+    sample = fens[::step]
+    for fen in sample:  # the two libraries agree before anything is timed
+        ours = len(plybits.legal_moves("abalone", start=fen)[1])
+        assert ours == sum(1 for _ in peer_board_of(fen).generate_legal_moves()) == peer_legal_cheap(peer_board_of(fen)), fen
 
-    # decode with validation
-    payloads = []
-    for _, replay in games:
-        bits = ABAPRO.encode(replay.start_position.copy(), replay.moves)
-        payloads.append((replay.start_position, bits.tobytes(), len(replay.moves), len(bits)))
-    t = time.perf_counter()
-    for start, payload, n, _ in payloads:
-        ABAPRO.decode(start.copy(), payload, n, 0)
-    ours_dec = plies / (time.perf_counter() - t)
-    peer_moves = []
-    for _, replay in games:
-        board = replay.start_position.copy()
-        args = []
-        for move in replay.moves:
-            args.append(peer_args(board.move_text(move), move.direction))
-            board.push(move)
-        peer_moves.append((peer_board(replay.start_position), args))
-    t = time.perf_counter()
-    for start_game, args in peer_moves:
-        game = PeerGame.__new__(PeerGame)
-        game.board = [row[:] for row in start_game.board]
-        game.turn = start_game.turn
-        for marbles, direction in args:
-            game.move(marbles, direction)
-            game.switch_player()
-    peer_dec = plies / (time.perf_counter() - t)
-
-    # size
-    payload_bits = sum(p[3] for p in payloads)
-    broadside = sum(1 for _, r in games for m in r.moves if not m.is_inline)
-
-    lines = [
-        "## Abalone",
-        "",
-        f"Command: `.venv/bin/python -m bench.abalone --games {games_wanted} --peer-positions {peer_positions}` "
-        f"(peer: abalone-boai 1.0.0; Python {sys.version.split()[0]}; 2-core machine shared with other jobs, "
-        f"load average {load_average():.1f} at the end of the run: absolute rates vary with the load).",
-        "",
-        f"Data: {len(games):,} MiGs games (the first of the file; Belgian daisy), {plies:,} plies, "
-        f"{broadside:,} of them broadside; {total_moves / plies:.1f} legal moves per position on average.",
-        "",
-        "| what | plybits | abalone-boai | ratio |",
-        "|---|---:|---:|---:|",
-        f"| legal-move generation, positions/s | {ours_gen:,.0f} | {peer_gen:,.1f} "
-        f"(on {len(sample):,} of the positions) | {ours_gen / peer_gen:,.0f}x |",
-        f"| the same, peer with a list copy instead of deepcopy | {ours_gen:,.0f} | {peer_cheap:,.1f} | "
-        f"{ours_gen / peer_cheap:,.0f}x |",
-        f"| decode with validation, plies/s (peer: replay through `Game.move`) | {ours_dec:,.0f} | "
-        f"{peer_dec:,.0f} | {ours_dec / peer_dec:,.1f}x |",
-        "",
-        "Size on the same plies:",
-        "",
-        "| | bits/ply |",
-        "|---|---:|",
-        f"| abapro (10 inline, 14 broadside) | {payload_bits / plies:.3f} |",
-        f"| log2(number of legal moves), the uniform-index bound | {uniform / plies:.3f} |",
-        f"| abapro over the bound | {payload_bits / uniform:.2f}x |",
-        "",
-        "Move counts agree with the peer's on every sampled position (checked in the run).",
+    boards = [GAME.position(f) for f in sample]
+    peer_games = [peer_board_of(f) for f in sample]
+    sides = {
+        "gen ours": each(lambda b: b.legal_moves(), boards),
+        "gen peer": each(lambda g: list(g.generate_legal_moves()), peer_games),
+        "validate ours": each(lambda c: plybits.read_record("abalone", start=c[0], moves=c[1]), texts),
+        "validate peer": each(peer_replay, peer_cases),
+        "decode ours": each(plybits.decode, datas),
+        "legal ours": each(lambda f: plybits.legal_moves("abalone", start=f), sample),
+        "legal peer": each(peer_generate, sample),
+        "legal peer cheap": each(peer_generate_cheap, sample),
+    }
+    t = alternate(sides, args.repeats)
+    n = len(sample)
+    rows = [
+        rates_row("validate a move list: `plybits.read_record(moves=…)` vs the peer's `Game.move` + "
+                  "`switch_player` a ply", "plies/s", plies, t["validate ours"], t["validate peer"]),
+        rates_row("decode: `plybits.decode(data)` of the abapro container vs the same peer replay", "plies/s", plies,
+                  t["decode ours"], t["validate peer"]),
+        rates_row("legal moves from a FEN: `plybits.legal_moves(start=fen)` vs the peer's "
+                  "`generate_legal_moves()` (as shipped: a deepcopy a candidate)", "positions/s", n,
+                  t["legal ours"], t["legal peer"]),
+        rates_row("the same, the peer with a list copy instead of its deepcopy (its rules, our copy)",
+                  "positions/s", n, t["legal ours"], t["legal peer cheap"]),
+        rates_row("scheme-internal: `Board.legal_moves()` vs `generate_legal_moves()`, both on positions built "
+                  "beforehand", "positions/s", n, t["gen ours"], t["gen peer"]),
     ]
-    return "\n".join(lines)
+    options = f"--games {args.games} --positions {args.positions}"
+    context = (f"{len(replays):,} MiGs games (the first of the file; Belgian daisy), {plies:,} plies, {broadside:,} "
+               f"broadside; {n:,} positions (every {step}th); abalone-boai 1.0.0; Python "
+               f"{platform.python_version()}; load average {load_average():.1f} at the end")
+    report("abalone", args, rows, heading="## Abalone", command_line=command("abalone", args, options),
+           context=context, peer="abalone-boai",
+           before=[f"Timing: {POLICY}. Measured while the machine was shared with other jobs. The peer has no "
+                   "notation reader and no FEN: its moves are given in its own `(marbles, Direction)` form and its "
+                   "positions built from the FEN by this bench's `peer_board` (inside its timed region, a small "
+                   "cost next to its move generation)."],
+           after=[
+               f"Size on the same plies: abapro (10 bits inline, 14 broadside) {payload_bits / plies:.3f} bits/ply; "
+               f"log2(number of legal moves), the uniform-index bound, {uniform / plies:.3f} "
+               f"({total_moves / plies:.1f} legal moves a position on average); abapro is "
+               f"{payload_bits / uniform:.2f}x the bound. Move counts agree with the peer's on every sampled "
+               "position (checked in the run before timing).",
+           ])
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2330)
-    parser.add_argument("--peer-positions", type=int, default=300)
-    add_write_option(parser, "abalone")
-    args = parser.parse_args()
-    publish("abalone", run(args.games, args.peer_positions), args.write)
-
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--positions", type=int, default=60, help="about this many positions for the move rows")
+    add_options(parser, "abalone", repeats=5)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.positions, args.repeats = 5, 3, 2
+    run(args)
 
 if __name__ == "__main__":
     main()

@@ -1,20 +1,26 @@
-"""Chess: PGN -> chess/0x88 encode and 0x88 -> UCI decode with full legality replay, side by side with python-chess.
+"""Chess: plybits' public verbs side by side with python-chess's public calls, on the same real games.
 
-Run: ``.venv/bin/python -m bench.chess [--games N] [--write]``; prints a markdown section (``--write`` also puts
-it into BENCHMARKS.md between the chess markers).
+Run: ``.venv/bin/python -m bench.chess [--games N] [--repeats R] [--quick] [--label pure|compiled] [--write]``;
+prints a markdown section (``--write`` also stores the run in bench/results/chess.json and puts the section into
+BENCHMARKS.md between the chess markers).
 
-Both libraries work on the same games, the real collections in ``../shared/data/chess/`` (twic0920.pgn and
-carlsen_otb.pgn, every game unless ``--games`` bounds it), each game one PGN text:
+Both libraries work on the same games (the first ``--games`` of ``twic0920.pgn`` then ``carlsen_otb.pgn`` in
+``../shared/data/chess/``) and each side's timed call builds the same objects from the same input:
 
-- read: ours is ``plybits.encode("chess", "0x88", record=text)`` (PGN tags and SAN movetext read, every move
-  checked legal, packed into a container); python-chess's is ``chess.pgn.read_game`` on the same text.
-- replay: ours is ``X88.decode_uci`` on each game's payload (16 bits read, the move checked legal without
-  generating the full move list, played, written as UCI); python-chess's is ``Board.push_uci`` of the same
-  UCI moves (parsed, checked legal, played). Also the library verb ``plybits.decode(data, notation="uci")``,
-  which adds the container (CRC, header) and writes the moves from a second replay.
-- legal-move generation: ``Board.legal_moves()`` (cache cleared) vs ``list(board.legal_moves)`` on every position
-  of the first 300 games (what the rank scheme asks for every ply).
-The two sides alternate chunk by chunk (250 games); replay timings are each chunk's best of ``--repeat`` runs.
+- read PGN: ``plybits.read_record("chess", record=text)`` (tags, moves checked legal, the final position) vs
+  ``chess.pgn.read_game(io.StringIO(text))`` (headers, the mainline checked legal).
+- PGN to a container: ``plybits.encode("chess", "0x88", record=text)`` vs the same ``read_game`` (the peer has
+  no container; the row shows what plybits' whole encode costs next to python-chess only reading).
+- decode: ``plybits.decode(data, notation="uci")`` (container checked, every move checked legal, the UCI moves
+  and the final FEN) vs a fresh ``chess.Board()``, ``push_uci`` of each of the game's UCI moves (parsed,
+  checked legal, played, the moves kept in a list) and ``board.fen()``.
+- legal moves of a position given as FEN: ``plybits.legal_moves("chess", start=fen, notation="uci")`` (the FEN
+  and the sorted UCI moves) vs ``chess.Board(fen)``, ``sorted(m.uci() for m in board.legal_moves)`` and
+  ``board.fen()``, on every ``k``-th position of the games.
+
+Two extra rows, labelled scheme-internal, time what those verbs are built on: ``X88.decode_uci`` on the bare
+payload, and ``Board.legal_moves()`` (its cache cleared) vs ``list(board.legal_moves)`` on boards built
+beforehand. The timing loop is bench.timing's (alternated sides, repeats, the collector alike for both).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import argparse
 import io
 import platform
 import sys
-import time
+from typing import Any
 
 import chess
 import chess.pgn
@@ -32,138 +38,117 @@ import plybits
 from plybits import container
 from plybits.chess import GAME, X88
 
-from bench.report import ROOT, add_write_option, publish
+from bench.report import ROOT, load_average
+from bench.timing import POLICY, add_options, alternate, command, each, rates_row, report
 
 DATA = ROOT.parent / "shared" / "data" / "chess"
 FILES = ("twic0920.pgn", "carlsen_otb.pgn")
 
 
 def load(limit: int | None) -> list[str]:
+    """The PGN text of each of the first ``limit`` games (all with ``None``)."""
     texts: list[str] = []
     for name in FILES:
         texts += GAME.split_records((DATA / name).read_text(encoding="utf-8-sig"))
     return texts[:limit] if limit else texts
 
 
-CHUNK = 250
-GEN_GAMES = 300
+def peer_decode(moves: list[str]) -> None:
+    board = chess.Board()
+    push = board.push_uci
+    played = [push(move) for move in moves]
+    board.fen()
+    del played
 
 
-def timed(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+def peer_legal(fen: str) -> None:
+    board = chess.Board(fen)
+    sorted(m.uci() for m in board.legal_moves)
+    board.fen()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=None, help="at most this many games (default: all)")
-    parser.add_argument("--repeat", type=int, default=3, help="best of this many runs for the replays")
-    add_write_option(parser, "chess")
-    args = parser.parse_args()
+def our_generate(board: Any) -> None:
+    board._legal = None
+    board.legal_moves()
+
+
+def run(args: argparse.Namespace) -> None:
     if not DATA.exists():
         sys.exit(f"{DATA} is absent")
     texts = load(args.games)
+    encoded = [plybits.encode("chess", "0x88", record=text) for text in texts]
+    plies = sum(e.plies for e in encoded)
+    datas = [e.data for e in encoded]
+    ucis = [plybits.decode(d, notation="uci").moves for d in datas]
+    boxes = [container.unpack(d, max_plies=10**6) for d in datas]
+    starts = [(GAME.position(box.start), box.payload, box.plies) for box in boxes]
 
-    # Ours and python-chess's timings alternate chunk by chunk, so that load from other jobs on this shared
-    # machine falls on both sides alike; each chunk's replay time is the best of --repeat runs.
-    chunks = [texts[i:i + CHUNK] for i in range(0, len(texts), CHUNK)]
-    t_ours_read = t_theirs_read = t_ours_replay = t_theirs_replay = t_ours_verb = 0.0
-    encoded: list[plybits.Encoded] = []
-    plies = 0
-    for chunk in chunks:
-        out: list[plybits.Encoded] = []
-        t_ours_read += timed(lambda: out.extend(plybits.encode("chess", "0x88", record=text) for text in chunk), 1)
-        t_theirs_read += timed(lambda: [chess.pgn.read_game(io.StringIO(text)) for text in chunk], 1)
-        encoded += out
-        plies += sum(e.plies for e in out)
-        boxes = [container.unpack(e.data, max_plies=10**6) for e in out]
-        starts = [GAME.position(box.start) for box in boxes]
-        ucis = [X88.decode_uci(start.copy(), box.payload, box.plies) for start, box in zip(starts, boxes)]
+    positions: list[Any] = []
+    for moves in ucis:
+        board = GAME.position()
+        for move in moves:
+            positions.append(board.copy())
+            board.push(board.parse_move(move, "uci"))
+    step = max(1, len(positions) // args.positions)
+    sample = positions[::step]
+    fens = [p.fen() for p in sample]
+    peer_boards = [chess.Board(f) for f in fens]
+    for ours, fen, theirs in zip(sample, fens, peer_boards):  # the two libraries agree before anything is timed
+        assert plybits.legal_moves("chess", start=fen, notation="uci")[1] == sorted(m.uci() for m in theirs.legal_moves)
 
-        def ours_replay() -> None:
-            for start, box in zip(starts, boxes):
-                X88.decode_uci(start.copy(), box.payload, box.plies)
-
-        def theirs_replay() -> None:
-            for moves in ucis:
-                board = chess.Board()
-                push = board.push_uci
-                for move in moves:
-                    push(move)
-
-        t_ours_replay += timed(ours_replay, args.repeat)
-        t_theirs_replay += timed(theirs_replay, args.repeat)
-        t_ours_verb += timed(lambda: [plybits.decode(e.data, notation="uci") for e in out], args.repeat)
-
-    # legal-move generation on the positions of the first games (what the rank scheme does every ply)
-    ours_positions: list = []
-    for e in encoded[:GEN_GAMES]:
-        replay = plybits.read_record("chess", moves=plybits.decode(e.data, notation="uci").moves, notation="uci")
-        position = replay.start_position.copy()
-        for m in replay.moves:
-            ours_positions.append(position.copy())
-            position.push(m)
-    theirs_positions = [chess.Board(p.fen()) for p in ours_positions]
-
-    def ours_generate() -> None:
-        for p in ours_positions:
-            p._legal = None
-            p.legal_moves()
-
-    def theirs_generate() -> None:
-        for board in theirs_positions:
-            list(board.legal_moves)
-
-    t_ours_gen = t_theirs_gen = 0.0
-    for _ in range(args.repeat):  # alternate, keep each side's best
-        a, b = timed(ours_generate, 1), timed(theirs_generate, 1)
-        t_ours_gen = a if not t_ours_gen else min(t_ours_gen, a)
-        t_theirs_gen = b if not t_theirs_gen else min(t_theirs_gen, b)
-    positions = len(ours_positions)
-
-    def rate(seconds: float) -> str:
-        return f"{plies / seconds:,.0f}"
-
-    command = ".venv/bin/python -m bench.chess" + (f" --games {args.games}" if args.games else "") + " --write"
-    lines = [
-        "## Chess",
-        "",
-        f"Command: `{command}` — {len(texts):,} games, {plies:,} plies from `twic0920.pgn` and `carlsen_otb.pgn`,",
-        f"one run on this machine (Python {platform.python_version()}, python-chess {chess.__version__}; 2 cores shared "
-        "with other jobs: the two sides alternate every 250 games so the load falls on both, and the ratios are "
-        f"the figures to read; replays are each chunk's best of {args.repeat}).",
-        "",
-        "| task | plybits plies/s | python-chess plies/s | ratio (plybits / python-chess) |",
-        "|---|---:|---:|---:|",
-        f"| PGN → moves: `plybits.encode(record=…)` to chess/0x88 vs `chess.pgn.read_game` | {rate(t_ours_read)} | "
-        f"{rate(t_theirs_read)} | {t_theirs_read / t_ours_read:.2f} |",
-        f"| validated replay: `X88.decode_uci` (0x88 → UCI, every move checked legal) vs `Board.push_uci` | "
-        f"{rate(t_ours_replay)} | {rate(t_theirs_replay)} | {t_theirs_replay / t_ours_replay:.2f} |",
-        f"| the library verb `plybits.decode(data, notation=\"uci\")` (container + CRC + replay + UCI written) vs `push_uci` | "
-        f"{rate(t_ours_verb)} | {rate(t_theirs_replay)} | {t_theirs_replay / t_ours_verb:.2f} |",
-        f"| legal-move generation: `Board.legal_moves()` vs `list(board.legal_moves)`, {positions:,} positions of the "
-        f"first {GEN_GAMES} games (positions/s) | {positions / t_ours_gen:,.0f} | {positions / t_theirs_gen:,.0f} | "
-        f"{t_theirs_gen / t_ours_gen:.2f} |",
-        "",
-        f"Sizes: chess/0x88 payload {16 * plies // 8:,} bytes for {plies:,} plies (16 bits/ply); containers with the PGN "
-        f"tags {sum(len(e.data) for e in encoded):,} bytes; the PGN texts {sum(len(t.encode()) for t in texts):,} bytes.",
-        "",
-        'Where the validated replay spends its time (cProfile of `X88.decode_uci`, 400 games): about a third in '
-        '`Board.push` (which also works out from the move alone whether it gives check), close to a third in the '
-        "move's own legality test (`Board.checked_move`: its pattern, then only the line from its king through the "
-        'moving piece; a full `Board.attacked` scan is left for the rarer king moves, checks and en passant), an '
-        'eighth reading the 16-bit fields (`plybits.bitio.BitReader`, `int.from_bytes` a ply), the rest in the '
-        'loop itself. No full move list is generated. The library verb is slower than the scheme alone because '
-        '`plybits.decode` also unpacks and checks the container and writes each move as UCI (during the scheme\'s one '
-        'replay) and the final FEN. Reading PGN is '
-        "dominated by SAN: each move's origin is found from the target square backwards and checked with the same "
-        'single-move test, again without a full move list.',
+    sides = {
+        "read ours": each(lambda t: plybits.read_record("chess", record=t), texts),
+        "read peer": each(lambda t: chess.pgn.read_game(io.StringIO(t)), texts),
+        "encode ours": each(lambda t: plybits.encode("chess", "0x88", record=t), texts),
+        "decode ours": each(lambda d: plybits.decode(d, notation="uci"), datas),
+        "decode peer": each(peer_decode, ucis),
+        "x88 ours": each(lambda s: X88.decode_uci(s[0].copy(), s[1], s[2]), starts),
+        "legal ours": each(lambda f: plybits.legal_moves("chess", start=f, notation="uci"), fens),
+        "legal peer": each(peer_legal, fens),
+        "gen ours": each(our_generate, sample),
+        "gen peer": each(lambda b: list(b.legal_moves), peer_boards),
+    }
+    t = alternate(sides, args.repeats)
+    n = len(fens)
+    rows = [
+        rates_row("read PGN: `plybits.read_record(record=…)` vs `chess.pgn.read_game`", "plies/s", plies,
+                  t["read ours"], t["read peer"]),
+        rates_row("PGN → container: `plybits.encode(\"chess\", \"0x88\", record=…)` vs `chess.pgn.read_game` "
+                  "(the peer only reads)", "plies/s", plies, t["encode ours"], t["read peer"]),
+        rates_row("decode: `plybits.decode(data, notation=\"uci\")` vs `push_uci` of each move + `board.fen()`",
+                  "plies/s", plies, t["decode ours"], t["decode peer"]),
+        rates_row("scheme-internal: `X88.decode_uci` on the bare payload vs the same `push_uci`", "plies/s", plies,
+                  t["x88 ours"], t["decode peer"]),
+        rates_row("legal moves from a FEN: `plybits.legal_moves(start=fen, notation=\"uci\")` vs `chess.Board(fen)` "
+                  "+ sorted UCI of `legal_moves`", "positions/s", n, t["legal ours"], t["legal peer"]),
+        rates_row("scheme-internal: `Board.legal_moves()` (cache cleared) vs `list(board.legal_moves)` on built "
+                  "boards", "positions/s", n, t["gen ours"], t["gen peer"]),
     ]
-    publish("chess", "\n".join(lines), args.write)
+    options = f"--games {args.games}" if args.games else ""
+    context = (f"{len(texts):,} games, {plies:,} plies; {n:,} positions (every {step}th); Python "
+               f"{platform.python_version()}, python-chess {chess.__version__}; load average {load_average():.1f} "
+               "at the end")
+    report("chess", args, rows, heading="## Chess", command_line=command("chess", args, options),
+           context=context, peer="python-chess",
+           before=[f"Timing: {POLICY}. Measured while the machine was shared with other jobs."],
+           after=[
+               "The verb rows are the comparison to read; the scheme-internal rows show what the verbs are built on "
+               "(no container, no FEN parsed or written). `plybits.decode` does more than the bare replay: it "
+               "unpacks and checks the container and writes each move as UCI and the final FEN during the "
+               "scheme's one replay. Reading PGN is dominated by SAN: each move's origin is found from the target "
+               "square backwards and checked with the single-move legality test, without a full move list.",
+           ])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=800, help="at most this many games (0: all)")
+    parser.add_argument("--positions", type=int, default=4000, help="about this many positions for the move rows")
+    add_options(parser, "chess", repeats=7)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.positions, args.repeats = 12, 100, 2
+    run(args)
 
 
 if __name__ == "__main__":

@@ -1,38 +1,48 @@
-"""Xiangqi: legal-move generation and xq10 decode-with-validation, side by side with pyffish and cchess.
+"""Xiangqi: plybits' public verbs side by side with pyffish and cchess, on the same real games.
 
-Run: ``.venv/bin/python -m bench.xiangqi [--games N] [--peer-positions N] [--cchess-games N] [--write]``;
-prints a markdown section (``--write`` also puts it into BENCHMARKS.md between the xiangqi markers).
+Run: ``.venv/bin/python -m bench.xiangqi [--games N] [--positions N] [--cchess-games N] [--repeats R] [--quick]
+[--label pure|compiled] [--write]``; prints a markdown section (``--write`` also stores the run in
+bench/results/xiangqi.json and puts the section into BENCHMARKS.md between the xiangqi markers).
 
-Games: the distinct games (by move sequence) of ``../shared/data/xiangqi/``, the first N of them. All
-three libraries work on the same positions and the same moves:
+Games: the first ``--games`` distinct games (by move sequence) of ``../shared/data/xiangqi/``. Every side's
+timed call takes the same input in its own notation (ICCS for plybits and cchess, pyffish's UCI with ranks
+from 1) and builds the same objects:
 
-- move generation: ours is ``Board.legal_moves()`` on every position of the games; pyffish's is
-  ``pyffish.legal_moves("xiangqi", fen, [])`` and cchess's is ``ChessBoard.create_moves()`` filtered by
-  ``is_valid_move_t`` and ``not is_checked_move`` (its own legality test), both on every k-th of the same
-  positions (a pyffish call costs milliseconds here, so all of them would take too long); the move
-  counts are compared on those positions.
-- decode with validation: ours is ``xq10`` decoding each game's payload, every ply checked legal and
-  played; pyffish validates a whole game in one call (``get_fen`` over the move list: each move is
-  matched against its legal moves); cchess replays the moves with a legality check every ply
-  (``is_valid_iccs_move`` + ``is_checked_move``, then the move), on the first ``--cchess-games`` games.
+- validate a move list: ``plybits.read_record("xiangqi", moves=...)`` and the final FEN vs
+  ``pyffish.get_fen("xiangqi", start, moves)`` (each move matched against its legal moves, the final FEN) and
+  vs cchess replaying the moves with its own legality test a ply (``is_valid_move`` + ``is_checked_move``,
+  then the move; the final ``to_fen()``), cchess on the first ``--cchess-games`` games (it is slow).
+- decode: ``plybits.decode(data)`` of the game's xq10 container vs the same ``pyffish.get_fen``.
+- per call and per ply: pyffish pays a large fixed cost a call (it builds a position from the FEN each
+  time), so the whole-game rate mixes the two. The games of at least ``LONGEST`` plies are cut to each of
+  ``LENGTHS`` and both sides validate each cut; ``seconds a call = a + b * plies`` is fitted per side and per
+  round: ``a`` is the cost a call, ``b`` the cost a ply.
+- legal moves of a position given as FEN: ``plybits.legal_moves("xiangqi", start=fen)`` vs
+  ``pyffish.legal_moves("xiangqi", fen, [])`` vs cchess's ``ChessBoard(fen).create_moves()`` filtered by
+  its legality test, on every k-th position of the games (the move counts are checked equal first).
+
+The timing loop is bench.timing's (alternated sides, repeats, the collector alike for both).
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
-import time
 
 import cchess
 import pyffish
 
-from plybits.xiangqi import GAME, XQ10
-from plybits.xiangqi.board import Board, Move
+import plybits
+from plybits.xiangqi import GAME
+from plybits.xiangqi.board import Move
 
-from bench.report import ROOT, add_write_option, load_average, publish
+from bench.report import ROOT, load_average
+from bench.timing import POLICY, add_options, alternate, command, cost_row, each, fit_cost, rates_row, report
 
 DATA = ROOT.parent / "shared" / "data" / "xiangqi"
 VARIANT = "xiangqi"
+LENGTHS = (4, 20, 40, 60)
+LONGEST = max(LENGTHS)
 
 
 def to_ffish(iccs: str) -> str:
@@ -40,6 +50,7 @@ def to_ffish(iccs: str) -> str:
 
 
 def load_games(limit: int) -> list[list[str]]:
+    """The first ``limit`` distinct games' ICCS moves."""
     seen: set[tuple[str, ...]] = set()
     games = []
     for path in sorted(DATA.glob("*.pgn")):
@@ -51,10 +62,14 @@ def load_games(limit: int) -> list[list[str]]:
     return games[:limit]
 
 
-def cchess_legal(board: cchess.ChessBoard) -> int:
-    return sum(
-        1 for m in board.create_moves() if board.is_valid_move_t(m) and not board.is_checked_move(m[0], m[1])
-    )
+def cchess_legal(fen: str) -> None:
+    board = cchess.ChessBoard(fen)
+    [m for m in board.create_moves() if board.is_valid_move_t(m) and not board.is_checked_move(m[0], m[1])]
+
+
+def cchess_count(fen: str) -> int:
+    board = cchess.ChessBoard(fen)
+    return sum(1 for m in board.create_moves() if board.is_valid_move_t(m) and not board.is_checked_move(m[0], m[1]))
 
 
 def cchess_replay(moves: list[str]) -> None:
@@ -65,105 +80,111 @@ def cchess_replay(moves: list[str]) -> None:
             raise ValueError(f"cchess: illegal {text}")
         board._move_piece(frm, to)
         board.next_turn()
+    board.to_fen()
 
 
-def run(games_wanted: int, peer_positions: int, cchess_games: int) -> str:
-    games = load_games(games_wanted)
+def ours_validate(moves: list[str]) -> None:
+    plybits.read_record("xiangqi", moves=moves).final.fen()
+
+
+def run(args: argparse.Namespace) -> None:
+    games = load_games(args.games)
     plies = sum(len(g) for g in games)
-    # positions: every position before each ply, plus each final one
-    boards: list[Board] = []
-    for moves in games:
-        board = GAME.position()
-        boards.append(board.copy())
-        for text in moves:
-            board.push(Move.from_iccs(text))
-            boards.append(board.copy())
-    step = max(1, len(boards) // peer_positions)
-    sample = boards[::step]
-    fens = [b.fen() for b in sample]
-    peer_boards = [cchess.ChessBoard(f) for f in fens]
-
-    t = time.perf_counter()
-    counts = [len(b.legal_moves()) for b in boards]
-    ours_gen = len(boards) / (time.perf_counter() - t)
-    ours_sample_counts = counts[::step]
-
-    t = time.perf_counter()
-    ff_counts = [len(pyffish.legal_moves(VARIANT, f, [])) for f in fens]
-    ff_gen = len(fens) / (time.perf_counter() - t)
-
-    t = time.perf_counter()
-    cc_counts = [cchess_legal(b) for b in peer_boards]
-    cc_gen = len(fens) / (time.perf_counter() - t)
-    agree_ff = sum(a == b for a, b in zip(ours_sample_counts, ff_counts))
-    agree_cc = sum(a == b for a, b in zip(ours_sample_counts, cc_counts))
-
-    payloads = []
-    for moves in games:
-        bits = XQ10.encode(GAME.position(), [Move.from_iccs(m) for m in moves])
-        payloads.append((bits.tobytes(), len(moves)))
-    t = time.perf_counter()
-    for payload, n in payloads:
-        XQ10.decode(GAME.position(), payload, n, 0)
-    ours_dec = plies / (time.perf_counter() - t)
-
     start = pyffish.start_fen(VARIANT)
     ff_games = [[to_ffish(m) for m in g] for g in games]
-    t = time.perf_counter()
-    for moves in ff_games:
-        pyffish.get_fen(VARIANT, start, moves)
-    ff_dec = plies / (time.perf_counter() - t)
+    datas = [plybits.encode("xiangqi", "xq10", moves=g).data for g in games]
+    cc_games = games[: args.cchess_games]
+    cc_plies = sum(len(g) for g in cc_games)
+    for moves, ff in zip(games, ff_games):  # the libraries agree before anything is timed
+        assert plybits.read_record("xiangqi", moves=moves).final.fen().split()[0] == pyffish.get_fen(VARIANT, start, ff).split()[0]
 
-    cc_set = games[:cchess_games]
-    cc_plies = sum(len(g) for g in cc_set)
-    t = time.perf_counter()
-    for moves in cc_set:
-        cchess_replay(moves)
-    cc_dec = cc_plies / (time.perf_counter() - t)
+    long_games = [g for g in games if len(g) >= LONGEST]
+    cuts = {n: [g[:n] for g in long_games] for n in LENGTHS}
+    ff_cuts = {n: [[to_ffish(m) for m in g] for g in cut] for n, cut in cuts.items()}
 
-    load = load_average()
-    args = f"--games {games_wanted} --peer-positions {peer_positions} --cchess-games {cchess_games}"
-    lines = [
-        "## Xiangqi",
-        "",
-        f"Command: `.venv/bin/python -m bench.xiangqi {args} --write` "
-        f"(pyffish {'.'.join(map(str, pyffish.version()))}, cchess; Python {platform.python_version()}; "
-        f"2-core machine shared with other jobs, load average {load:.1f} at the end of the run: "
-        "absolute rates vary with the load, ratios less).",
-        "",
-        f"Data: {len(games)} distinct games of `../shared/data/xiangqi/` (deduplicated by move sequence), "
-        f"{plies:,} plies, {len(boards):,} positions; the peers' move generation on every k-th of those "
-        f"positions (k = {step}: {len(fens):,}); cchess replay on the first {len(cc_set)} games ({cc_plies:,} plies).",
-        "",
-        "| what | plybits | pyffish | cchess | vs pyffish | vs cchess |",
-        "|---|---:|---:|---:|---:|---:|",
-        f"| legal-move generation, positions/s | {ours_gen:,.0f} | {ff_gen:,.0f} | {cc_gen:,.0f} "
-        f"| {ours_gen / ff_gen:.1f}x | {ours_gen / cc_gen:.0f}x |",
-        f"| decode with validation, plies/s | {ours_dec:,.0f} | {ff_dec:,.0f} (whole game a call) "
-        f"| {cc_dec:,.0f} (legality check a ply) | {ours_dec / ff_dec:.1f}x | {ours_dec / cc_dec:.0f}x |",
-        "",
-        f"Targets: >= 10x cchess's checked replay ({ours_dec / cc_dec:.0f}x: "
-        f"{'met' if ours_dec >= 10 * cc_dec else 'NOT met'}), >= 0.5x pyffish validating a whole game in one "
-        f"call ({ours_dec / ff_dec:.2f}x: {'met' if ours_dec >= 0.5 * ff_dec else 'NOT met'}).",
-        "",
-        f"Move counts agree with pyffish on {agree_ff}/{len(fens)} and with cchess on {agree_cc}/{len(fens)} "
-        "sampled positions. A pyffish call costs a few milliseconds whatever its length (each call builds a "
-        "fresh position from the FEN), so its per-position rate is call overhead; its "
-        "whole-game rate is what its C++ core does per ply plus that overhead once a game. Ours is pure "
-        "Python: precomputed step tables on the mailbox, shared Move objects, and the own-general check "
-        "skipped for moves that touch none of the general's lines; the rest is interpreter time.",
+    fens: list[str] = []
+    for moves in games:
+        board = GAME.position()
+        fens.append(board.fen())
+        for text in moves:
+            board.push(Move.from_iccs(text))
+            fens.append(board.fen())
+    step = max(1, len(fens) // args.positions)
+    sample = fens[::step]
+    for fen in sample:
+        ours = len(plybits.legal_moves("xiangqi", start=fen)[1])
+        assert ours == len(pyffish.legal_moves(VARIANT, fen, [])) == cchess_count(fen), fen
+
+    boards = [GAME.position(f) for f in sample]
+    ff_boards = [cchess.ChessBoard(f) for f in sample]
+    sides = {
+        "gen ours": each(lambda b: b.legal_moves(), boards),
+        "gen cchess": each(lambda b: [m for m in b.create_moves() if b.is_valid_move_t(m)
+                                      and not b.is_checked_move(m[0], m[1])], ff_boards),
+        "validate ours": each(ours_validate, games),
+        "validate pyffish": each(lambda m: pyffish.get_fen(VARIANT, start, m), ff_games),
+        "decode ours": each(plybits.decode, datas),
+        "cc validate ours": each(ours_validate, cc_games),
+        "cc validate cchess": each(cchess_replay, cc_games),
+        "legal ours": each(lambda f: plybits.legal_moves("xiangqi", start=f), sample),
+        "legal pyffish": each(lambda f: pyffish.legal_moves(VARIANT, f, []), sample),
+        "legal cchess": each(cchess_legal, sample),
+    }
+    for n in LENGTHS:
+        sides[f"cut {n} ours"] = each(ours_validate, cuts[n])
+        sides[f"cut {n} pyffish"] = each(lambda m: pyffish.get_fen(VARIANT, start, m), ff_cuts[n])
+    t = alternate(sides, args.repeats)
+
+    calls = {n: len(long_games) for n in LENGTHS}
+    cut_plies = {n: n * len(long_games) for n in LENGTHS}
+    ours_a, ours_b = fit_cost({n: t[f"cut {n} ours"] for n in LENGTHS}, calls, cut_plies)
+    ff_a, ff_b = fit_cost({n: t[f"cut {n} pyffish"] for n in LENGTHS}, calls, cut_plies)
+    micro = [1e6 * x for x in ours_a], [1e6 * x for x in ours_b], [1e6 * x for x in ff_a], [1e6 * x for x in ff_b]
+    n_pos = len(sample)
+    rows = [
+        rates_row("validate whole games: `plybits.read_record(moves=…)` + final FEN vs pyffish `get_fen` "
+                  "(one call a game)", "plies/s", plies, t["validate ours"], t["validate pyffish"]),
+        cost_row("the same, cost a call (fitted over games cut to "
+                 f"{'/'.join(map(str, LENGTHS))} plies) vs pyffish", "µs a call", micro[0], micro[2]),
+        cost_row("the same, cost a ply (fitted) vs pyffish", "µs a ply", micro[1], micro[3]),
+        rates_row("decode: `plybits.decode(data)` of the xq10 container vs pyffish `get_fen` of the moves",
+                  "plies/s", plies, t["decode ours"], t["validate pyffish"]),
+        rates_row(f"validate whole games ({len(cc_games)} games): `plybits.read_record` vs cchess replay with its "
+                  "legality test a ply", "plies/s", cc_plies, t["cc validate ours"], t["cc validate cchess"]),
+        rates_row("legal moves from a FEN: `plybits.legal_moves(start=fen)` vs pyffish `legal_moves`",
+                  "positions/s", n_pos, t["legal ours"], t["legal pyffish"]),
+        rates_row("legal moves from a FEN: `plybits.legal_moves(start=fen)` vs cchess `create_moves` + its "
+                  "legality test", "positions/s", n_pos, t["legal ours"], t["legal cchess"]),
+        rates_row("scheme-internal: `Board.legal_moves()` vs cchess's filtered `create_moves()`, both on positions "
+                  "built beforehand", "positions/s", n_pos, t["gen ours"], t["gen cchess"]),
     ]
-    return "\n".join(lines)
+    options = f"--games {args.games} --positions {args.positions} --cchess-games {args.cchess_games}"
+    context = (f"{len(games):,} distinct games, {plies:,} plies; {len(long_games):,} games of >= {LONGEST} plies "
+               f"for the fit; {n_pos:,} positions (every {step}th); pyffish "
+               f"{'.'.join(map(str, pyffish.version()))}; Python {platform.python_version()}; load average "
+               f"{load_average():.1f} at the end")
+    report("xiangqi", args, rows, heading="## Xiangqi", command_line=command("xiangqi", args, options),
+           context=context, peer="peer",
+           before=[f"Timing: {POLICY}. Measured while the machine was shared with other jobs."],
+           after=[
+               "A pyffish call builds a fresh position from the FEN and replays the moves in C++: its cost is "
+               "mostly the fixed part a call, so its whole-game rate depends on the games' length; the per-call "
+               "and per-ply rows separate the two (a ratio below 1 means pyffish is cheaper there). Move counts "
+               "agree with pyffish and cchess on every sampled position, and final positions with pyffish on "
+               "every game (checked in the run before timing).",
+           ])
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3000, help="distinct games to use (all: 2401)")
-    parser.add_argument("--peer-positions", type=int, default=1500, help="positions for the peers' generation")
-    parser.add_argument("--cchess-games", type=int, default=60, help="games for the cchess replay")
-    add_write_option(parser, "xiangqi")
-    args = parser.parse_args()
-    publish("xiangqi", run(args.games, args.peer_positions, args.cchess_games), args.write)
+    parser.add_argument("--games", type=int, default=600, help="distinct games to use (all: 2401)")
+    parser.add_argument("--positions", type=int, default=300, help="about this many positions for the move rows")
+    parser.add_argument("--cchess-games", type=int, default=40, help="games for the cchess replay")
+    add_options(parser, "xiangqi", repeats=7)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.positions, args.cchess_games, args.repeats = 12, 20, 3, 2
+    run(args)
 
 
 if __name__ == "__main__":
