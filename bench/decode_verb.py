@@ -5,9 +5,10 @@ section (``--write`` also puts it into BENCHMARKS.md between the decode-verb mar
 
 Both sides are the public call ``plybits.decode(data, notation=...)`` on the very same container bytes (made
 once, by this tree, from real games: the formats are unchanged, so the earlier revision reads them too), each
-side in its own fresh process importing its own tree (REV is checked out into a temporary git worktree). The
-sides alternate ``--rounds`` times; each timing is the best of three passes over every container; the table
-gives the median and the spread (min-max) of the rounds. The earlier revision's decoded moves are checked equal
+side in its own fresh process importing its own tree's plybits (REV is checked out into a temporary git
+worktree). The sides take turns as bench.timing's (``turns``), ``--rounds`` rounds; each timing is the median of
+three passes over every container timed by bench.timing's ``repeat`` (the collector on, ``gc.collect()`` before
+each pass, results dropped); the table gives the median and the spread (min-max) of the rounds. The earlier revision's decoded moves are checked equal
 to this tree's before anything is timed.
 """
 
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import ROOT, add_write_option, load_average, publish
+from bench.timing import turns
 
 DATA = ROOT.parent / "shared" / "data"
 SOURCES = {
@@ -36,21 +38,17 @@ RANKED = ("chess", "rank", "uci")
 """One ``rank`` case: the model's work dominates it, so the replays saved matter less there."""
 
 WORKER = r"""
-import base64, json, sys, time
+import base64, json, statistics, sys
 import plybits
+from bench.timing import each, repeat
 cases = json.load(sys.stdin)
 out = {}
 for name, case in cases.items():
     blobs = [base64.b64decode(b) for b in case["blobs"]]
     notation = case["notation"]
     moves = [plybits.decode(b, notation=notation).moves for b in blobs]
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for b in blobs:
-            plybits.decode(b, notation=notation)
-        best = min(best, time.perf_counter() - start)
-    out[name] = {"seconds": best, "moves": moves}
+    seconds = repeat(each(lambda b: plybits.decode(b, notation=notation), blobs), 3)
+    out[name] = {"seconds": statistics.median(seconds), "moves": moves}
 json.dump(out, sys.stdout)
 """
 
@@ -80,21 +78,25 @@ def containers(games: int) -> dict[str, tuple[list[bytes], str | None]]:
 
 
 def run_side(tree: Path, payload: str) -> dict[str, dict[str, Any]]:
-    """The worker's timings and decoded moves, run in a fresh interpreter importing ``tree``'s code."""
-    env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{tree / 'codecs'}"}
+    """The worker's timings and decoded moves, run in a fresh interpreter importing ``tree``'s plybits (and this
+    tree's bench.timing: the working directory is this tree, whose root holds no plybits)."""
+    env = {**os.environ, "PYTHONPATH": f"{tree / 'codecs'}{os.pathsep}{ROOT}"}
     done = subprocess.run([sys.executable, "-c", WORKER], input=payload, capture_output=True, text=True,
-                          env=env, cwd=tree, check=True)
+                          env=env, cwd=ROOT, check=True)
     result: dict[str, dict[str, Any]] = json.loads(done.stdout)
     return result
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, help="the earlier revision (a git commit-ish)")
     parser.add_argument("--games", type=int, default=400, help="games of each collection")
     parser.add_argument("--rounds", type=int, default=5, help="alternations of the two sides")
+    parser.add_argument("--quick", action="store_true", help="a smoke test: 8 games, 2 rounds, nothing written")
     add_write_option(parser, "decode-verb")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.rounds, args.write = 8, 2, False
     if not DATA.is_dir():
         raise SystemExit(f"{DATA} is absent: the real collections are needed")
     cases = containers(args.games)
@@ -107,15 +109,17 @@ def main() -> None:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
         try:
             times: dict[str, dict[str, list[float]]] = {name: {"base": [], "this": []} for name in cases}
-            for round_ in range(args.rounds):
-                order = (("base", base), ("this", ROOT)) if round_ % 2 == 0 else (("this", ROOT), ("base", base))
-                results = {side: run_side(tree, payload) for side, tree in order}
+            trees = {"base": base, "this": ROOT}
+            results: dict[str, dict[str, dict[str, Any]]] = {}
+            for side in turns(list(trees), args.rounds):
+                results[side] = run_side(trees[side], payload)
                 for name in cases:
-                    if results["base"][name]["moves"] != results["this"][name]["moves"]:
-                        raise SystemExit(f"{name}: the two revisions decode different moves")
-                    plies[name] = sum(len(m) for m in results["this"][name]["moves"])
-                    for side in ("base", "this"):
-                        times[name][side].append(float(results[side][name]["seconds"]))
+                    times[name][side].append(float(results[side][name]["seconds"]))
+                if len(results) == 2:
+                    for name in cases:
+                        if results["base"][name]["moves"] != results["this"][name]["moves"]:
+                            raise SystemExit(f"{name}: the two revisions decode different moves")
+                        plies[name] = sum(len(m) for m in results["this"][name]["moves"])
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -134,7 +138,7 @@ def main() -> None:
         "",
         f"Command: `.venv/bin/python -m bench.decode_verb --base {args.base} --games {args.games} --rounds {args.rounds} "
         f"--write` (this tree at {head} against {args.base}; the same container bytes on both sides; each side a fresh "
-        f"process, sides alternated {args.rounds} times, best of 3 passes each; load average {load_start:.1f} at the "
+        f"process, sides alternated {args.rounds} times, median of 3 passes each; load average {load_start:.1f} at the "
         f"start and {load_average():.1f} at the end on 2 cores shared with other work). Plies/s: median of the rounds "
         "(min-max).",
         "",

@@ -1,7 +1,8 @@
 """New Entropy: e13 speed and size on random two-round games, against their information content.
 
-Run: ``.venv/bin/python -m bench.entropy [--games N] [--seed S] [--write]``; prints a markdown section
-(``--write`` also puts it into BENCHMARKS.md between the entropy markers).
+Run: ``.venv/bin/python -m bench.entropy [--games N] [--seed S] [--repeats R] [--quick] [--label pure|compiled]
+[--write]``; prints a markdown section (``--write`` also stores the run in bench/results/entropy.json and puts
+the section into BENCHMARKS.md between the entropy markers). Timing loop: bench.timing's.
 
 There is no peer library for New Entropy (no Python package plays it), so the side-by-side columns are
 the game's own text record (the turn tokens, plain and zlib/lzma-compressed) and the information content
@@ -23,14 +24,14 @@ import lzma
 import math
 import random
 import sys
-import time
 import zlib
 
 import plybits
 from plybits.entropy import E13, Position, Turn
 from plybits.entropy.board import COLOURS
 
-from bench.report import add_write_option, load_average, publish
+from bench.report import load_average
+from bench.timing import POLICY, Row, add_options, alternate, command, each, rates_row, report
 
 
 
@@ -54,17 +55,7 @@ def random_game(rng: random.Random) -> tuple[list[Turn], float]:
     return turns, info
 
 
-def best_of(repeats: int, run) -> float:
-    """The fastest of ``repeats`` timings of ``run()``, in seconds."""
-    best = math.inf
-    for _ in range(repeats):
-        began = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - began)
-    return best
-
-
-def measure(games: int, seed: int, repeats: int) -> str:
+def measure(games: int, seed: int, repeats: int) -> tuple[list[str], list[Row], str]:
     rng = random.Random(seed)
     played = [random_game(rng) for _ in range(games)]
     turns = sum(len(t) for t, _ in played)
@@ -74,15 +65,28 @@ def measure(games: int, seed: int, repeats: int) -> str:
         assert scheme.decode(Position(), payload, len(t), 0) == t
     texts = [" ".join(turn.token() for turn in t) for t, _ in played]
 
-    encode_s = best_of(repeats, lambda: [scheme.encode(Position(), t) for t, _ in played])
-    decode_s = best_of(repeats, lambda: [scheme.decode(Position(), p, len(t), 0) for (t, _), p in zip(played, payloads)])
     sub = played[: max(1, games // 4)]
     sub_turns = sum(len(t) for t, _ in sub)
     sub_texts = texts[: len(sub)]
     blobs = [plybits.encode("entropy", "e13", moves=text.split()).data for text in sub_texts]
-    verb_encode_s = best_of(repeats, lambda: [plybits.encode("entropy", "e13", moves=x.split()) for x in sub_texts])
-    verb_decode_s = best_of(repeats, lambda: [plybits.decode(b) for b in blobs])
-    legal_s = best_of(repeats, lambda: [Position().legal_moves() for _ in range(200)])
+    t = alternate({
+        "encode verb": each(lambda x: plybits.encode("entropy", "e13", moves=x.split()), sub_texts),
+        "decode verb": each(plybits.decode, blobs),
+        "encode": each(lambda p: scheme.encode(Position(), p[0]), played),
+        "decode": each(lambda c: scheme.decode(Position(), c[1], len(c[0][0]), 0), list(zip(played, payloads))),
+        "legal": each(lambda _: Position().legal_moves(), range(200)),
+    }, repeats)
+    rows = [
+        rates_row("`plybits.encode(\"entropy\", \"e13\", moves=…)` (parse tokens, check, e13, container)", "turns/s",
+                  sub_turns, t["encode verb"]),
+        rates_row("`plybits.decode(data)` (container, e13 with validation, tokens out)", "turns/s", sub_turns,
+                  t["decode verb"]),
+        rates_row("scheme-internal: e13 encode (payload bits only)", "turns/s", turns, t["encode"]),
+        rates_row("scheme-internal: e13 decode with validation (every turn checked legal)", "turns/s", turns,
+                  t["decode"]),
+        rates_row("scheme-internal: `Board.legal_moves()` on the empty board (4,459 turns)", "turns/s", 200 * 4459,
+                  t["legal"]),
+    ]
 
     info_bits = sum(i for _, i in played)
     text_bytes = sum(len(x) + 1 for x in texts)  # a separator after every token
@@ -95,17 +99,11 @@ def measure(games: int, seed: int, repeats: int) -> str:
     def row(name: str, bits_per_turn: float, note: str) -> str:
         return f"| {name} | {bits_per_turn:.2f} | {bits_per_turn / info_per_turn:.2f}x | {note} |"
 
-    return "\n".join([
-        "## Entropy",
-        "",
-        f"Command: `.venv/bin/python -m bench.entropy --games {games} --seed {seed} --repeats {repeats} --write` "
-        f"({games} random two-round games, {turns} turns; Python {sys.version.split()[0]}; "
-        f"load average {load_average():.1f} on a 2-core machine shared with other jobs, so rates are rough).",
-        "",
+    size = [
         "There is **no peer library** for New Entropy (no Python package plays it), so there is no",
-        "side-by-side timing against another implementation; size is compared with the game's own text",
-        "record and with the information content of the very same games (the bound below which no code",
-        "can go on average; definition in `bench/entropy.py` and `docs/entropy.md`).",
+        "side-by-side timing against another implementation; size is compared with the",
+        "game's own text record and with the information content of the very same games (the bound below which no",
+        "code can go on average; definition in `bench/entropy.py` and `docs/entropy.md`).",
         "",
         "| size | bits/turn | vs. information | note |",
         "|---|---:|---:|---|",
@@ -119,24 +117,23 @@ def measure(games: int, seed: int, repeats: int) -> str:
         f"({13.0 / info_per_turn:.2f}x); a whole game's container is {container_bytes:.0f} bytes "
         "(header and CRC included).",
         "",
-        "| speed (best of %d) | turns/s |" % repeats,
-        "|---|---:|",
-        f"| e13 encode (payload bits only) | {turns / encode_s:,.0f} |",
-        f"| e13 decode with validation (every turn checked legal) | {turns / decode_s:,.0f} |",
-        f"| `plybits.encode` (parse tokens, check, e13, container) | {sub_turns / verb_encode_s:,.0f} |",
-        f"| `plybits.decode` (container, e13 with validation, tokens out) | {sub_turns / verb_decode_s:,.0f} |",
-        f"| `Board.legal_moves()` on the empty board (4,459 turns) | {200 * 4459 / legal_s:,.0f} |",
-    ])
+        f"Speed (timing: {POLICY}; measured while the machine was shared with other jobs):",
+    ]
+    return size, rows, (f"{games} random two-round games, {turns} turns; Python {sys.version.split()[0]}; "
+                        f"load average {load_average():.1f} at the end")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeats", type=int, default=5)
-    add_write_option(parser, "entropy")
+    add_options(parser, "entropy", repeats=7)
     args = parser.parse_args(argv)
-    publish("entropy", measure(args.games, args.seed, args.repeats), args.write)
+    if args.quick:
+        args.games, args.repeats = 8, 2
+    size, rows, context = measure(args.games, args.seed, args.repeats)
+    report("entropy", args, rows, heading="## Entropy", context=context, peer=None,
+           command_line=command("entropy", args, f"--games {args.games} --seed {args.seed}"), before=size)
 
 
 if __name__ == "__main__":

@@ -10,23 +10,18 @@ of three. The figures back docs/service.md ("Where the work runs"); nothing is w
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable
 
 import plybits
 from plybits import registry
 from plybits.records import seed_scheme
+from bench import timing
 from tests.test_service import random_game
 
 
 def best_ms(call: Callable[[], object], repeat: int = 3) -> float:
-    """The fastest of ``repeat`` calls, in milliseconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        call()
-        best = min(best, time.perf_counter() - started)
-    return best * 1000
+    """The fastest of ``repeat`` calls, in milliseconds (bench.timing's loop)."""
+    return min(timing.repeat(call, repeat)) * 1000
 
 
 def longest_game(game: str, plies: int) -> list[str]:

@@ -4,8 +4,8 @@
 
 Phases, in one run (1-3 on one server process, 4 and 5 each on a fresh one):
 1. ``GET /healthz`` (trivial) and ``POST /v1/encode`` of an 80-ply chess game (SAN, then UCI), each for
-   ``--phase-seconds`` in ``--rounds`` turns taken in rotation (so that other work on the shared machine
-   weighs on each alike), with the same concurrent keep-alive connections: requests/s, p50/p99 latency.
+   ``--phase-seconds`` in ``--rounds`` turns taken in bench.timing's order (``turns``: each round, the order
+   reversed every other one, so that other work on the shared machine weighs on each alike), with the same concurrent keep-alive connections: requests/s, p50/p99 latency.
 2. ``--sustain-seconds`` of mixed traffic (encode, decode, validate of 80-ply real games, and healthz):
    requests, errors (any non-2xx answer, timeout or connection failure).
 3. One NDJSON batch of ``--batch-games`` encode lines (real games, cycled), streamed full duplex: games/s
@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 
+from bench import timing
 from bench.report import ROOT, add_write_option, load_average, publish
 
 HOST = "127.0.0.1"
@@ -65,16 +66,12 @@ def load_games(count: int) -> list[tuple[list[str], list[str]]]:
 
 
 def library_ms(moves: list[str], notation: str, repeat: int = 200) -> float:
-    """Milliseconds of one ``plybits.encode`` of ``moves``, best of three runs of ``repeat``."""
+    """Milliseconds of one ``plybits.encode`` of ``moves``, best of three runs of ``repeat`` (bench.timing's loop)."""
     import plybits
 
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        for _ in range(repeat):
-            plybits.encode("chess", "0x88", moves=moves, notation=notation)
-        best = min(best, (time.perf_counter() - started) / repeat)
-    return best * 1000
+    seconds = timing.repeat(timing.each(lambda _: plybits.encode("chess", "0x88", moves=moves, notation=notation),
+                                        range(repeat)), 3)
+    return min(seconds) / repeat * 1000
 
 
 def asgi_ms(san: list[str], repeat: int = 2000) -> dict[str, float]:
@@ -111,27 +108,29 @@ def asgi_ms(san: list[str], repeat: int = 2000) -> dict[str, float]:
 
         await app(scope, receive, send)
 
-    async def best(method: str, path: str, data: bytes = b"") -> float:
-        times = []
-        for _ in range(3):
-            started = time.perf_counter()
-            for _ in range(repeat):
-                await call(method, path, data)
-            times.append((time.perf_counter() - started) / repeat)
-        return min(times) * 1000
+    async def many(method: str, path: str, data: bytes) -> None:
+        for _ in range(repeat):
+            await call(method, path, data)
 
-    async def run() -> dict[str, float]:
+    loop = asyncio.new_event_loop()
+
+    def best(method: str, path: str, data: bytes = b"") -> float:
+        """Milliseconds a request, best of three runs of ``repeat`` (bench.timing's loop)."""
+        seconds = timing.repeat(lambda: loop.run_until_complete(many(method, path, data)), 3)
+        return min(seconds) / repeat * 1000
+
+    try:
         real = service.encode_response
         answer = real(service.EncodeRequest.model_validate_json(body), app.state.settings)
-        out = {"healthz": await best("GET", "/healthz"), "encode": await best("POST", "/v1/encode", body)}
+        out = {"healthz": best("GET", "/healthz"), "encode": best("POST", "/v1/encode", body)}
         service.encode_response = lambda request, settings: answer
         try:
-            out["encode_service"] = await best("POST", "/v1/encode", body)
+            out["encode_service"] = best("POST", "/v1/encode", body)
         finally:
             service.encode_response = real
         return out
-
-    return asyncio.run(run())
+    finally:
+        loop.close()
 
 
 # --- a small raw HTTP/1.1 client (keep-alive, minimal parsing, so that it costs the server's core little) ---
@@ -533,7 +532,7 @@ def run_batch(port: int, lines: list[bytes], games: int, timeout: float, pid: in
 
 # --- the run -----------------------------------------------------------------------------------
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phase-seconds", type=float, default=20.0)
     parser.add_argument("--rounds", type=int, default=5, help="turns the phases take, each phase-seconds/rounds")
@@ -548,8 +547,14 @@ def main() -> None:
     parser.add_argument("--idle-seconds", type=float, default=6.0)
     parser.add_argument("--only", choices=("all", "isolation", "keepalive"), default="all",
                         help="run only the isolation or keep-alive phases (the others keep their figures)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke test: every phase for a moment, a batch of 50 games, nothing written")
     add_write_option(parser, "service")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.phase_seconds, args.rounds, args.sustain_seconds, args.batch_games = 1.5, 1, 1.0, 50
+        args.rank_clients, args.isolation_seconds, args.idle_clients, args.idle_seconds = 2, 2.0, 2, 0.5
+        args.write = False
     if args.only != "all":
         print(load_phases(args))
         return
@@ -581,12 +586,11 @@ def main() -> None:
         }
         # The phases take turns in short rounds, so that other work on the shared machine weighs on each alike.
         parts: dict[str, list[dict]] = {name: [] for name in phases}
-        for round_ in range(args.rounds):
-            for name, requests in phases.items():
-                print(f"round {round_ + 1}/{args.rounds}: {name} ...", file=sys.stderr)
-                parts[name].append(hammer(port, requests, args.phase_seconds / args.rounds, args.processes,
-                                          args.threads))
-        results.update({name: merge(p) for name, p in parts.items()})
+        for turn, name in enumerate(timing.turns(list(phases), args.rounds)):
+            print(f"turn {turn + 1}/{args.rounds * len(phases)}: {name} ...", file=sys.stderr)
+            parts[name].append(hammer(port, phases[name], args.phase_seconds / args.rounds, args.processes,
+                                      args.threads))
+        results.update({name: {**merge(p), "turns_rps": [x["rps"] for x in p]} for name, p in parts.items()})
         mixed = []
         for (san, uci), blob in zip(games, blobs, strict=True):
             mixed.append(request_bytes("POST", "/v1/encode", enc(san, "san")))
@@ -693,8 +697,8 @@ def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> s
         if name == "sustained":
             continue
         ratio = r["rps"] / health["rps"]
-        rows.append(f"| {name} | {r['rps']:,.0f} | {ratio:.0%} | {r['p50']:.2f} | {r['p99']:.2f} | "
-                    f"{r['requests']:,} | {r['errors']} |")
+        rows.append(f"| {name} | {r['rps']:,.0f} | {timing.spread_text(r['turns_rps'])} | {ratio:.0%} | "
+                    f"{r['p50']:.2f} | {r['p99']:.2f} | {r['requests']:,} | {r['errors']} |")
     s = results["sustained"]
     conns = args.processes * args.threads
     cmd = (f".venv/bin/python -m bench.load --phase-seconds {args.phase_seconds:g} --rounds {args.rounds} "
@@ -715,8 +719,8 @@ def report(args: argparse.Namespace, results: dict[str, dict], batch: dict) -> s
         "processes count): rates on a shared machine are noisy; the ratios within a phase pair are the figures "
         "to read.",
         "",
-        "| endpoint | requests/s | vs. /healthz | p50 ms | p99 ms | requests | errors |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| endpoint | requests/s | requests/s per turn, median (min-max) | vs. /healthz | p50 ms | p99 ms | requests | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
         "",
         f"Target: encode at >= 50% of the trivial endpoint's requests/s — "

@@ -1,9 +1,13 @@
 """The ``rank`` scheme on HELD-OUT real games: bits/ply next to the seed scheme, uniform log2(legal moves)
 and (chess) a re-implementation of lichess's ordering + fixed Huffman table; chess decode speed.
 
-Run: ``.venv/bin/python -m bench.rank [--share K] [--write]``; prints a markdown section (``--write`` also
-puts it into BENCHMARKS.md between the rank markers). ``--share K`` measures every K-th held-out game
-(default 2 to stay within ~3 minutes on this machine; ``--share 1`` is the whole split).
+Run: ``.venv/bin/python -m bench.rank [--share K] [--speed-games N] [--repeats R] [--quick] [--label pure|compiled]
+[--write]``; prints a markdown section (``--write`` also stores the run in bench/results/rank.json and puts it into
+BENCHMARKS.md between the rank markers). ``--share K`` measures the size on every K-th held-out game (default 2
+to stay within ~3 minutes on this machine; ``--share 1`` is the whole split). Speed: the public verbs
+``plybits.encode(game, "rank", ...)`` and ``plybits.decode`` on the first ``--speed-games`` held-out games of
+each game, and (chess, labelled scheme-internal) the schemes' own decode, 0x88 next to rank's two models; the
+timing loop is bench.timing's.
 
 Held-out splits (never trained on; docs/rank.md): chess ``carlsen_otb.pgn`` (training used twic0920.pgn);
 Abalone the latest 20 % of the MiGs games by date; xiangqi the Liu Dahua file minus the games also in the
@@ -16,15 +20,19 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import platform
 import random
 import sys
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
+import plybits
 from plybits.registry import get_game, get_scheme
 
-from bench.report import ROOT, add_write_option, load_average, publish
+from bench.report import ROOT, load_average
+from bench.timing import POLICY, Row, add_options, alternate, command, each, rates_row, report
 
 DATA = Path(os.environ.get("PLYBITS_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
@@ -141,25 +149,48 @@ def measure(game: str, seed: str, games: list[tuple[str | None, list[Any]]]) -> 
     return out
 
 
-def chess_speed(games: list[tuple[str | None, list[Any]]]) -> list[tuple[str, float]]:
-    """Decode plies/s of rank (model 1 and model 0) and 0x88 on the same games, checking every ply."""
+def texts_of(game: str, games: list[tuple[str | None, list[Any]]]) -> list[tuple[str | None, list[str]]]:
+    """Each game's moves written in its game's default notation (what the public verbs read)."""
+    g = get_game(game)
+    out = []
+    for start, moves in games:
+        position = g.position(start)
+        texts = []
+        for m in moves:
+            texts.append(position.move_text(m))
+            position.push(m)
+        out.append((start, texts))
+    return out
+
+
+def speed(held: dict[str, list[tuple[str | None, list[Any]]]], repeats: int) -> list[Row]:
+    """Plies/s of the public verbs on ``rank`` containers of each game, and (chess) of the schemes' own decode."""
+    sides: dict[str, Callable[[], None]] = {}
+    plies: dict[str, int] = {}
+    for game, games in held.items():
+        texts = texts_of(game, games)
+        blobs = [plybits.encode(game, "rank", start=s, moves=m).data for s, m in texts]
+        plies[game] = sum(len(m) for _, m in texts)
+        sides[f"{game} encode"] = each(lambda c, game=game: plybits.encode(game, "rank", start=c[0], moves=c[1]), texts)
+        sides[f"{game} decode"] = each(plybits.decode, blobs)
     g = get_game("chess")
     rank = get_scheme("chess", "rank")
     x88 = get_scheme("chess", "0x88")
-    plies = sum(len(m) for _, m in games)
-    rows = []
-    for label, scheme, version in (("0x88", x88, 0), ("rank, model 0 (uniform)", rank, 0), ("rank, model 1", rank, 1)):
+    internal = {"0x88": (x88, 0), "rank0": (rank, 0), "rank1": (rank, 1)}
+    for key, (scheme, version) in internal.items():
         if scheme is rank:
-            blobs = [(s, rank.encode_version(g.position(s), m, version).tobytes(), len(m)) for s, m in games]
+            cases = [(s, rank.encode_version(g.position(s), m, version).tobytes(), len(m)) for s, m in held["chess"]]
         else:
-            blobs = [(s, scheme.encode(g.position(s), m).tobytes(), len(m)) for s, m in games]
-        best = math.inf
-        for _ in range(2):
-            t0 = time.perf_counter()
-            for s, data, n in blobs:
-                scheme.decode(g.position(s), data, n, version)
-            best = min(best, time.perf_counter() - t0)
-        rows.append((label, plies / best))
+            cases = [(s, scheme.encode(g.position(s), m).tobytes(), len(m)) for s, m in held["chess"]]
+        sides[f"chess {key}"] = each(lambda c, scheme=scheme, version=version: scheme.decode(g.position(c[0]), c[1], c[2], version), cases)
+    t = alternate(sides, repeats)
+    rows = []
+    for game in held:
+        rows.append(rates_row(f"{game}: `plybits.encode(\"{game}\", \"rank\", moves=…)`", "plies/s", plies[game], t[f"{game} encode"]))
+        rows.append(rates_row(f"{game}: `plybits.decode(data)` of the rank container", "plies/s", plies[game], t[f"{game} decode"]))
+    for key, label in (("0x88", "0x88"), ("rank0", "rank, model 0 (uniform)"), ("rank1", "rank, model 1")):
+        rows.append(rates_row(f"scheme-internal, chess: {label} decode (`Scheme.decode`, every ply checked legal)",
+                              "plies/s", plies["chess"], t[f"chess {key}"]))
     return rows
 
 
@@ -192,19 +223,16 @@ def entropy_rows(n_games: int) -> tuple[float, float, float, int]:
     return bits, seed, info, plies
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--share", type=int, default=2, help="measure every K-th held-out game")
-    parser.add_argument("--speed-games", type=int, default=150)
-    add_write_option(parser, "rank")
-    args = parser.parse_args()
+    parser.add_argument("--share", type=int, default=2, help="measure the size on every K-th held-out game")
+    parser.add_argument("--speed-games", type=int, default=100, help="held-out games of each game for the speed rows")
+    add_options(parser, "rank", repeats=5)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.share, args.speed_games, args.repeats = 40, 3, 2
     started = time.perf_counter()
     lines = [
-        "## The `rank` scheme",
-        "",
-        f"Command: `.venv/bin/python -m bench.rank --share {args.share}{' --write' if args.write else ''}` "
-        f"(load average at start {load_average():.1f} on 2 cores shared with other work).",
-        "",
         "Bits per ply on HELD-OUT real games (never trained on; splits in docs/rank.md), "
         f"{'every game' if args.share == 1 else f'every {args.share}th game'} of the split. "
         "`rank` is the container's payload (range coder finish included); uniform is the exact "
@@ -216,14 +244,12 @@ def main() -> None:
     ]
     targets = {"chess": "<= 3.6", "xiangqi": "<= 4.0", "abalone": "<= 4.5"}
     seeds = {"chess": "0x88", "xiangqi": "xq10", "abalone": "abapro"}
-    chess_games: list[Any] = []
-    chess_bits: dict[str, float] = {}
+    held: dict[str, list[Any]] = {}
     for game in ("chess", "xiangqi", "abalone"):
-        games = held_out(game, args.share)
+        every = held_out(game, 1)
+        games = every[:: args.share]
+        held[game] = every[: args.speed_games]
         r = measure(game, seeds[game], games)
-        if game == "chess":
-            chess_games = games
-            chess_bits = {k: r[k] / r["plies"] for k in ("seed", "rank0", "rank")}
         n = r["plies"]
         lichess = f"{r['lichess'] / n:.3f}" if game == "chess" else "-"
         lines.append(
@@ -231,32 +257,25 @@ def main() -> None:
             f"{r['rank0'] / n:.3f} | {lichess} | **{r['rank'] / n:.3f}** | {targets[game]} |"
         )
         print(f"{game}: {r['time']:.0f}s", file=sys.stderr)
-    bits, seed, info, plies = entropy_rows(200)
+    bits, seed, info, plies = entropy_rows(20 if args.quick else 200)
     lines += [
         "",
-        f"Entropy (no real games exist: 200 random two-round games, draws from the bag and uniform choices): "
-        f"rank {bits / plies:.3f} bits/ply, e13 {seed / plies:.1f}, information content {info / plies:.3f}; "
-        f"rank is {100 * (bits / info - 1):.2f} % above the information content (target: within 2 %).",
-        "",
-        f"Chess decode speed, every ply checked legal, {args.speed_games} held-out games, best of 2, next to "
-        "the size on the held-out games above (the model off/on trade-off):",
-        "",
-        "| decoder | plies/s | ratio to 0x88 | bits/ply |",
-        "|---|---|---|---|",
-    ]
-    speed = chess_speed(chess_games[: args.speed_games])
-    base = speed[0][1]
-    for (label, rate), key in zip(speed, ("seed", "rank0", "rank")):
-        lines.append(f"| {label} | {rate:,.0f} | {rate / base:.2f} | {chess_bits[key]:.3f} |")
-    lines += [
+        f"Entropy (no real games exist: {20 if args.quick else 200} random two-round games, draws from the bag and "
+        f"uniform choices): rank {bits / plies:.3f} bits/ply, e13 {seed / plies:.1f}, information content "
+        f"{info / plies:.3f}; rank is {100 * (bits / info - 1):.2f} % above the information content (target: within 2 %).",
         "",
         "lichess-style: the issue quotes about 4.3 bits/ply for lichess's scheme on these collections; our "
         "re-implementation (bench/rank.py: their move ordering and PSQT, their Huffman code lengths) measures the "
         "figure above on the held-out file.",
         "",
-        f"Whole run: {time.perf_counter() - started:.0f} s.",
+        f"Speed on the first {args.speed_games} held-out games of each game (no peer: there is no other "
+        f"implementation of this scheme; timing: {POLICY}; measured while the machine was shared with other jobs):",
     ]
-    publish("rank", "\n".join(lines), args.write)
+    rows = speed(held, args.repeats)
+    context = (f"Python {platform.python_version()}; load average {load_average():.1f} at the end; whole run "
+               f"{time.perf_counter() - started:.0f} s")
+    report("rank", args, rows, heading="## The `rank` scheme", context=context, peer=None, before=lines,
+           command_line=command("rank", args, f"--share {args.share} --speed-games {args.speed_games}"))
 
 
 if __name__ == "__main__":

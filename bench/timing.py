@@ -26,7 +26,7 @@ import importlib
 import json
 import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,18 +54,22 @@ def each(call: Callable[[Any], object], items: Iterable[Any]) -> Callable[[], No
     return run
 
 
+def turns(names: Sequence[str], repeats: int) -> Iterator[str]:
+    """The sides' turns over ``repeats`` rounds: all of ``names`` each round, the order reversed every round."""
+    for round_ in range(repeats):
+        yield from (names if round_ % 2 == 0 else names[::-1])
+
+
 def alternate(sides: Mapping[str, Callable[[], object]], repeats: int) -> dict[str, list[float]]:
     """Seconds of one pass of each side in each of ``repeats`` rounds (see the module's docstring)."""
-    names = list(sides)
-    times: dict[str, list[float]] = {name: [] for name in names}
+    times: dict[str, list[float]] = {name: [] for name in sides}
     clock = time.perf_counter
-    for round_ in range(repeats):
-        for name in names if round_ % 2 == 0 else names[::-1]:
-            run = sides[name]
-            gc.collect()
-            started = clock()
-            run()
-            times[name].append(clock() - started)
+    for name in turns(list(sides), repeats):
+        run = sides[name]
+        gc.collect()
+        started = clock()
+        run()
+        times[name].append(clock() - started)
     return times
 
 
@@ -197,25 +201,28 @@ def load_results(name: str) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-def table(runs: Mapping[str, Mapping[str, Any]], peer: str) -> list[str]:
-    """The comparison table of a section from its runs by label (rows in the order of the latest run)."""
+def table(runs: Mapping[str, Mapping[str, Any]], peer: str | None) -> list[str]:
+    """The table of a section from its runs by label (rows in the order of the latest run); without a ``peer``,
+    only plybits' columns."""
     labels = [label for label in LABELS if label in runs]
     latest = runs[labels[-1]]
-    lines = [
-        f"| task | unit | plybits, pure Python | plybits, compiled | {peer} | plybits / {peer}, pure | "
-        f"plybits / {peer}, compiled | compiled / pure Python |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
-    ]
+    if peer is None:
+        lines = ["| task | unit | plybits, pure Python | plybits, compiled | compiled / pure Python |",
+                 "|---|---|---:|---:|---:|"]
+    else:
+        lines = [
+            f"| task | unit | plybits, pure Python | plybits, compiled | {peer} | plybits / {peer}, pure | "
+            f"plybits / {peer}, compiled | compiled / pure Python |",
+            "|---|---|---:|---:|---:|---:|---:|---:|",
+        ]
     for key in latest["rows"]:
         rows = {label: Row(**runs[label]["rows"][key]) for label in labels if key in runs[label]["rows"]}
         any_row = next(iter(rows.values()))
-        peer_row = rows.get("pure", any_row)
-        cells = []
-        for label in LABELS:
-            cells.append(spread_text(rows[label].ours) if label in rows else "not measured")
-        cells.append(spread_text(peer_row.peer))
-        for label in LABELS:
-            cells.append(spread_text(rows[label].ratios, "x") if label in rows else "not measured")
+        cells = [spread_text(rows[label].ours) if label in rows else "not measured" for label in LABELS]
+        if peer is not None:
+            cells.append(spread_text(rows.get("pure", any_row).peer))
+            for label in LABELS:
+                cells.append(spread_text(rows[label].ratios, "x") if label in rows else "not measured")
         if "pure" in rows and "compiled" in rows:
             pure, compiled = (statistics.median(rows[k].ours) for k in ("pure", "compiled"))
             cells.append(f"{(pure / compiled if any_row.lower_is_better else compiled / pure):.2f}x")
@@ -237,7 +244,7 @@ def commands(runs: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 def report(name: str, args: argparse.Namespace, rows: list[Row], *, heading: str, command_line: str, context: str,
-           peer: str, before: Sequence[str] = (), after: Sequence[str] = ()) -> None:
+           peer: str | None, before: Sequence[str] = (), after: Sequence[str] = ()) -> None:
     """Print the section (and with ``--write`` store this run under its label and put the section into
     BENCHMARKS.md): heading, the commands, ``before``, the table of every stored label, ``after``."""
     label = label_of(args)
@@ -255,4 +262,4 @@ def report(name: str, args: argparse.Namespace, rows: list[Row], *, heading: str
 
 
 __all__ = ["ROOT", "POLICY", "Row", "Spread", "add_options", "alternate", "build", "command", "cost_row", "each",
-           "fit_cost", "fit_line", "label_of", "rates_row", "repeat", "report", "spread_text"]
+           "fit_cost", "fit_line", "label_of", "rates_row", "repeat", "report", "spread_text", "turns"]
