@@ -1,6 +1,6 @@
 """How long the library calls the service may run on its event loop take, at the inline limit.
 
-    .venv/bin/python -m bench.inline [--plies 256]
+    .venv/bin/python -m bench.inline [--plies 256] [--quick]
 
 For each game, a random legal game of up to ``--plies`` plies (the default of ``PLYBITS_INLINE_PLIES``):
 milliseconds of encode (seed scheme), decode, validate, and convert / decode into every notation, best
@@ -36,10 +36,13 @@ def longest_game(game: str, plies: int) -> list[str]:
     return found
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--plies", type=int, default=256)
-    args = parser.parse_args()
+    parser.add_argument("--quick", action="store_true", help="a smoke test: games of at most 16 plies")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.plies = 16
     print("| game | plies | call | ms |\n|---|---:|---|---:|")
     for game in registry.games():
         moves = longest_game(game.name, args.plies)

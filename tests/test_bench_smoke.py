@@ -1,0 +1,148 @@
+"""The benchmarks run: each bench's ``--quick`` mode over a few games prints its table with the expected rows
+(no timing is asserted), and the shared timing loop (bench/timing.py) does what the benches rely on."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bench import timing
+from tests.conftest import ROOT, shared_data
+
+TABLE = "| task | unit | plybits, pure Python | plybits, compiled |"
+
+QUICK_RUNS = {
+    "chess": ([], ["read PGN: `plybits.read_record", "PGN → container", "decode: `plybits.decode",
+                   "scheme-internal: `X88.decode_uci`", "legal moves from a FEN", "scheme-internal: `Board.legal_moves()`"]),
+    "xiangqi": ([], ["validate whole games: `plybits.read_record(moves=…)` + final FEN vs pyffish",
+                     "the same, cost a call", "the same, cost a ply", "decode: `plybits.decode(data)`",
+                     "vs cchess replay", "vs pyffish `legal_moves`", "vs cchess `create_moves`",
+                     "scheme-internal: `Board.legal_moves()`"]),
+    "abalone": ([], ["validate a move list", "decode: `plybits.decode(data)`", "legal moves from a FEN",
+                     "a list copy instead of its deepcopy", "scheme-internal: `Board.legal_moves()`"]),
+    "entropy": ([], ["`plybits.encode(\"entropy\"", "`plybits.decode(data)`", "scheme-internal: e13 encode",
+                     "scheme-internal: e13 decode", "| information content |"]),
+    "rank": ([], [f"{game}: `plybits.{verb}" for game in ("chess", "xiangqi", "abalone") for verb in ("encode", "decode")]
+             + ["scheme-internal, chess: 0x88 decode", "scheme-internal, chess: rank, model 1 decode"]),
+}
+
+
+def run_bench(name: str, *argv: str) -> str:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "codecs")])}
+    done = subprocess.run([sys.executable, "-m", f"bench.{name}", *argv], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.mark.parametrize("name", sorted(QUICK_RUNS))
+def test_quick_mode_prints_the_table(name: str) -> None:
+    shared_data()
+    argv, expected = QUICK_RUNS[name]
+    out = run_bench(name, "--quick", *argv)
+    lines = out.splitlines()
+    assert any(line.startswith(TABLE) for line in lines), out
+    for text in expected:
+        rows = [line for line in lines if line.startswith("|") and text in line]
+        assert rows, f"{name}: no row with {text!r} in\n{out}"
+    # every timed row states its spread, and the compiled column is marked until a compiled run fills it
+    timed = [line for line in lines if line.startswith("| ") and ("/s |" in line or "µs a" in line)]
+    assert timed and all("(" in row and "not measured" in row for row in timed), out
+
+
+def test_decode_verb_quick_mode() -> None:
+    shared_data()
+    out = run_bench("decode_verb", "--base", "HEAD", "--quick")
+    for case in ("chess/0x88", "chess/rank", "xiangqi/xq10", "abalone/abapro"):
+        assert any(line.startswith(f"| {case} |") for line in out.splitlines()), out
+
+
+def test_inline_quick_mode() -> None:
+    out = run_bench("inline", "--quick")
+    for game in ("chess", "xiangqi", "abalone", "entropy"):
+        assert f"| {game} |" in out, out
+
+
+def test_load_quick_mode() -> None:
+    shared_data("chess", "carlsen_otb.pgn")
+    out = run_bench("load", "--quick")
+    for row in ("| GET /healthz |", "| POST /v1/encode (80 plies, SAN) |", "| the service's keep-alive |"):
+        assert row in out, out
+
+
+# --- the timing loop ---------------------------------------------------------------------------------
+
+
+def test_sides_alternate_in_reversed_order_each_round() -> None:
+    order: list[str] = []
+    times = timing.alternate({"a": lambda: order.append("a"), "b": lambda: order.append("b")}, 4)
+    assert order == ["a", "b", "b", "a", "a", "b", "b", "a"]
+    assert [len(t) for t in times.values()] == [4, 4]
+
+
+def test_collector_runs_before_every_pass_and_stays_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    events: list[str] = []
+    monkeypatch.setattr(timing.gc, "collect", lambda: events.append("collect"))
+    import gc
+
+    enabled = []
+    timing.alternate({"a": lambda: (events.append("a"), enabled.append(gc.isenabled())),
+                      "b": lambda: (events.append("b"), enabled.append(gc.isenabled()))}, 2)
+    assert events == ["collect", "a", "collect", "b", "collect", "b", "collect", "a"]
+    assert enabled == [gc.isenabled()] * 4
+
+
+def test_each_drops_every_result() -> None:
+    import weakref
+
+    class Thing:
+        pass
+
+    alive: list[weakref.ref[Thing]] = []
+
+    def make(_: int) -> Thing:
+        if alive:
+            assert alive[-1]() is None  # the previous call's result is gone before the next call
+        thing = Thing()
+        alive.append(weakref.ref(thing))
+        return thing
+
+    timing.each(make, range(5))()
+    assert len(alive) == 5 and alive[-1]() is None
+
+
+def test_fit_cost_separates_the_cost_a_call_from_the_cost_a_ply() -> None:
+    # 10 calls a group; 1.5 ms a call and 8 µs a ply, two rounds (the second twice as slow)
+    calls = {4: 10, 20: 10, 60: 10}
+    plies = {n: 10 * n for n in calls}
+    seconds = {n: [10 * (1.5e-3 + 8e-6 * n), 2 * 10 * (1.5e-3 + 8e-6 * n)] for n in calls}
+    per_call, per_ply = timing.fit_cost(seconds, calls, plies)
+    assert per_call == pytest.approx([1.5e-3, 3e-3])
+    assert per_ply == pytest.approx([8e-6, 16e-6])
+
+
+def test_rows_and_the_table_of_both_builds() -> None:
+    row = timing.rates_row("x", "plies/s", 100, [1.0, 2.0, 4.0], [2.0, 2.0, 2.0])
+    assert row.ours == [100, 50, 25] and row.ratios == [2.0, 1.0, 0.5]
+    cost = timing.cost_row("y", "µs a call", [1.0, 2.0], [10.0, 10.0])
+    assert cost.ratios == [10.0, 5.0] and cost.lower_is_better
+    pure = {"command": "c", "context": "", "rows": {"x": vars(row), "y": vars(cost)}}
+    lines = timing.table({"pure": pure}, "peer")
+    assert "| x | plies/s | 50.0 (25.0-100) | not measured | 50.0 (50.0-50.0) | 1.00x (0.50-2.00) | not measured | not measured |" in lines
+    faster = timing.rates_row("x", "plies/s", 100, [0.5, 0.5, 0.5], [2.0, 2.0, 2.0])
+    cheaper = timing.cost_row("y", "µs a call", [0.5, 0.5], [10.0, 10.0])
+    compiled = {"command": "c", "context": "", "rows": {"x": vars(faster), "y": vars(cheaper)}}
+    both = timing.table({"pure": pure, "compiled": compiled}, None)
+    assert both[2].endswith("| 4.00x |")  # 200 plies/s compiled against a median of 50 pure
+    assert both[3].endswith("| 3.00x |")  # 0.5 µs compiled against a median of 1.5 pure
+
+
+def test_a_label_must_name_the_build_imported() -> None:
+    wrong = "compiled" if timing.build() == "pure" else "pure"
+    with pytest.raises(SystemExit, match="--label"):
+        timing.label_of(argparse.Namespace(label=wrong))
+    assert timing.label_of(argparse.Namespace(label=None)) == timing.build()
