@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> None:
     ]
     options = f"--games {args.games} --positions {args.positions}"
     context = (f"{len(replays):,} MiGs games (the first of the file; Belgian daisy), {plies:,} plies, {broadside:,} "
-               f"broadside; {n:,} positions (every {step}th); abalone-boai 1.0.0; Python "
+               f"broadside; {n:,} positions (one in {step}); abalone-boai 1.0.0; Python "
                f"{platform.python_version()}; load average {load_average():.1f} at the end")
     report("abalone", args, rows, heading="## Abalone", command_line=command("abalone", args, options),
            context=context, peer="abalone-boai",

@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> None:
                   "boards", "positions/s", n, t["gen ours"], t["gen peer"]),
     ]
     options = f"--games {args.games}" if args.games else ""
-    context = (f"{len(texts):,} games, {plies:,} plies; {n:,} positions (every {step}th); Python "
+    context = (f"{len(texts):,} games, {plies:,} plies; {n:,} positions (one in {step}); Python "
                f"{platform.python_version()}, python-chess {chess.__version__}; load average {load_average():.1f} "
                "at the end")
     report("chess", args, rows, heading="## Chess", command_line=command("chess", args, options),

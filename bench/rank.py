@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     lines = [
         "Bits per ply on HELD-OUT real games (never trained on; splits in docs/rank.md), "
-        f"{'every game' if args.share == 1 else f'every {args.share}th game'} of the split. "
+        f"{'every game' if args.share == 1 else f'one game in {args.share}'} of the split. "
         "`rank` is the container's payload (range coder finish included); uniform is the exact "
         "sum of log2(legal moves); lichess-style is our re-implementation of lichess's move ordering with "
         "their fixed Huffman table.",

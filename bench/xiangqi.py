@@ -160,7 +160,7 @@ def run(args: argparse.Namespace) -> None:
     ]
     options = f"--games {args.games} --positions {args.positions} --cchess-games {args.cchess_games}"
     context = (f"{len(games):,} distinct games, {plies:,} plies; {len(long_games):,} games of >= {LONGEST} plies "
-               f"for the fit; {n_pos:,} positions (every {step}th); pyffish "
+               f"for the fit; {n_pos:,} positions (one in {step}); pyffish "
                f"{'.'.join(map(str, pyffish.version()))}; Python {platform.python_version()}; load average "
                f"{load_average():.1f} at the end")
     report("xiangqi", args, rows, heading="## Xiangqi", command_line=command("xiangqi", args, options),
