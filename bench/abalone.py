@@ -8,8 +8,9 @@ Games: the first N MiGs games of ``../shared/data/abalone/`` (Belgian daisy, Aba
 work on the same positions and the same moves, and each side's timed call builds the same objects:
 
 - validate a move list: ``plybits.read_record("abalone", moves=...)`` (each move parsed, checked legal,
-  played) vs the peer replaying the same moves, given in its ``(marbles, Direction)`` form, from a copy of
-  its start position through ``Game.move`` (which checks each one) and ``switch_player``.
+  played) vs the peer replaying the same moves, given in its ``(marbles, Direction)`` form, from
+  ``Game(InitialPosition.BELGIAN_DAISY, Player.BLACK)`` through ``Game.move`` (which checks each one) and
+  ``switch_player``.
 - decode: ``plybits.decode(data)`` of the game's abapro container vs the same peer replay (the peer has no
   bit format).
 - legal moves of a position given as FEN: ``plybits.legal_moves("abalone", start=fen)`` vs the peer's game
@@ -87,12 +88,19 @@ def peer_legal_cheap(game: PeerGame) -> int:
     return count
 
 
-def peer_replay(case: tuple[PeerGame, list[tuple[object, Direction]]]) -> None:
-    """The peer's side of a validated replay: its game from the start, each move through ``Game.move``."""
-    start_game, moves = case
-    game = PeerGame.__new__(PeerGame)
-    game.board = [row[:] for row in start_game.board]
-    game.turn = start_game.turn
+def peer_start(board: Position) -> tuple[InitialPosition, Player]:
+    """The peer's named start position and first player equal to ``board`` (its public constructor's arguments)."""
+    game = peer_board(board)
+    for start in InitialPosition:
+        if start.value == game.board:
+            return start, game.turn
+    raise SystemExit(f"abalone-boai has no initial position {board.fen()!r}")
+
+
+def peer_replay(case: tuple[InitialPosition, Player, list[tuple[object, Direction]]]) -> None:
+    """The peer's side of a validated replay: ``Game(start, first)``, each move through ``Game.move``."""
+    start, first, moves = case
+    game = PeerGame(start, first)
     for marbles, direction in moves:
         game.move(marbles, direction)
         game.switch_player()
@@ -133,7 +141,7 @@ def run(args: argparse.Namespace) -> None:
             peer_moves.append(peer_args(board.move_text(move), move.direction))
             board.push(move)
         texts.append((replay.start, moves))
-        peer_cases.append((peer_board(replay.start_position), peer_moves))
+        peer_cases.append((*peer_start(replay.start_position), peer_moves))
         payload_bits += len(ABAPRO.encode(replay.start_position.copy(), replay.moves))
     datas = [plybits.encode("abalone", "abapro", start=s, moves=m).data for s, m in texts]
     broadside = sum(1 for r in replays for m in r.moves if not m.is_inline)

@@ -39,6 +39,8 @@ def run_bench(name: str, *argv: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
+@pytest.mark.data
 @pytest.mark.parametrize("name", sorted(QUICK_RUNS))
 def test_quick_mode_prints_the_table(name: str) -> None:
     shared_data()
@@ -54,6 +56,8 @@ def test_quick_mode_prints_the_table(name: str) -> None:
     assert timed and all("(" in row and "not measured" in row for row in timed), out
 
 
+@pytest.mark.slow
+@pytest.mark.data
 def test_decode_verb_quick_mode() -> None:
     shared_data()
     out = run_bench("decode_verb", "--base", "HEAD", "--quick")
@@ -61,12 +65,15 @@ def test_decode_verb_quick_mode() -> None:
         assert any(line.startswith(f"| {case} |") for line in out.splitlines()), out
 
 
+@pytest.mark.slow
 def test_inline_quick_mode() -> None:
     out = run_bench("inline", "--quick")
     for game in ("chess", "xiangqi", "abalone", "entropy"):
         assert f"| {game} |" in out, out
 
 
+@pytest.mark.slow
+@pytest.mark.data
 def test_load_quick_mode() -> None:
     shared_data("chess", "carlsen_otb.pgn")
     out = run_bench("load", "--quick")
