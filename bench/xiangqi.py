@@ -11,7 +11,8 @@ from 1) and builds the same objects:
 - validate a move list: ``plybits.read_record("xiangqi", moves=...)`` and the final FEN vs
   ``pyffish.get_fen("xiangqi", start, moves)`` (each move matched against its legal moves, the final FEN) and
   vs cchess replaying the moves with its own legality test a ply (``is_valid_move`` + ``is_checked_move``,
-  then the move; the final ``to_fen()``), cchess on the first ``--cchess-games`` games (it is slow).
+  then its internal ``_move_piece``, its cheapest way to play a move; the final ``to_fen()``), cchess on the
+  first ``--cchess-games`` games (it is slow).
 - decode: ``plybits.decode(data)`` of the game's xq10 container vs the same ``pyffish.get_fen``.
 - per call and per ply: pyffish pays a large fixed cost a call (it builds a position from the FEN each
   time), so the whole-game rate mixes the two. The games of at least ``LONGEST`` plies are cut to each of
