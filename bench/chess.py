@@ -136,7 +136,8 @@ def run(args: argparse.Namespace) -> None:
                "(no container, no FEN parsed or written). `plybits.decode` does more than the bare replay: it "
                "unpacks and checks the container and writes each move as UCI and the final FEN during the "
                "scheme's one replay. Reading PGN is dominated by SAN: each move's origin is found from the target "
-               "square backwards and checked with the single-move legality test, without a full move list.",
+               "square backwards and checked with the single-move legality test, without a full move list."
+               " The legal-moves verb is close to python-chess although the generation alone is ahead: in a cProfile of 200 calls, `Board.legal_moves()` is about an eighth of the verb; reading the start (`Game.canonical_start` builds the position from the FEN three times and writes its FEN three times) is about 40 %, and writing and sorting the UCI moves and the final FEN most of the rest.",
            ])
 
 

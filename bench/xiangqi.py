@@ -175,7 +175,8 @@ def run(args: argparse.Namespace) -> None:
                "every game (checked in the run before timing). cchess's replay takes its cheapest path: its public "
                "legality tests, then its internal `_move_piece`; its public `ChessBoard.move` also copies the board "
                "and looks for check and mate after every move (about 4x slower in a trial), which would only widen "
-               "the gap.",
+               "the gap."
+               " `plybits.legal_moves(start=fen)` spends over half its time building the start position from the FEN (`Game.canonical_start` builds it three times a call; cProfile of 50 calls).",
            ])
 
 
