@@ -249,6 +249,9 @@ def test_installing_prints_no_warning(tmp_path):
     """`pip install -e .` (what `make serve` and `make test` run) and the wheel the image builds print nothing on
     stderr: pip shows the build backend's warnings, and setuptools' "same name as your package" notice at every
     editable install was one (tools/build_backend.py leaves it out), its "license as a TOML table" another."""
-    assert pip("install", "--no-deps", "--prefix", str(tmp_path / "editable"), "-e", str(ROOT)) == ""
+    # Into a throwaway environment (pip --python): `--prefix` would first uninstall the running one's plybits.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True)
+    throwaway = tmp_path / "venv" / "bin" / "python"
+    assert pip("--python", str(throwaway), "install", "--no-deps", "-e", str(ROOT)) == ""
     assert pip("wheel", "--no-deps", "-w", str(tmp_path / "dist"), str(ROOT)) == ""
-    assert list((tmp_path / "editable").rglob("__editable__*plybits*"))
+    assert list((tmp_path / "venv").rglob("__editable__*plybits*"))
