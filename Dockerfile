@@ -1,4 +1,7 @@
 # plybits service image: `docker build -t plybits . && docker run -p 8000:8000 plybits`
+# The base image is pinned to a CPython patch release. That this tag is published could not be checked from the
+# machine this was written on (no container registry reachable there): `docker pull python:3.11.13-slim` tells.
+# To move on, name the newest python:3.11.x-slim, rebuild and run the tests.
 FROM python:3.11.13-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -15,8 +18,10 @@ COPY constraints.txt ./
 RUN pip install -r constraints.txt \
     && useradd --system --create-home --uid 10001 plybits
 
-# Then the package itself (runtime code only, no test extras), built with the pinned backend.
+# Then the package itself (runtime code only, no test extras), built with the pinned backend (setuptools, through
+# tools/build_backend.py).
 COPY pyproject.toml README.md ./
+COPY tools/build_backend.py ./tools/
 COPY codecs ./codecs
 COPY app ./app
 RUN pip install . --no-deps --no-build-isolation

@@ -2,8 +2,8 @@
 
 Every answer says ``X-Content-Type-Options: nosniff`` and carries a Content-Security-Policy that forbids
 framing (``frame-ancestors 'none'``). Each kind of document gets the least it needs: the playground its own
-scripts, styles and the board pictures; the API docs pages (/docs, /redoc) the CDN scripts, styles and fonts
-FastAPI's pages load and their inline start-up script; an SVG board or any other answer nothing at all.
+scripts, styles and the board pictures; the API docs pages (/docs, /redoc) their scripts and styles, served from
+here too, and their inline start-up script and styles; an SVG board or any other answer nothing at all.
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ NOTHING_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; f
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
                "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 """The playground: its own script, style sheet, board pictures (/v1/render) and API calls, nothing else."""
-DOCS_POLICY = ("default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-               "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
-               "font-src https://fonts.gstatic.com; img-src 'self' data: https://fastapi.tiangolo.com "
-               "https://cdn.redoc.ly; connect-src 'self'; worker-src blob:; frame-ancestors 'none'; "
+DOCS_POLICY = ("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+               "img-src 'self' data:; connect-src 'self'; worker-src blob:; frame-ancestors 'none'; "
                "base-uri 'none'; form-action 'none'")
-"""Swagger UI and ReDoc as FastAPI serves them: their bundles, styles and fonts from the CDNs, their inline
-start-up script (fixed text: it holds no request input), the OpenAPI document from here, ReDoc's search worker."""
+"""Swagger UI and ReDoc (app/render.py): their bundles and style sheet from here (no CDN, no web font), their
+inline start-up script (fixed text: it holds no request input) and the styles they write, their icons as data:
+URLs, the OpenAPI document from here, ReDoc's search worker."""
 DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
 
 

@@ -36,6 +36,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=plybits.__version__,
         description="Board-game records as compact bit streams: encode, decode, validate, convert.",
         lifespan=lifespan,
+        docs_url=None,  # /docs and /redoc are app.render's: their scripts served from here, not a CDN
+        redoc_url=None,
     )
     application.state.settings = settings
     # The worker processes start with the app (or at first use), app.service and app.batchcore imported:

@@ -1,6 +1,8 @@
-"""Pictures and the playground: ``GET /v1/render`` (a board as SVG), ``POST /v1/replay``, ``GET /``.
+"""Pictures and pages: ``GET /v1/render`` (a board as SVG), ``POST /v1/replay``, the playground (``GET /``) and
+the API docs pages (``GET /docs``, Swagger UI; ``GET /redoc``, ReDoc).
 
-The playground's other files are served from :data:`STATIC` under ``/static`` (mounted in ``app/main.py``).
+The playground's other files and the docs pages' scripts and style sheet are served under ``/static``
+(:class:`PlaygroundFiles`, mounted in ``app/main.py``): nothing is loaded from a CDN, so every page works offline.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.staticfiles import PathLike, StaticFiles
 from starlette.types import Scope
@@ -22,17 +25,20 @@ from plybits import records, svg
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The playground's files."""
+DOCS_ASSETS = ("fastapi_offline", "static")
+"""The package folder (of the ``fastapi-offline`` distribution) that holds Swagger UI's and ReDoc's bundles:
+``swagger-ui-bundle.js``, ``swagger-ui.css``, ``redoc.standalone.js``."""
 MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                ".css": "text/css; charset=utf-8", ".json": "application/json", ".svg": "image/svg+xml",
                ".png": "image/png"}
 
 
 class PlaygroundFiles(StaticFiles):
-    """:data:`STATIC`, each file with its suffix's media type in :data:`MEDIA_TYPES` (whatever the host's
-    ``mime.types`` says)."""
+    """:data:`STATIC`, then :data:`DOCS_ASSETS`, each file with its suffix's media type in :data:`MEDIA_TYPES`
+    (whatever the host's ``mime.types`` says)."""
 
     def __init__(self) -> None:
-        super().__init__(directory=STATIC)
+        super().__init__(directory=STATIC, packages=[DOCS_ASSETS])
 
     def file_response(
         self, full_path: PathLike, stat_result: os.stat_result, scope: Scope, status_code: int = 200
@@ -115,6 +121,32 @@ def replay(body: ReplayRequest, request: Request) -> ReplayResponse:
 def playground() -> FileResponse:
     """The playground page."""
     return FileResponse(STATIC / "index.html", media_type=MEDIA_TYPES[".html"])
+
+
+@router.get("/docs", include_in_schema=False)
+def swagger_ui(request: Request) -> HTMLResponse:
+    """Swagger UI on the OpenAPI document, its bundle and style sheet served from here."""
+    root = request.scope.get("root_path", "").rstrip("/")
+    return get_swagger_ui_html(
+        openapi_url=root + request.app.openapi_url, title=f"{request.app.title} - Swagger UI",
+        swagger_js_url=f"{root}/static/swagger-ui-bundle.js", swagger_css_url=f"{root}/static/swagger-ui.css",
+        swagger_favicon_url=f"{root}/favicon.ico", oauth2_redirect_url=f"{root}/docs/oauth2-redirect",
+        swagger_ui_parameters={"validatorUrl": None})  # no validity badge fetched from validator.swagger.io
+
+
+@router.get("/docs/oauth2-redirect", include_in_schema=False)
+def swagger_ui_redirect() -> HTMLResponse:
+    """Swagger UI's OAuth2 redirect page (as FastAPI's own /docs has it)."""
+    return get_swagger_ui_oauth2_redirect_html()
+
+
+@router.get("/redoc", include_in_schema=False)
+def redoc(request: Request) -> HTMLResponse:
+    """ReDoc on the OpenAPI document, its bundle served from here and no web fonts."""
+    root = request.scope.get("root_path", "").rstrip("/")
+    return get_redoc_html(openapi_url=root + request.app.openapi_url, title=f"{request.app.title} - ReDoc",
+                          redoc_js_url=f"{root}/static/redoc.standalone.js", redoc_favicon_url=f"{root}/favicon.ico",
+                          with_google_fonts=False)
 
 
 @router.get("/favicon.ico", include_in_schema=False)

@@ -236,6 +236,31 @@ def test_the_browser_icon_is_there(port: int) -> None:
     assert 'rel="icon" href="/static/favicon.svg"' in page
 
 
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_the_api_docs_pages_need_no_other_host(port: int, page: str) -> None:
+    """/docs (Swagger UI) and /redoc (ReDoc) name only scripts and style sheets the service serves itself, so they
+    work offline: each is answered 200 with its media type, and the page names no other host."""
+    base = f"http://127.0.0.1:{port}"
+    with urllib.request.urlopen(base + page, timeout=10) as response:
+        assert response.status == 200 and response.headers["content-type"].startswith("text/html")
+        html = response.read().decode("utf-8")
+    scripts = re.findall(r'<script[^>]*\bsrc="([^"]+)"', html)
+    links = re.findall(r'<link[^>]*\brel="([^"]+)"[^>]*\bhref="([^"]+)"|<link[^>]*\bhref="([^"]+)"[^>]*\brel="([^"]+)"',
+                       html)
+    assets = [(url, "text/javascript") for url in scripts]
+    for rel, href, href2, rel2 in links:
+        kind = rel or rel2
+        assets.append((href or href2, "text/css" if kind == "stylesheet" else "image/"))
+    assert scripts and len(assets) >= 2, html
+    assert not re.findall(r"(?:https?:)?//[\w.-]+\.\w+/", html), "the page names another host"
+    for url, media_type in assets:
+        assert url.startswith("/") and not url.startswith("//"), (page, url)
+        with urllib.request.urlopen(base + url, timeout=10) as response:
+            assert response.status == 200, url
+            assert response.headers["content-type"].startswith(media_type), (url, response.headers["content-type"])
+            assert len(response.read()) > 100, url
+
+
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_serve_installs_only_when_pyproject_changes(tmp_path: Path) -> None:
     """`make serve` reinstalls only after pyproject.toml changed, and serves with `plybits serve` (uvicorn without

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -12,6 +13,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+MACHINE_PIP_NOTICE = re.compile(r"WARNING: Location '[^']*' is ignored: it is neither a file nor a directory\.")
+"""pip's line about a package index in this machine's own pip configuration that does not exist: not the project's."""
+
+
+def pip(*args: str) -> str:
+    """``pip *args`` (quiet) with the build backend at the versions constraints.txt pins, as the image installs it;
+    what pip printed on stderr, less :data:`MACHINE_PIP_NOTICE` lines."""
+    import os
+
+    env = {**os.environ, "PIP_CONSTRAINT": str(ROOT / "constraints.txt")}
+    done = subprocess.run([sys.executable, "-m", "pip", *args, "--quiet"], env=env, capture_output=True, text=True,
+                          check=True)
+    return "\n".join(line for line in done.stderr.splitlines() if not MACHINE_PIP_NOTICE.fullmatch(line.strip()))
 
 
 def dockerfile_instructions() -> list[tuple[str, str]]:
@@ -113,49 +129,129 @@ def test_image_pins_every_dependency_before_copying_the_code():
     assert "--no-access-log" in command  # the service writes its own JSON line a request
 
 
-@pytest.mark.slow
-def test_the_service_runs_from_the_wheel_alone(tmp_path):
-    """The wheel the image installs (`pip install . --no-deps`), unpacked away from the checkout, serves the
-    API, the playground and its icon: nothing it needs is left behind in the source tree."""
-    import os
-    import socket
-    import time
-    import urllib.request
+def image_sources(into: Path) -> Path:
+    """``into`` holding what the Dockerfile's COPY instructions put in the image's work folder, from this checkout
+    (less what .dockerignore keeps out of every folder: caches)."""
+    import shutil
 
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path / "dist"),
-                    str(ROOT)], check=True)
-    (wheel,) = (tmp_path / "dist").glob("plybits-*.whl")
-    site = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site),
-                    str(wheel)], check=True)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["PYTHONPATH"] = str(site)
-    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--port", str(port),
-                               "--log-level", "warning"], cwd=tmp_path, env=env, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
+    caches = shutil.ignore_patterns("__pycache__", "*.egg-info", ".mypy_cache")
+    for keyword, args in dockerfile_instructions():
+        if keyword != "COPY":
+            continue
+        *sources, destination = args.split()
+        for source in sources:
+            path, target = ROOT / source, into / destination
+            if path.is_dir():
+                shutil.copytree(path, target, ignore=caches, dirs_exist_ok=True)
+            else:
+                target = target / path.name if destination.endswith("/") or len(sources) > 1 else target
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(path, target)
+    return into
+
+
+class ImageCommand:
+    """The Dockerfile's CMD run here: on 127.0.0.1 and a free port (not 0.0.0.0:8000), Python path ``site`` alone."""
+
+    def __init__(self, site: Path, cwd: Path, **environment: str) -> None:
+        import os
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        command = json.loads([a for k, a in dockerfile_instructions() if k == "CMD"][-1])
+        assert command[0] == "uvicorn"
+        command[command.index("--host") + 1] = "127.0.0.1"
+        command[command.index("--port") + 1] = str(self.port)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env.update(PYTHONPATH=str(site), PLYBITS_WORKERS="1", **environment)
+        self.server = subprocess.Popen([sys.executable, "-m", *command], cwd=cwd, env=env, stderr=subprocess.PIPE,
+                                       text=True)
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> "ImageCommand":
+        import time
+        import urllib.request
+
         deadline = time.monotonic() + 60
         while True:
             try:
-                urllib.request.urlopen(base + "/healthz", timeout=2).close()
-                break
+                urllib.request.urlopen(self.base + "/healthz", timeout=2).close()
+                return self
             except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, server.stderr.read()
+                assert self.server.poll() is None and time.monotonic() < deadline, self.server.communicate()[1]
                 time.sleep(0.2)
-        for path in ("/", "/static/playground.js", "/favicon.ico"):
-            with urllib.request.urlopen(base + path, timeout=10) as response:
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.terminate()
+        self.log = self.server.communicate(timeout=30)[1]
+
+    def access_log(self) -> list[dict]:
+        """The service's JSON access lines (after the server stopped)."""
+        return [json.loads(line) for line in self.log.splitlines() if line.startswith("{")]
+
+
+@pytest.fixture(scope="module")
+def image_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package built the way the image builds it (the Dockerfile's COPY steps, then `pip install .` with the
+    backend at its pinned versions) and installed alone in a folder of its own."""
+    tmp_path = tmp_path_factory.mktemp("image")
+    source = image_sources(tmp_path / "src")
+    pip("wheel", "--no-deps", "-w", str(tmp_path / "dist"), str(source))
+    (wheel,) = (tmp_path / "dist").glob("plybits-*.whl")
+    site = tmp_path / "site"
+    pip("install", "--no-deps", "--target", str(site), str(wheel))
+    return site
+
+
+@pytest.mark.slow
+def test_the_service_runs_from_the_wheel_alone(image_site, tmp_path):
+    """The package built from what the Dockerfile copies, the way it builds it, installed away from the checkout and
+    run with the image's command, serves the API, the playground and its icon, and the API docs pages' scripts:
+    nothing it needs is left behind in the source tree."""
+    import urllib.request
+
+    site = image_site
+    with ImageCommand(site, cwd=tmp_path, PLYBITS_ACCESS_LOG="0") as service:
+        for path in ("/", "/static/playground.js", "/favicon.ico", "/docs", "/static/swagger-ui-bundle.js"):
+            with urllib.request.urlopen(service.base + path, timeout=10) as response:
                 assert response.status == 200, path
-        request = urllib.request.Request(base + "/v1/encode", method="POST",
+        request = urllib.request.Request(service.base + "/v1/encode", method="POST",
                                          data=b'{"game": "chess", "scheme": "rank", "moves": ["e4", "e5", "Nf3"]}',
                                          headers={"content-type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as response:
             assert json.load(response)["data"] == "UEIBAgEAA9xO-GJj"  # README's rank container
         probe = subprocess.run([sys.executable, "-c", "import app, plybits; print(app.__file__, plybits.__file__)"],
-                               cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+                               cwd=tmp_path, env={"PYTHONPATH": str(site)}, capture_output=True, text=True,
+                               check=True)
         assert all(path.startswith(str(site)) for path in probe.stdout.split())
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_the_image_trusts_the_proxy_that_its_environment_names(image_site, tmp_path):
+    """The image's command trusts X-Forwarded-For from the addresses in FORWARDED_ALLOW_IPS (`docker run -e ...`):
+    from a named proxy the access log shows the forwarded client, from any other address the peer's own."""
+    import urllib.request
+
+    site = image_site
+    clients = {}
+    for proxy in ("127.0.0.1", "192.0.2.1"):  # this test's own address, and one it does not connect from
+        with ImageCommand(site, cwd=tmp_path, FORWARDED_ALLOW_IPS=proxy, PLYBITS_ACCESS_LOG="1") as service:
+            request = urllib.request.Request(service.base + "/v1/codecs", headers={"x-forwarded-for": "198.51.100.7"})
+            urllib.request.urlopen(request, timeout=10).close()
+        clients[proxy] = [line["client"] for line in service.access_log() if line["path"] == "/v1/codecs"]
+    assert clients == {"127.0.0.1": ["198.51.100.7"], "192.0.2.1": ["127.0.0.1"]}
+
+
+@pytest.mark.slow
+def test_installing_prints_no_warning(tmp_path):
+    """`pip install -e .` (what `make serve` and `make test` run) and the wheel the image builds print nothing on
+    stderr: pip shows the build backend's warnings, and setuptools' "same name as your package" notice at every
+    editable install was one (tools/build_backend.py leaves it out), its "license as a TOML table" another."""
+    # Into a throwaway environment (pip --python): `--prefix` would first uninstall the running one's plybits.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True)
+    throwaway = tmp_path / "venv" / "bin" / "python"
+    assert pip("--python", str(throwaway), "install", "--no-deps", "-e", str(ROOT)) == ""
+    assert pip("wheel", "--no-deps", "-w", str(tmp_path / "dist"), str(ROOT)) == ""
+    assert list((tmp_path / "venv").rglob("__editable__*plybits*"))
