@@ -9,17 +9,56 @@ change here is a new section version.
 from __future__ import annotations
 
 TAG_NAMES: tuple[str, ...] = (
-    "Event", "Site", "Date", "Round", "White", "Black", "Red", "Result",
+    "Event", "Site", "Date", "Round", "White", "Black", "Result",
     "UTCDate", "UTCTime", "WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff",
-    "WhiteTitle", "BlackTitle", "WhiteFideId", "BlackFideId", "WhiteTeam", "BlackTeam",
-    "WhiteCountry", "BlackCountry", "Variant", "TimeControl", "ECO", "Opening", "Variation", "Termination",
-    "Annotator", "PlyCount", "Plies", "EventDate", "EventType", "EventRounds", "EventCountry", "Board",
-    "Mode", "Time", "SetUp", "FEN", "Timezone", "ECOUrl", "StartTime", "EndDate", "EndTime", "Link",
+    "Variant", "TimeControl", "ECO", "Opening", "Variation", "Termination", "Annotator",
+    "WhiteTitle", "BlackTitle", "WhiteFideId", "BlackFideId", "EventDate", "PlyCount",
+    "Red", "WhiteTeam", "BlackTeam", "WhiteCountry", "BlackCountry", "EventType", "EventRounds", "EventCountry",
+    "Board", "Mode", "Time", "SetUp", "FEN", "Timezone", "ECOUrl", "StartTime", "EndDate", "EndTime", "Link",
     "CurrentPosition", "GameStartTime", "GameEndTime", "GameDuration", "Source", "SourceDate",
-    "SourceVersionDate", "Notation", "Format", "Game", "Section", "Stage",
+    "SourceVersionDate", "Notation", "Plies", "Format", "Game", "Section", "Stage", "SubVariation",
 )
-"""Known tag names in their usual order (the Seven Tag Roster first, then lichess's, chess.com's, TWIC's,
-xiangqi's and Abalone's): a tag name is coded by how many unused known names it skips from the last."""
+"""Known tag names in their usual order (the Seven Tag Roster first, then lichess's, TWIC's, chess.com's,
+xiangqi's and Abalone's)."""
+
+SUCCESSORS: dict[str, tuple[str, ...]] = {
+    "": ("Event", "Site", "Variant"),
+    "Event": ("Site", "Date", "Red"),
+    "Site": ("Date",),
+    "Date": ("Round", "White", "EventDate"),
+    "EventDate": ("Round", "PlyCount"),
+    "Round": ("White", "Result"),
+    "White": ("Black",),
+    "Red": ("Black",),
+    "Black": ("Result", "ECO", "Variant"),
+    "Result": ("UTCDate", "WhiteElo", "WhiteTitle", "ECO", "CurrentPosition", "TimeControl", "Board", "FEN"),
+    "UTCDate": ("UTCTime",),
+    "UTCTime": ("WhiteElo",),
+    "WhiteElo": ("BlackElo",),
+    "BlackElo": ("WhiteRatingDiff", "ECO", "PlyCount", "TimeControl"),
+    "WhiteRatingDiff": ("BlackRatingDiff",),
+    "BlackRatingDiff": ("Variant", "ECO", "WhiteTitle", "TimeControl"),
+    "WhiteTitle": ("BlackTitle",),
+    "BlackTitle": ("Variant", "WhiteElo", "TimeControl"),
+    "Variant": ("TimeControl", "Result"),
+    "TimeControl": ("ECO", "Termination", "StartTime"),
+    "ECO": ("Opening", "Termination", "WhiteElo", "PlyCount", "ECOUrl"),
+    "Opening": ("Variation", "TimeControl", "Termination"),
+    "Variation": ("WhiteFideId", "SubVariation"),
+    "WhiteFideId": ("BlackFideId",),
+    "BlackFideId": ("EventDate",),
+    "Termination": ("Annotator", "StartTime"),
+    "CurrentPosition": ("Timezone",),
+    "Timezone": ("ECO",),
+    "ECOUrl": ("UTCDate",),
+    "StartTime": ("EndDate",),
+    "EndDate": ("EndTime",),
+    "EndTime": ("Link",),
+    "FEN": ("SetUp",),
+}
+"""The names that usually follow a tag (the empty name: the first tag), most likely first: a tag name is
+coded by its rank among the unused known names, these first, then the others in :data:`TAG_NAMES` order
+from the last one on."""
 
 DATE = "date"
 TIME = "time"
@@ -31,6 +70,7 @@ RESULT = "result"
 FINAL_FEN = "final-fen"
 PLY_COUNT = "ply-count"
 PREFIXED = "prefixed"
+WORDED = "worded"
 TEXT = "text"
 
 TAG_KINDS: dict[str, str] = {
@@ -44,6 +84,7 @@ TAG_KINDS: dict[str, str] = {
     "Result": RESULT,
     "CurrentPosition": FINAL_FEN,
     "PlyCount": PLY_COUNT, "Plies": PLY_COUNT,
+    "Opening": WORDED, "Variation": WORDED, "SubVariation": WORDED,
 }
 """How each known tag's value is typed; a tag not named here is :data:`PREFIXED` if it has prefixes below,
 else :data:`TEXT`."""
@@ -129,3 +170,29 @@ def byte_weights() -> list[int]:
                          ("(", 15), (")", 15), ("/", 20), ("!", 10), ("?", 10), ("\n", 20)):
         weights[ord(char)] = weight
     return weights
+
+WORDS: tuple[str, ...] = tuple(sorted(set("""
+Defense Defence Opening Game Gambit Attack Variation Variations Accepted Declined System Countergambit Line Lines
+Main Other Normal Sicilian French Caro Kann Queen's King's Queen King Pawn Indian English Italian Spanish Ruy Lopez
+Scotch Petrov's Petrov Petroff Russian Philidor Pirc Modern Alekhine Scandinavian Nimzo Gr\u00fcnfeld Grunfeld
+Gruenfeld Dutch Slav Semi Catalan Benoni Benko Budapest London Colle Trompowsky R\u00e9ti Reti Bird Bird's Vienna
+Four Two Three Knights Knight's Knight Bishop's Bishop Najdorf Dragon Accelerated Hyperaccelerated Scheveningen
+Taimanov Kan Sveshnikov Alapin Smith Morra Closed Open Exchange Advance Classical Tarrasch Winawer Rubinstein
+Steinitz Berlin Marshall Morphy Evans Giuoco Piano Fried Liver Traxler Hungarian Ponziani Latvian Elephant Center
+Centre Danish Owen Nimzowitsch Larsen Polish Grob Sokolsky Zukertort Torre Stonewall Leningrad Hedgehog Symmetrical
+Reversed Anglo Old New Mieses Kotroc Van't Kruijs Hippopotamus Rat Mikenas Czech Austrian Byrne Fianchetto Bogo
+Albin Chigorin Tartakower Panov Botvinnik Karpov Smyslov Schlechter Wing Blackmar Diemer Staunton Kieseritzky Muzio
+Salvio Allgaier Cunningham Falkbeer Schliemann Jaenisch Cozio Mason Krause Wormald Rossolimo Moscow Nyezhmetdinov
+Keres Richter Rauzer Anti Delayed Quiet Irregular Mengarini's Amar Clemenz Ware Barnes Gedult's Saragossa Dunst Crab
+Borg St George Jerome Calabrese Halloween Wayward Bowdler Paulsen Kalashnikov Grand Prix Chekhover Lasker Tal
+Benoni Bishop Portuguese Scandinavian Icelandic Lemberger Ryder Bl\u00fcmich Euwe Teichmann Fischer Kasparov
+Petrosian Spassky Averbakh Samisch S\u00e4misch Saemisch Four Pawns Knights Rapport Jobava Barry Pseudo Zaitsev
+Breyer Chigorin Flohr Zaitsev Worrall Arkhangelsk Archangel Neo Mortimer Cordel Deferred Bongcloud Englund Owen's
+Kingside Queenside Hanham Larobok Lion Chameleon Pin Counterattack Counter Double Duras Exchange Fork Trap Fajarowicz
+Tennison Polish Orangutan Dzindzi Indian Carr Hungarian Lisitsin Zilbermints Jaenisch Greco Horwitz Kmoch Maroczy
+Bind Levenfish Yugoslav Harrington Mar\u00f3czy Spielmann Alatortsev Noteboom Meran Abrahams Chebanenko Tolush
+Geller Sozin Velimirovic Fianchetto Modern Gurgenidze Mongoose Nakhmanson Sicilian Kortchnoi Snyder Kupreichik
+Frankenstein Dracula Goring Max Lange Schallopp Ulvestad Vinogradov Steinitz Suhle Yankovich Wilkes Barre
+""".split())))
+"""Common words of chess opening names (the ECO classification's and the servers' own): an ``Opening`` or
+``Variation`` is coded word by word where its words are here."""

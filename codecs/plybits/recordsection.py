@@ -280,6 +280,57 @@ class _Text:
             raise InvalidDataError(f"{what} is not UTF-8: {err}") from None
 
 
+_WORDED_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
+"""A run of letters: what a dictionary word is (an apostrophe inside, as in ``King's``, included)."""
+_WORD_INDEX = {word: i for i, word in enumerate(dictionary.WORDS)}
+_PIECE_END, _PIECE_WORD, _PIECE_BYTE = range(3)
+
+
+class _Words:
+    """Text as pieces: a word of the dictionary (by index) or a UTF-8 byte (:class:`_Text`'s tree), until an end.
+
+    A word is coded as a word exactly where a whole run of letters (apostrophes within it included) is one."""
+
+    __slots__ = ("piece", "text")
+
+    def __init__(self, text: _Text) -> None:
+        self.piece = _Tree(2, 3)
+        self.text = text
+
+    def code(self, c: _Coder, text: str = "", what: str = "text") -> str:
+        raw = _utf8(text, what) if c.writing else b""
+        pieces: list[tuple[int, int]] = []  # (kind, word index or byte)
+        if c.writing:
+            pos = 0
+            for match in _WORDED_RE.finditer(text):
+                if match.group() in _WORD_INDEX:
+                    pieces += [(_PIECE_BYTE, b) for b in text[pos:match.start()].encode("utf-8")]
+                    pieces.append((_PIECE_WORD, _WORD_INDEX[match.group()]))
+                    pos = match.end()
+            pieces += [(_PIECE_BYTE, b) for b in text[pos:].encode("utf-8")]
+        out = bytearray()
+        previous = 0
+        for i in range(len(raw) + 1 if c.writing else MAX_TEXT + 1):
+            kind, value = pieces[i] if i < len(pieces) else (_PIECE_END, 0)
+            kind = self.piece.code(c, kind, previous)
+            if kind == _PIECE_END:
+                break
+            if kind > _PIECE_BYTE or i == MAX_TEXT:
+                raise InvalidDataError(f"{what}: piece of kind {kind} or more than {MAX_TEXT} pieces")
+            if kind == _PIECE_WORD:
+                out += dictionary.WORDS[c.uniform(len(dictionary.WORDS), value)].encode("utf-8")
+            else:
+                node = 1
+                for shift in range(7, -1, -1):
+                    node = (node << 1) | c.bit(self.text.tree, node, (value >> shift) & 1)
+                out.append(node - 256)
+            previous = kind
+        try:
+            return out.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InvalidDataError(f"{what} is not UTF-8: {err}") from None
+
+
 # ---------------------------------------------------------------------------------------------------- values
 
 _ID62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -298,7 +349,6 @@ _COMMAND_RE = re.compile(r"\[%(clk|emt|eval) ([^\[\]]*)\]")
 
 _NAME_INDEX = {name: i for i, name in enumerate(dictionary.TAG_NAMES)}
 _REST_NONE, _REST_DECIMAL, _REST_ID, _REST_TEXT = range(4)
-_NAME_END, _NAME_FORWARD, _NAME_BACK, _NAME_OTHER = range(4)
 
 
 def _decimal(text: str) -> int | None:
@@ -347,16 +397,22 @@ def _eval_text(mate: bool, value: int, digits: int) -> str:
     return f"{sign}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
 
 
+def _prior(bits: _Bits, ctx: int, zero: float, seen: int = 2) -> None:
+    """Start context ``ctx`` of ``bits`` at probability ``zero`` of a 0, as if seen ``seen`` times."""
+    bits.p[ctx] = min(max(int(zero * PROB_ONE), PROB_MIN), PROB_MAX)
+    bits.n[ctx] = seen
+
+
 class _Models:
-    """Every adaptive model of one section, fresh for each."""
+    """Every adaptive model of one section, fresh for each, starting from priors that say what is usual."""
 
     def __init__(self) -> None:
         self.flags = _Bits(64)
         self.count = _Number(8)
         self.text = _Text()
         self.comment_text = _Text()
+        self.words = _Words(self.text)
         self.tag_name = _Number(2)
-        self.name_kind = _Tree(2, 4)
         self.typed = _Bits(16)
         self.small = _Number(16)
         self.signed = _Signed(16)
@@ -372,6 +428,21 @@ class _Models:
         self.mate = _Signed(2)
         self.plies = _Number()
         self.size = _Number()
+        flags = self.flags
+        for ctx, zero in ((_F_MORE_TAGS, 1 / 16), (_F_DATE_SAME, 1 / 8), (_F_COMMON_TC, 7 / 8), (_F_RESULT_SAME, 15 / 16),
+                          (_F_LINE_COMMENT, 15 / 16), (_F_NAGS, 15 / 16), (_F_NAG_BIG, 31 / 32),
+                          (_F_VARIATIONS, 31 / 32), (_F_EVAL_MATE, 15 / 16), (_F_EVAL_MATE + 1, 1 / 8),
+                          (_F_DATE_UNKNOWN_YEAR, 15 / 16), (_F_NAME_OTHER, 15 / 16)):
+            _prior(flags, ctx, zero)
+        for ctx in range(16):
+            _prior(self.typed, ctx, 15 / 16)
+        _prior(self.tag_name.unary, MAX_NUMBER_BITS, 7 / 8)  # the first successor
+        for ctx in range(32):  # a clock: time spent near the same side's last (its bit length is the context)
+            _prior(self.clock.sign, ctx, 7 / 8)
+            last = (ctx & 15) - 1
+            for j in range(MAX_NUMBER_BITS):
+                _prior(self.clock.magnitude.unary, ctx * MAX_NUMBER_BITS + j,
+                       1 / 2 if last < 0 else 1 / 5 if j < last - 1 else 1 / 2 if j <= last else 3 / 4, 1)
 
 
 _F_MORE_TAGS, _F_DATE_SAME, _F_FINAL_FEN, _F_COMMON_TC, _F_RESULT_SAME, _F_LINE_COMMENT = range(6)
@@ -383,6 +454,7 @@ _F_NAG_BIG = 20
 _F_VARIATIONS = 21
 _F_EVAL_PART = 22
 _F_DATE_UNKNOWN_YEAR = 23
+_F_NAME_OTHER = 24
 
 
 class _State:
@@ -426,44 +498,41 @@ class _Section:
         if len(names) > MAX_TAGS:
             raise LimitExceededError(f"{len(names)} tags, at most {MAX_TAGS} allowed")
         unused = list(dictionary.TAG_NAMES)
-        last = -1
+        last = ""
         out: dict[str, str] = {}
         for i in range(MAX_TAGS + 1):
             if not c.bit(m.flags, _F_MORE_TAGS, int(i < len(names))):
                 break
             if i == MAX_TAGS:
                 raise InvalidDataError(f"more than {MAX_TAGS} tags")
-            name, last = self.tag_name(names[i] if c.writing else "", unused, last)
+            name = last = self.tag_name(names[i] if c.writing else "", unused, last)
             if name in out:
                 raise InvalidDataError(f"tag {name!r} appears twice")
             out[name] = self.s.tags[name] = self.tag_value(name, tags[name] if c.writing else "")
         return out
 
-    def tag_name(self, name: str, unused: list[str], last: int) -> tuple[str, int]:
-        """The tag name and its index in the dictionary's order (``last`` if it is not a known name)."""
+    def tag_name(self, name: str, unused: list[str], last: str) -> str:
+        """A tag name: a bit for a known one, then its rank among the unused known names in the order
+        :data:`recorddictionary.SUCCESSORS` predicts after ``last``; else its text."""
         c, m = self.c, self.m
-        forward = [n for n in unused if _NAME_INDEX[n] > last]
-        back = [n for n in reversed(unused) if _NAME_INDEX[n] < last]
-        kind = _NAME_OTHER
-        rank = 0
-        if c.writing and name in unused:
-            kind, rank = (_NAME_FORWARD, forward.index(name)) if name in forward else (_NAME_BACK, back.index(name))
-        kind = m.name_kind.code(c, kind, min(last + 1, 1))
-        if kind == _NAME_FORWARD or kind == _NAME_BACK:
-            candidates = forward if kind == _NAME_FORWARD else back
-            rank = m.tag_name.at_most(c, len(candidates) - 1, "tag name rank", rank, kind - 1)
-            name = candidates[rank]
-            unused.remove(name)
-            return name, _NAME_INDEX[name]
-        if kind == _NAME_END:
-            raise InvalidDataError("tag name of an unused kind")
-        return m.text.code(c, name, "tag name"), last
+        if c.bit(m.flags, _F_NAME_OTHER, int(c.writing and name not in unused)):
+            return m.text.code(c, name, "tag name")
+        successors = [n for n in dictionary.SUCCESSORS.get(last, ()) if n in unused]
+        after = _NAME_INDEX.get(last, -1)
+        candidates = successors + [n for n in unused if _NAME_INDEX[n] > after and n not in successors] + [
+            n for n in unused if _NAME_INDEX[n] <= after and n not in successors]
+        rank = candidates.index(name) if c.writing else 0
+        name = candidates[m.tag_name.at_most(c, len(candidates) - 1, "tag name rank", rank, int(bool(successors)))]
+        unused.remove(name)
+        return name
 
     def tag_value(self, name: str, value: str) -> str:
         c, m = self.c, self.m
         kind = dictionary.TAG_KINDS.get(name, dictionary.PREFIXED if name in dictionary.PREFIXES else dictionary.TEXT)
         if kind == dictionary.TEXT:
             return m.text.code(c, value, f"tag {name!r} value")
+        if kind == dictionary.WORDED:
+            return m.words.code(c, value, f"tag {name!r} value")
         kinds = (dictionary.DATE, dictionary.TIME, dictionary.ELO, dictionary.RATING_DIFF, dictionary.TIME_CONTROL,
                  dictionary.ECO, dictionary.RESULT, dictionary.FINAL_FEN, dictionary.PLY_COUNT, dictionary.PREFIXED)
         ctx = kinds.index(kind)
