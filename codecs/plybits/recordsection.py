@@ -166,11 +166,13 @@ class _Number:
     of ``n + 1`` in unary, then the bits below its leading one, the first two with their own contexts (by
     length and position), the others plain."""
 
-    __slots__ = ("unary", "mantissa")
+    __slots__ = ("unary", "mantissa", "shared")
 
-    def __init__(self, contexts: int = 1) -> None:
+    def __init__(self, contexts: int = 1, *, shared: bool = False) -> None:
         self.unary = _Bits(contexts * MAX_NUMBER_BITS)
-        self.mantissa = _Bits(contexts * MAX_NUMBER_BITS * 2)
+        self.mantissa = _Bits((1 if shared else contexts) * MAX_NUMBER_BITS * 2)
+        self.shared = shared
+        """Whether the bits below the leading one share their contexts across ``contexts`` (by length only)."""
 
     def code(self, c: _Coder, n: int = 0, ctx: int = 0) -> int:
         """:raises LimitExceededError: (writing) if ``n`` is out of range."""
@@ -182,7 +184,7 @@ class _Number:
         while length < MAX_NUMBER_BITS - 1 and c.bit(self.unary, base + length, int(length < k)):
             length += 1
         v = 1
-        base = (base + length) * 2 + length - 1
+        base = ((0 if self.shared else base) + length) * 2 + length - 1
         for i in range(length - 1, -1, -1):
             bit = ((n + 1) >> i) & 1
             v = (v << 1) | (c.bit(self.mantissa, base - i, bit) if i >= length - 2 else c.uniform(2, bit))
@@ -201,9 +203,9 @@ class _Signed:
 
     __slots__ = ("sign", "magnitude")
 
-    def __init__(self, contexts: int = 1) -> None:
+    def __init__(self, contexts: int = 1, *, shared: bool = False) -> None:
         self.sign = _Bits(contexts)
-        self.magnitude = _Number(contexts)
+        self.magnitude = _Number(contexts, shared=shared)
 
     def code(self, c: _Coder, n: int = 0, ctx: int = 0) -> int:
         if c.bit(self.sign, ctx, int(n < 0)):
@@ -348,6 +350,8 @@ _MATE_RE = re.compile(r"#-?[1-9][0-9]{0,4}")
 _COMMAND_RE = re.compile(r"\[%(clk|emt|eval) ([^\[\]]*)\]")
 
 _NAME_INDEX = {name: i for i, name in enumerate(dictionary.TAG_NAMES)}
+_MONTHS = {"??", *(f"{month:02d}" for month in range(1, 13))}
+_DAYS = {"??", *(f"{day:02d}" for day in range(1, 32))}
 _REST_NONE, _REST_DECIMAL, _REST_ID, _REST_TEXT = range(4)
 
 
@@ -422,7 +426,7 @@ class _Models:
         self.skeleton_index = _Number(2)
         self.part = _Tree(2, 4)
         self.precision = _Tree(2, 5)
-        self.clock = _Signed(32)
+        self.clock = _Signed(32, shared=True)
         self.emt = _Number(13)
         self.eval = _Signed(14)
         self.mate = _Signed(2)
@@ -432,11 +436,17 @@ class _Models:
         for ctx, zero in ((_F_MORE_TAGS, 1 / 16), (_F_DATE_SAME, 1 / 8), (_F_COMMON_TC, 7 / 8), (_F_RESULT_SAME, 15 / 16),
                           (_F_LINE_COMMENT, 15 / 16), (_F_NAGS, 15 / 16), (_F_NAG_BIG, 31 / 32),
                           (_F_VARIATIONS, 31 / 32), (_F_EVAL_MATE, 15 / 16), (_F_EVAL_MATE + 1, 1 / 8),
-                          (_F_DATE_UNKNOWN_YEAR, 15 / 16), (_F_NAME_OTHER, 15 / 16)):
+                          (_F_DATE_UNKNOWN_YEAR, 15 / 16), (_F_NAME_OTHER, 15 / 16), (_F_ID_NOT_8, 7 / 8)):
             _prior(flags, ctx, zero)
         for ctx in range(16):
             _prior(self.typed, ctx, 15 / 16)
         _prior(self.tag_name.unary, MAX_NUMBER_BITS, 7 / 8)  # the first successor
+        count = self.count  # a step has as many comments as the one before (none: context 0, one: context 1)
+        _prior(count.unary, 0, 15 / 16, 4)
+        for ctx in (1, 2, 3):
+            _prior(count.unary, ctx * MAX_NUMBER_BITS, 1 / 16, 4)
+            _prior(count.unary, ctx * MAX_NUMBER_BITS + 1, 15 / 16, 4)
+            _prior(count.mantissa, (ctx * MAX_NUMBER_BITS + 1) * 2, 15 / 16, 4)
         for ctx in range(32):  # a clock: time spent near the same side's last (its bit length is the context)
             _prior(self.clock.sign, ctx, 7 / 8)
             last = (ctx & 15) - 1
@@ -455,6 +465,8 @@ _F_VARIATIONS = 21
 _F_EVAL_PART = 22
 _F_DATE_UNKNOWN_YEAR = 23
 _F_NAME_OTHER = 24
+_F_ID_NOT_8 = 25
+"""Whether an identifier (after a prefix) is not of 8 characters, as lichess's game and tournament ids are."""
 
 
 class _State:
@@ -546,7 +558,8 @@ class _Section:
     def value_date(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
         if check:
-            return value if _DATE_RE.fullmatch(value) else None
+            match = _DATE_RE.fullmatch(value)
+            return value if match and match.group(2) in _MONTHS and match.group(3) in _DAYS else None
         last = self.s.last_date
         if last is not None and c.bit(m.flags, _F_DATE_SAME, int(value == last)):
             return last
@@ -556,10 +569,10 @@ class _Section:
             year = 1 + YEAR_ORIGIN - m.signed.code(c, YEAR_ORIGIN - int(parts[0]) if parts[0] != "????" else 0, 2)
             if not 0 < year <= 10_000:
                 raise InvalidDataError(f"year {year - 1} of a date")
-        month = c.uniform(101, 0 if parts[1] == "??" else int(parts[1]) + 1)
-        day = c.uniform(101, 0 if parts[2] == "??" else int(parts[2]) + 1)
-        text = ".".join(["????" if year == 0 else f"{year - 1:04d}", "??" if month == 0 else f"{month - 1:02d}",
-                         "??" if day == 0 else f"{day - 1:02d}"])
+        month = c.uniform(13, 0 if parts[1] == "??" else int(parts[1]))
+        day = c.uniform(32, 0 if parts[2] == "??" else int(parts[2]))
+        text = ".".join(["????" if year == 0 else f"{year - 1:04d}", "??" if month == 0 else f"{month:02d}",
+                         "??" if day == 0 else f"{day:02d}"])
         self.s.last_date = text
         return text
 
@@ -660,7 +673,12 @@ class _Section:
         elif kind == _REST_DECIMAL:
             rest = str(m.small.code(c, int(rest) if c.writing else 0, 3))
         elif kind == _REST_ID:
-            length = m.ids.at_most(c, 63, "identifier length", len(rest) - 1) + 1
+            if c.bit(m.flags, _F_ID_NOT_8, int(len(rest) != 8)):
+                length = m.ids.at_most(c, 63, "identifier length", len(rest) - 1) + 1
+                if length == 8:
+                    raise InvalidDataError("an identifier of 8 characters coded by its length")
+            else:
+                length = 8
             rest = "".join(_ID62[c.uniform(62, _ID62_INDEX[rest[i]] if c.writing else 0)] for i in range(length))
         else:
             rest = m.text.code(c, rest, f"tag {name!r} value")
@@ -749,7 +767,7 @@ class _Section:
             ctx = 0
         else:
             prediction = last + s.increment_ms
-            ctx = 1 + min(s.spent[side].bit_length(), 14)
+            ctx = 1 + min(((s.spent[side] * 3 + s.spent[1 - side]) // 4).bit_length(), 14)
         ctx += 16 if digits else 0
         spent = m.clock.code(c, prediction // unit - ms // unit, ctx)
         clock = (prediction // unit - spent) * unit
