@@ -77,6 +77,12 @@ class _Bits:
         self.p = [p] * size
         self.n = [seen] * size
 
+    def copy(self) -> _Bits:
+        """An independent copy, in its current state."""
+        bits = _Bits(0)
+        bits.p, bits.n = self.p.copy(), self.n.copy()
+        return bits
+
 
 class _Coder:
     """Codes binary decisions and uniform symbols; a writer is given each value, a reader decodes it."""
@@ -174,6 +180,11 @@ class _Number:
         self.shared = shared
         """Whether the bits below the leading one share their contexts across ``contexts`` (by length only)."""
 
+    def copy(self) -> _Number:
+        number = _Number(0, shared=self.shared)
+        number.unary, number.mantissa = self.unary.copy(), self.mantissa.copy()
+        return number
+
     def code(self, c: _Coder, n: int = 0, ctx: int = 0) -> int:
         """:raises LimitExceededError: (writing) if ``n`` is out of range."""
         k = (n + 1).bit_length() - 1
@@ -207,6 +218,11 @@ class _Signed:
         self.sign = _Bits(contexts)
         self.magnitude = _Number(contexts, shared=shared)
 
+    def copy(self) -> _Signed:
+        signed = _Signed(0)
+        signed.sign, signed.magnitude = self.sign.copy(), self.magnitude.copy()
+        return signed
+
     def code(self, c: _Coder, n: int = 0, ctx: int = 0) -> int:
         if c.bit(self.sign, ctx, int(n < 0)):
             return -1 - self.magnitude.code(c, -1 - n, ctx)
@@ -221,6 +237,11 @@ class _Tree:
     def __init__(self, width: int, contexts: int = 1) -> None:
         self.width = width
         self.bits = _Bits(contexts << width)
+
+    def copy(self) -> _Tree:
+        tree = _Tree(self.width, 0)
+        tree.bits = self.bits.copy()
+        return tree
 
     def code(self, c: _Coder, symbol: int = 0, ctx: int = 0) -> int:
         node = 1
@@ -265,6 +286,11 @@ class _Text:
         self.length = _Number()
         self.tree = _prior_tree()
 
+    def copy(self) -> _Text:
+        text = _Text.__new__(_Text)
+        text.length, text.tree = self.length.copy(), self.tree.copy()
+        return text
+
     def code(self, c: _Coder, text: str = "", what: str = "text") -> str:
         raw = _utf8(text, what) if c.writing else b""
         n = self.length.at_most(c, MAX_TEXT, f"{what} length", len(raw))
@@ -298,6 +324,11 @@ class _Words:
     def __init__(self, text: _Text) -> None:
         self.piece = _Tree(2, 3)
         self.text = text
+
+    def copy(self) -> _Words:
+        words = _Words(self.text)
+        words.piece = self.piece.copy()
+        return words
 
     def code(self, c: _Coder, text: str = "", what: str = "text") -> str:
         raw = _utf8(text, what) if c.writing else b""
@@ -341,7 +372,8 @@ _ID_RE = re.compile(r"[0-9A-Za-z]{1,64}")
 _DECIMAL_RE = re.compile(r"0|[1-9][0-9]{0,11}")
 _DATE_RE = re.compile(r"([0-9]{4}|\?\?\?\?)\.([0-9]{2}|\?\?)\.([0-9]{2}|\?\?)")
 _TIME_RE = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})")
-_SIGNED_RE = re.compile(r"0|[+-][1-9][0-9]{0,5}")
+_SIGNED_RE = re.compile(r"\+0|[+-][1-9][0-9]{0,5}")
+"""A rating change as lichess writes it: ``+6``, ``-6``, ``+0``."""
 _TIME_CONTROL_RE = re.compile(r"([1-9][0-9]{0,6})\+(0|[1-9][0-9]{0,5})")
 _ECO_RE = re.compile(r"[A-E][0-9]{2}")
 _CLOCK_RE = re.compile(r"([0-9]{1,4}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,3}))?")
@@ -401,14 +433,15 @@ def _eval_text(mate: bool, value: int, digits: int) -> str:
     return f"{sign}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
 
 
-def _prior(bits: _Bits, ctx: int, zero: float, seen: int = 2) -> None:
-    """Start context ``ctx`` of ``bits`` at probability ``zero`` of a 0, as if seen ``seen`` times."""
-    bits.p[ctx] = min(max(int(zero * PROB_ONE), PROB_MIN), PROB_MAX)
+def _prior(bits: _Bits, ctx: int, zero: int, seen: int = 2) -> None:
+    """Start context ``ctx`` of ``bits`` at probability ``zero / 64`` of a 0, as if seen ``seen`` times."""
+    bits.p[ctx] = min(max(zero * (PROB_ONE // 64), PROB_MIN), PROB_MAX)
     bits.n[ctx] = seen
 
 
 class _Models:
-    """Every adaptive model of one section, fresh for each, starting from priors that say what is usual."""
+    """Every adaptive model of one section, fresh for each (:func:`_fresh_models`), starting from priors that
+    say what is usual."""
 
     def __init__(self) -> None:
         self.flags = _Bits(64)
@@ -433,29 +466,44 @@ class _Models:
         self.plies = _Number()
         self.size = _Number()
         flags = self.flags
-        for ctx, zero in ((_F_MORE_TAGS, 1 / 16), (_F_DATE_SAME, 1 / 8), (_F_COMMON_TC, 7 / 8), (_F_RESULT_SAME, 15 / 16),
-                          (_F_LINE_COMMENT, 15 / 16), (_F_NAGS, 15 / 16), (_F_NAG_BIG, 31 / 32),
-                          (_F_VARIATIONS, 31 / 32), (_F_EVAL_MATE, 15 / 16), (_F_EVAL_MATE + 1, 1 / 8),
-                          (_F_DATE_UNKNOWN_YEAR, 15 / 16), (_F_NAME_OTHER, 15 / 16), (_F_ID_NOT_8, 7 / 8)):
+        for ctx, zero in _FLAG_PRIORS:
             _prior(flags, ctx, zero)
         for ctx in range(16):
-            _prior(self.typed, ctx, 15 / 16)
-        _prior(self.tag_name.unary, MAX_NUMBER_BITS, 7 / 8)  # the first successor
+            _prior(self.typed, ctx, 60)
+        _prior(self.tag_name.unary, MAX_NUMBER_BITS, 56)  # the first successor
         count = self.count  # a step has as many comments as the one before (none: context 0, one: context 1)
-        _prior(count.unary, 0, 15 / 16, 4)
+        _prior(count.unary, 0, 60, 4)
         for ctx in (1, 2, 3):
-            _prior(count.unary, ctx * MAX_NUMBER_BITS, 1 / 16, 4)
-            _prior(count.unary, ctx * MAX_NUMBER_BITS + 1, 15 / 16, 4)
-            _prior(count.mantissa, (ctx * MAX_NUMBER_BITS + 1) * 2, 15 / 16, 4)
+            _prior(count.unary, ctx * MAX_NUMBER_BITS, 4, 4)
+            _prior(count.unary, ctx * MAX_NUMBER_BITS + 1, 60, 4)
+            _prior(count.mantissa, (ctx * MAX_NUMBER_BITS + 1) * 2, 60, 4)
         for ctx in range(32):  # a clock: time spent near the same side's last (its bit length is the context)
-            _prior(self.clock.sign, ctx, 7 / 8)
+            _prior(self.clock.sign, ctx, 56)
             last = (ctx & 15) - 1
             for j in range(MAX_NUMBER_BITS):
                 _prior(self.clock.magnitude.unary, ctx * MAX_NUMBER_BITS + j,
-                       1 / 2 if last < 0 else 1 / 5 if j < last - 1 else 1 / 2 if j <= last else 3 / 4, 1)
+                       32 if last < 0 else 13 if j < last - 1 else 32 if j <= last else 48, 1)
+
+    def copy(self) -> _Models:
+        """Independent copies of every model, in their current state."""
+        models = _Models.__new__(_Models)
+        for name, model in vars(self).items():
+            setattr(models, name, model.copy())
+        models.words = _Words(models.text)
+        return models
 
 
-_F_MORE_TAGS, _F_DATE_SAME, _F_FINAL_FEN, _F_COMMON_TC, _F_RESULT_SAME, _F_LINE_COMMENT = range(6)
+_PRIMED: list[_Models] = []
+
+
+def _fresh_models() -> _Models:
+    """The models at their priors (copies of a set built once)."""
+    if not _PRIMED:
+        _PRIMED.append(_Models())
+    return _PRIMED[0].copy()
+
+
+_F_MORE_TAGS, _F_DATE_SAME, _F_COMMON_TC, _F_RESULT_SAME, _F_LINE_COMMENT = 0, 1, 3, 4, 5
 _F_STEPS = 6  # +1 in a variation
 _F_EVAL_MATE = 8  # +1 after a mate
 _F_EVAL_SHORT = 10  # +1 when the last one was short
@@ -467,6 +515,10 @@ _F_DATE_UNKNOWN_YEAR = 23
 _F_NAME_OTHER = 24
 _F_ID_NOT_8 = 25
 """Whether an identifier (after a prefix) is not of 8 characters, as lichess's game and tournament ids are."""
+_FLAG_PRIORS = ((_F_MORE_TAGS, 4), (_F_DATE_SAME, 8), (_F_COMMON_TC, 56), (_F_RESULT_SAME, 60), (_F_LINE_COMMENT, 60),
+                (_F_NAGS, 60), (_F_NAG_BIG, 62), (_F_VARIATIONS, 62), (_F_EVAL_MATE, 60), (_F_EVAL_MATE + 1, 8),
+                (_F_DATE_UNKNOWN_YEAR, 60), (_F_NAME_OTHER, 60), (_F_ID_NOT_8, 56))
+"""The flags whose first probability of a 0 is not one half: (flag, 64ths)."""
 
 
 class _State:
@@ -491,13 +543,18 @@ class _State:
         """The change of the evaluation in the comments of the step being coded (-1: none)."""
         self.skeletons: list[tuple[str | int, ...]] = list(dictionary.SKELETONS)
 
+    def nag_context(self) -> int:
+        """The flag telling whether a step has NAGs: by how far its evaluation moved (none, or its bit length / 2)."""
+        swing = self.step_swing
+        return _F_NAGS + (0 if swing < 0 else 1 + min(swing.bit_length() // 2, 6))
+
 
 class _Section:
     """The layout of a section, for a writer and a reader alike."""
 
     def __init__(self, c: _Coder, scheme: AnyScheme, state: _State) -> None:
         self.c = c
-        self.m = _Models()
+        self.m = _fresh_models()
         self.scheme = scheme
         self.s = state
 
@@ -607,7 +664,7 @@ class _Section:
         other = self.s.tags.get("WhiteRatingDiff" if name == "BlackRatingDiff" else "BlackRatingDiff", "x")
         prediction = -int(other) if _SIGNED_RE.fullmatch(other) else 0
         diff = prediction + m.signed.code(c, int(value) - prediction if c.writing else 0, 1)
-        return "0" if diff == 0 else f"{diff:+d}"
+        return f"{diff:+d}"
 
     def value_timecontrol(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
@@ -877,8 +934,7 @@ class _NotesWriter(_Section):
         self.s.step_swing = -1
         self.comments(step.comments, ply, previous)
         c.topic = "nag"
-        swing = self.s.step_swing
-        if c.bit(m.flags, _F_NAGS + (0 if swing < 0 else 1 + min(swing.bit_length() // 2, 6)), int(bool(step.nags))):
+        if c.bit(m.flags, self.s.nag_context(), int(bool(step.nags))):
             m.count.code(c, len(step.nags) - 1, 4)
             for nag in step.nags:
                 if c.bit(m.flags, _F_NAG_BIG, int(not 0 <= nag < 256)):
@@ -930,8 +986,7 @@ class _NotesReader(_Section):
         c, m = self.c, self.m
         self.s.step_swing = -1
         step: Step[Any] = Step(comments=self.comments((), ply, previous))
-        swing = self.s.step_swing
-        if c.bit(m.flags, _F_NAGS + (0 if swing < 0 else 1 + min(swing.bit_length() // 2, 6))):
+        if c.bit(m.flags, self.s.nag_context()):
             count = m.count.at_most(c, MAX_COUNT - 1, "NAG count", 0, 4) + 1
             for _ in range(count):
                 big = c.bit(m.flags, _F_NAG_BIG)
