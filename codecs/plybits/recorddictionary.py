@@ -89,20 +89,20 @@ TAG_KINDS: dict[str, str] = {
 """How each known tag's value is typed; a tag not named here is :data:`PREFIXED` if it has prefixes below,
 else :data:`TEXT`."""
 
-_SPEEDS = ("UltraBullet", "Bullet", "Blitz", "Rapid", "Classical", "Correspondence", "Chess960", "Crazyhouse",
+_SPEEDS = ("Blitz", "Rapid", "Bullet", "Classical", "UltraBullet", "Correspondence", "Chess960", "Crazyhouse",
            "Antichess", "Atomic", "Horde", "King of the Hill", "Racing Kings", "Three-check")
 _LICHESS_EVENTS = tuple(
     text
+    for kind in ("game", "tournament https://lichess.org/tournament/", "swiss https://lichess.org/swiss/")
     for mode in ("Rated", "Casual")
     for speed in _SPEEDS
-    for text in (f"{mode} {speed} game", f"{mode} {speed} tournament https://lichess.org/tournament/",
-                 f"{mode} {speed} swiss https://lichess.org/swiss/")
+    for text in (f"{mode} {speed} {kind}",)
 )
 _TITLES = ("GM", "IM", "FM", "CM", "NM", "WGM", "WIM", "WFM", "WCM", "WNM", "LM", "BOT")
 
 PREFIXES: dict[str, tuple[str, ...]] = {
-    "Event": ("", "?", "Live Chess", "Let's Play!", "Casual game", *_LICHESS_EVENTS),
-    "Site": ("", "?", "https://lichess.org/", "Chess.com", "https://www.chess.com/game/live/",
+    "Event": ("", "?", "Live Chess", *_LICHESS_EVENTS, "Let's Play!", "Casual game"),
+    "Site": ("https://lichess.org/", "", "?", "Chess.com", "https://www.chess.com/game/live/",
              "https://www.chess.com/game/daily/", "lichess.org", "Internet"),
     "Round": ("", "?", "-"),
     "Link": ("", "https://www.chess.com/game/live/", "https://www.chess.com/game/daily/",
@@ -119,8 +119,8 @@ PREFIXES: dict[str, tuple[str, ...]] = {
     "Timezone": ("", "UTC"),
     "Annotator": ("", "lichess.org"),
 }
-"""Per tag: values or value prefixes coded by index, the rest (an identifier, a number, text) after them;
-the longest prefix that a value starts with is the one coded."""
+"""Per tag: values or value prefixes, the most usual first, coded by index; the rest (an identifier, a number,
+text) after them; the longest prefix that a value starts with is the one coded."""
 
 TIME_CONTROLS: tuple[str, ...] = (
     "15+0", "30+0", "60+0", "60+1", "120+1", "180+0", "180+1", "180+2", "300+0", "300+2", "300+3", "300+5",
@@ -171,7 +171,8 @@ def byte_weights() -> list[int]:
         weights[ord(char)] = weight
     return weights
 
-WORDS: tuple[str, ...] = tuple(sorted(set("""
+WORDS: tuple[str, ...] = tuple(dict.fromkeys("""
+Defense Opening Game Variation Attack Gambit Pawn Sicilian Queen's King's Indian French Accepted Declined Line Main Exchange Knight Variations Advance Two Knights Four Italian Ruy Lopez English Caro Kann Scandinavian Modern Classical System Countergambit Scotch Queen Bishop's Slav Pirc London Defence Old Mieses Kotroc Philidor Nimzowitsch Knight's Center Open Closed Alekhine Dutch Vienna Petrov's Russian Other Lines Normal
 Defense Defence Opening Game Gambit Attack Variation Variations Accepted Declined System Countergambit Line Lines
 Main Other Normal Sicilian French Caro Kann Queen's King's Queen King Pawn Indian English Italian Spanish Ruy Lopez
 Scotch Petrov's Petrov Petroff Russian Philidor Pirc Modern Alekhine Scandinavian Nimzo Gr\u00fcnfeld Grunfeld
@@ -193,6 +194,6 @@ Tennison Polish Orangutan Dzindzi Indian Carr Hungarian Lisitsin Zilbermints Jae
 Bind Levenfish Yugoslav Harrington Mar\u00f3czy Spielmann Alatortsev Noteboom Meran Abrahams Chebanenko Tolush
 Geller Sozin Velimirovic Fianchetto Modern Gurgenidze Mongoose Nakhmanson Sicilian Kortchnoi Snyder Kupreichik
 Frankenstein Dracula Goring Max Lange Schallopp Ulvestad Vinogradov Steinitz Suhle Yankovich Wilkes Barre
-""".split())))
-"""Common words of chess opening names (the ECO classification's and the servers' own): an ``Opening`` or
-``Variation`` is coded word by word where its words are here."""
+""".split()))
+"""Common words of chess opening names (the ECO classification's and the servers' own), the most usual first:
+an ``Opening`` or ``Variation`` is coded word by word where its words are here, each by its index."""

@@ -319,15 +319,16 @@ class _Words:
 
     A word is coded as a word exactly where a whole run of letters (apostrophes within it included) is one."""
 
-    __slots__ = ("piece", "text")
+    __slots__ = ("piece", "index", "text")
 
     def __init__(self, text: _Text) -> None:
         self.piece = _Tree(2, 3)
+        self.index = _Number()
         self.text = text
 
     def copy(self) -> _Words:
         words = _Words(self.text)
-        words.piece = self.piece.copy()
+        words.piece, words.index = self.piece.copy(), self.index.copy()
         return words
 
     def code(self, c: _Coder, text: str = "", what: str = "text") -> str:
@@ -351,7 +352,7 @@ class _Words:
             if kind > _PIECE_BYTE or i == MAX_TEXT:
                 raise InvalidDataError(f"{what}: piece of kind {kind} or more than {MAX_TEXT} pieces")
             if kind == _PIECE_WORD:
-                out += dictionary.WORDS[c.uniform(len(dictionary.WORDS), value)].encode("utf-8")
+                out += dictionary.WORDS[self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)].encode("utf-8")
             else:
                 node = 1
                 for shift in range(7, -1, -1):
@@ -453,7 +454,8 @@ class _Models:
         self.typed = _Bits(16)
         self.small = _Number(16)
         self.signed = _Signed(16)
-        self.rest = _Tree(2, 16)
+        self.rest = _Tree(2, 3)
+        self.prefix = _Number()
         self.ids = _Number()
         self.nag = _Tree(8)
         self.skeleton_index = _Number(2)
@@ -470,6 +472,9 @@ class _Models:
             _prior(flags, ctx, zero)
         for ctx in range(16):
             _prior(self.typed, ctx, 60)
+        # what follows a prefix: after none, text; after a URL's "/", an identifier; after a whole value, nothing
+        for node, zero in ((1, 8), (3, 8), (4 + 1, 8), (4 + 3, 56), (8 + 1, 60), (8 + 2, 60)):
+            _prior(self.rest.bits, node, zero)
         _prior(self.tag_name.unary, MAX_NUMBER_BITS, 56)  # the first successor
         count = self.count  # a step has as many comments as the one before (none: context 0, one: context 1)
         _prior(count.unary, 0, 60, 4)
@@ -489,7 +494,7 @@ class _Models:
         models = _Models.__new__(_Models)
         for name, model in vars(self).items():
             setattr(models, name, model.copy())
-        models.words = _Words(models.text)
+        models.words.text = models.text
         return models
 
 
@@ -713,7 +718,7 @@ class _Section:
         prefixes = dictionary.PREFIXES[name]
         index = max((i for i, p in enumerate(prefixes) if value.startswith(p)), key=lambda i: len(prefixes[i])) \
             if c.writing else 0
-        index = c.uniform(len(prefixes), index)
+        index = m.prefix.at_most(c, len(prefixes) - 1, f"tag {name!r} prefix", index)
         prefix = prefixes[index]
         rest = value[len(prefix):]
         kind = _REST_TEXT
@@ -724,7 +729,7 @@ class _Section:
                 kind = _REST_DECIMAL
             elif _ID_RE.fullmatch(rest):
                 kind = _REST_ID
-        kind = m.rest.code(c, kind, min(index, 15))
+        kind = m.rest.code(c, kind, 0 if not prefix else 1 if prefix.endswith("/") else 2)
         if kind == _REST_NONE:
             rest = ""
         elif kind == _REST_DECIMAL:
