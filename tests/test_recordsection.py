@@ -276,7 +276,8 @@ def test_clock_annotated_lichess_games_round_trip(name):
     clocks = bits = 0.0
     for start, moves, notes, tags in games:
         round_trip(scheme, start, moves, notes, tags)
-        costs = section_costs(scheme, start, moves, notes, tags)
+        section, costs = section_costs(scheme, start, moves, notes, tags)
+        assert section == write_section(scheme, start, moves, notes, tags)
         clocks += sum(comment.text.count("[%clk ") for step in notes.steps for comment in step.comments)
         bits += costs.get("clock", 0.0)
     assert clocks > 1000

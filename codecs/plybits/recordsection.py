@@ -865,7 +865,7 @@ class _Section:
             s.eval_mate, s.eval_value = True, number
             return _eval_text(True, number, 0)
         prediction = 0 if s.eval_mate else s.eval_value
-        delta = m.eval.code(c, number - prediction, min(s.eval_swing.bit_length(), 13))
+        delta = m.eval.code(c, number - prediction, min(((abs(prediction) + s.eval_swing) // 2).bit_length(), 13))
         number = prediction + delta
         if abs(number) > MAX_EVAL * 100:
             raise InvalidDataError(f"evaluation of {number} centipawns")
@@ -1055,11 +1055,10 @@ def write_section(
 
 def section_costs(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str]
-) -> dict[str, float]:
-    """Where the bits of :func:`write_section`'s section go: bits by :data:`TOPICS` (for benchmarks)."""
+) -> tuple[bytes, dict[str, float]]:
+    """:func:`write_section`'s section and where its bits go: bits by :data:`TOPICS` (for benchmarks)."""
     costs: dict[str, float] = {}
-    _write(scheme, start, moves, notes, tags, costs)
-    return costs
+    return _write(scheme, start, moves, notes, tags, costs), costs
 
 
 def read_section(
