@@ -320,3 +320,15 @@ def test_clocks_evals_and_rating_diffs_are_coded_as_numbers_only_when_exact():
         notes: Notes[Any] = Notes(steps=[Step(comments=[Comment(text)]) for text in comments])
         round_trip(scheme, start, moves, notes, {"TimeControl": "180+2", "WhiteRatingDiff": "+0",
                                                  "BlackRatingDiff": "0", "WhiteElo": "1500", "BlackElo": "01500"})
+
+
+def test_reading_stops_at_the_deadline():
+    import time
+
+    from plybits.deadline import deadline
+    from plybits.errors import DeadlineExceededError
+
+    scheme, start, moves, notes, tags = annotated_chess()
+    data = write_section(scheme, start, moves, notes, tags)
+    with deadline(time.monotonic() - 1, 0.5), pytest.raises(DeadlineExceededError, match="time limit"):
+        read_section(scheme, start, moves, data, max_plies=100)

@@ -24,6 +24,7 @@ from typing import Any
 
 from plybits import recorddictionary as dictionary
 from plybits.annotations import Comment, Line, Notes, Step
+from plybits.deadline import check as check_deadline
 from plybits.errors import DeadlineExceededError, InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
 from plybits.game import Position
 from plybits.rangecoder import RangeDecoder, RangeEncoder
@@ -928,6 +929,7 @@ class _NotesWriter(_Section):
         c.bit(self.m.flags, _F_STEPS + min(depth, 1), int(bool(steps)))
         previous = 0
         for i, (step, move) in enumerate(zip(steps, moves)):
+            check_deadline(ply + i)
             self.step(position, step, ply + i, depth, previous)
             previous = min(len(step.comments), 3)
             position.push(move)
@@ -981,6 +983,7 @@ class _NotesReader(_Section):
         steps = []
         previous = 0
         for i, move in enumerate(moves):
+            check_deadline(ply + i)
             step = self.step(position, ply + i, depth, previous)
             steps.append(step)
             previous = min(len(step.comments), 3)
