@@ -477,6 +477,8 @@ class _Models:
         for node, zero in ((1, 8), (3, 8), (4 + 1, 8), (4 + 3, 56), (8 + 1, 60), (8 + 2, 60)):
             _prior(self.rest.bits, node, zero)
         _prior(self.tag_name.unary, MAX_NUMBER_BITS, 56)  # the first successor
+        for j, zero in enumerate((8, 8, 16, 40)):  # a tag's text (a name, say) is of 7 to 14 bytes
+            _prior(self.text.length.unary, j, zero)
         count = self.count  # a step has as many comments as the one before (none: context 0, one: context 1)
         _prior(count.unary, 0, 60, 4)
         for ctx in (1, 2, 3):
