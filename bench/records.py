@@ -111,6 +111,7 @@ def run(limit: int | None) -> str:
         zstd = len(zstandard.ZstdCompressor(level=19).compress(raw))
         xz = len(lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME))
         rows.append((name, len(texts), plies, clocks, len(raw), zstd, xz, plain, total))
+        print(f"{name}: {len(texts)} games, {total:,} bytes ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     elapsed = time.perf_counter() - t0
     out = [
         "## Lossless records: full-fidelity containers vs zstd and xz",
