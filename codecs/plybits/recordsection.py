@@ -11,8 +11,10 @@ of the skeletons seen earlier codes in a fraction of a bit. A clock is predicted
 clock plus the increment of the ``TimeControl`` tag; an evaluation from the last one. Variations are coded
 with the container's own scheme from the position where they branch.
 
-Reading and writing share one description of the layout: each ``_code_*`` function is given the value
-to write (a writer codes it and returns it) or a placeholder (a reader returns what it decodes).
+Reading and writing share one description of the layout (:class:`_Section`, its models and value coders):
+each is given the value to write (a writer codes it and returns it) or a placeholder (a reader returns what
+it decodes); only the walk over steps and lines has a writer's and a reader's side. A reader writes what it
+read back and demands the same bytes, so every record has exactly one section.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 from plybits import recorddictionary as dictionary
 from plybits.annotations import Comment, Line, Notes, Step
+from plybits.container import MAX_STRING, MAX_TAGS
 from plybits.deadline import check as check_deadline
 from plybits.errors import DeadlineExceededError, InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
 from plybits.game import Position
@@ -46,8 +49,7 @@ DECISIONS_PER_BYTE = 2048
 decision's 0.0056 bits is 1,430): more is not data :func:`write_section` made, and reading stops there."""
 MAX_NUMBER_BITS = 40
 """Numbers in a section are below ``2^40 - 1``."""
-MAX_TAGS = 256
-MAX_TEXT = 1 << 16
+MAX_TEXT = MAX_STRING
 """Longest text (tag name, tag value, comment part) in UTF-8 bytes, as the container's strings."""
 MAX_COUNT = 1 << 16
 """Most comments or NAGs a step may hold, or variations a step may branch into."""
@@ -60,7 +62,7 @@ SKELETON_CACHE = 64
 MAX_CLOCK_MS = 1000 * 3600 * 1000
 """Clocks and elapsed times of 1,000 hours or more stay text."""
 MAX_EVAL = 100_000
-"""Evaluations beyond ±1,000 pawns or mate in 100,000 stay text."""
+"""Evaluations of more than 100,000 pawns, or mates in more than 100,000, are not read (written, they stay text)."""
 
 YEAR_ORIGIN = 2025
 """Dates are coded as years before this one."""
