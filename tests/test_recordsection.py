@@ -335,3 +335,22 @@ def test_reading_stops_at_the_deadline():
     data = write_section(scheme, start, moves, notes, tags)
     with deadline(time.monotonic() - 1, 0.5), pytest.raises(DeadlineExceededError, match="time limit"):
         read_section(scheme, start, moves, data, max_plies=100)
+
+
+def test_writing_over_the_limits_is_refused_by_name():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4")
+    with pytest.raises(LimitExceededError, match="257 tags"):
+        write_section(scheme, start, moves, Notes(), {f"T{i}": "x" for i in range(257)})
+    with pytest.raises(LimitExceededError, match="longer than a record section allows"):
+        write_section(scheme, start, moves, Notes(steps=[Step(comments=[Comment("x" * 70_000)])]), {})
+    with pytest.raises(LimitExceededError, match="outside the record section's range"):
+        write_section(scheme, start, moves, Notes(steps=[Step(nags=[1 << 41])]), {})
+
+
+def test_a_section_claiming_more_than_its_length_holds_stops_early():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4 e5")
+    # one byte of coded data, read as far as the decision budget allows: invalid data, not minutes of work
+    for tail in (b"\xff", b"\x00", b"\x80\x00\x00"):
+        assert read_back_or_invalid(scheme, start, moves, bytes([1]) + tail)
