@@ -1,0 +1,429 @@
+"""The container's record section: everything beside the mainline, stored exactly (plybits.recordsection)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from plybits.annotations import Comment, Line, Notes, Step
+from plybits.container import Container, pack, unpack
+from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
+from plybits.recorddictionary import TAG_NAMES
+from plybits.recordsection import read_section, section_costs, write_section
+from plybits.registry import get_game, get_scheme, schemes
+
+
+def play(game: str, tokens: str, start: str | None = None) -> tuple[Any, list[Any]]:
+    """The start position and the moves of ``tokens`` read from it."""
+    position = get_game(game).position(start)
+    board = position.copy()
+    moves = []
+    for token in tokens.split():
+        move = board.parse_move(token)
+        moves.append(move)
+        board.push(move)
+    return position, moves
+
+
+def random_moves(game: str, plies: int, seed: int) -> tuple[Any, list[Any]]:
+    """``plies`` moves (fewer if the game ends) picked at random from the default start."""
+    rng = random.Random(seed)
+    position = get_game(game).position(None)
+    board = position.copy()
+    moves = []
+    for _ in range(plies):
+        legal = board.legal_moves()
+        if not legal:
+            break
+        move = legal[rng.randrange(len(legal))]
+        moves.append(move)
+        board.push(move)
+    return position, moves
+
+
+def after(position: Any, moves: list[Any]) -> Any:
+    board = position.copy()
+    for move in moves:
+        board.push(move)
+    return board
+
+
+def round_trip(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any], tags: dict[str, str]) -> bytes:
+    before = start.fen()
+    data = write_section(scheme, start, moves, notes, tags)
+    back, back_tags = read_section(scheme, start, moves, data, max_plies=10_000)
+    assert back == notes
+    assert back_tags == tags and list(back_tags) == list(tags)
+    assert start.fen() == before
+    return data
+
+
+def annotated_chess() -> tuple[Any, Any, list[Any], Notes[Any], dict[str, str]]:
+    """A hand-made chess record using every kind of annotation."""
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6")
+    # the variation 1... e6 2. d4 d5 (2... b6 (2... g6 3. c4)) branches before Black's first move
+    _, french = play("chess", "e4 e6 d4 d5")
+    _, inner = play("chess", "e4 e6 d4 b6")
+    _, innermost = play("chess", "e4 e6 d4 g6 c4")
+    inner_line = Line(moves=innermost[3:], steps=[Step(nags=[6]), Step(comments=[Comment("deep", line=True)])])
+    variation_b6 = Line(moves=inner[3:], steps=[Step(comments=[Comment("{no}")], variations=[inner_line])])
+    french_line = Line(
+        moves=french[1:],
+        steps=[Step(nags=[5]), Step(), Step(variations=[variation_b6])],
+        comments=[Comment(" the French ")],
+    )
+    notes: Notes[Any] = Notes(
+        comments=[Comment(" A game comment "), Comment(" line comment", line=True)],
+        result="1-0",
+        steps=[
+            Step(comments=[Comment(" [%clk 0:03:00] ")]),
+            Step(nags=[1, 146], comments=[Comment(" [%eval 0.17] [%clk 0:02:59] ")], variations=[french_line]),
+            Step(comments=[Comment(" [%clk 0:00:05.3] ")]),
+            Step(comments=[Comment(" [%clk 1:2:3] ")]),
+            Step(comments=[Comment(" [%eval #-3] [%clk 0:02:50] "), Comment("second")]),
+            Step(comments=[Comment("[%cal Ra1a8] [%csl Ge4]")]),
+            Step(comments=[Comment("\t odd  white\nspace ")], nags=[255]),
+            Step(),
+        ],
+    )
+    tags = {"Event": "Rated Blitz game", "Site": "https://lichess.org/abcdEFGH", "White": "Ann",
+            "Black": "Bo", "Result": "1-0", "TimeControl": "180+2", "Zeta": "", "Annotator": "ünï ☃"}
+    return scheme, start, moves, notes, tags
+
+
+def test_every_kind_of_annotation_comes_back_exactly():
+    scheme, start, moves, notes, tags = annotated_chess()
+    round_trip(scheme, start, moves, notes, tags)
+
+
+@pytest.mark.parametrize("scheme_name", ["0x88", "rank"])
+def test_both_chess_schemes_code_variations(scheme_name):
+    _, start, moves, notes, tags = annotated_chess()
+    round_trip(get_scheme("chess", scheme_name), start, moves, notes, tags)
+
+
+@pytest.mark.parametrize("scheme", schemes(), ids=lambda s: f"{s.game}/{s.name}")
+def test_every_game_and_scheme_round_trips_annotations(scheme):
+    start, moves = random_moves(scheme.game, 24, seed=scheme.codec_id)
+    assert len(moves) >= 6
+    _, other = random_moves(scheme.game, 30, seed=scheme.codec_id + 1000)
+    branch = after(start, moves[:3])
+    alternatives = []
+    board = branch.copy()
+    for _ in range(4):  # a variation at ply 3: random legal moves from the branch point
+        legal = board.legal_moves()
+        move = legal[len(legal) // 2]
+        alternatives.append(move)
+        board.push(move)
+    steps: list[Step[Any]] = [Step() for _ in moves]
+    steps[0].comments.append(Comment(" opening note "))
+    steps[3].variations.append(Line(moves=alternatives, steps=[Step(nags=[2]), Step(), Step(), Step()]))
+    steps[-1].nags.append(4)
+    notes: Notes[Any] = Notes(steps=steps, result="*", comments=[Comment("before")])
+    round_trip(scheme, start, moves, notes, {"Event": "test", "Round": "1"})
+    del other
+
+
+def test_empty_notes_and_no_tags():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4 e5")
+    round_trip(scheme, start, moves, Notes(), {})
+    round_trip(scheme, start, [], Notes(), {})
+    round_trip(scheme, start, [], Notes(result="1/2-1/2"), {})
+
+
+def test_an_unusual_result_token_is_kept():
+    scheme = get_scheme("xiangqi", "rank")
+    start, moves = random_moves("xiangqi", 4, seed=1)
+    round_trip(scheme, start, moves, Notes(result="2-0"), {})
+
+
+def test_tags_keep_their_order_and_odd_values():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "d4")
+    tags = {"Result": "*", "Date": "2021.??.01", "WhiteElo": "0123", "BlackElo": "-", "UTCDate": "2021.10.02",
+            "TimeControl": "1/3600:300", "Site": "https://lichess.org/", "X": " padded ", "ECO": "Z99"}
+    round_trip(scheme, start, moves, Notes(result="*"), tags)
+
+
+def test_steps_that_do_not_fit_the_moves_are_refused():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4 e5")
+    with pytest.raises(InvalidRecordError, match="1 annotation steps for 2 moves"):
+        write_section(scheme, start, moves, Notes(steps=[Step()]), {})
+
+
+def test_a_lone_surrogate_is_refused():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4")
+    with pytest.raises(InvalidRecordError, match="surrogate"):
+        write_section(scheme, start, moves, Notes(comments=[Comment("\ud800")]), {})
+
+
+def test_too_deep_variations_are_refused_when_written():
+    scheme = get_scheme("chess", "0x88")
+    start, moves = play("chess", "e4")
+    line: Line[Any] = Line(moves=[start.parse_move("d4")], steps=[Step()])
+    for _ in range(100):
+        line = Line(moves=[start.parse_move("d4")], steps=[Step(variations=[line])])
+    with pytest.raises(LimitExceededError, match="nested deeper"):
+        write_section(scheme, start, moves, Notes(steps=[Step(variations=[line])]), {})
+
+
+def test_every_corrupted_byte_is_invalid_data_or_another_valid_section():
+    scheme, start, moves, notes, tags = annotated_chess()
+    data = write_section(scheme, start, moves, notes, tags)
+    invalid = {}
+    for i in range(len(data)):
+        for flip in (0x01, 0x80, 0xFF):
+            corrupted = bytearray(data)
+            corrupted[i] ^= flip
+            # the range coder may read a flipped byte near the end as other decisions; then it is a section
+            # write_section makes (the container's CRC catches the corruption itself)
+            invalid[i, flip] = read_back_or_invalid(scheme, start, moves, bytes(corrupted))
+    assert all(invalid[i, flip] for (i, flip) in invalid if i < len(data) // 2)
+    assert sum(invalid.values()) >= 0.95 * len(invalid)
+
+
+def read_back_or_invalid(scheme: Any, start: Any, moves: list[Any], data: bytes, max_plies: int = 10_000) -> bool:
+    """Whether ``data`` is invalid data; if it is not, it is a section that writing its contents back gives."""
+    try:
+        notes, tags = read_section(scheme, start, moves, data, max_plies=max_plies)
+    except InvalidDataError:
+        return True
+    assert write_section(scheme, start, moves, notes, tags) == data
+    return False
+
+
+def test_every_truncation_is_invalid_data_or_another_section():
+    scheme, start, moves, notes, tags = annotated_chess()
+    data = write_section(scheme, start, moves, notes, tags)
+    invalid = [read_back_or_invalid(scheme, start, moves, data[:n]) for n in range(len(data))]
+    assert sum(invalid) >= len(data) - 4  # the bare version byte, or a cut in the coder's last bytes, may be a section
+    with pytest.raises(InvalidDataError):
+        read_section(scheme, start, moves, data + b"\x00", max_plies=10_000)
+
+
+def test_random_bytes_are_invalid_data_with_bounded_work():
+    scheme, start, moves, _, _ = annotated_chess()
+    rng = random.Random(7)
+    for _ in range(300):
+        read_back_or_invalid(scheme, start, moves, bytes([1]) + rng.randbytes(rng.randrange(0, 40)), 100)
+
+
+def test_a_section_of_another_version_is_refused():
+    scheme, start, moves, notes, tags = annotated_chess()
+    data = write_section(scheme, start, moves, notes, tags)
+    with pytest.raises(InvalidDataError, match="version 2"):
+        read_section(scheme, start, moves, bytes([2]) + data[1:], max_plies=10_000)
+    with pytest.raises(InvalidDataError, match="empty"):
+        read_section(scheme, start, moves, b"", max_plies=10_000)
+
+
+def test_variation_plies_count_against_the_ply_limit():
+    scheme, start, moves, notes, tags = annotated_chess()
+    data = write_section(scheme, start, moves, notes, tags)
+    with pytest.raises(InvalidDataError, match="ply limit"):
+        read_section(scheme, start, moves, data, max_plies=3)
+
+
+def test_a_container_with_a_record_section_round_trips_and_flags_it():
+    box = Container(codec_id=0x02, scheme_version=1, plies=2, payload=b"\x12\x34", record=b"\x01\xab")
+    blob = pack(box)
+    assert blob[5] == 0x04
+    assert blob[7:10] == b"\x02\x01\xab"
+    assert unpack(blob, max_plies=10) == box
+
+
+def test_a_container_cannot_hold_plain_tags_and_a_record_section():
+    with pytest.raises(ValueError, match="record section"):
+        pack(Container(codec_id=2, scheme_version=1, plies=0, payload=b"", tags={"A": "b"}, record=b"\x01"))
+    import zlib
+
+    body = b"PB\x01\x02\x01\x06\x00\x01\x01A\x01b\x01\x01"
+    with pytest.raises(InvalidDataError, match="0x02 and 0x04"):
+        unpack(body + zlib.crc32(body).to_bytes(4, "big"), max_plies=10)
+
+
+def test_a_record_section_longer_than_the_container_is_invalid():
+    import zlib
+
+    body = b"PB\x01\x02\x01\x04\x00\x05\x01"
+    with pytest.raises(InvalidDataError, match="record section"):
+        unpack(body + zlib.crc32(body).to_bytes(4, "big"), max_plies=10)
+
+
+# ------------------------------------------------------------------------------------- real collections
+
+def _collection_games(path: Any, every: int) -> list[tuple[Any, list[Any], Notes[Any], dict[str, str]]]:
+    """Every ``every``-th game of a PGN file of standard chess or Chess960 (other variants left out)."""
+    from bench.records import notes_of  # python-chess's reading of each game, as Notes of plybits moves
+    from plybits import pgntext
+    from plybits.chess import GAME
+
+    texts = list(GAME.split_records(path.read_text(encoding="utf-8-sig")))[::every]
+    return [notes_of(text) for text in texts
+            if pgntext.read(text, kind="PGN", lenient=True).tags.get("Variant", "Standard").lower().replace(" ", "")
+            in ("standard", "chess960", "fischerandom", "fromposition")]
+
+
+@pytest.mark.parametrize("name", ["lichess_db_standard_rated_2021-10_first999.pgn", "lichess_pnmadelaine_2024-03-30.pgn"])
+def test_clock_annotated_lichess_games_round_trip(name):
+    from conftest import QUICK, shared_data
+
+    games = _collection_games(shared_data("chess", "clocks", name), 40 if QUICK else 1)
+    scheme = get_scheme("chess", "rank")
+    clocks = bits = 0.0
+    for start, moves, notes, tags in games:
+        round_trip(scheme, start, moves, notes, tags)
+        section, costs = section_costs(scheme, start, moves, notes, tags)
+        assert section == write_section(scheme, start, moves, notes, tags)
+        clocks += sum(comment.text.count("[%clk ") for step in notes.steps for comment in step.comments)
+        bits += costs.get("clock", 0.0)
+    assert clocks > 1000
+    assert bits / clocks < 6.5  # the time spent, predicted from the side's last clock, not the clock's text
+
+
+def test_edge_records_round_trip():
+    """Chess960 starts, engine comments, odd tags (the edge files hold no variations: hand-made ones above)."""
+    from conftest import shared_data
+
+    seen: Counter[str] = Counter()
+    for path in sorted(shared_data("chess", "edge").glob("*.pgn")):
+        for start, moves, notes, tags in _collection_games(path, 1):
+            for scheme in (get_scheme("chess", "rank"), get_scheme("chess", "0x88")):
+                round_trip(scheme, start, moves, notes, tags)
+            seen["comments"] += sum(len(step.comments) for step in notes.steps)
+            seen["starts"] += "FEN" in tags
+    assert seen["comments"] > 100 and seen["starts"], seen
+
+
+def test_a_full_fidelity_container_carries_the_section():
+    scheme, start, moves, notes, tags = annotated_chess()
+    section = write_section(scheme, start, moves, notes, tags)
+    payload = scheme.encode(start.copy(), moves).tobytes()
+    blob = pack(Container(scheme.codec_id, scheme.version, len(moves), payload, record=section))
+    box = unpack(blob, max_plies=100)
+    assert box.tags == {} and box.payload == payload
+    assert box.record is not None
+    assert read_section(scheme, start, moves, box.record, max_plies=100, version=box.scheme_version) == (notes, tags)
+
+
+def test_clocks_evals_and_rating_diffs_are_coded_as_numbers_only_when_exact():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4 e5 Nf3 Nc6 Bb5 a6")
+    texts = [" [%clk 0:03:00] ", " [%clk 0:03:00] ", " [%clk 0:02:58] ", " [%clk 0:02:59.5] ", "[%clk 0:02:50]",
+             " [%clk 00:02:57] "]
+    evals = [" [%eval 0.2] ", " [%eval 0.20] ", " [%eval -0.0] ", " [%eval #0] ", " [%eval 0.17,20] ",
+             " [%eval +1.5] "]
+    for comments in (texts, evals):
+        notes: Notes[Any] = Notes(steps=[Step(comments=[Comment(text)]) for text in comments])
+        round_trip(scheme, start, moves, notes, {"TimeControl": "180+2", "WhiteRatingDiff": "+0",
+                                                 "BlackRatingDiff": "0", "WhiteElo": "1500", "BlackElo": "01500"})
+
+
+def test_reading_stops_at_the_deadline():
+    import time
+
+    from plybits.deadline import deadline
+    from plybits.errors import DeadlineExceededError
+
+    scheme, start, moves, notes, tags = annotated_chess()
+    data = write_section(scheme, start, moves, notes, tags)
+    with deadline(time.monotonic() - 1, 0.5), pytest.raises(DeadlineExceededError, match="time limit"):
+        read_section(scheme, start, moves, data, max_plies=100)
+
+
+def test_writing_over_the_limits_is_refused_by_name():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4")
+    with pytest.raises(LimitExceededError, match="257 tags"):
+        write_section(scheme, start, moves, Notes(), {f"T{i}": "x" for i in range(257)})
+    with pytest.raises(LimitExceededError, match="longer than a record section allows"):
+        write_section(scheme, start, moves, Notes(steps=[Step(comments=[Comment("x" * 70_000)])]), {})
+    with pytest.raises(LimitExceededError, match="outside the record section's range"):
+        write_section(scheme, start, moves, Notes(steps=[Step(nags=[1 << 41])]), {})
+
+
+def test_a_section_claiming_more_than_its_length_holds_stops_early():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4 e5")
+    # one byte of coded data, read as far as the decision budget allows: invalid data, not minutes of work
+    for tail in (b"\xff", b"\x00", b"\x80\x00\x00"):
+        assert read_back_or_invalid(scheme, start, moves, bytes([1]) + tail)
+
+
+# ------------------------------------------------------------------------------------------ random records
+
+_PIECES = [
+    "[%clk 0:01:00]", "[%clk 1:2:3]", "[%clk 0:00:05.3]", "[%clk 12:59:59.999]", "[%eval 0.17]", "[%eval -0.0]",
+    "[%eval #-3]", "[%eval #3]", "[%eval 12.5]", "[%emt 0:00:02]", "[%emt 0:00:02.25]", "[%cal Ra1a8]", " ", "  ",
+    "\n", "hello", "ünï ☃", "[%clk ", "]", "[%eval 0.1", "{", ";", "[%clk 999:59:59]", "[%clk 1000:00:00]",
+    "[%eval 9999.99]", "[%eval -10000.0]", "[%eval #100000]", "\x00", "\x01",
+]
+"""Pieces of comments: commands that are numbers, ones that only look so, and plain text."""
+_VALUES = [
+    "", "?", "-", "2021.10.01", "2021.13.01", "????.??.??", "0001.01.01", "9999.12.31", "00:00:00", "23:59:59",
+    "24:00:00", "1500", "0", "4095", "4096", "+0", "-0", "0", "+12", "-999999", "600+0", "180+2", "1+0", "0+1",
+    "A00", "E99", "F00", "1-0", "*", "https://lichess.org/abcdEFGH", "https://lichess.org/abc", "https://lichess.org/",
+    "https://www.chess.com/game/live/123456789", "https://www.chess.com/game/live/0123",
+    "Rated Blitz tournament https://lichess.org/tournament/6D4bmWzZ", "Sicilian Defense: Najdorf Variation",
+    "Queen's Gambit Declined", "Caro-Kann", "ünï", "x" * 300,
+]
+"""Tag values of every typed form, and ones just outside them."""
+_NAMES = [*TAG_NAMES, "Foo", "event", "X"]
+
+
+def _text(rng: random.Random) -> str:
+    return "".join(rng.choice(_PIECES) for _ in range(rng.randrange(0, 5)))
+
+
+def _random_steps(rng: random.Random, position: Any, moves: list[Any], depth: int) -> list[Step[Any]]:
+    """Random NAGs, comments and variations (nested up to 3 deep) for ``moves`` played from ``position``."""
+    steps: list[Step[Any]] = []
+    board = position.copy()
+    for move in moves:
+        step: Step[Any] = Step()
+        if rng.random() < 0.3:
+            step.nags = [rng.choice([1, 2, 3, 4, 5, 6, 0, 255, 256, 1000]) for _ in range(rng.randrange(1, 3))]
+        if rng.random() < 0.6:
+            step.comments = [Comment(_text(rng), rng.random() < 0.1) for _ in range(rng.randrange(1, 3))]
+        if depth < 3 and rng.random() < 0.1:
+            for _ in range(rng.randrange(1, 3)):
+                branch = board.copy()
+                alternative = []
+                for _ in range(rng.randrange(0, 4)):
+                    legal = branch.legal_moves()
+                    if not legal:
+                        break
+                    alternative.append(legal[rng.randrange(len(legal))])
+                    branch.push(alternative[-1])
+                line: Line[Any] = Line(moves=alternative, comments=[Comment(_text(rng))] if rng.random() < 0.3 else [])
+                if rng.random() < 0.7:
+                    line.steps = _random_steps(rng, board, alternative, depth + 1)
+                step.variations.append(line)
+        steps.append(step)
+        board.push(move)
+    return steps
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_records_of_every_game_round_trip(seed):
+    """Texts mixing commands that are numbers with ones that only look so, odd tag values, NAGs, nested lines."""
+    from conftest import QUICK
+
+    rng = random.Random(seed)
+    every = schemes()
+    for _ in range(25 if QUICK else 100):
+        scheme = rng.choice(every)
+        start, moves = random_moves(scheme.game, rng.randrange(0, 30), rng.randrange(10**6))
+        notes: Notes[Any] = Notes(result=rng.choice([None, "1-0", "*", "2-0", ""]),
+                                  comments=[Comment(_text(rng))] if rng.random() < 0.3 else [])
+        if rng.random() < 0.8:
+            notes.steps = _random_steps(rng, start, moves, 0)
+        tags = {rng.choice(_NAMES): rng.choice(_VALUES) for _ in range(rng.randrange(0, 12))}
+        round_trip(scheme, start, moves, notes, tags)
