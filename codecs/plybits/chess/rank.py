@@ -15,7 +15,6 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from itertools import compress
 from typing import Any, ClassVar, cast, final
@@ -40,6 +39,7 @@ from plybits.chess.board import (
     SLIDES_ALONG,
     SQUARES,
     WHITE,
+    _ON_BOARD,
     Board,
     Move,
     move,
@@ -158,7 +158,6 @@ _LEVEL = [_THREAT_LEVELS.index(ATTACK_VALUE[p & 7]) + 1 if PAWN <= p & 7 <= KING
 """_LEVEL[piece]: the level of its attack value; levels order as the values do."""
 _OWN_SLOTS = 17
 """A square holds at most 16 of one side's attacks (each piece attacks it once at most): counts 0..16."""
-_ON_BOARD = operator.itemgetter(*SQUARES)
 
 
 def _attack_maps(b: list[Any], us: int) -> tuple[bytearray, bytearray, int]:
