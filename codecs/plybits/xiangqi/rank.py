@@ -100,11 +100,9 @@ def _recapturable(board: Board, f: int, t: int) -> bool:
     cells = board.cells
     piece, victim = cells[f], cells[t]
     cells[t], cells[f] = piece, 0
-    board.turn ^= BLACK
     try:
-        return any(m.to_square == t for m in board.pseudo_legal_moves())
+        return board.reaches(t, board.turn ^ BLACK)
     finally:
-        board.turn ^= BLACK
         cells[f], cells[t] = piece, victim
 
 
