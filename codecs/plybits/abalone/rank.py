@@ -209,7 +209,8 @@ class LinearAbaloneModel(LinearModel):
                 key = (rear * 6 + m.direction) * 18 + (n - 1) * 6 + pushed * 2 + ejects
                 found = inline[key]
                 if found is None:
-                    found = inline[key] = self._static_score(m, side, n - 1, pushed, ejects, [rear], [front], front)
+                    found = self._static_score(m, side, n - 1, pushed, ejects, [rear], [front], front)
+                    inline[key] = found
                 score = found
                 score += w_cohesion[n - 1][own[front] - (1 if n == 1 else 0) - own[rear] + 30]
                 if w_near_last is not None:
@@ -227,9 +228,11 @@ class LinearAbaloneModel(LinearModel):
             else:
                 group, dest, cross = _BROADSIDE_CELLS[m]
                 kind = m.marbles + 1
-                score = cache.get(m)
-                if score is None:
-                    score = cache[m] = self._static_score(m, side, kind, 0, 0, group, dest, dest[0])
+                found = cache.get(m)
+                if found is None:
+                    found = self._static_score(m, side, kind, 0, 0, group, dest, dest[0])
+                    cache[m] = found
+                score = found
                 cohesion = sum([own[d] for d in dest]) - sum([own[c] for c in group]) - cross + 2 * (m.marbles - 1)
                 score += w_cohesion[kind][cohesion + 30]
                 if w_near_last is not None:
@@ -280,7 +283,8 @@ class LinearAbaloneModel(LinearModel):
         (marbles - 1) * 6 + pushed * 2 + ejects``, filled as they are needed."""
         inline: tuple[list[int | None], list[int | None]] | None = self.cache.get("inline")
         if inline is None:
-            inline = self.cache["inline"] = ([None] * (_SIZE * 6 * 18), [None] * (_SIZE * 6 * 18))
+            empty: list[int | None] = [None] * (_SIZE * 6 * 18)
+            inline = self.cache["inline"] = (empty, empty[:])
         return inline
 
     @property
