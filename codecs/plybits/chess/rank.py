@@ -78,7 +78,8 @@ _key = _KEYS.__getitem__
 
 def canonical_moves(board: Board) -> list[Move]:
     """The legal moves in canonical order, then the null move."""
-    moves = sorted(board.legal_moves(), key=_key)
+    moves = board.legal_moves()
+    moves.sort(key=_key)
     moves.append(NULL_MOVE)
     return moves
 
