@@ -81,23 +81,6 @@ def quantise(probabilities: Sequence[int], budget: int = MAX_TOTAL) -> list[int]
     return [1 + p * spare // total for p in probabilities]
 
 
-def sorted_by(move_key: Callable[[Any], Any]) -> Callable[[Any], list[Any]]:
-    """A ``canonical_moves(position)``: the legal moves sorted by ``move_key``, each move's key computed once."""
-    keys: dict[Any, Any] = {}
-
-    def key(move: Any) -> Any:
-        found = keys.get(move)
-        if found is None:
-            found = keys[move] = move_key(move)
-        return found
-
-    def canonical_moves(position: Any) -> list[Any]:
-        """The legal moves in canonical order."""
-        return sorted(position.legal_moves(), key=key)
-
-    return canonical_moves
-
-
 @cache
 def load_model_data(package: str, filename: str) -> dict[str, Any]:
     """A model's JSON data file shipped in ``package``, read once."""
