@@ -69,3 +69,32 @@ def _has_chess_model() -> bool:
     return find_spec("plybits.chess") is not None and resources.files("plybits.chess").joinpath(
         "rank_model_v1.json"
     ).is_file()
+
+
+@pytest.mark.parametrize("game,record", [
+    ("chess", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *"),
+    ("xiangqi", "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7"),
+])
+def test_rank_encode_replays_the_game_once(monkeypatch, game, record):
+    """encode with rank codes each move during the replay that checks the record (its step encoder): the
+    board plays each ply once, and the container is the one the scheme's own encode writes."""
+    import plybits
+    from plybits.registry import get_game, get_scheme
+
+    position_class = type(get_game(game).position(None))
+    pushes = 0
+    push = position_class.push
+
+    def counting_push(self: object, move: object) -> None:
+        nonlocal pushes
+        pushes += 1
+        push(self, move)
+
+    monkeypatch.setattr(position_class, "push", counting_push)
+    encoded = plybits.encode(game, "rank", record=record)
+    assert pushes == encoded.plies
+    monkeypatch.setattr(position_class, "push", push)
+    replay = plybits.read_record(game, record=record)
+    scheme = get_scheme(game, "rank")
+    assert encoded.payload == scheme.encode(replay.start_position.copy(), replay.moves).tobytes()
+    assert plybits.decode(encoded.data).plies == len(replay.moves)

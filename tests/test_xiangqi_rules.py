@@ -198,3 +198,33 @@ def test_shortcut_check_test_equals_testing_every_move():
                 break
             board.push(Move.from_iccs(token))
     assert positions > 10_000
+
+
+def test_reaches_is_what_the_pseudo_legal_moves_reach():
+    """Board.reaches (the rank model's recapture test, read from the target back) names exactly the cells the
+    pseudo-legal moves of that colour reach, for both colours on every position of seeded random playouts."""
+    import random
+
+    from plybits.xiangqi.board import BLACK, RED, SQUARES
+
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        board = Board()
+        for _ in range(160):
+            for color in (RED, BLACK):
+                turn = board.turn
+                board.turn = color
+                reached = {m.to_square for m in board.pseudo_legal_moves()}
+                board.turn = turn
+                for cell in SQUARES:
+                    piece = board.cells[cell]
+                    if piece and piece & BLACK == color:
+                        continue  # a colour never moves onto its own piece
+                    assert board.reaches(cell, color) == (cell in reached), (board.fen(), cell, color)
+                    checked += 1
+            moves = board.legal_moves()
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    assert checked > 50_000

@@ -24,7 +24,7 @@ from bitarray import bitarray
 
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
-from plybits.game import MoveT, Observer, BoardT, Scheme
+from plybits.game import MoveT, Observer, BoardT, Scheme, StepEncoder
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
 
 SCORE_SCALE = 32
@@ -79,23 +79,6 @@ def quantise(probabilities: Sequence[int], budget: int = MAX_TOTAL) -> list[int]
     if spare < 0:
         raise ValueError(f"{n} symbols do not fit a frequency budget of {budget}")
     return [1 + p * spare // total for p in probabilities]
-
-
-def sorted_by(move_key: Callable[[Any], Any]) -> Callable[[Any], list[Any]]:
-    """A ``canonical_moves(position)``: the legal moves sorted by ``move_key``, each move's key computed once."""
-    keys: dict[Any, Any] = {}
-
-    def key(move: Any) -> Any:
-        found = keys.get(move)
-        if found is None:
-            found = keys[move] = move_key(move)
-        return found
-
-    def canonical_moves(position: Any) -> list[Any]:
-        """The legal moves in canonical order."""
-        return sorted(position.legal_moves(), key=key)
-
-    return canonical_moves
 
 
 @cache
@@ -285,23 +268,17 @@ class RankScheme(Scheme[BoardT, MoveT]):
 
     def encode_version(self, start: BoardT, moves: Sequence[MoveT], version: int) -> bitarray:
         """The payload of ``moves`` under model ``version`` (for comparisons; containers use :attr:`version`)."""
-        model = self.model(version)
-        encoder = RangeEncoder()
-        position = start
-        history: list[MoveT] = []
-        for ply, move in enumerate(moves):
-            check_deadline(ply)
-            try:
-                model.encode_ply(encoder, position, move, history)
-            except ValueError as err:
-                if isinstance(err, PlybitsError):
-                    raise err.at(ply) from None
-                raise UnsupportedError(f"move {move!r} cannot be ranked: {err}").at(ply) from None
-            position.push(move)
-            history.append(move)
-        bits = bitarray(endian="big")
-        bits.frombytes(encoder.finish())
-        return bits
+        encoder = RankStepEncoder(self, version)
+        for move in moves:
+            encoder.add(start, move)
+            if encoder.error is not None:
+                raise encoder.error
+            start.push(move)
+        return encoder.finish(start)
+
+    def step_encoder(self) -> RankStepEncoder[BoardT, MoveT]:
+        """An encoder that ranks and codes each move as the checking replay reaches it (no second replay)."""
+        return RankStepEncoder(self, self.version)
 
     def decode(
         self, start: BoardT, payload: bytes, plies: int, version: int,
@@ -326,3 +303,39 @@ class RankScheme(Scheme[BoardT, MoveT]):
             raise err.at(ply) from None
         return history
 
+
+
+class RankStepEncoder(StepEncoder[BoardT, MoveT]):
+    """A ``rank`` scheme's step encoder: each move ranked and range-coded from the position before it, as the
+    replay that checks the record reaches it; a move that cannot be ranked is reported by :meth:`finish`, so
+    that a bad move later in the record is still the error a caller sees first."""
+
+    def __init__(self, scheme: RankScheme[BoardT, MoveT], version: int) -> None:
+        super().__init__(scheme)
+        self.model = scheme.model(version)
+        self.encoder = RangeEncoder()
+        self.error: PlybitsError | None = None
+
+    def add(self, position: BoardT, move: MoveT) -> None:
+        ply = len(self.moves)
+        check_deadline(ply)
+        if self.error is None:
+            try:
+                self.model.encode_ply(self.encoder, position, move, self.moves)
+            except ValueError as err:
+                if isinstance(err, PlybitsError):
+                    self.error = err.at(ply)
+                else:
+                    self.error = UnsupportedError(f"move {move!r} cannot be ranked: {err}").at(ply)
+        self.moves.append(move)
+
+    def finish(self, start: BoardT) -> bitarray:
+        """The payload bits of every move added.
+
+        :raises UnsupportedError: (or the model's own error) at the first move that could not be ranked.
+        """
+        if self.error is not None:
+            raise self.error
+        bits = bitarray(endian="big")
+        bits.frombytes(self.encoder.finish())
+        return bits

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, cast
 
 from plybits.abalone.board import BLACK, CELL_NUMBER, EMPTY, GEOMETRY, SQUARES, STEPS, Board, Move
 from plybits.mailbox import OFF
-from plybits.rank import LinearModel, RankScheme, UniformModel, sorted_by
+from plybits.rank import LinearModel, RankScheme, UniformModel
 
 
 def move_key(move: Move) -> tuple[int, ...]:
@@ -30,8 +30,21 @@ def move_key(move: Move) -> tuple[int, ...]:
     return (1, CELL_NUMBER[move.cell], move.line, move.marbles, move.direction)
 
 
-canonical_moves = sorted_by(move_key)
-"""The legal moves of a position in canonical order (:func:`move_key`)."""
+def _canonical_ranks() -> dict[Move, int]:
+    """Every move's place in the canonical order (:func:`move_key` of all moves, sorted)."""
+    from plybits.abalone.board import ALL_MOVES
+
+    return {m: i for i, m in enumerate(sorted(ALL_MOVES, key=move_key))}
+
+
+_RANK_OF = _canonical_ranks().__getitem__
+
+
+def canonical_moves(board: Board) -> list[Move]:
+    """The legal moves of a position in canonical order (:func:`move_key`)."""
+    moves = board.legal_moves()
+    moves.sort(key=_RANK_OF)
+    return moves
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)
@@ -100,20 +113,22 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _exposure(cells: list[Any], me: int, opp: int) -> dict[int, int]:
-    """Own marbles an opposing line could push now: 1 pushable, 2 pushable off the board."""
-    exposed: dict[int, int] = {}
+def _exposure(cells: list[Any], me: int, opp: int) -> list[int]:
+    """Own marbles an opposing line could push now, by cell: 1 pushable, 2 pushable off the board (0: neither)."""
+    exposed = [0] * _SIZE
     for sq in SQUARES:
         if cells[sq] != opp:
             continue
         for step in STEPS:
+            if cells[sq - step] == opp:
+                continue  # sq is not the rear of its line along step
             # an opposing line of n starting at sq (its rear) heading along step
             n = 1
             t = sq + step
             while cells[t] == opp and n < 4:
                 n += 1
                 t += step
-            if n > 3 or cells[t] != me or cells[sq - step] == opp:
+            if n > 3 or cells[t] != me:
                 continue
             k = 0
             u = t
@@ -125,7 +140,7 @@ def _exposure(cells: list[Any], me: int, opp: int) -> dict[int, int]:
             level = 2 if cells[u] is OFF else 1
             for j in range(k):
                 c = t + j * step
-                if exposed.get(c, 0) < level:
+                if exposed[c] < level:
                     exposed[c] = level
     return exposed
 
@@ -168,6 +183,7 @@ class LinearAbaloneModel(LinearModel):
                 for st in STEPS:
                     own[sq + st] += 1
         cache = self._caches[0][side]
+        inline = self._inline[side]
         w_near_last = self._near(F_NEAR_LAST, _destination(history[-1])) if history else None
         w_near_mine = self._near(F_NEAR_MINE, _destination(history[-2])) if len(history) >= 2 else None
         w_threat = (0, w[F_THREAT + 1], w[F_THREAT + 2])
@@ -190,10 +206,12 @@ class LinearAbaloneModel(LinearModel):
                     pushed += 1
                     u += step
                 ejects = 1 if pushed and cells[u] is OFF else 0
-                key = (m, n, pushed, ejects)
-                score = cache.get(key)
-                if score is None:
-                    score = cache[key] = self._static_score(m, side, n - 1, pushed, ejects, [rear], [front], front)
+                key = (rear * 6 + m.direction) * 18 + (n - 1) * 6 + pushed * 2 + ejects
+                found = inline[key]
+                if found is None:
+                    found = self._static_score(m, side, n - 1, pushed, ejects, [rear], [front], front)
+                    inline[key] = found
+                score = found
                 score += w_cohesion[n - 1][own[front] - (1 if n == 1 else 0) - own[rear] + 30]
                 if w_near_last is not None:
                     score += w_near_last[front]
@@ -202,7 +220,7 @@ class LinearAbaloneModel(LinearModel):
                 threat = 0
                 c = rear
                 for _ in range(n):
-                    level = exposure.get(c, 0)
+                    level = exposure[c]
                     if level > threat:
                         threat = level
                     c += step
@@ -210,16 +228,18 @@ class LinearAbaloneModel(LinearModel):
             else:
                 group, dest, cross = _BROADSIDE_CELLS[m]
                 kind = m.marbles + 1
-                score = cache.get(m)
-                if score is None:
-                    score = cache[m] = self._static_score(m, side, kind, 0, 0, group, dest, dest[0])
+                found = cache.get(m)
+                if found is None:
+                    found = self._static_score(m, side, kind, 0, 0, group, dest, dest[0])
+                    cache[m] = found
+                score = found
                 cohesion = sum([own[d] for d in dest]) - sum([own[c] for c in group]) - cross + 2 * (m.marbles - 1)
                 score += w_cohesion[kind][cohesion + 30]
                 if w_near_last is not None:
                     score += w_near_last[min(dest, key=near_last.__getitem__)]
                 if w_near_mine is not None:
                     score += w_near_mine[min(group, key=near_mine.__getitem__)]
-                append(score + w_threat[max([exposure.get(c, 0) for c in group])])
+                append(score + w_threat[max([exposure[c] for c in group])])
         return out
 
     def _static_score(self, m: Move, side: int, kind: int, pushed: int, ejects: int, vacated: list[int],
@@ -256,6 +276,16 @@ class LinearAbaloneModel(LinearModel):
                 [w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6] for c in range(-30, 31)] for kind in range(5)
             ]
         return table
+
+    @property
+    def _inline(self) -> tuple[list[int | None], list[int | None]]:
+        """Each side's :meth:`_static_score` of each inline move, by ``(rear * 6 + direction) * 18 +
+        (marbles - 1) * 6 + pushed * 2 + ejects``, filled as they are needed."""
+        inline: tuple[list[int | None], list[int | None]] | None = self.cache.get("inline")
+        if inline is None:
+            empty: list[int | None] = [None] * (_SIZE * 6 * 18)
+            inline = self.cache["inline"] = (empty, empty[:])
+        return inline
 
     @property
     def _caches(self) -> tuple[tuple[dict[Any, int], dict[Any, int]], dict[Any, list[int]]]:

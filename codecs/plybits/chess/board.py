@@ -17,6 +17,7 @@ Chess960; the notations write it as each variant expects. The null move is
 from __future__ import annotations
 
 import operator
+from itertools import compress
 from typing import Any, NamedTuple, Self, cast
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -113,6 +114,12 @@ for _step in KNIGHT_STEPS:
 SLIDER_STEPS = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: KING_STEPS}
 ENEMIES = (frozenset(range(BLACK | PAWN, (BLACK | KING) + 1)), frozenset(range(PAWN, KING + 1)))
 """ENEMIES[colour >> 3]: the piece codes of the other side (an OFF cell is in neither)."""
+_SLIDER_STEPS_OF: list[tuple[int, ...]] = [SLIDER_STEPS.get(kind, ()) for kind in range(8)]
+"""_SLIDER_STEPS_OF[kind]: the steps a slider of that kind moves along (none for the other kinds)."""
+_KNIGHT_TARGETS: list[tuple[int, ...]] = [
+    tuple(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else () for s in range(SIZE)
+]
+"""_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, in :data:`KNIGHT_STEPS` order."""
 SLIDES_ALONG = [[False] * 7 for _ in range(2 * SIZE)]
 """SLIDES_ALONG[SIZE + step][kind]: whether a piece of that kind moves along ``step``."""
 for _step in ORTHOGONAL:
@@ -570,11 +577,12 @@ class Board:
             forward = N if us == WHITE else S
             start_rank = 1 if us == WHITE else 6
             last_rank = 7 if us == WHITE else 0
+            before_last = 6 if us == WHITE else 1
             ep = self.ep
             enemy = ENEMIES[us >> 3]
-            for s in SQUARES:
+            for s in compress(SQUARES, _ON_BOARD(b)):
                 p = b[s]
-                if not p or p & BLACK != us:
+                if p & BLACK != us:
                     continue
                 kind = p & 7
                 base = s * SIZE
@@ -591,6 +599,10 @@ class Board:
                             targets.append(t)
                         elif t == ep and ep and self._ep_legal(s, t):
                             add(table[(base + t) * 8])
+                    if allowed is None and block is None and RANK_OF[s] != before_last:
+                        for t in targets:
+                            add(table[(base + t) * 8])
+                        continue
                     for t in targets:
                         if (allowed is None or t in allowed) and (block is None or t in block):
                             if RANK_OF[t] == last_rank:
@@ -601,14 +613,19 @@ class Board:
                 elif kind == KNIGHT:
                     if allowed is not None:
                         continue  # a pinned knight never stays on its ray
-                    for d in KNIGHT_STEPS:
-                        t = s + d
+                    if block is None:
+                        for t in _KNIGHT_TARGETS[s]:
+                            q = b[t]
+                            if q == 0 or q in enemy:
+                                add(table[(base + t) * 8])
+                        continue
+                    for t in _KNIGHT_TARGETS[s]:
                         q = b[t]
-                        if (q == 0 or q in enemy) and (block is None or t in block):
+                        if (q == 0 or q in enemy) and t in block:
                             add(table[(base + t) * 8])
                 elif kind != KING:
                     if allowed is None and block is None:
-                        for d in SLIDER_STEPS[kind]:
+                        for d in _SLIDER_STEPS_OF[kind]:
                             t = s + d
                             q = b[t]
                             while q == 0:
@@ -618,7 +635,7 @@ class Board:
                             if q in enemy:
                                 add(table[(base + t) * 8])
                     else:
-                        for d in SLIDER_STEPS[kind]:
+                        for d in _SLIDER_STEPS_OF[kind]:
                             t = s + d
                             q = b[t]
                             while True:

@@ -16,7 +16,8 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from itertools import compress
+from typing import Any, ClassVar, cast, final
 
 from plybits.chess.board import (
     BISHOP,
@@ -38,6 +39,7 @@ from plybits.chess.board import (
     SLIDES_ALONG,
     SQUARES,
     WHITE,
+    _ON_BOARD,
     Board,
     Move,
     move,
@@ -76,7 +78,8 @@ _key = _KEYS.__getitem__
 
 def canonical_moves(board: Board) -> list[Move]:
     """The legal moves in canonical order, then the null move."""
-    moves = sorted(board.legal_moves(), key=_key)
+    moves = board.legal_moves()
+    moves.sort(key=_key)
     moves.append(NULL_MOVE)
     return moves
 
@@ -137,76 +140,79 @@ def _jumps(s: int, steps: Sequence[int]) -> tuple[int, ...]:
     return tuple(s + d for d in steps if RELATIVE[0][s + d] >= 0)
 
 
-_ATTACK_TABLE: list[Any] = [None] * (16 * SIZE)
-"""_ATTACK_TABLE[piece * SIZE + sq]: (jump targets, slider rays) of that piece standing on sq."""
+_JUMPS: list[tuple[int, ...]] = [()] * (16 * SIZE)
+"""_JUMPS[piece * SIZE + sq]: the squares that piece (pawn, knight or king) standing on sq attacks."""
+_RAYS: list[tuple[tuple[int, ...], ...]] = [()] * (16 * SIZE)
+"""_RAYS[piece * SIZE + sq]: the rays (nearest square first) of that slider standing on sq."""
 for _sq in SQUARES:
     for _colour in (WHITE, BLACK):
-        _ATTACK_TABLE[(_colour | PAWN) * SIZE + _sq] = (_jumps(_sq, (11, 13) if _colour == WHITE else (-11, -13)), ())
-        _ATTACK_TABLE[(_colour | KNIGHT) * SIZE + _sq] = (_jumps(_sq, KNIGHT_STEPS), ())
-        _ATTACK_TABLE[(_colour | KING) * SIZE + _sq] = (_jumps(_sq, KING_STEPS), ())
-        _ATTACK_TABLE[(_colour | BISHOP) * SIZE + _sq] = ((), _rays(_sq, DIAGONAL))
-        _ATTACK_TABLE[(_colour | ROOK) * SIZE + _sq] = ((), _rays(_sq, ORTHOGONAL))
-        _ATTACK_TABLE[(_colour | QUEEN) * SIZE + _sq] = ((), _rays(_sq, KING_STEPS))
-_PIECE_ATTACK_VALUE = [ATTACK_VALUE[p & 7] for p in range(16)]
+        _JUMPS[(_colour | PAWN) * SIZE + _sq] = _jumps(_sq, (11, 13) if _colour == WHITE else (-11, -13))
+        _JUMPS[(_colour | KNIGHT) * SIZE + _sq] = _jumps(_sq, KNIGHT_STEPS)
+        _JUMPS[(_colour | KING) * SIZE + _sq] = _jumps(_sq, KING_STEPS)
+        _RAYS[(_colour | BISHOP) * SIZE + _sq] = _rays(_sq, DIAGONAL)
+        _RAYS[(_colour | ROOK) * SIZE + _sq] = _rays(_sq, ORTHOGONAL)
+        _RAYS[(_colour | QUEEN) * SIZE + _sq] = _rays(_sq, KING_STEPS)
 _MATERIAL = [VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)]
+_THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
+"""The distinct attack values (1, 3, 5, 9, 20): an attack map stores a value's level (1..5), 0 for none."""
+_LEVEL = [_THREAT_LEVELS.index(ATTACK_VALUE[p & 7]) + 1 if PAWN <= p & 7 <= KING else 0 for p in range(16)]
+"""_LEVEL[piece]: the level of its attack value; levels order as the values do."""
+_OWN_SLOTS = 17
+"""A square holds at most 16 of one side's attacks (each piece attacks it once at most): counts 0..16."""
 
 
-def _attack_maps(b: list[Any], us: int) -> tuple[bytearray, bytearray, bytearray, int]:
-    """(whether the enemy attacks each square, the value of its cheapest attacker there (0: none), count of
-    our attacks, the material of both sides' pieces other than pawns and kings)."""
+def _attack_maps(b: list[Any], us: int) -> tuple[bytearray, bytearray, int]:
+    """(the level of the enemy's cheapest attacker of each square times :data:`_OWN_SLOTS` (0: not attacked),
+    the count of our attacks on each square, the material of both sides' pieces other than pawns and kings)."""
     material = 0
     cheapest = bytearray(SIZE)
     own = bytearray(SIZE)
-    table = _ATTACK_TABLE
-    enemy_pieces: list[tuple[int, int]] = []
-    for s in SQUARES:
+    jumps_of = _JUMPS
+    rays_of = _RAYS
+    level_of = _LEVEL
+    by_level: list[list[int]] = [[], [], [], [], [], []]
+    for s in compress(SQUARES, _ON_BOARD(b)):
         p = b[s]
-        if not p:
-            continue
         material += _MATERIAL[p]
+        key = p * SIZE + s
         if p & BLACK == us:
-            jumps, rays = table[p * SIZE + s]
-            for t in jumps:
+            for t in jumps_of[key]:
                 own[t] += 1
-            for ray in rays:
+            for ray in rays_of[key]:
                 for t in ray:
                     own[t] += 1
                     if b[t]:
                         break
         else:
-            enemy_pieces.append((_ORDER[p], p * SIZE + s))
+            by_level[level_of[p]].append(key)
     # dearest attackers first, so that the last value written on a square is its cheapest attacker's
-    enemy_pieces.sort()
-    values = _PIECE_ATTACK_VALUE
-    for _, key in enemy_pieces:
-        value = values[key // SIZE]
-        jumps, rays = table[key]
-        for t in jumps:
-            cheapest[t] = value
-        for ray in rays:
-            for t in ray:
+    for level in range(5, 0, -1):
+        value = level * _OWN_SLOTS
+        for key in by_level[level]:
+            for t in jumps_of[key]:
                 cheapest[t] = value
-                if b[t]:
-                    break
-    return cheapest, cheapest, own, material
-
-
-_ORDER = [-_PIECE_ATTACK_VALUE[p] for p in range(16)]
+            for ray in rays_of[key]:
+                for t in ray:
+                    cheapest[t] = value
+                    if b[t]:
+                        break
+    return cheapest, own, material
 
 
 def _check_squares(b: list[Any], king: int, us: int) -> bytearray:
     """CHECKS[kind * SIZE + sq] style table for this position, flattened: whether a piece of ``us`` of
     that kind standing on sq would attack ``king`` (blockers as they stand now)."""
     checks = bytearray(8 * SIZE)
-    for t in _ATTACK_TABLE[(us ^ BLACK | KNIGHT) * SIZE + king][0]:
+    for t in _JUMPS[(us ^ BLACK | KNIGHT) * SIZE + king]:
         checks[KNIGHT * SIZE + t] = 1
     # a pawn of ours checks from where an enemy pawn on the king's square would capture
-    for t in _ATTACK_TABLE[(us ^ BLACK | PAWN) * SIZE + king][0]:
+    for t in _JUMPS[(us ^ BLACK | PAWN) * SIZE + king]:
         checks[PAWN * SIZE + t] = 1
-    for kind, rays in ((BISHOP, _ATTACK_TABLE[BISHOP * SIZE + king][1]), (ROOK, _ATTACK_TABLE[ROOK * SIZE + king][1])):
-        for ray in rays:
+    for kind in (BISHOP, ROOK):
+        base = kind * SIZE
+        for ray in _RAYS[kind * SIZE + king]:
             for t in ray:
-                checks[kind * SIZE + t] = 1
+                checks[base + t] = 1
                 checks[QUEEN * SIZE + t] = 1
                 if b[t]:
                     break
@@ -228,6 +234,79 @@ NULL_SCORE = -(1 << 20)
 """The null move's score in :meth:`LinearChessModel.ranked`, whatever its weight: far below every move, so
 its frequency is 1."""
 
+_NEAR: list[bytes] = [bytes(SIZE)] * SIZE
+"""_NEAR[king][sq]: whether sq touches a king standing on ``king``."""
+for _sq in SQUARES:
+    _NEAR[_sq] = bytes(1 if _sq - _t in KING_STEPS else 0 for _t in range(SIZE))
+_SLIDE_LENGTH = [0] * (SIZE * SIZE)
+"""_SLIDE_LENGTH[f * SIZE + t]: how many steps apart f and t are along their line (0: not on one)."""
+for _f in SQUARES:
+    for _t in SQUARES:
+        if LINE[_f * SIZE + _t]:
+            _SLIDE_LENGTH[_f * SIZE + _t] = (_t - _f) // LINE[_f * SIZE + _t]
+
+
+@final
+class _Tables:
+    """What :meth:`LinearChessModel.scores` derives from the weights: the weights of each feature group laid
+    out by the indices the scorer has at hand, so that a move's score is a few list look-ups."""
+
+    __slots__ = ("w", "rows", "safety", "from_threat", "capture", "hanging", "recapture", "takes_last",
+                 "promotion", "kind_weights")
+
+    def __init__(self, w: list[int]) -> None:
+        self.w = w
+        self.rows: list[list[int] | None] = [None] * (4 * 16 * SIZE)
+        """rows[(phase * 16 + piece) * SIZE + from][to]: the weights of the features that depend on the piece,
+        its squares and the phase only (to- and from-square, phase, pawn double step or slide length)."""
+        levels = 6 * _OWN_SLOTS
+        self.safety = [0] * (7 * 2 * levels)
+        """safety[(kind * 2 + capture) * 6 * 17 + cheapest level * 17 + own attacks]: the ``F_SAFETY`` weight."""
+        self.from_threat = [0] * (7 * levels)
+        """from_threat[kind * 6 * 17 + cheapest level * 17]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
+        for kind in range(1, 7):
+            for level in range(6):
+                cheapest = _THREAT_LEVELS[level - 1] if level else 0
+                attacked = 0 if not level else 1 if cheapest < ATTACK_VALUE[kind] else 2
+                if level:
+                    threat = 1 if cheapest >= ATTACK_VALUE[kind] else 2
+                    self.from_threat[kind * levels + level * _OWN_SLOTS] = w[F_FROM_THREAT + threat * 7 + kind]
+                for capture in (0, 1):
+                    for count in range(_OWN_SLOTS):
+                        defenders = count - (0 if kind == PAWN and not capture else 1)
+                        feature = F_SAFETY + ((capture * 3 + attacked) * 3 + (2 if defenders > 1 else defenders)) * 7
+                        self.safety[(kind * 2 + capture) * levels + level * _OWN_SLOTS + count] = w[feature + kind]
+        self.capture = w[F_CAPTURE:F_CAPTURE + 7 * 7]
+        self.hanging = w[F_HANGING_VICTIM:F_HANGING_VICTIM + 7]
+        self.recapture = w[F_RECAPTURE:F_RECAPTURE + 7]
+        self.takes_last = w[F_TAKES_LAST:F_TAKES_LAST + 7]
+        self.promotion = w[F_PROMOTION:F_PROMOTION + 7]
+        self.kind_weights = [w[F_CHECK:F_CHECK + 7], w[F_KING_ZONE:F_KING_ZONE + 7], w[F_SAME_PIECE:F_SAME_PIECE + 7],
+                             w[F_EVASION:F_EVASION + 7]]
+        """By kind: the weights of a check, of landing next to the enemy king, of moving the same piece again, of
+        moving in check."""
+
+    def row(self, phase: int, piece: int, f: int) -> list[int]:
+        """``rows[(phase * 16 + piece) * SIZE + f]``, made on first use."""
+        w = self.w
+        kind = piece & 7
+        rel = RELATIVE[piece >> 3]
+        fixed = w[F_FROM + kind * 64 + rel[f]] + w[F_PHASE + phase * 7 + kind]
+        to_base = F_TO + kind * 64
+        row = [0] * SIZE
+        for t in SQUARES:
+            if t == f:
+                continue
+            score = fixed + w[to_base + rel[t]]
+            if kind == PAWN:
+                if abs(t - f) > 13:
+                    score += w[F_PAWN_DOUBLE]
+            elif kind != KNIGHT and kind != KING and LINE[f * SIZE + t]:
+                score += w[F_SLIDE + kind * 8 + _SLIDE_LENGTH[f * SIZE + t]]
+            row[t] = score
+        self.rows[(phase * 16 + piece) * SIZE + f] = row
+        return row
+
 
 class LinearChessModel(LinearModel):
     """Model 1: log-linear with the shipped integer weights; :meth:`scores` defines the features."""
@@ -243,6 +322,12 @@ class LinearChessModel(LinearModel):
         scores[-1] = NULL_SCORE
         return moves, softmax_frequencies(scores)
 
+    def _tables(self) -> _Tables:
+        tables = self.cache.get("tables")
+        if not isinstance(tables, _Tables):
+            tables = self.cache["tables"] = _Tables(self.weights)
+        return tables
+
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (ids by block, ``kind``
         the mover's, squares relative to the side to move):
@@ -257,15 +342,19 @@ class LinearChessModel(LinearModel):
           ``F_EVASION`` in check; ``F_PAWN_DOUBLE`` or ``F_SLIDE`` by distance;
           ``F_LOSES_CASTLING``; ``F_KING_ZONE`` next to the enemy king; ``F_CHECK`` direct check.
 
-        The parts that depend on the move, the piece and the phase only are cached.
+        The weights come laid out in :class:`_Tables`; what depends on the origin square is summed once for
+        all the moves from it.
         """
-        w = self.weights
+        tables = self._tables()
+        w = tables.w
+        rows = tables.rows
+        safety = tables.safety
+        capture_w = tables.capture
         b = board.cells
         us = board.turn
         them = us ^ BLACK
         side = us >> 3
-        rel = RELATIVE[side]
-        enemy_count, enemy_cheapest, own_count, material = _attack_maps(b, us)
+        cheapest, own_count, material = _attack_maps(b, us)
         enemy_king = board.kings[them >> 3]
         last = history[-1] if history else NULL_MOVE
         mine = history[-2] if len(history) >= 2 else NULL_MOVE
@@ -275,98 +364,81 @@ class LinearChessModel(LinearModel):
         if last_to >= 0 and board.halfmove_clock == 0:
             last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
         phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
-        evasion = F_EVASION if enemy_count[board.kings[side]] else -1
+        in_check = cheapest[board.kings[side]] != 0
         checks = _check_squares(b, enemy_king, us)
         castling = board.castling
         own_rights = _own_rights(castling, us)
-        ep = board.ep
-        statics = self._static
-        phase_base = phase * 16
-        own_rook = us | ROOK
-        attack_value = ATTACK_VALUE
-        near_king = _NEAR[SIZE - enemy_king:]
+        ep = board.ep or -1
+        row_base = phase * 16 * SIZE
+        check_w, zone_w, same_w, evasion_w = tables.kind_weights
+        promotion_w = tables.promotion
+        levels = 6 * _OWN_SLOTS
+        near_king = _NEAR[enemy_king]
+        castle_h = w[F_CASTLE] + w[F_PHASE + phase * 7 + KING]
+        castle_a = w[F_CASTLE + 1] + w[F_PHASE + phase * 7 + KING]
         out: list[int] = []
         append = out.append
+        origin = -1
+        # what depends on the origin square only (set when it changes)
+        row: list[int] = []
+        fixed = kind = quiet_safety = capture_safety = pawn_ep = check_base = check = zone = 0
         for m in moves:
             f, t, promotion = m
-            if not f:
-                append(w[F_NULL])
-                continue
-            p = b[f]
-            kind = p & 7
+            if f != origin:
+                if not f:
+                    append(w[F_NULL])
+                    continue
+                origin = f
+                p = b[f]
+                kind = p & 7
+                found = rows[row_base + p * SIZE + f]
+                row = tables.row(phase, p, f) if found is None else found
+                fixed = tables.from_threat[kind * levels + cheapest[f]]
+                if f == my_last_to:
+                    fixed += same_w[kind]
+                if in_check:
+                    fixed += evasion_w[kind]
+                if kind == KING:
+                    if own_rights:
+                        fixed += w[F_LOSES_CASTLING]
+                elif kind == ROOK and f in castling:
+                    fixed += w[F_LOSES_CASTLING]
+                quiet_safety = kind * 2 * levels
+                capture_safety = quiet_safety + levels
+                pawn_ep = ep if kind == PAWN else -1
+                check_base = kind * SIZE
+                check = check_w[kind]
+                zone = zone_w[kind]
             q = b[t]
-            if kind == KING and q == own_rook:
-                append(w[F_CASTLE + (0 if t > f else 1)] + w[F_PHASE + phase * 7 + KING])
-                continue
-            static = statics[phase_base + p]
-            score = static.get(m)
-            if score is None:
-                score = static[m] = self._static_score(m, kind, rel, phase)
-            capture = 0
+            score = row[t] + fixed
             if q:
-                capture = 1
+                if q & BLACK == us:  # castling: the king takes its own rook
+                    append(castle_h if t > f else castle_a)
+                    continue
                 victim = q & 7
-                score += w[F_CAPTURE + victim * 7 + kind]
-                if not enemy_count[t]:
-                    score += w[F_HANGING_VICTIM + victim]
+                score += capture_w[victim * 7 + kind]
+                if not cheapest[t]:
+                    score += tables.hanging[victim]
                 if t == last_to:
-                    score += w[F_RECAPTURE + kind] if last_capture else w[F_TAKES_LAST + kind]
-            elif t == ep and kind == PAWN and ep:
-                capture = 1
-                score += w[F_EN_PASSANT] + w[F_CAPTURE + PAWN * 7 + PAWN]
-                if not enemy_count[t]:
-                    score += w[F_HANGING_VICTIM + PAWN]
-            if enemy_count[t]:
-                attacked = 1 if enemy_cheapest[t] < attack_value[kind] else 2
+                    score += tables.recapture[kind] if last_capture else tables.takes_last[kind]
+                score += safety[capture_safety + cheapest[t] + own_count[t]]
+            elif t == pawn_ep:
+                score += w[F_EN_PASSANT] + capture_w[PAWN * 7 + PAWN]
+                if not cheapest[t]:
+                    score += tables.hanging[PAWN]
+                score += safety[capture_safety + cheapest[t] + own_count[t]]
             else:
-                attacked = 0
-            defenders = own_count[t] - (0 if kind == PAWN and not capture else 1)
-            score += w[F_SAFETY + ((capture * 3 + attacked) * 3 + (2 if defenders > 1 else defenders)) * 7 + kind]
-            if enemy_count[f]:
-                score += w[F_FROM_THREAT + (1 if enemy_cheapest[f] >= attack_value[kind] else 2) * 7 + kind]
-            if f == my_last_to:
-                score += w[F_SAME_PIECE + kind]
-            if evasion >= 0:
-                score += w[F_EVASION + kind]
-            if kind == KING:
-                if own_rights:
-                    score += w[F_LOSES_CASTLING]
-            elif kind == ROOK and f in castling:
-                score += w[F_LOSES_CASTLING]
+                score += safety[quiet_safety + cheapest[t] + own_count[t]]
             if near_king[t]:
-                score += w[F_KING_ZONE + kind]
-            if checks[(promotion or kind) * SIZE + t]:
-                score += w[F_CHECK + (promotion or kind)]
+                score += zone
+            if promotion:
+                score += promotion_w[promotion]
+                if checks[promotion * SIZE + t]:
+                    score += check_w[promotion]
+            elif checks[check_base + t]:
+                score += check
             append(score)
         return out
-
-    def _static_score(self, m: Move, kind: int, rel: list[int], phase: int) -> int:
-        """The weights of the features that depend on the move, the piece and the phase only."""
-        f, t, promotion = m
-        w = self.weights
-        score = w[F_TO + kind * 64 + rel[t]] + w[F_FROM + kind * 64 + rel[f]] + w[F_PHASE + phase * 7 + kind]
-        if promotion:
-            score += w[F_PROMOTION + promotion]
-        if kind == PAWN:
-            if abs(t - f) > 13:
-                score += w[F_PAWN_DOUBLE]
-        elif kind != KNIGHT and kind != KING:
-            score += w[F_SLIDE + kind * 8 + (t - f) // LINE[f * SIZE + t]]
-        return score
-
-    @property
-    def _static(self) -> list[dict[Move, int]]:
-        """The cached :meth:`_static_score` of each move, by phase and piece."""
-        static: list[dict[Move, int]] | None = self.cache.get("static")
-        if static is None:
-            static = self.cache["static"] = [{} for _ in range(4 * 16)]
-        return static
-
-
-_NEAR = [False] * (2 * SIZE)
-"""_NEAR[SIZE + d]: whether a square at offset ``d`` from the enemy king touches it."""
-for _step in KING_STEPS:
-    _NEAR[SIZE + _step] = True
 
 
 class ChessRankScheme(RankScheme[Board, Move]):

@@ -424,6 +424,52 @@ class Board:
                 return True
         return False
 
+    def reaches(self, index: int, color: int) -> bool:
+        """Whether a piece of ``color`` has a move to cell ``index`` by its movement rules alone (what
+        :meth:`pseudo_legal_moves` would list for ``color`` to move; the cell holds the other colour or nothing)."""
+        cells = self.cells
+        e_rook, e_cannon = CHARIOT | color, CANNON | color
+        capture = cells[index] != 0
+        # a cannon slides like a chariot onto an empty cell and captures over exactly one screen
+        e_slider, e_jumper = (e_rook, e_cannon) if capture else (e_cannon, -1)
+        for step in ORTHOGONAL:
+            t = index + step
+            p = cells[t]
+            while p == 0:
+                t += step
+                p = cells[t]
+            if p is OFF:
+                continue
+            if p == e_rook or p == e_slider:
+                return True
+            if not capture:
+                continue
+            t += step
+            p = cells[t]
+            while p == 0:
+                t += step
+                p = cells[t]
+            if p == e_jumper:
+                return True
+        e_horse = HORSE | color
+        for h, leg in HORSE_ATTACKERS[index]:
+            if cells[h] == e_horse and cells[leg] == 0:
+                return True
+        e_soldier = SOLDIER | color
+        for s in SOLDIER_ATTACKERS[color][index]:
+            if cells[s] == e_soldier:
+                return True
+        # the general's, the advisors' and the elephants' steps are symmetric: from ``index`` back to the piece
+        e_elephant = ELEPHANT | color
+        for e, eye in ELEPHANT_STEPS[color][index]:
+            if cells[e] == e_elephant and cells[eye] == 0:
+                return True
+        e_advisor = ADVISOR | color
+        for a in ADVISOR_STEPS[color][index]:
+            if cells[a] == e_advisor:
+                return True
+        return self.kings[color >> 3] in KING_STEPS[color][index]
+
     def is_check(self) -> bool:
         """Whether the side to move is in check."""
         return self.attacked_general(self.turn)

@@ -14,13 +14,18 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
-from typing import ClassVar
+from itertools import compress
+from operator import attrgetter
+from typing import ClassVar, cast, final
 
-from plybits.rank import LinearModel, RankScheme, UniformModel, sorted_by
+from plybits.rank import LinearModel, RankScheme, UniformModel
 from plybits.xiangqi.board import BLACK, CANNON, CHARIOT, FILE_OF, GEOMETRY, RANK_OF, SQUARES, Board, Move
 
 _SIZE = GEOMETRY.size
+_ON_BOARD = operator.itemgetter(*SQUARES)
+"""The playable cells of a board list, in point order."""
 POINT = [-1] * _SIZE
 """r * 9 + f of each cell."""
 RELATIVE = ([-1] * _SIZE, [-1] * _SIZE)
@@ -36,8 +41,15 @@ def move_key(move: Move) -> int:
     return POINT[move.from_square] * 90 + POINT[move.to_square]
 
 
-canonical_moves = sorted_by(move_key)
-"""The legal moves of a position in canonical order (:func:`move_key`)."""
+_CELLS_OF = attrgetter("from_square", "to_square")
+"""A move's (from cell, to cell): cells number in point order, so these sort as :func:`move_key` does."""
+
+
+def canonical_moves(board: Board) -> list[Move]:
+    """The legal moves of a position in canonical order (:func:`move_key`)."""
+    moves = board.legal_moves()
+    moves.sort(key=_CELLS_OF)
+    return moves
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)
@@ -88,64 +100,143 @@ def _recapturable(board: Board, f: int, t: int) -> bool:
     cells = board.cells
     piece, victim = cells[f], cells[t]
     cells[t], cells[f] = piece, 0
-    board.turn ^= BLACK
     try:
-        return any(m.to_square == t for m in board.pseudo_legal_moves())
+        return board.reaches(t, board.turn ^ BLACK)
     finally:
-        board.turn ^= BLACK
         cells[f], cells[t] = piece, victim
 
 
 def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
-    """Model 1's active feature ids of each move in ``moves`` (legal here)."""
-    cells = board.cells
-    us = board.turn
-    side = us >> 3
-    rel = RELATIVE[side]
-    attacked = _enemy_targets(board)
-    last = history[-1] if history else None
-    mine = history[-2] if len(history) >= 2 else None
-    last_to = last.to_square if last is not None else -1
-    my_last_to = mine.to_square if mine is not None else -1
-    last_capture = last is not None and board.halfmove_clock == 0
-    material = 0
-    for sq in SQUARES:
-        p = cells[sq]
-        if p:
-            material += VALUE[p & 7]
-    phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
-    in_check = attacked[board.kings[side]]
-    out: list[list[int]] = []
-    for m in moves:
-        f, t = m.from_square, m.to_square
-        kind = cells[f] & 7
-        q = cells[t]
-        feats = [F_TO + kind * 90 + rel[t], F_FROM + kind * 90 + rel[f], F_PHASE + phase * 8 + kind]
-        capture = 0
-        if q:
-            capture = 1
-            feats.append(F_CAPTURE + (q & 7) * 8 + kind)
-            if t == last_to:
-                feats.append(F_RECAPTURE + kind if last_capture else F_TAKES_LAST + kind)
-            if _recapturable(board, f, t):
-                feats.append(F_DEFENDED_VICTIM + kind)
+    """Model 1's active feature ids of each move in ``moves`` (legal here), as training fits them: read back
+    from :meth:`LinearXiangqiModel.scores`, their one definition."""
+    return MODEL.features(board, moves, history)
+
+
+_KING_DISTANCE = [0] * (_SIZE * _SIZE)
+"""_KING_DISTANCE[a * SIZE + b]: the king-step (Chebyshev) distance between two points."""
+for _a in SQUARES:
+    for _b in SQUARES:
+        _KING_DISTANCE[_a * _SIZE + _b] = max(abs(FILE_OF[_a] - FILE_OF[_b]), abs(RANK_OF[_a] - RANK_OF[_b]))
+
+
+@final
+class _Tables:
+    """What :meth:`LinearXiangqiModel.scores` derives from the weights, laid out by the indices it has at hand."""
+
+    __slots__ = ("w", "rows", "near")
+
+    def __init__(self, w: list[int]) -> None:
+        self.w = w
+        self.rows: list[list[int] | None] = [None] * (16 * _SIZE)
+        """rows[piece * SIZE + from][to]: the weights of the to- and from-point and slide features."""
+        self.near: list[list[int] | None] = [None] * _SIZE
+        """near[last_to][to]: the ``F_NEAR_LAST`` weight of a target ``to``."""
+
+    def row(self, piece: int, f: int) -> list[int]:
+        """``rows[piece * SIZE + f]``, made on first use."""
+        w = self.w
+        kind = piece & 7
+        rel = RELATIVE[piece >> 3]
+        fixed = w[F_FROM + kind * 90 + rel[f]]
+        row = [0] * _SIZE
+        for t in SQUARES:
+            score = fixed + w[F_TO + kind * 90 + rel[t]]
+            if kind == CHARIOT or kind == CANNON:
+                d_file = FILE_OF[t] - FILE_OF[f]
+                d_rank = RANK_OF[t] - RANK_OF[f]
+                along_file = 1 if d_file == 0 else 0
+                score += w[F_SLIDE + ((0 if kind == CHARIOT else 1) * 2 + along_file) * 10 + abs(d_rank or d_file)]
+            row[t] = score
+        self.rows[piece * _SIZE + f] = row
+        return row
+
+    def near_row(self, last_to: int) -> list[int]:
+        """``near[last_to]``, made on first use."""
+        w = self.w
+        row = [w[F_NEAR_LAST + min(5, _KING_DISTANCE[last_to * _SIZE + t])] for t in range(_SIZE)]
+        self.near[last_to] = row
+        return row
+
+
+class LinearXiangqiModel(LinearModel):
+    """Model 1: log-linear with the shipped integer weights; :meth:`scores` defines the features."""
+
+    def __init__(self, filename: str, version: int, description: str = "") -> None:
+        super().__init__(filename, version, description, package="plybits.xiangqi", n_features=N_FEATURES,
+                         canonical=canonical_moves, features=None)
+
+    def _tables(self) -> _Tables:
+        tables = self.cache.get("tables")
+        if not isinstance(tables, _Tables):
+            tables = self.cache["tables"] = _Tables(self.weights)
+        return tables
+
+    def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
+        """Each move's score: the sum of the weights of its features, which are (``kind`` the mover's, points
+        relative to the side to move):
+
+        - ``F_TO``/``F_FROM`` by kind and point, ``F_PHASE`` by material phase and kind, ``F_SLIDE`` for a
+          chariot or cannon by direction and distance;
+        - a capture: ``F_CAPTURE`` by victim and mover, ``F_RECAPTURE``/``F_TAKES_LAST`` on the point the
+          opponent just moved to, ``F_DEFENDED_VICTIM`` if the opponent can take back;
+        - ``F_NEAR_LAST``: king-step distance (0..4, 5+) from the opponent's last target;
+        - ``F_TO_ATTACKED`` (by capture? and kind) / ``F_FROM_ATTACKED`` where the opponent could move;
+          ``F_SAME_PIECE``; ``F_EVASION`` in check.
+        """
+        tables = self._tables()
+        w = tables.w
+        rows = tables.rows
+        cells = board.cells
+        us = board.turn
+        side = us >> 3
+        attacked = _enemy_targets(board)
+        last = history[-1] if history else None
+        mine = history[-2] if len(history) >= 2 else None
+        last_to = last.to_square if last is not None else -1
+        my_last_to = mine.to_square if mine is not None else -1
+        last_capture = last is not None and board.halfmove_clock == 0
+        material = 0
+        for sq in compress(SQUARES, _ON_BOARD(cells)):
+            material += VALUE[cells[sq] & 7]
+        phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
+        in_check = attacked[board.kings[side]]
+        near: list[int] | None = None
         if last_to >= 0:
-            feats.append(F_NEAR_LAST + min(5, max(abs(FILE_OF[t] - FILE_OF[last_to]), abs(RANK_OF[t] - RANK_OF[last_to]))))
-        if attacked[t]:
-            feats.append(F_TO_ATTACKED + capture * 8 + kind)
-        if attacked[f]:
-            feats.append(F_FROM_ATTACKED + kind)
-        if f == my_last_to:
-            feats.append(F_SAME_PIECE + kind)
-        if in_check:
-            feats.append(F_EVASION + kind)
-        if kind == CHARIOT or kind == CANNON:
-            d_file = FILE_OF[t] - FILE_OF[f]
-            d_rank = RANK_OF[t] - RANK_OF[f]
-            along_file = 1 if d_file == 0 else 0
-            feats.append(F_SLIDE + ((0 if kind == CHARIOT else 1) * 2 + along_file) * 10 + abs(d_rank or d_file))
-        out.append(feats)
-    return out
+            near = tables.near[last_to]
+            if near is None:
+                near = tables.near_row(last_to)
+        phase_base = F_PHASE + phase * 8
+        out: list[int] = []
+        append = out.append
+        for m in moves:
+            f, t = m.from_square, m.to_square
+            p = cells[f]
+            kind = p & 7
+            q = cells[t]
+            row = rows[p * _SIZE + f]
+            if row is None:
+                row = tables.row(p, f)
+            score = row[t] + w[phase_base + kind]
+            capture = 0
+            if q:
+                capture = 1
+                score += w[F_CAPTURE + (q & 7) * 8 + kind]
+                if t == last_to:
+                    score += w[F_RECAPTURE + kind] if last_capture else w[F_TAKES_LAST + kind]
+                if _recapturable(board, f, t):
+                    score += w[F_DEFENDED_VICTIM + kind]
+            if near is not None:
+                score += near[t]
+            if attacked[t]:
+                score += w[F_TO_ATTACKED + capture * 8 + kind]
+            if attacked[f]:
+                score += w[F_FROM_ATTACKED + kind]
+            if f == my_last_to:
+                score += w[F_SAME_PIECE + kind]
+            if in_check:
+                score += w[F_EVASION + kind]
+            append(score)
+        return out
 
 
 class XiangqiRankScheme(RankScheme[Board, Move]):
@@ -161,11 +252,14 @@ class XiangqiRankScheme(RankScheme[Board, Move]):
     )
     models = {
         0: UniformModel(canonical_moves),
-        1: LinearModel(
-            "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_xiangqi.py)",
-            package="plybits.xiangqi", n_features=N_FEATURES, canonical=canonical_moves, features=move_features,
+        1: LinearXiangqiModel(
+            "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_xiangqi.py)"
         ),
     }
+
+
+MODEL = cast(LinearXiangqiModel, XiangqiRankScheme.models[1])
+"""Model 1, whose scorer defines :func:`move_features`."""
 
 
 RANK = XiangqiRankScheme()
