@@ -21,6 +21,7 @@ from math import isqrt
 from typing import Any, ClassVar
 
 from bitarray import bitarray
+from mypy_extensions import mypyc_attr
 
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
@@ -106,6 +107,8 @@ def load_model_data(package: str, filename: str) -> dict[str, Any]:
     return data
 
 
+# Compiled with mypyc (docs/architecture.md, "Compiled build"); entropy's ChanceModel subclasses it interpreted.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MoveModel:
     """One released model version: the canonical order of the legal moves and their frequencies.
 
