@@ -15,12 +15,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import shutil
+
 import pytest
 
 import plybits
 from plybits.compiled import MODULES, PURE_ENV, compiled_modules
 
 TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
 
 
 def _test_module(name: str) -> Any:
@@ -120,6 +123,27 @@ def test_compiled_and_pure_modules_agree_on_every_golden_vector():
     assert len(pure) == len(compiled_here) == len(blobs)
     for blob, mine, theirs in zip(blobs, compiled_here, pure):
         assert mine == theirs, f"compiled and pure builds differ on {blob.hex()}"
+
+
+def test_the_image_compiles_and_checks_the_core_in_the_layer_that_has_the_compiler():
+    steps = _test_module("test_packaging").dockerfile_instructions()
+    (run,) = [args for keyword, args in steps if keyword == "RUN" and "PLYBITS_COMPILE=1 pip install ." in args]
+    order = [run.index(step) for step in ("apt-get install", "PLYBITS_COMPILE=1", "apt-get purge", "compiled_modules()")]
+    assert order == sorted(order) and "gcc" in run
+    copied = " ".join(args for keyword, args in steps if keyword == "COPY")
+    assert "setup.py" in copied
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_test_compiles_runs_the_suite_then_the_compiled_modules_tests_on_pure_python(tmp_path):
+    plan = subprocess.run(["make", "-n", "test", f"VENV={tmp_path / 'venv'}"], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout.splitlines()
+    compile_at = next(i for i, line in enumerate(plan) if "PLYBITS_COMPILE=1" in line and "--inplace" in line)
+    suite_at = next(i for i, line in enumerate(plan) if line.strip().endswith("-m pytest"))
+    (pure,) = [line for line in plan if "PLYBITS_PURE=1" in line and "-m pytest" in line]
+    assert compile_at < suite_at < plan.index(pure)
+    files = [word for word in pure.split() if word.startswith("tests/")]
+    assert "tests/test_compiled.py" in files and all((ROOT / f.rstrip(";")).is_file() for f in files)
 
 
 if __name__ == "__main__":
