@@ -50,7 +50,7 @@ $(VENV)/.compiled: $(COMPILED_SOURCES) constraints.txt | $(VENV)/.installed
 	@if $(HAVE_CC); then \
 		echo "compile: mypyc is compiling the hot core to C extension modules (about two minutes)"; \
 		$(BIN)/pip install --quiet -c constraints.txt setuptools wheel mypy && \
-		PLYBITS_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace \
+		PLYBITS_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --parallel 2 \
 			--build-lib build/mypyc/lib --build-temp build/mypyc/temp || exit 1; \
 	else echo "compile: no C compiler (or Python headers): plybits runs its pure-Python modules"; fi
 	@touch $@
