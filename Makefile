@@ -41,7 +41,8 @@ test: install-test browser compile
 
 # The compiled build (docs/architecture.md): mypyc compiles the modules of plybits.compiled.MODULES to C
 # extension modules in place, beside their .py files, so the editable install, `make serve` and the tests load
-# them; redone when one of their sources changes. Without a C compiler it says so and the pure-Python modules
+# them; redone when one of their sources changes (touched after: an unchanged extension is not rewritten, and
+# plybits loads the pure-Python modules when a .py is newer than its extension). Without a C compiler it says so and the pure-Python modules
 # stay in use. `make pure` removes the extension modules; PLYBITS_PURE=1 ignores them at run time.
 COMPILED_SOURCES := setup.py codecs/plybits/compiled.py $(shell $(PYTHON) codecs/plybits/compiled.py)
 HAVE_CC = $(BIN)/python -c "import os, shlex, shutil, sys, sysconfig; cc = shlex.split(sysconfig.get_config_var('CC') or 'cc')[0]; sys.exit(not (shutil.which(cc) and os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))))"
@@ -52,6 +53,7 @@ $(VENV)/.compiled: $(COMPILED_SOURCES) constraints.txt | $(VENV)/.installed
 		$(BIN)/pip install --quiet -c constraints.txt setuptools wheel mypy && \
 		PLYBITS_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --parallel 2 \
 			--build-lib build/mypyc/lib --build-temp build/mypyc/temp || exit 1; \
+		find codecs -name '*.so' -exec touch {} +; \
 	else echo "compile: no C compiler (or Python headers): plybits runs its pure-Python modules"; fi
 	@touch $@
 

@@ -20,7 +20,9 @@ import shutil
 import pytest
 
 import plybits
-from plybits.compiled import MODULES, PURE_ENV, compiled_modules
+from importlib.machinery import EXTENSION_SUFFIXES
+
+from plybits.compiled import MODULES, PURE_ENV, compiled_modules, stale_extensions
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -123,6 +125,34 @@ def test_compiled_and_pure_modules_agree_on_every_golden_vector():
     assert len(pure) == len(compiled_here) == len(blobs)
     for blob, mine, theirs in zip(blobs, compiled_here, pure):
         assert mine == theirs, f"compiled and pure builds differ on {blob.hex()}"
+
+
+def test_an_extension_older_than_its_source_is_stale_in_a_checkout_only(tmp_path):
+    package = tmp_path / "codecs" / "plybits"
+    (package / "chess").mkdir(parents=True)
+    for name in ("rank", "chess/board"):
+        (package / f"{name}.py").write_text("")
+        (package / f"{name}{EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    os.utime(package / "chess" / f"board{EXTENSION_SUFFIXES[0]}", (1_000_000, 1_000_000))  # built, then edited
+    assert stale_extensions(str(package)) == []  # no setup.py: an installed package
+    (tmp_path / "setup.py").write_text("")
+    assert stale_extensions(str(package)) == ["plybits.chess.board"]
+
+
+def test_a_stale_in_place_build_loads_the_pure_python_modules_and_says_so(tmp_path):
+    """Run on a copy of the package whose rank.py is newer than a (dummy) extension beside it."""
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "codecs", tree / "codecs", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    (tree / "setup.py").write_text("")
+    dummy = tree / "codecs" / "plybits" / f"rank{EXTENSION_SUFFIXES[0]}"
+    dummy.write_bytes(b"not an extension module")
+    os.utime(dummy, (1_000_000, 1_000_000))
+    env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
+    env["PYTHONPATH"] = str(tree / "codecs")
+    done = subprocess.run([sys.executable, "-c", "import plybits.rank; print(plybits.rank.__file__)"], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert done.stdout.strip().endswith("rank.py")
+    assert "plybits.rank changed since compiled" in done.stderr
 
 
 def test_the_image_compiles_and_checks_the_core_in_the_layer_that_has_the_compiler():

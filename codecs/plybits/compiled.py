@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from importlib.abc import MetaPathFinder
 from importlib.machinery import EXTENSION_SUFFIXES, SOURCE_SUFFIXES, FileFinder, ModuleSpec, SourceFileLoader
@@ -63,13 +64,39 @@ def pure_requested() -> bool:
     return os.environ.get(PURE_ENV) == "1"
 
 
+def stale_extensions(package_dir: str = os.path.dirname(os.path.abspath(__file__))) -> list[str]:
+    """In a source checkout, the modules of :data:`MODULES` whose ``.py`` is newer than the extension beside it.
+
+    ``package_dir`` is the ``plybits`` folder. An in-place build (``make compile``) goes stale when a
+    compiled module is edited and not rebuilt: its extension would shadow the edit. An installed package
+    (no ``setup.py`` two folders up) is never stale: its files are written in no particular order.
+    """
+    if not os.path.exists(os.path.join(package_dir, os.pardir, os.pardir, "setup.py")):
+        return []
+    stale = []
+    for name in MODULES:
+        stem = os.path.join(package_dir, *name.split(".")[1:])
+        extensions = [stem + suffix for suffix in EXTENSION_SUFFIXES if os.path.exists(stem + suffix)]
+        if extensions and os.path.getmtime(stem + ".py") > min(map(os.path.getmtime, extensions)):
+            stale.append(name)
+    return stale
+
+
 def honour_pure_switch() -> None:
-    """Load the pure-Python modules from now on if :func:`pure_requested` (idempotent).
+    """Load the pure-Python modules from now on if :func:`pure_requested`, or with a warning if an extension
+    module is stale (all or none: compiled modules call each other's compiled code). Idempotent.
 
     Called by ``plybits/__init__.py`` before it imports any module of :data:`MODULES`.
     """
-    if pure_requested() and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _SourceFinder())
+    if any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+        return
+    if not pure_requested():
+        stale = stale_extensions()
+        if not stale:
+            return
+        warnings.warn(f"plybits: {', '.join(stale)} changed since compiled: loading the pure-Python modules "
+                      "(`make compile` rebuilds the extension modules, `make pure` removes them)", stacklevel=2)
+    sys.meta_path.insert(0, _SourceFinder())
 
 
 def is_compiled(module: ModuleType) -> bool:
