@@ -10,18 +10,16 @@ import base64
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
-
-import shutil
 
 import pytest
 
 import plybits
-from importlib.machinery import EXTENSION_SUFFIXES
-
 from plybits.compiled import MODULES, PURE_ENV, compiled_modules, stale_extensions
 
 TESTS = Path(__file__).resolve().parent
