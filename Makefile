@@ -23,7 +23,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.installed
 
-serve: install compile
+# Serves the compiled build once `make compile` (or `make test`) built it; serve itself never waits for mypyc.
+serve: install
 	$(BIN)/plybits serve --host $(HOST) --port $(PORT)
 
 # The full suite runs on the compiled build (the one the image ships) when there is one; then the test files of
