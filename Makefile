@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: serve test install install-test bench openapi clean browser
+.PHONY: serve test install install-test compile pure bench openapi clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,11 +23,44 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.installed
 
+# Serves the compiled build once `make compile` (or `make test`) built it; serve itself never waits for mypyc.
 serve: install
 	$(BIN)/plybits serve --host $(HOST) --port $(PORT)
 
-test: install-test browser
+# The full suite runs on the compiled build (the one the image ships) when there is one; then the test files of
+# the compiled modules run again on the pure-Python ones (PLYBITS_PURE=1, sampled by PLYBITS_QUICK=1), unless
+# PYTEST_ARGS picks tests. Both fit the 30 minutes of docs/architecture.md's "Compiled build".
+PURE_TESTS := tests/test_compiled.py tests/test_mailbox.py tests/test_bitio.py tests/test_rangecoder.py \
+	tests/test_rank.py tests/test_rank_games.py tests/test_rank_scorers.py tests/test_rank_entropy.py \
+	tests/test_format_golden.py tests/test_verbs.py tests/test_chess_rules.py tests/test_chess_codec.py \
+	tests/test_xiangqi_rules.py tests/test_abalone_board.py tests/test_entropy_rules.py
+test: install-test browser compile
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(if $(PYTEST_ARGS),,@if $(BIN)/python -c "import sys, plybits.compiled as c; sys.exit(not c.compiled_modules())"; then \
+		echo "test: the compiled modules' test files again, on the pure-Python modules"; \
+		PLYBITS_PURE=1 PLYBITS_QUICK=1 $(BIN)/python -m pytest -q $(PURE_TESTS); fi)
+
+# The compiled build (docs/architecture.md): mypyc compiles the modules of plybits.compiled.MODULES to C
+# extension modules in place, beside their .py files, so the editable install, `make serve` and the tests load
+# them; redone when one of their sources changes (touched after: an unchanged extension is not rewritten, and
+# plybits loads the pure-Python modules when a .py is newer than its extension). Without a C compiler it says so and the pure-Python modules
+# stay in use. `make pure` removes the extension modules; PLYBITS_PURE=1 ignores them at run time.
+COMPILED_SOURCES := setup.py codecs/plybits/compiled.py $(shell $(PYTHON) codecs/plybits/compiled.py)
+HAVE_CC = $(BIN)/python -c "import os, shlex, shutil, sys, sysconfig; cc = shlex.split(sysconfig.get_config_var('CC') or 'cc')[0]; sys.exit(not (shutil.which(cc) and os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))))"
+compile: $(VENV)/.compiled
+$(VENV)/.compiled: $(COMPILED_SOURCES) constraints.txt | $(VENV)/.installed
+	@if $(HAVE_CC); then \
+		echo "compile: mypyc is compiling the hot core to C extension modules (about two minutes)"; \
+		$(BIN)/pip install --quiet -c constraints.txt setuptools wheel mypy && \
+		PLYBITS_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --parallel 2 \
+			--build-lib build/mypyc/lib --build-temp build/mypyc/temp || exit 1; \
+		find codecs -name '*.so' -exec touch {} +; \
+	else echo "compile: no C compiler (or Python headers): plybits runs its pure-Python modules"; fi
+	@touch $@
+
+pure:
+	find codecs -name '*.so' -delete
+	rm -f $(VENV)/.compiled
 
 # Headless Chromium for tests/test_playground.py (Debian's packages), and a CJK font for xiangqi's pieces.
 # Installed only when missing and only as root; otherwise the browser test skips and says why.
@@ -49,5 +82,5 @@ bench: install-test
 openapi: install
 	$(BIN)/python -m app.openapi_dump > openapi/openapi.json
 
-clean:
+clean: pure
 	rm -rf $(VENV) build *.egg-info codecs/*.egg-info

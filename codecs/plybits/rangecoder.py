@@ -19,6 +19,8 @@ The layout is documented in docs/rank.md.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from plybits.errors import InvalidDataError
 
 RANGE_BITS = 32
@@ -39,6 +41,8 @@ def _check(cum_low: int, freq: int, total: int) -> None:
         raise ValueError(f"symbol [{cum_low!r}, {cum_low!r} + {freq!r}) does not fit in total {total!r}")
 
 
+# Compiled with mypyc (docs/architecture.md, "Compiled build"); tests subclass it interpreted.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RangeEncoder:
     """Code symbols given as ``(cum_low, freq, total)`` into bytes."""
 

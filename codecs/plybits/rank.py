@@ -9,7 +9,6 @@ with exact integer arithmetic, so encoder and decoder agree bit for bit on every
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from bisect import bisect_right
@@ -18,9 +17,10 @@ from functools import cache
 from importlib import resources
 from itertools import accumulate
 from math import isqrt
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from bitarray import bitarray
+from mypy_extensions import mypyc_attr
 
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
@@ -89,6 +89,8 @@ def load_model_data(package: str, filename: str) -> dict[str, Any]:
     return data
 
 
+# Compiled with mypyc (docs/architecture.md, "Compiled build"); entropy's ChanceModel subclasses it interpreted.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MoveModel:
     """One released model version: the canonical order of the legal moves and their frequencies.
 
@@ -174,7 +176,8 @@ class LinearModel(MoveModel):
     A game passes in its weights' package, its feature count, its canonical move order and either its
     feature function (as :class:`UniformModel` takes the order; :meth:`scores` then sums the weights)
     or ``None``: then a subclass's :meth:`scores` is the one definition of the features, which
-    :meth:`features` reads back by scoring under :func:`indicator_weights`. Such a scorer must be
+    :meth:`features` reads back by scoring under :func:`indicator_weights` (with a second instance of the
+    subclass, built from ``(filename, version, description)``). Such a scorer must be
     linear in :attr:`weights` and keep whatever it derives from them in :attr:`cache`.
     """
 
@@ -227,9 +230,10 @@ class LinearModel(MoveModel):
             return self._features(position, moves, history)
         indicator = self._indicator
         if indicator is None:
-            indicator = self._indicator = copy.copy(self)
+            # built anew, not copy.copy(self): a class compiled by mypyc cannot be copied (docs/architecture.md)
+            subclass = cast(Callable[[str, int, str], LinearModel], type(self))  # only subclasses get here
+            indicator = self._indicator = subclass(self.filename, self.version, self.description)
             indicator._weights = indicator_weights(self.n_features)
-            indicator.cache = {}
         return [indicated_features(score, self.n_features) for score in indicator.scores(position, moves, history)]
 
     def scores(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[int]:

@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final, NamedTuple, Self
 
+from mypy_extensions import mypyc_attr
+
 from plybits.errors import IllegalMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
 from plybits.text import ascii_text, decimal
@@ -183,6 +185,8 @@ _ROW_LENGTHS: Final = (5, 6, 7, 8, 9, 8, 7, 6, 5)
 _EJECTED_SUFFIX: Final = re.compile(r"-([0-9]+)b([0-9]+)w$")
 
 
+# Compiled with mypyc (docs/architecture.md, "Compiled build"); plybits.abalone.Position subclasses it interpreted.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Board:
     """An Abalone position: the marbles, the side to move, the ejected counts and the move number."""
 

@@ -20,6 +20,8 @@ import operator
 from itertools import compress
 from typing import Any, NamedTuple, Self, cast
 
+from mypy_extensions import mypyc_attr
+
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
 from plybits.text import ascii_text, decimal
@@ -228,6 +230,8 @@ def _checks_after(b: list[Any], f: int, t: int, p: int, k: int) -> bool:
     return False
 
 
+# Compiled with mypyc (docs/architecture.md, "Compiled build"); plybits.chess.Position subclasses it interpreted.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Board:
     """A chess position: pieces, side to move, castling rights, en passant square and counters.
 

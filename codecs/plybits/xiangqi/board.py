@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final, Self, cast
 
+from mypy_extensions import mypyc_attr
+
 from plybits.errors import InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
 from plybits.text import ascii_text, decimal
@@ -243,6 +245,8 @@ def _elephant_points(color: int) -> set[int]:
 _ELEPHANT_POINTS = {c: _elephant_points(c) for c in (RED, BLACK)}
 
 
+# Compiled with mypyc (docs/architecture.md, "Compiled build"); plybits.xiangqi.Position subclasses it interpreted.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Board:
     """A xiangqi position: pieces, side to move and the two move counters of the FEN.
 

@@ -1,0 +1,113 @@
+"""The compiled build: which modules mypyc compiles, which of them are loaded compiled, and the pure switch.
+
+``setup.py`` compiles :data:`MODULES` to C extension modules when built with ``PLYBITS_COMPILE=1``
+(``make compile``); the ``.py`` files stay beside them and are the one source. Setting ``PLYBITS_PURE=1``
+before plybits is imported loads the ``.py`` files even where the extension modules are installed, so one
+install runs either way (docs/architecture.md, "Compiled build"). This module imports nothing of plybits:
+``setup.py`` reads :data:`MODULES` from it before the package is built.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from importlib.abc import MetaPathFinder
+from importlib.machinery import EXTENSION_SUFFIXES, SOURCE_SUFFIXES, FileFinder, ModuleSpec, SourceFileLoader
+from types import ModuleType
+from typing import Final
+
+#: The hot core mypyc compiles: board, move generation, rank models, range coder and bit I/O.
+MODULES: Final = (
+    "plybits.mailbox",
+    "plybits.bitio",
+    "plybits.rangecoder",
+    "plybits.rank",
+    "plybits.chess.board",
+    "plybits.chess.rank",
+    "plybits.chess.x88",
+    "plybits.xiangqi.board",
+    "plybits.xiangqi.rank",
+    "plybits.abalone.board",
+    "plybits.abalone.rank",
+    "plybits.entropy.rank",  # compiled because its models and scheme subclass compiled ones
+)
+
+#: The environment variable that, set to ``1``, makes plybits load the pure-Python modules.
+PURE_ENV: Final = "PLYBITS_PURE"
+
+
+def source_paths() -> list[str]:
+    """The ``.py`` files of :data:`MODULES`, relative to the project root (what ``setup.py`` compiles)."""
+    return ["codecs/" + name.replace(".", "/") + ".py" for name in MODULES]
+
+
+class _SourceFinder(MetaPathFinder):
+    """Finds the ``.py`` file of each module in :data:`MODULES`, passing over its extension module."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname not in MODULES or path is None:
+            return None
+        for entry in path:
+            spec = FileFinder(entry, (SourceFileLoader, SOURCE_SUFFIXES)).find_spec(fullname, target)
+            if spec is not None:
+                return spec
+        return None
+
+
+def pure_requested() -> bool:
+    """Whether ``PLYBITS_PURE=1`` asks for the pure-Python modules."""
+    return os.environ.get(PURE_ENV) == "1"
+
+
+def stale_extensions(package_dir: str = os.path.dirname(os.path.abspath(__file__))) -> list[str]:
+    """In a source checkout, the modules of :data:`MODULES` whose ``.py`` is newer than the extension beside it.
+
+    ``package_dir`` is the ``plybits`` folder. An in-place build (``make compile``) goes stale when a
+    compiled module is edited and not rebuilt: its extension would shadow the edit. An installed package
+    (no ``setup.py`` two folders up) is never stale: its files are written in no particular order.
+    """
+    if not os.path.exists(os.path.join(package_dir, os.pardir, os.pardir, "setup.py")):
+        return []
+    stale = []
+    for name in MODULES:
+        stem = os.path.join(package_dir, *name.split(".")[1:])
+        extensions = [stem + suffix for suffix in EXTENSION_SUFFIXES if os.path.exists(stem + suffix)]
+        if extensions and os.path.getmtime(stem + ".py") > min(map(os.path.getmtime, extensions)):
+            stale.append(name)
+    return stale
+
+
+def honour_pure_switch() -> None:
+    """Load the pure-Python modules from now on if :func:`pure_requested`, or with a warning if an extension
+    module is stale (all or none: compiled modules call each other's compiled code). Idempotent.
+
+    Called by ``plybits/__init__.py`` before it imports any module of :data:`MODULES`.
+    """
+    if any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+        return
+    if not pure_requested():
+        stale = stale_extensions()
+        if not stale:
+            return
+        warnings.warn(f"plybits: {', '.join(stale)} changed since compiled: loading the pure-Python modules "
+                      "(`make compile` rebuilds the extension modules, `make pure` removes them)", stacklevel=2)
+    sys.meta_path.insert(0, _SourceFinder())
+
+
+def is_compiled(module: ModuleType) -> bool:
+    """Whether ``module`` was loaded from a C extension module rather than its ``.py`` file."""
+    return (module.__file__ or "").endswith(tuple(EXTENSION_SUFFIXES))
+
+
+def compiled_modules() -> list[str]:
+    """The modules of :data:`MODULES` that are loaded compiled (importing them): all or none in a sound build."""
+    return [name for name in MODULES if is_compiled(importlib.import_module(name))]
+
+
+if __name__ == "__main__":  # `python codecs/plybits/compiled.py`: the sources, for the Makefile
+    print(*source_paths())
