@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import plybits
 from plybits.chess import GAME
 from plybits.chess.board import Board, parse_square
 from plybits.chess.notation import parse_san, parse_uci, san, uci
@@ -117,6 +118,26 @@ def test_chess960_start_round_trips_as_shredder_fen():
     assert standard_as_960.chess960 and standard_as_960.fen().split()[2] == "HAha"
     assert GAME.canonical_start(standard_as_960.fen()) == standard_as_960.fen()
     assert GAME.canonical_start(GAME.position().fen()) is None
+
+
+def test_the_verbs_read_a_given_start_once(monkeypatch):
+    fen = KIWIPETE
+    built: list[str | None] = []
+    position = GAME.position
+
+    def counting(start=None, **options):
+        built.append(start)
+        return position(start, **options)
+
+    monkeypatch.setattr(GAME, "position", counting)
+    assert plybits.legal_moves("chess", start=fen)[0] == fen
+    assert built.count(fen) == 1
+    built.clear()
+    data = plybits.encode("chess", "0x88", moves=["O-O"], start=fen).data
+    assert built.count(fen) == 1
+    built.clear()
+    assert plybits.decode(data).moves == ["O-O"]
+    assert built.count(fen) == 1
 
 
 def test_uci_castling_differs_between_standard_and_chess960():

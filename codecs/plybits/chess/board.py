@@ -375,12 +375,12 @@ class Board:
         The en passant square is written only when an en passant capture is legal (as python-chess does).
         """
         b = self.cells
+        on_board = _ON_BOARD(b)  # a1..h8
         rows = []
         for rank in range(7, -1, -1):
             row = ""
             empty = 0
-            for file in range(8):
-                p = b[square(file, rank)]
+            for p in on_board[8 * rank:8 * rank + 8]:
                 if p:
                     if empty:
                         row += str(empty)
