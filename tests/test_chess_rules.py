@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import plybits
 from plybits.chess import GAME
 from plybits.chess.board import Board, parse_square
 from plybits.chess.notation import parse_san, parse_uci, san, uci
@@ -119,6 +120,26 @@ def test_chess960_start_round_trips_as_shredder_fen():
     assert GAME.canonical_start(GAME.position().fen()) is None
 
 
+def test_the_verbs_read_a_given_start_once(monkeypatch):
+    fen = KIWIPETE
+    built: list[str | None] = []
+    position = GAME.position
+
+    def counting(start=None, **options):
+        built.append(start)
+        return position(start, **options)
+
+    monkeypatch.setattr(GAME, "position", counting)
+    assert plybits.legal_moves("chess", start=fen)[0] == fen
+    assert built.count(fen) == 1
+    built.clear()
+    data = plybits.encode("chess", "0x88", moves=["O-O"], start=fen).data
+    assert built.count(fen) == 1
+    built.clear()
+    assert plybits.decode(data).moves == ["O-O"]
+    assert built.count(fen) == 1
+
+
 def test_uci_castling_differs_between_standard_and_chess960():
     standard = GAME.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     move = parse_uci(standard, "e1g1")
@@ -177,6 +198,39 @@ def test_san_check_and_mate_marks():
     assert san(board, mate) == "Qh4#"
     board.push(mate)
     assert board.status() == {"status": "checkmate", "winner": "black", "result": "0-1"}
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        KIWIPETE,
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "5k2/8/8/8/8/8/8/4K2R w K - 0 1",  # O-O gives check with the rook
+        "8/8/8/R2pP2k/8/8/8/K7 w - d6 0 1",  # exd6 opens the rank: a discovered check through the taken pawn
+        "3k4/1P6/8/8/8/8/8/4K3 w - - 0 1",  # b8=Q+ and b8=R+, not b8=N or b8=B
+    ],
+)
+def test_gives_check_agrees_with_the_position_after_the_move(fen):
+    # two plies deep, and after a null move, every legal move; the reference looks at the king after playing it
+    def check_all(board):
+        for m in board.legal_moves():
+            after = board.copy()
+            after.push(m)
+            king = after.kings[after.turn >> 3]
+            assert board.gives_check(m) == after.attacked(king, board.turn), (board.fen(), uci(board, m))
+
+    board = GAME.position(fen)
+    check_all(board)
+    for m in board.legal_moves():
+        child = board.copy()
+        child.push(m)
+        check_all(child)
+    nulled = board.copy()
+    nulled.push(parse_san(nulled, "--"))
+    check_all(nulled)
 
 
 def test_pawn_captures_need_the_file():

@@ -179,13 +179,17 @@ class Game(ABC, Generic[PositionT]):
         when ``None``); :meth:`parse_record` reads it back."""
         return " ".join(record.moves)
 
-    def canonical_start(self, start: str | None) -> str | None:
-        """What a container stores for ``start``: ``None`` for the default start, else a name or position string."""
+    def canonical_start(self, start: str | None, position: PositionT | None = None) -> str | None:
+        """What a container stores for ``start``: ``None`` for the default start, else a name or position string.
+
+        ``position``, when given, is ``self.position(start)`` already built (not changed), which is then not
+        built again.
+        """
         if start is None or start == self.starts[0]:
             return None
         if start in self.starts:
             return start
-        text = self.position(start).fen()
+        text = (self.position(start) if position is None else position).fen()
         return None if text == self.position(None).fen() else text
 
 

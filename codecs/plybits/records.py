@@ -170,7 +170,8 @@ def _read(
             observe(position, move)
         push(move)
         keep(move)
-    return Replay(game, game.canonical_start(start), start_position, played, position, tags, dropped), error
+    return Replay(game, game.canonical_start(start, start_position), start_position, played, position, tags,
+                  dropped), error
 
 
 def check_notation(game: AnyGame, notation: str | None) -> None:
@@ -311,9 +312,10 @@ def _replay(
         start_position = game.position(box.start)
     except PlybitsError as err:
         raise InvalidDataError(f"stored start position is invalid: {err.reason}") from None
-    if box.start is not None and game.canonical_start(box.start) != box.start:
-        raise InvalidDataError(f"stored start {box.start!r} is not in the one form encode stores "
-                               f"({game.canonical_start(box.start)!r})")
+    if box.start is not None:
+        canonical = game.canonical_start(box.start, start_position)
+        if canonical != box.start:
+            raise InvalidDataError(f"stored start {box.start!r} is not in the one form encode stores ({canonical!r})")
     final = start_position.copy()
     moves = scheme.decode(final, box.payload, box.plies, box.scheme_version, observe)
     return Replay(game, box.start, start_position, moves, final, box.tags)

@@ -379,12 +379,12 @@ class Board:
         The en passant square is written only when an en passant capture is legal (as python-chess does).
         """
         b = self.cells
+        on_board = _ON_BOARD(b)  # a1..h8
         rows = []
         for rank in range(7, -1, -1):
             row = ""
             empty = 0
-            for file in range(8):
-                p = b[square(file, rank)]
+            for p in on_board[8 * rank:8 * rank + 8]:
                 if p:
                     if empty:
                         row += str(empty)
@@ -725,6 +725,50 @@ class Board:
         if q:
             return q & BLACK != self.turn
         return m[1] == self.ep and bool(self.ep) and b[m[0]] & 7 == PAWN
+
+    def gives_check(self, m: Move) -> bool:
+        """Whether ``m`` (legal here, not the null move) puts the opponent in check, found without playing it."""
+        f, t, promotion = m
+        b = self.cells
+        us = self.turn
+        p = b[f]
+        q = b[t]
+        kind = p & 7
+        k = self.kings[(us >> 3) ^ 1]
+        castles = kind == KING and q == us | ROOK
+        en_passant = kind == PAWN and t == self.ep and not q
+        if self._safe and not promotion and not castles and not en_passant:
+            b[f] = EMPTY
+            check = _checks_after(b, f, t, p, k)
+            b[f] = p
+            return check
+        # play it on the cells, look at the opponent's king, take it back
+        if castles:
+            rank_base = f - FILE_OF[f]
+            kt = rank_base + (2 if t < f else 6)
+            rt = rank_base + (3 if t < f else 5)
+            b[f] = EMPTY
+            b[t] = EMPTY
+            old_k, old_r = b[kt], b[rt]
+            b[kt] = p
+            b[rt] = q
+            check = self.attacked(k, us)
+            b[kt] = old_k
+            b[rt] = old_r
+            b[f] = p
+            b[t] = q
+            return check
+        cap = t - (N if us == WHITE else S) if en_passant else 0
+        taken = b[cap]
+        b[f] = EMPTY
+        if en_passant:
+            b[cap] = EMPTY
+        b[t] = us | promotion if promotion else p
+        check = self.attacked(k, us)
+        b[t] = q
+        b[cap] = taken
+        b[f] = p
+        return check
 
     def checked_move(self, f: int, t: int, promotion: int = 0) -> Move:
         """The move ``f`` -> ``t`` (castling as king-takes-rook) if it is legal here, checked without generating every move.

@@ -263,9 +263,9 @@ def san(board: Board, m: Move) -> str:
         if b[t]:
             text += "x"
         text += NAMES[t]
-    after = board.copy(history=False)
-    after.push(m)
-    if after.is_check():
+    if board.gives_check(m):  # only a check needs the position after it, to tell mate
+        after = board.copy(history=False)
+        after.push(m)
         text += "#" if not after.legal_moves() else "+"
     return text
 
