@@ -84,7 +84,7 @@ def answer(op: str, request: Any, settings: Settings) -> tuple[str, dict[str, An
     try:
         body = model.model_validate(request)
         result = handler(body, settings)
-        return "result", result.model_dump(mode="json", exclude_none=drop_none)
+        return "result", result.model_dump(mode="json", exclude_none=drop_none, exclude_unset=not drop_none)
     except PlybitsError as err:
         return "error", problem_body(err)
     except ValidationError as err:
