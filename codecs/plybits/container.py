@@ -2,7 +2,7 @@
 
     magic "PB" | version | codec id | scheme version | flags | plies (uvarint)
     | [start: uvarint length + UTF-8] | [tags: uvarint count + (key, value) strings]
-    | payload bytes | CRC-32 (big-endian) of everything before it
+    | [record section: uvarint length + bytes] | payload bytes | CRC-32 (big-endian) of everything before it
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ MAGIC = b"PB"
 VERSION = 1
 FLAG_START = 0x01
 FLAG_TAGS = 0x02
-KNOWN_FLAGS = FLAG_START | FLAG_TAGS
+FLAG_RECORD = 0x04
+"""A record section follows (a full-fidelity container): tags and annotations, :mod:`plybits.recordsection`."""
+KNOWN_FLAGS = FLAG_START | FLAG_TAGS | FLAG_RECORD
 MAX_STRING = 1 << 16
 """Longest start or tag string a container may hold, in bytes."""
 MAX_TAGS = 256
@@ -32,6 +34,9 @@ class Container:
     payload: bytes
     start: str | None = None
     tags: dict[str, str] = field(default_factory=dict)
+    """The plain tag section; empty in a full-fidelity container, whose tags live in :attr:`record`."""
+    record: bytes | None = None
+    """The record section (:mod:`plybits.recordsection`) of a full-fidelity container, else ``None``."""
 
 
 def write_uvarint(value: int) -> bytes:
@@ -62,8 +67,14 @@ def _write_string(text: str, what: str) -> bytes:
 
 
 def pack(container: Container) -> bytes:
-    """Serialize a container, CRC included."""
+    """Serialize a container, CRC included.
+
+    :raises ValueError: if it has both plain tags and a record section (whose tags live in the section).
+    """
+    if container.record is not None and container.tags:
+        raise ValueError("a container with a record section keeps its tags in the section, not in the tag section")
     flags = (FLAG_START if container.start is not None else 0) | (FLAG_TAGS if container.tags else 0)
+    flags |= FLAG_RECORD if container.record is not None else 0
     out = bytearray(MAGIC)
     out += bytes([VERSION, container.codec_id, container.scheme_version, flags])
     out += write_uvarint(container.plies)
@@ -75,6 +86,8 @@ def pack(container: Container) -> bytes:
         out += write_uvarint(len(container.tags))
         for key, value in container.tags.items():
             out += _write_string(key, "tag name") + _write_string(value, f"tag {key!r} value")
+    if container.record is not None:
+        out += write_uvarint(len(container.record)) + container.record
     out += container.payload
     out += zlib.crc32(out).to_bytes(4, "big")
     return bytes(out)
@@ -107,12 +120,17 @@ class _Cursor:
             shift += 7
         raise InvalidDataError(f"{what}: variable-length integer longer than 10 bytes")
 
-    def string(self, what: str) -> str:
+    def blob(self, what: str, limit: int) -> bytes:
+        """A uvarint length (at most ``limit``) and that many bytes."""
         length = self.uvarint(f"{what} length")
-        if length > MAX_STRING or self.pos + length > len(self.body):
+        if length > limit or self.pos + length > len(self.body):
             raise InvalidDataError(f"{what}: length {length} runs past the end of the container")
         raw = self.body[self.pos:self.pos + length]
         self.pos += length
+        return raw
+
+    def string(self, what: str) -> str:
+        raw = self.blob(what, MAX_STRING)
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError as err:
@@ -121,6 +139,8 @@ class _Cursor:
 
 def unpack(data: bytes, *, max_plies: int) -> Container:
     """Parse and verify a container.
+
+    The record section, if any, is returned as bytes, unread (:func:`plybits.recordsection.read_section`).
 
     :raises InvalidDataError: on a wrong magic or version, a CRC mismatch, or malformed fields.
     :raises LimitExceededError: if it claims more than ``max_plies`` plies.
@@ -142,6 +162,8 @@ def unpack(data: bytes, *, max_plies: int) -> Container:
     flags = cursor.byte("flags")
     if flags & ~KNOWN_FLAGS:
         raise InvalidDataError(f"unknown flag bits 0x{flags & ~KNOWN_FLAGS:02x}")
+    if flags & FLAG_TAGS and flags & FLAG_RECORD:
+        raise InvalidDataError("flags 0x02 and 0x04 together: a container with a record section has no tag section")
     plies = cursor.uvarint("ply count")
     if plies > max_plies:
         raise LimitExceededError(f"container claims {plies} plies, more than the limit of {max_plies}")
@@ -156,4 +178,5 @@ def unpack(data: bytes, *, max_plies: int) -> Container:
             if key in tags:
                 raise InvalidDataError(f"tag {key!r} appears twice")
             tags[key] = cursor.string(f"tag {key!r} value")
-    return Container(codec_id, scheme_version, plies, body[cursor.pos:], start, tags)
+    record = cursor.blob("record section", len(body)) if flags & FLAG_RECORD else None
+    return Container(codec_id, scheme_version, plies, body[cursor.pos:], start, tags, record)

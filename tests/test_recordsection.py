@@ -1,0 +1,252 @@
+"""The container's record section: everything beside the mainline, stored exactly (plybits.recordsection)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from plybits.annotations import Comment, Line, Notes, Step
+from plybits.container import Container, pack, unpack
+from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
+from plybits.recordsection import read_section, write_section
+from plybits.registry import get_game, get_scheme, schemes
+
+
+def play(game: str, tokens: str, start: str | None = None) -> tuple[Any, list[Any]]:
+    """The start position and the moves of ``tokens`` read from it."""
+    position = get_game(game).position(start)
+    board = position.copy()
+    moves = []
+    for token in tokens.split():
+        move = board.parse_move(token)
+        moves.append(move)
+        board.push(move)
+    return position, moves
+
+
+def random_moves(game: str, plies: int, seed: int) -> tuple[Any, list[Any]]:
+    """``plies`` moves (fewer if the game ends) picked at random from the default start."""
+    rng = random.Random(seed)
+    position = get_game(game).position(None)
+    board = position.copy()
+    moves = []
+    for _ in range(plies):
+        legal = board.legal_moves()
+        if not legal:
+            break
+        move = legal[rng.randrange(len(legal))]
+        moves.append(move)
+        board.push(move)
+    return position, moves
+
+
+def after(position: Any, moves: list[Any]) -> Any:
+    board = position.copy()
+    for move in moves:
+        board.push(move)
+    return board
+
+
+def round_trip(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any], tags: dict[str, str]) -> bytes:
+    before = start.fen()
+    data = write_section(scheme, start, moves, notes, tags)
+    back, back_tags = read_section(scheme, start, moves, data, max_plies=10_000)
+    assert back == notes
+    assert back_tags == tags and list(back_tags) == list(tags)
+    assert start.fen() == before
+    return data
+
+
+def annotated_chess() -> tuple[Any, Any, list[Any], Notes[Any], dict[str, str]]:
+    """A hand-made chess record using every kind of annotation."""
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6")
+    # the variation 1... e6 2. d4 d5 (2... b6 (2... g6 3. c4)) branches before Black's first move
+    _, french = play("chess", "e4 e6 d4 d5")
+    _, inner = play("chess", "e4 e6 d4 b6")
+    _, innermost = play("chess", "e4 e6 d4 g6 c4")
+    inner_line = Line(moves=innermost[3:], steps=[Step(nags=[6]), Step(comments=[Comment("deep", line=True)])])
+    variation_b6 = Line(moves=inner[3:], steps=[Step(comments=[Comment("{no}")], variations=[inner_line])])
+    french_line = Line(
+        moves=french[1:],
+        steps=[Step(nags=[5]), Step(), Step(variations=[variation_b6])],
+        comments=[Comment(" the French ")],
+    )
+    notes: Notes[Any] = Notes(
+        comments=[Comment(" A game comment "), Comment(" line comment", line=True)],
+        result="1-0",
+        steps=[
+            Step(comments=[Comment(" [%clk 0:03:00] ")]),
+            Step(nags=[1, 146], comments=[Comment(" [%eval 0.17] [%clk 0:02:59] ")], variations=[french_line]),
+            Step(comments=[Comment(" [%clk 0:00:05.3] ")]),
+            Step(comments=[Comment(" [%clk 1:2:3] ")]),
+            Step(comments=[Comment(" [%eval #-3] [%clk 0:02:50] "), Comment("second")]),
+            Step(comments=[Comment("[%cal Ra1a8] [%csl Ge4]")]),
+            Step(comments=[Comment("\t odd  white\nspace ")], nags=[255]),
+            Step(),
+        ],
+    )
+    tags = {"Event": "Rated Blitz game", "Site": "https://lichess.org/abcdEFGH", "White": "Ann",
+            "Black": "Bo", "Result": "1-0", "TimeControl": "180+2", "Zeta": "", "Annotator": "ünï ☃"}
+    return scheme, start, moves, notes, tags
+
+
+def test_every_kind_of_annotation_comes_back_exactly():
+    scheme, start, moves, notes, tags = annotated_chess()
+    round_trip(scheme, start, moves, notes, tags)
+
+
+@pytest.mark.parametrize("scheme_name", ["0x88", "rank"])
+def test_both_chess_schemes_code_variations(scheme_name):
+    _, start, moves, notes, tags = annotated_chess()
+    round_trip(get_scheme("chess", scheme_name), start, moves, notes, tags)
+
+
+@pytest.mark.parametrize("scheme", schemes(), ids=lambda s: f"{s.game}/{s.name}")
+def test_every_game_and_scheme_round_trips_annotations(scheme):
+    start, moves = random_moves(scheme.game, 24, seed=scheme.codec_id)
+    assert len(moves) >= 6
+    _, other = random_moves(scheme.game, 30, seed=scheme.codec_id + 1000)
+    branch = after(start, moves[:3])
+    alternatives = []
+    board = branch.copy()
+    for _ in range(4):  # a variation at ply 3: random legal moves from the branch point
+        legal = board.legal_moves()
+        move = legal[len(legal) // 2]
+        alternatives.append(move)
+        board.push(move)
+    steps: list[Step[Any]] = [Step() for _ in moves]
+    steps[0].comments.append(Comment(" opening note "))
+    steps[3].variations.append(Line(moves=alternatives, steps=[Step(nags=[2]), Step(), Step(), Step()]))
+    steps[-1].nags.append(4)
+    notes: Notes[Any] = Notes(steps=steps, result="*", comments=[Comment("before")])
+    round_trip(scheme, start, moves, notes, {"Event": "test", "Round": "1"})
+    del other
+
+
+def test_empty_notes_and_no_tags():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4 e5")
+    round_trip(scheme, start, moves, Notes(), {})
+    round_trip(scheme, start, [], Notes(), {})
+    round_trip(scheme, start, [], Notes(result="1/2-1/2"), {})
+
+
+def test_an_unusual_result_token_is_kept():
+    scheme = get_scheme("xiangqi", "rank")
+    start, moves = random_moves("xiangqi", 4, seed=1)
+    round_trip(scheme, start, moves, Notes(result="2-0"), {})
+
+
+def test_tags_keep_their_order_and_odd_values():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "d4")
+    tags = {"Result": "*", "Date": "2021.??.01", "WhiteElo": "0123", "BlackElo": "-", "UTCDate": "2021.10.02",
+            "TimeControl": "1/3600:300", "Site": "https://lichess.org/", "X": " padded ", "ECO": "Z99"}
+    round_trip(scheme, start, moves, Notes(result="*"), tags)
+
+
+def test_steps_that_do_not_fit_the_moves_are_refused():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4 e5")
+    with pytest.raises(InvalidRecordError, match="1 annotation steps for 2 moves"):
+        write_section(scheme, start, moves, Notes(steps=[Step()]), {})
+
+
+def test_a_lone_surrogate_is_refused():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4")
+    with pytest.raises(InvalidRecordError, match="surrogate"):
+        write_section(scheme, start, moves, Notes(comments=[Comment("\ud800")]), {})
+
+
+def test_too_deep_variations_are_refused_when_written():
+    scheme = get_scheme("chess", "0x88")
+    start, moves = play("chess", "e4")
+    line: Line[Any] = Line(moves=[start.parse_move("d4")], steps=[Step()])
+    for _ in range(100):
+        line = Line(moves=[start.parse_move("d4")], steps=[Step(variations=[line])])
+    with pytest.raises(LimitExceededError, match="nested deeper"):
+        write_section(scheme, start, moves, Notes(steps=[Step(variations=[line])]), {})
+
+
+def test_every_corrupted_byte_is_invalid_data_or_another_valid_section():
+    scheme, start, moves, notes, tags = annotated_chess()
+    data = write_section(scheme, start, moves, notes, tags)
+    for i in range(len(data)):
+        for flip in (0x01, 0x80, 0xFF):
+            corrupted = bytearray(data)
+            corrupted[i] ^= flip
+            # the range coder may read a flipped byte as other decisions; then it is a section
+            # write_section makes (the container's CRC catches the corruption itself)
+            read_back_or_invalid(scheme, start, moves, bytes(corrupted))
+
+
+def read_back_or_invalid(scheme: Any, start: Any, moves: list[Any], data: bytes, max_plies: int = 10_000) -> bool:
+    """Whether ``data`` is invalid data; if it is not, it is a section that writing its contents back gives."""
+    try:
+        notes, tags = read_section(scheme, start, moves, data, max_plies=max_plies)
+    except InvalidDataError:
+        return True
+    assert write_section(scheme, start, moves, notes, tags) == data
+    return False
+
+
+def test_every_truncation_is_invalid_data_or_another_section():
+    scheme, start, moves, notes, tags = annotated_chess()
+    data = write_section(scheme, start, moves, notes, tags)
+    invalid = [read_back_or_invalid(scheme, start, moves, data[:n]) for n in range(len(data))]
+    assert sum(invalid) >= len(data) - 4  # the bare version byte, or a cut in the coder's last bytes, may be a section
+    with pytest.raises(InvalidDataError):
+        read_section(scheme, start, moves, data + b"\x00", max_plies=10_000)
+
+
+def test_random_bytes_are_invalid_data_with_bounded_work():
+    scheme, start, moves, _, _ = annotated_chess()
+    rng = random.Random(7)
+    for _ in range(300):
+        read_back_or_invalid(scheme, start, moves, bytes([1]) + rng.randbytes(rng.randrange(0, 40)), 100)
+
+
+def test_a_section_of_another_version_is_refused():
+    scheme, start, moves, notes, tags = annotated_chess()
+    data = write_section(scheme, start, moves, notes, tags)
+    with pytest.raises(InvalidDataError, match="version 2"):
+        read_section(scheme, start, moves, bytes([2]) + data[1:], max_plies=10_000)
+    with pytest.raises(InvalidDataError, match="empty"):
+        read_section(scheme, start, moves, b"", max_plies=10_000)
+
+
+def test_variation_plies_count_against_the_ply_limit():
+    scheme, start, moves, notes, tags = annotated_chess()
+    data = write_section(scheme, start, moves, notes, tags)
+    with pytest.raises(InvalidDataError, match="ply limit"):
+        read_section(scheme, start, moves, data, max_plies=3)
+
+
+def test_a_container_with_a_record_section_round_trips_and_flags_it():
+    box = Container(codec_id=0x02, scheme_version=1, plies=2, payload=b"\x12\x34", record=b"\x01\xab")
+    blob = pack(box)
+    assert blob[5] == 0x04
+    assert blob[7:10] == b"\x02\x01\xab"
+    assert unpack(blob, max_plies=10) == box
+
+
+def test_a_container_cannot_hold_plain_tags_and_a_record_section():
+    with pytest.raises(ValueError, match="record section"):
+        pack(Container(codec_id=2, scheme_version=1, plies=0, payload=b"", tags={"A": "b"}, record=b"\x01"))
+    import zlib
+
+    body = b"PB\x01\x02\x01\x06\x00\x01\x01A\x01b\x01\x01"
+    with pytest.raises(InvalidDataError, match="0x02 and 0x04"):
+        unpack(body + zlib.crc32(body).to_bytes(4, "big"), max_plies=10)
+
+
+def test_a_record_section_longer_than_the_container_is_invalid():
+    import zlib
+
+    body = b"PB\x01\x02\x01\x04\x00\x05\x01"
+    with pytest.raises(InvalidDataError, match="record section"):
+        unpack(body + zlib.crc32(body).to_bytes(4, "big"), max_plies=10)
