@@ -189,7 +189,8 @@ def read(text: str, *, kind: str, lenient: bool = False) -> RecordText:
     movetext, move numbers are skipped; comments, NAGs (glued ``!``/``?`` marks included) and variations
     go to :attr:`RecordText.notes` where python-chess's reader puts them: a comment before the first move of
     the game or of a variation is that line's, any other follows the move before it; a NAG follows the move
-    before it; a variation is an alternative to the move before it. Those of the mainline are also counted
+    before it; a variation is an alternative to the move before it (to a variation's first move: a sibling of
+    that variation). Those of the mainline are also counted
     in :attr:`RecordText.dropped` (each top-level variation once, with everything nested in it).
     ``lenient`` reads as python-chess does: an unclosed comment runs to the end, a stray ``}`` is skipped
     (each noted in :attr:`RecordText.faults`).
@@ -290,7 +291,9 @@ def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
                 skip += 1
             else:
                 variation: Line[str] = Line()
-                lines[-1].steps[-1].variations.append(variation)
+                # An alternative to a variation's first move is a sibling of that variation (as python-chess reads it).
+                owner = lines[-2] if len(lines) > 1 and len(lines[-1].moves) == 1 else lines[-1]
+                owner.steps[-1].variations.append(variation)
                 lines.append(variation)
         elif kind == 5:
             if skip:
