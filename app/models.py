@@ -99,7 +99,7 @@ class DecodeResponse(BaseModel):
     tags: dict[str, str]
     plies: int
     final_position: str
-    record: str | None = Field(None, description="the record's text (format record only)")
+    record: str | None = Field(default=None, description="the record's text (format record only)")
 
 
 class ValidateRequest(_Request):

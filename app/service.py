@@ -121,7 +121,7 @@ def encode_response(body: EncodeRequest, settings: Settings) -> EncodeResponse:
         bits_per_ply=result.bits_per_ply,
         final_position=result.final_position,
         dropped=result.dropped or None,
-        fidelity=result.fidelity,
+        fidelity="full" if result.fidelity == "full" else "moves",
     )
 
 

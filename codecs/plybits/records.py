@@ -62,6 +62,10 @@ class Encoded:
     dropped: dict[str, int]
     """What the container does not keep, counted (empty for a full-fidelity container)."""
     fidelity: str = "moves"
+    start: str | None = None
+    """The start the container stores (``None`` for the game's default start)."""
+    tags: dict[str, str] = field(default_factory=dict)
+    """The tags the container stores."""
 
     @property
     def bits_per_ply(self) -> float:
@@ -363,6 +367,8 @@ def encode(
         final_position=replay.final.fen(),
         dropped={} if full else replay.dropped,
         fidelity=fidelity,
+        start=replay.start,
+        tags=all_tags,
     )
 
 
