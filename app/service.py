@@ -158,9 +158,12 @@ def decoded_response(
 
 
 async def decode(body: DecodeRequest, settings: Settings, workers: Workers) -> DecodeResponse:
-    """:func:`decoded_response`, inline or in a worker process by the plies and scheme its header gives, counted."""
+    """:func:`decoded_response`, inline or in a worker process by the plies and scheme its header gives (and the size
+    of its record section), counted."""
     box = records.unpack(from_b64url(body.data), max_plies=settings.max_plies)
     game, scheme, plies = peek(box)
+    if box.record is not None:  # its variations are replayed too: at most a few plies a byte of its section
+        plies += 8 * len(box.record)
     inline = runs_inline(settings, plies, registry.get_scheme(game, scheme))
     return counted("decode", await run(workers, inline, decoded_response, box, body.notation, settings, body.format))
 

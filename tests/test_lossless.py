@@ -292,8 +292,10 @@ def test_a_variation_with_an_illegal_move_names_its_ply_variation_and_move() -> 
 
 
 def test_an_unclosed_comment_is_refused_by_full_fidelity_naming_the_ply() -> None:
-    with pytest.raises(InvalidRecordError, match=r"ply 1: unclosed comment '\{never closed"):
+    with pytest.raises(InvalidRecordError, match=r"^ply 1: the record cannot be kept as written: unclosed comment "
+                                                 r"'\{never closed' \(unbalanced brace\)$") as caught:
         plybits.encode("chess", "0x88", record="1. e4 e5 {never closed")
+    assert caught.value.ply == 1
     assert plybits.encode("chess", "0x88", record="1. e4 e5 {never closed", fidelity="moves").plies == 2
     with pytest.raises(InvalidRecordError, match="unclosed comment"):  # the strict readers refuse it anyway
         plybits.encode("xiangqi", "xq10", record="1. h2e2 {never closed")

@@ -54,7 +54,7 @@ def test_a_variation_with_an_illegal_move_is_a_problem_naming_the_ply(client) ->
 def test_an_unclosed_comment_is_a_problem_naming_the_ply(client) -> None:
     response = client.post("/v1/encode", json={"game": "chess", "scheme": "0x88", "record": "1. e4 e5 {open"})
     assert response.status_code == 422 and response.json()["type"].endswith("/invalid-record")
-    assert "ply 1: unclosed comment" in response.json()["detail"]
+    assert response.json()["ply"] == 1 and "unclosed comment '{open'" in response.json()["detail"]
 
 
 def test_batch_lines_and_query_carry_fidelity_and_format(client) -> None:

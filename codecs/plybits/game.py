@@ -11,7 +11,7 @@ from bitarray import bitarray
 
 from plybits.annotations import Notes
 from plybits.bitio import BitReader, BitWriter
-from plybits.errors import InvalidDataError
+from plybits.errors import InvalidDataError, InvalidRecordError
 from plybits.mailbox import Geometry
 from plybits.pgntext import split_records
 
@@ -140,7 +140,7 @@ class Record:
     """Its comments, NAGs, variations (move tokens as written) and result token, when known: a record read
     from text or decoded from a full-fidelity container; ``None`` for bare moves (writers then close the
     movetext with the ``Result`` tag)."""
-    faults: list[str] = field(default_factory=list)
+    faults: list[InvalidRecordError] = field(default_factory=list)
     """What :attr:`notes` could not keep as written (:attr:`plybits.pgntext.RecordText.faults`)."""
 
 

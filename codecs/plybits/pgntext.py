@@ -175,8 +175,8 @@ class RecordText:
     dropped: dict[str, int] = field(default_factory=dict)
     """``comments``, ``nags`` and ``variations`` of the mainline counted (a key only when there was one): what a
     move list cannot carry."""
-    faults: list[str] = field(default_factory=list)
-    """What :attr:`notes` could not keep as written, each naming its ply (an unclosed comment read to the end,
+    faults: list[InvalidRecordError] = field(default_factory=list)
+    """What :attr:`notes` could not keep as written, each located at its (mainline) ply (an unclosed comment read to the end,
     a stray ``}``, a NAG or variation before any move, a result inside a variation): a full-fidelity encode
     refuses the record for the first of them."""
 
@@ -228,12 +228,9 @@ def _tags(text: str, kind: str) -> tuple[dict[str, str], int]:
     return tags, pos
 
 
-def _where(lines: list[Line[str]], mainline_ply: int) -> str:
-    """Where the reader is: ``ply N`` of the mainline (the move a note follows), and the variation's move."""
-    where = f"ply {mainline_ply}"
-    if len(lines) > 1:
-        where += f", variation depth {len(lines) - 1}, move {len(lines[-1].moves)}"
-    return where
+def _where(lines: list[Line[str]]) -> str:
+    """Where in a variation the reader is (nothing in the mainline)."""
+    return f" (in a variation {len(lines) - 1} deep, after its move {len(lines[-1].moves)})" if len(lines) > 1 else ""
 
 
 def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
@@ -245,7 +242,7 @@ def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
     faults = record.faults
 
     def fault(what: str) -> None:
-        faults.append(f"{_where(lines, max(len(main.moves) - 1, 0))}: {what}")
+        faults.append(InvalidRecordError(f"{what}{_where(lines)}", ply=max(len(main.moves) - 1, 0)))
 
     def note(comment: Comment) -> None:
         line = lines[-1]

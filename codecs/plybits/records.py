@@ -168,7 +168,8 @@ def _read(
         tokens = parsed.moves
         tags, dropped, notes = parsed.tags, parsed.dropped, parsed.notes
         if variations and parsed.faults:
-            raise InvalidRecordError(f"the record cannot be kept as written: {parsed.faults[0]}")
+            fault = parsed.faults[0]
+            raise InvalidRecordError(f"the record cannot be kept as written: {fault.reason}", ply=fault.ply)
         if start is None:
             start = parsed.start
     else:
