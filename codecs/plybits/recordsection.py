@@ -1,279 +1,1048 @@
 """The record section of a full-fidelity container: a record's tags and everything beside its mainline moves
 (comments, NAGs, variations, the result token), range-coded with adaptive binary models.
 
-The layout is documented byte by byte in docs/format.md: a version byte, then one range-coded stream
-(:mod:`plybits.rangecoder`). Every model starts afresh in each section, so a section needs nothing but
-its container's game to be read.
+The layout is documented in docs/format.md: a version byte, then one range-coded stream
+(:mod:`plybits.rangecoder`) of binary decisions. Every model starts afresh in each section (from the priors of
+:mod:`plybits.recorddictionary`), so a section needs nothing but its container's game to be read.
+
+Comments are split into the commands that are numbers (``[%clk]``, ``[%emt]``, ``[%eval]``, only where
+writing the number back gives the exact text) and a skeleton, the rest of the text, which a small cache
+of the skeletons seen earlier codes in a fraction of a bit. A clock is predicted from its side's last
+clock plus the increment of the ``TimeControl`` tag; an evaluation from the last one. Variations are coded
+with the container's own scheme from the position where they branch.
+
+Reading and writing share one description of the layout (:class:`_Section`, its models and value coders):
+each is given the value to write (a writer codes it and returns it) or a placeholder (a reader returns what
+it decodes); only the walk over steps and lines has a writer's and a reader's side. A reader writes what it
+read back and demands the same bytes, so every record has exactly one section.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from math import log2
 from typing import Any
 
+from plybits import recorddictionary as dictionary
 from plybits.annotations import Comment, Line, Notes, Step
-from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
+from plybits.container import MAX_STRING, MAX_TAGS
+from plybits.deadline import check as check_deadline
+from plybits.errors import DeadlineExceededError, InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
 from plybits.game import Position
 from plybits.rangecoder import RangeDecoder, RangeEncoder
 from plybits.registry import AnyScheme
 
 SECTION_VERSION = 1
-"""The layout version written as the section's first byte."""
+"""The layout version written as the section's first byte (it names the dictionary version too)."""
 PROB_BITS = 12
 PROB_ONE = 1 << PROB_BITS
 """An adaptive bit's probability of 0 is ``p / PROB_ONE``."""
-ADAPT_SHIFT = 4
-"""Each coded bit moves its probability ``1 / 2^ADAPT_SHIFT`` of the way towards what was seen."""
+PROB_MIN, PROB_MAX = 16, PROB_ONE - 16
+"""Probabilities stay in this range, so every decision costs at least 0.0056 bits."""
+RATE_LIMIT = 30
+"""A context's first observations weigh ``1 / (n + 2)`` (a Krichevsky–Trofimov estimate); from the
+``RATE_LIMIT``-th on, ``1 / (RATE_LIMIT + 2)``."""
+_RATES = [(1 << 16) // (n + 2) for n in range(RATE_LIMIT + 1)]
 DECISIONS_PER_BYTE = 2048
-"""Most binary decisions a section may hold per byte of its length (about 1 / 0.0053 bits, the cheapest
-decision, times 8, with room): more is not data :func:`write_section` made, and reading stops there."""
-MAX_NUMBER_BITS = 32
-"""Numbers in a section are below ``2^32 - 1``."""
-MAX_TAGS = 256
-MAX_TEXT = 1 << 16
-"""Longest text (tag name, tag value, comment) in UTF-8 bytes, as the container's strings."""
+"""Most binary decisions a section may hold per byte of its length (eight bits over the cheapest
+decision's 0.0056 bits is 1,430): more is not data :func:`write_section` made, and reading stops there."""
+MAX_NUMBER_BITS = 40
+"""Numbers in a section are below ``2^40 - 1``."""
+MAX_TEXT = MAX_STRING
+"""Longest text (tag name, tag value, comment part) in UTF-8 bytes, as the container's strings."""
 MAX_COUNT = 1 << 16
 """Most comments or NAGs a step may hold, or variations a step may branch into."""
 MAX_DEPTH = 64
 """Deepest nesting of variations (a variation of the mainline is at depth 1)."""
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-"""Result tokens coded by index; another token is coded as text."""
+MAX_SKELETON_PARTS = 256
+"""Most parts (texts and commands) of one comment's skeleton: a comment with more is kept as one text."""
+SKELETON_CACHE = 64
+"""Skeletons the cache remembers (the most recently used)."""
+MAX_CLOCK_MS = 1000 * 3600 * 1000
+"""Clocks and elapsed times of 1,000 hours or more stay text."""
+MAX_EVAL = 100_000
+"""Evaluations of more than 100,000 pawns, or mates in more than 100,000, are not read (written, they stay text)."""
 
+YEAR_ORIGIN = 2025
+"""Dates are coded as years before this one."""
 
-def _half() -> int:
-    return PROB_ONE >> 1
+TOPICS = ("tags", "clock", "eval", "comment", "nag", "variation", "structure")
+"""What :func:`section_costs` accounts bits to."""
 
 
 class _Bits:
-    """A bank of adaptive binary contexts (probabilities of 0, in ``PROB_BITS`` bits)."""
+    """A bank of adaptive binary contexts: the probability of 0 (``PROB_BITS`` bits) and how often each was seen."""
 
-    __slots__ = ("p",)
+    __slots__ = ("p", "n")
 
-    def __init__(self, size: int) -> None:
-        self.p = [_half()] * size
+    def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
+        self.p = [p] * size
+        self.n = [seen] * size
+
+    def copy(self) -> _Bits:
+        """An independent copy, in its current state."""
+        bits = _Bits(0)
+        bits.p, bits.n = self.p.copy(), self.n.copy()
+        return bits
 
 
-class _Writer:
-    """Codes decisions into a range-coded stream."""
+class _Coder:
+    """Codes binary decisions and uniform symbols; a writer is given each value, a reader decodes it."""
 
-    __slots__ = ("enc",)
+    writing = False
+    topic = "structure"
 
-    def __init__(self) -> None:
+    def bit(self, bits: _Bits, ctx: int, bit: int = 0) -> int:
+        """``bit`` (writing) or the decoded bit (reading), under context ``ctx`` of ``bits``, which adapts."""
+        raise NotImplementedError
+
+    def uniform(self, n: int, value: int = 0) -> int:
+        """``value`` in ``range(n)``, each equally likely (``n`` at most 65,536)."""
+        raise NotImplementedError
+
+
+def _adapt(bits: _Bits, ctx: int, p: int, bit: int) -> None:
+    n = bits.n[ctx]
+    rate = _RATES[n]
+    if bit:
+        p -= (p * rate) >> 16
+        bits.p[ctx] = p if p > PROB_MIN else PROB_MIN
+    else:
+        p += ((PROB_ONE - p) * rate) >> 16
+        bits.p[ctx] = p if p < PROB_MAX else PROB_MAX
+    if n < RATE_LIMIT:
+        bits.n[ctx] = n + 1
+
+
+class _Writer(_Coder):
+    writing = True
+
+    def __init__(self, costs: dict[str, float] | None = None) -> None:
         self.enc = RangeEncoder()
+        self.costs = costs
 
-    def bit(self, bits: _Bits, ctx: int, bit: int) -> None:
+    def bit(self, bits: _Bits, ctx: int, bit: int = 0) -> int:
         p = bits.p[ctx]
         if bit:
             self.enc.encode(p, PROB_ONE - p, PROB_ONE)
-            bits.p[ctx] = p - (p >> ADAPT_SHIFT)
         else:
             self.enc.encode(0, p, PROB_ONE)
-            bits.p[ctx] = p + ((PROB_ONE - p) >> ADAPT_SHIFT)
+        if self.costs is not None:
+            self.costs[self.topic] = self.costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
+        _adapt(bits, ctx, p, bit)
+        return bit
 
-    def uniform(self, value: int, n: int) -> None:
-        """``value`` in ``range(n)``, each equally likely (``n`` at most 65,536)."""
+    def uniform(self, n: int, value: int = 0) -> int:
         self.enc.encode(value, 1, n)
+        if self.costs is not None:
+            self.costs[self.topic] = self.costs.get(self.topic, 0.0) + log2(n)
+        return value
 
-    def finish(self) -> bytes:
-        return self.enc.finish()
 
-
-class _Reader:
-    """Decodes what :class:`_Writer` coded, refusing more decisions than the data's length allows."""
-
-    __slots__ = ("dec", "budget")
-
+class _Reader(_Coder):
     def __init__(self, data: bytes) -> None:
         self.dec = RangeDecoder(data)
         self.budget = DECISIONS_PER_BYTE * (len(data) + 8)
+        self.size = len(data)
 
     def _spend(self) -> None:
         self.budget -= 1
         if self.budget < 0:
-            raise InvalidDataError("record section holds more decisions than its length allows")
+            raise InvalidDataError("it holds more decisions than its length allows")
 
-    def bit(self, bits: _Bits, ctx: int) -> int:
+    def bit(self, bits: _Bits, ctx: int, bit: int = 0) -> int:
         self._spend()
         p = bits.p[ctx]
         if self.dec.decode_target(PROB_ONE) < p:
             self.dec.consume(0, p)
-            bits.p[ctx] = p + ((PROB_ONE - p) >> ADAPT_SHIFT)
-            return 0
-        self.dec.consume(p, PROB_ONE - p)
-        bits.p[ctx] = p - (p >> ADAPT_SHIFT)
-        return 1
+            bit = 0
+        else:
+            self.dec.consume(p, PROB_ONE - p)
+            bit = 1
+        _adapt(bits, ctx, p, bit)
+        return bit
 
-    def uniform(self, n: int) -> int:
+    def uniform(self, n: int, value: int = 0) -> int:
         self._spend()
         value = self.dec.decode_target(n)
         self.dec.consume(value, 1)
         return value
 
-    def finish(self) -> None:
-        self.dec.finish()
-
 
 class _Number:
-    """Adaptive Exp-Golomb for ``0 <= n < 2^MAX_NUMBER_BITS - 1``: the bit length of ``n + 1`` in unary,
-    then the bits below its leading one, each with its own context."""
+    """Adaptive Exp-Golomb for ``0 <= n < 2^MAX_NUMBER_BITS - 1`` under one of ``contexts``: the bit length
+    of ``n + 1`` in unary, then the bits below its leading one, the first two with their own contexts (by
+    length and position), the others plain."""
 
-    __slots__ = ("unary", "mantissa")
+    __slots__ = ("unary", "mantissa", "shared")
 
-    def __init__(self) -> None:
-        self.unary = _Bits(MAX_NUMBER_BITS)
-        self.mantissa = _Bits(MAX_NUMBER_BITS * MAX_NUMBER_BITS)
+    def __init__(self, contexts: int = 1, *, shared: bool = False) -> None:
+        self.unary = _Bits(contexts * MAX_NUMBER_BITS)
+        self.mantissa = _Bits((1 if shared else contexts) * MAX_NUMBER_BITS * 2)
+        self.shared = shared
+        """Whether the bits below the leading one share their contexts across ``contexts`` (by length only)."""
 
-    def write(self, w: _Writer, n: int) -> None:
-        v = n + 1
-        k = v.bit_length() - 1
-        if n < 0 or k >= MAX_NUMBER_BITS:
+    def copy(self) -> _Number:
+        number = _Number(0, shared=self.shared)
+        number.unary, number.mantissa = self.unary.copy(), self.mantissa.copy()
+        return number
+
+    def code(self, c: _Coder, n: int = 0, ctx: int = 0) -> int:
+        """:raises LimitExceededError: (writing) if ``n`` is out of range."""
+        k = (n + 1).bit_length() - 1
+        if c.writing and (n < 0 or k >= MAX_NUMBER_BITS):
             raise LimitExceededError(f"number {n!r} is outside the record section's range")
-        for i in range(k):
-            w.bit(self.unary, i, 1)
-        if k < MAX_NUMBER_BITS - 1:
-            w.bit(self.unary, k, 0)
-        for i in range(k - 1, -1, -1):
-            w.bit(self.mantissa, k * MAX_NUMBER_BITS + i, (v >> i) & 1)
-
-    def read(self, r: _Reader) -> int:
-        k = 0
-        while k < MAX_NUMBER_BITS - 1 and r.bit(self.unary, k):
-            k += 1
+        base = ctx * MAX_NUMBER_BITS
+        length = 0
+        while length < MAX_NUMBER_BITS - 1 and c.bit(self.unary, base + length, int(length < k)):
+            length += 1
         v = 1
-        for i in range(k - 1, -1, -1):
-            v = (v << 1) | r.bit(self.mantissa, k * MAX_NUMBER_BITS + i)
+        base = ((0 if self.shared else base) + length) * 2 + length - 1
+        for i in range(length - 1, -1, -1):
+            bit = ((n + 1) >> i) & 1
+            v = (v << 1) | (c.bit(self.mantissa, base - i, bit) if i >= length - 2 else c.uniform(2, bit))
         return v - 1
 
-    def read_at_most(self, r: _Reader, limit: int, what: str) -> int:
-        n = self.read(r)
+    def at_most(self, c: _Coder, limit: int, what: str, n: int = 0, ctx: int = 0) -> int:
+        """:meth:`code`, refusing (reading) a number over ``limit``."""
+        n = self.code(c, n, ctx)
         if n > limit:
             raise InvalidDataError(f"{what} {n} is over the limit of {limit}")
         return n
 
 
+class _Signed:
+    """A signed number: a sign bit, then the magnitude (less one when negative) as :class:`_Number`."""
+
+    __slots__ = ("sign", "magnitude")
+
+    def __init__(self, contexts: int = 1, *, shared: bool = False) -> None:
+        self.sign = _Bits(contexts)
+        self.magnitude = _Number(contexts, shared=shared)
+
+    def copy(self) -> _Signed:
+        signed = _Signed(0)
+        signed.sign, signed.magnitude = self.sign.copy(), self.magnitude.copy()
+        return signed
+
+    def code(self, c: _Coder, n: int = 0, ctx: int = 0) -> int:
+        if c.bit(self.sign, ctx, int(n < 0)):
+            return -1 - self.magnitude.code(c, -1 - n, ctx)
+        return self.magnitude.code(c, n, ctx)
+
+
+class _Tree:
+    """A symbol of ``width`` bits through a bit tree of adaptive contexts, under one of ``contexts``."""
+
+    __slots__ = ("width", "bits")
+
+    def __init__(self, width: int, contexts: int = 1) -> None:
+        self.width = width
+        self.bits = _Bits(contexts << width)
+
+    def copy(self) -> _Tree:
+        tree = _Tree(self.width, 0)
+        tree.bits = self.bits.copy()
+        return tree
+
+    def code(self, c: _Coder, symbol: int = 0, ctx: int = 0) -> int:
+        node = 1
+        base = ctx << self.width
+        for i in range(self.width - 1, -1, -1):
+            node = (node << 1) | c.bit(self.bits, base + node, (symbol >> i) & 1)
+        return node - (1 << self.width)
+
+
+def _utf8(text: str, what: str) -> bytes:
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise InvalidRecordError(f"{what} {text!r} holds a lone surrogate at {err.start}: not UTF-8 text") from None
+    if len(raw) > MAX_TEXT:
+        raise LimitExceededError(f"{what} of {len(raw)} bytes is longer than a record section allows ({MAX_TEXT})")
+    return raw
+
+
+def _prior_tree() -> _Bits:
+    """A byte tree whose contexts start at the probabilities of :func:`recorddictionary.byte_weights`."""
+    weights = dictionary.byte_weights()
+    mass = [0] * 512
+    for byte, weight in enumerate(weights):
+        mass[256 + byte] = weight
+    for node in range(255, 0, -1):
+        mass[node] = mass[2 * node] + mass[2 * node + 1]
+    bits = _Bits(256, seen=4)
+    for node in range(1, 256):
+        p = mass[2 * node] * PROB_ONE // mass[node]
+        bits.p[node] = min(max(p, PROB_MIN), PROB_MAX)
+    return bits
+
+
 class _Text:
-    """UTF-8 text: its byte length (:class:`_Number`), then each byte through an adaptive bit tree."""
+    """UTF-8 text: its byte length (:class:`_Number`), then each byte through an adaptive bit tree that starts
+    at the dictionary's prior."""
 
     __slots__ = ("length", "tree")
 
     def __init__(self) -> None:
         self.length = _Number()
-        self.tree = _Bits(256)
+        self.tree = _prior_tree()
 
-    def write(self, w: _Writer, text: str, what: str) -> None:
-        try:
-            raw = text.encode("utf-8")
-        except UnicodeEncodeError as err:
-            raise InvalidRecordError(f"{what} {text!r} holds a lone surrogate at {err.start}: not UTF-8 text") from None
-        if len(raw) > MAX_TEXT:
-            raise LimitExceededError(f"{what} of {len(raw)} bytes is longer than a record section allows ({MAX_TEXT})")
-        self.length.write(w, len(raw))
-        for byte in raw:
-            node = 1
-            for i in range(7, -1, -1):
-                bit = (byte >> i) & 1
-                w.bit(self.tree, node, bit)
-                node = (node << 1) | bit
+    def copy(self) -> _Text:
+        text = _Text.__new__(_Text)
+        text.length, text.tree = self.length.copy(), self.tree.copy()
+        return text
 
-    def read(self, r: _Reader, what: str) -> str:
-        n = self.length.read_at_most(r, MAX_TEXT, f"{what} length")
-        raw = bytearray()
-        for _ in range(n):
+    def code(self, c: _Coder, text: str = "", what: str = "text") -> str:
+        raw = _utf8(text, what) if c.writing else b""
+        n = self.length.at_most(c, MAX_TEXT, f"{what} length", len(raw))
+        out = bytearray()
+        tree = self.tree
+        for i in range(n):
+            byte = raw[i] if c.writing else 0
             node = 1
-            while node < 256:
-                node = (node << 1) | r.bit(self.tree, node)
-            raw.append(node - 256)
+            for shift in range(7, -1, -1):
+                node = (node << 1) | c.bit(tree, node, (byte >> shift) & 1)
+            out.append(node - 256)
         try:
-            return raw.decode("utf-8")
+            return out.decode("utf-8")
         except UnicodeDecodeError as err:
             raise InvalidDataError(f"{what} is not UTF-8: {err}") from None
 
 
+_WORDED_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
+"""A run of letters: what a dictionary word is (an apostrophe inside, as in ``King's``, included)."""
+_WORD_INDEX = {word: i for i, word in enumerate(dictionary.WORDS)}
+_PIECE_END, _PIECE_WORD, _PIECE_BYTE = range(3)
+
+
+class _Words:
+    """Text as pieces: a word of the dictionary (by index) or a UTF-8 byte (:class:`_Text`'s tree), until an end.
+
+    A word is coded as a word exactly where a whole run of letters (apostrophes within it included) is one."""
+
+    __slots__ = ("piece", "index", "text")
+
+    def __init__(self, text: _Text) -> None:
+        self.piece = _Tree(2, 3)
+        self.index = _Number()
+        self.text = text
+
+    def copy(self) -> _Words:
+        words = _Words(self.text)
+        words.piece, words.index = self.piece.copy(), self.index.copy()
+        return words
+
+    def code(self, c: _Coder, text: str = "", what: str = "text") -> str:
+        raw = _utf8(text, what) if c.writing else b""
+        pieces: list[tuple[int, int]] = []  # (kind, word index or byte)
+        if c.writing:
+            pos = 0
+            for match in _WORDED_RE.finditer(text):
+                if match.group() in _WORD_INDEX:
+                    pieces += [(_PIECE_BYTE, b) for b in text[pos:match.start()].encode("utf-8")]
+                    pieces.append((_PIECE_WORD, _WORD_INDEX[match.group()]))
+                    pos = match.end()
+            pieces += [(_PIECE_BYTE, b) for b in text[pos:].encode("utf-8")]
+        out = bytearray()
+        previous = 0
+        for i in range(len(raw) + 1 if c.writing else MAX_TEXT + 1):
+            kind, value = pieces[i] if i < len(pieces) else (_PIECE_END, 0)
+            kind = self.piece.code(c, kind, previous)
+            if kind == _PIECE_END:
+                break
+            if kind > _PIECE_BYTE or i == MAX_TEXT:
+                raise InvalidDataError(f"{what}: piece of kind {kind} or more than {MAX_TEXT} pieces")
+            if kind == _PIECE_WORD:
+                out += dictionary.WORDS[self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)].encode("utf-8")
+            else:
+                node = 1
+                for shift in range(7, -1, -1):
+                    node = (node << 1) | c.bit(self.text.tree, node, (value >> shift) & 1)
+                out.append(node - 256)
+            previous = kind
+        try:
+            return out.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InvalidDataError(f"{what} is not UTF-8: {err}") from None
+
+
+# ---------------------------------------------------------------------------------------------------- values
+
+_ID62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_ID62_INDEX = {char: i for i, char in enumerate(_ID62)}
+_ID_RE = re.compile(r"[0-9A-Za-z]{1,64}")
+_DECIMAL_RE = re.compile(r"0|[1-9][0-9]{0,11}")
+_DATE_RE = re.compile(r"([0-9]{4}|\?\?\?\?)\.([0-9]{2}|\?\?)\.([0-9]{2}|\?\?)")
+_TIME_RE = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})")
+_SIGNED_RE = re.compile(r"\+0|[+-][1-9][0-9]{0,5}")
+"""A rating change as lichess writes it: ``+6``, ``-6``, ``+0``."""
+_TIME_CONTROL_RE = re.compile(r"([1-9][0-9]{0,6})\+(0|[1-9][0-9]{0,5})")
+_ECO_RE = re.compile(r"[A-E][0-9]{2}")
+_CLOCK_RE = re.compile(r"([0-9]{1,4}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,3}))?")
+_PAWNS_RE = re.compile(r"-?([0-9]{1,4})\.([0-9]{1,2})")
+_MATE_RE = re.compile(r"#-?[1-9][0-9]{0,4}")
+_COMMAND_RE = re.compile(r"\[%(clk|emt|eval) ([^\[\]]*)\]")
+
+_NAME_INDEX = {name: i for i, name in enumerate(dictionary.TAG_NAMES)}
+_MONTHS = {"??", *(f"{month:02d}" for month in range(1, 13))}
+_DAYS = {"??", *(f"{day:02d}" for day in range(1, 32))}
+_REST_NONE, _REST_DECIMAL, _REST_ID, _REST_TEXT = range(4)
+
+
+def _decimal(text: str) -> int | None:
+    """``text`` as a number if it is written as :func:`str` writes it (ASCII digits, no leading zero)."""
+    return int(text) if _DECIMAL_RE.fullmatch(text) else None
+
+
+def _clock_value(text: str) -> tuple[int, int] | None:
+    """``(milliseconds, fraction digits)`` of ``H:MM:SS[.f]`` if :func:`_clock_text` writes it back exactly."""
+    match = _CLOCK_RE.fullmatch(text)
+    if match is None:
+        return None
+    h, m, s, fraction = match.groups()
+    digits = len(fraction) if fraction else 0
+    ms = ((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 + (int(fraction) * 10 ** (3 - digits) if fraction else 0)
+    if ms >= MAX_CLOCK_MS or _clock_text(ms, digits) != text:
+        return None
+    return ms, digits
+
+
+def _clock_text(ms: int, digits: int) -> str:
+    seconds, fraction = divmod(ms, 1000)
+    text = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return f"{text}.{fraction // 10 ** (3 - digits):0{digits}d}" if digits else text
+
+
+def _eval_value(text: str) -> tuple[bool, int, int] | None:
+    """``(mate, value, fraction digits)`` of ``[-]P.pp`` (value in hundredths) or ``#[-]N``, if written back exactly."""
+    if _MATE_RE.fullmatch(text):
+        return True, int(text[1:]), 0
+    match = _PAWNS_RE.fullmatch(text)
+    if match is None:
+        return None
+    digits = len(match.group(2))
+    value = (int(match.group(1)) * 100 + int(match.group(2)) * 10 ** (2 - digits)) * (-1 if text[0] == "-" else 1)
+    if abs(value) > MAX_EVAL * 100 or _eval_text(False, value, digits) != text:
+        return None
+    return False, value, digits
+
+
+def _eval_text(mate: bool, value: int, digits: int) -> str:
+    if mate:
+        return f"#{value}"
+    sign = "-" if value < 0 else ""
+    units = abs(value) // 10 ** (2 - digits)
+    return f"{sign}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
+
+
+def _prior(bits: _Bits, ctx: int, zero: int, seen: int = 2) -> None:
+    """Start context ``ctx`` of ``bits`` at probability ``zero / 64`` of a 0, as if seen ``seen`` times."""
+    bits.p[ctx] = min(max(zero * (PROB_ONE // 64), PROB_MIN), PROB_MAX)
+    bits.n[ctx] = seen
+
+
 class _Models:
-    """Every adaptive model of one section, fresh for each."""
+    """Every adaptive model of one section, fresh for each (:func:`_fresh_models`), starting from priors that
+    say what is usual."""
 
     def __init__(self) -> None:
-        self.flags = _Bits(16)
-        self.count = _Number()
-        self.nag = _Number()
+        self.flags = _Bits(64)
+        self.count = _Number(8)
         self.text = _Text()
+        self.comment_text = _Text()
+        self.words = _Words(self.text)
+        self.tag_name = _Number(2)
+        self.typed = _Bits(16)
+        self.small = _Number(16)
+        self.signed = _Signed(16)
+        self.rest = _Tree(2, 3)
+        self.prefix = _Number()
+        self.ids = _Number()
+        self.nag = _Tree(8)
+        self.skeleton_index = _Number(2)
+        self.part = _Tree(2, 4)
+        self.precision = _Tree(2, 5)
+        self.clock = _Signed(32, shared=True)
+        self.emt = _Number(13)
+        self.eval = _Signed(14)
+        self.mate = _Signed(2)
         self.plies = _Number()
         self.size = _Number()
+        flags = self.flags
+        for ctx, zero in _FLAG_PRIORS:
+            _prior(flags, ctx, zero)
+        for ctx in range(16):
+            _prior(self.typed, ctx, 60)
+        # what follows a prefix: after none, text; after a URL's "/", an identifier; after a whole value, nothing
+        for node, zero in ((1, 8), (3, 8), (4 + 1, 8), (4 + 3, 56), (8 + 1, 60), (8 + 2, 60)):
+            _prior(self.rest.bits, node, zero)
+        _prior(self.tag_name.unary, MAX_NUMBER_BITS, 56)  # the first successor
+        for j, zero in enumerate((8, 8, 16, 40)):  # a tag's text (a name, say) is of 7 to 14 bytes
+            _prior(self.text.length.unary, j, zero)
+        count = self.count  # a step has as many comments as the one before (none: context 0, one: context 1)
+        _prior(count.unary, 0, 60, 4)
+        for ctx in (1, 2, 3):
+            _prior(count.unary, ctx * MAX_NUMBER_BITS, 4, 4)
+            _prior(count.unary, ctx * MAX_NUMBER_BITS + 1, 60, 4)
+            _prior(count.mantissa, (ctx * MAX_NUMBER_BITS + 1) * 2, 60, 4)
+        for ctx in range(32):  # a clock: time spent near the same side's last (its bit length is the context)
+            _prior(self.clock.sign, ctx, 56)
+            last = (ctx & 15) - 1
+            for j in range(MAX_NUMBER_BITS):
+                _prior(self.clock.magnitude.unary, ctx * MAX_NUMBER_BITS + j,
+                       32 if last < 0 else 13 if j < last - 1 else 32 if j <= last else 48, 1)
+
+    def copy(self) -> _Models:
+        """Independent copies of every model, in their current state."""
+        models = _Models.__new__(_Models)
+        for name, model in vars(self).items():
+            setattr(models, name, model.copy())
+        models.words.text = models.text
+        return models
 
 
-_F_STEPS, _F_LINE_COMMENT, _F_NAGS, _F_COMMENTS, _F_VARIATIONS, _F_RESULT, _F_RESULT_KNOWN = range(7)
+_PRIMED: list[_Models] = []
 
 
-class _SectionWriter:
-    def __init__(self, scheme: AnyScheme) -> None:
+def _fresh_models() -> _Models:
+    """The models at their priors (copies of a set built once)."""
+    if not _PRIMED:
+        _PRIMED.append(_Models())
+    return _PRIMED[0].copy()
+
+
+_F_MORE_TAGS, _F_DATE_SAME, _F_COMMON_TC, _F_RESULT_SAME, _F_LINE_COMMENT = 0, 1, 3, 4, 5
+_F_STEPS = 6  # +1 in a variation
+_F_EVAL_MATE = 8  # +1 after a mate
+_F_EVAL_SHORT = 10  # +1 when the last one was short
+_F_NAGS = 12  # +0..7: the swing of the step's evaluation
+_F_NAG_BIG = 20
+_F_VARIATIONS = 21
+_F_EVAL_PART = 22
+_F_DATE_UNKNOWN_YEAR = 23
+_F_NAME_OTHER = 24
+_F_ID_NOT_8 = 25
+"""Whether an identifier (after a prefix) is not of 8 characters, as lichess's game and tournament ids are."""
+_FLAG_PRIORS = ((_F_MORE_TAGS, 4), (_F_DATE_SAME, 8), (_F_COMMON_TC, 56), (_F_RESULT_SAME, 60), (_F_LINE_COMMENT, 60),
+                (_F_NAGS, 60), (_F_NAG_BIG, 62), (_F_VARIATIONS, 62), (_F_EVAL_MATE, 60), (_F_EVAL_MATE + 1, 8),
+                (_F_DATE_UNKNOWN_YEAR, 60), (_F_NAME_OTHER, 60), (_F_ID_NOT_8, 56))
+"""The flags whose first probability of a 0 is not one half: (flag, 64ths)."""
+
+
+class _State:
+    """What the coder predicts from: the tags, the clocks and evaluations so far, the skeletons seen."""
+
+    def __init__(self, final_fen: str, plies: int) -> None:
+        self.final_fen = final_fen
+        self.plies = plies
+        self.tags: dict[str, str] = {}
+        self.last_date: str | None = None
+        self.base_ms: int | None = None
+        self.increment_ms = 0
+        self.clock: list[int | None] = [None, None]
+        self.spent = [0, 0]
+        self.emt = [0, 0]
+        self.precision = 4
+        self.eval_mate = False
+        self.eval_value = 0
+        self.eval_swing = 0
+        self.eval_short = 0
+        self.step_swing = -1
+        """The change of the evaluation in the comments of the step being coded (-1: none)."""
+        self.skeletons: list[tuple[str | int, ...]] = list(dictionary.SKELETONS)
+
+    def nag_context(self) -> int:
+        """The flag telling whether a step has NAGs: by how far its evaluation moved (none, or its bit length / 2)."""
+        swing = self.step_swing
+        return _F_NAGS + (0 if swing < 0 else 1 + min(swing.bit_length() // 2, 6))
+
+
+class _Section:
+    """The layout of a section, for a writer and a reader alike."""
+
+    def __init__(self, c: _Coder, scheme: AnyScheme, state: _State) -> None:
+        self.c = c
+        self.m = _fresh_models()
         self.scheme = scheme
-        self.w = _Writer()
-        self.m = _Models()
-        self.depth = 0
+        self.s = state
 
-    def tags(self, tags: dict[str, str]) -> None:
-        if len(tags) > MAX_TAGS:
-            raise LimitExceededError(f"{len(tags)} tags, at most {MAX_TAGS} allowed")
-        self.m.count.write(self.w, len(tags))
-        for key, value in tags.items():
-            self.m.text.write(self.w, key, "tag name")
-            self.m.text.write(self.w, value, f"tag {key!r} value")
+    # ------------------------------------------------------------------------------------------------ tags
 
-    def comments(self, comments: Sequence[Comment]) -> None:
-        self.m.count.write(self.w, len(comments))
-        for comment in comments:
-            self.w.bit(self.m.flags, _F_LINE_COMMENT, int(comment.line))
-            self.m.text.write(self.w, comment.text, "comment")
+    def tags(self, tags: dict[str, str]) -> dict[str, str]:
+        c, m = self.c, self.m
+        c.topic = "tags"
+        names = list(tags) if c.writing else []
+        if len(names) > MAX_TAGS:
+            raise LimitExceededError(f"{len(names)} tags, at most {MAX_TAGS} allowed")
+        unused = list(dictionary.TAG_NAMES)
+        last = ""
+        out: dict[str, str] = {}
+        for i in range(MAX_TAGS + 1):
+            if not c.bit(m.flags, _F_MORE_TAGS, int(i < len(names))):
+                break
+            if i == MAX_TAGS:
+                raise InvalidDataError(f"more than {MAX_TAGS} tags")
+            name = last = self.tag_name(names[i] if c.writing else "", unused, last)
+            if name in out:
+                raise InvalidDataError(f"tag {name!r} appears twice")
+            out[name] = self.s.tags[name] = self.tag_value(name, tags[name] if c.writing else "")
+        return out
 
-    def result(self, result: str | None) -> None:
-        self.w.bit(self.m.flags, _F_RESULT, int(result is not None))
-        if result is None:
-            return
-        known = result in RESULTS
-        self.w.bit(self.m.flags, _F_RESULT_KNOWN, int(known))
-        if known:
-            self.w.uniform(RESULTS.index(result), len(RESULTS))
+    def tag_name(self, name: str, unused: list[str], last: str) -> str:
+        """A tag name: a bit for a known one, then its rank among the unused known names in the order
+        :data:`recorddictionary.SUCCESSORS` predicts after ``last``; else its text."""
+        c, m = self.c, self.m
+        if c.bit(m.flags, _F_NAME_OTHER, int(c.writing and name not in unused)):
+            return m.text.code(c, name, "tag name")
+        successors = [n for n in dictionary.SUCCESSORS.get(last, ()) if n in unused]
+        after = _NAME_INDEX.get(last, -1)
+        candidates = successors + [n for n in unused if _NAME_INDEX[n] > after and n not in successors] + [
+            n for n in unused if _NAME_INDEX[n] <= after and n not in successors]
+        rank = candidates.index(name) if c.writing else 0
+        name = candidates[m.tag_name.at_most(c, len(candidates) - 1, "tag name rank", rank, int(bool(successors)))]
+        unused.remove(name)
+        return name
+
+    def tag_value(self, name: str, value: str) -> str:
+        c, m = self.c, self.m
+        kind = dictionary.TAG_KINDS.get(name, dictionary.PREFIXED if name in dictionary.PREFIXES else dictionary.TEXT)
+        if kind == dictionary.TEXT:
+            return m.text.code(c, value, f"tag {name!r} value")
+        if kind == dictionary.WORDED:
+            return m.words.code(c, value, f"tag {name!r} value")
+        kinds = (dictionary.DATE, dictionary.TIME, dictionary.ELO, dictionary.RATING_DIFF, dictionary.TIME_CONTROL,
+                 dictionary.ECO, dictionary.RESULT, dictionary.FINAL_FEN, dictionary.PLY_COUNT, dictionary.PREFIXED)
+        ctx = kinds.index(kind)
+        coder = getattr(self, "value_" + kind.replace("-", "_"))
+        typed = not c.writing or coder(value, check=True) is not None
+        if c.bit(m.typed, ctx, int(not typed)):
+            return m.text.code(c, value, f"tag {name!r} value")
+        result: str = coder(value, name=name)
+        return result
+
+    def value_date(self, value: str, check: bool = False, name: str = "") -> str | None:
+        c, m = self.c, self.m
+        if check:
+            match = _DATE_RE.fullmatch(value)
+            return value if match and match.group(2) in _MONTHS and match.group(3) in _DAYS else None
+        last = self.s.last_date
+        if last is not None and c.bit(m.flags, _F_DATE_SAME, int(value == last)):
+            return last
+        parts = value.split(".") if c.writing else ["????", "??", "??"]
+        year = 0
+        if not c.bit(m.flags, _F_DATE_UNKNOWN_YEAR, int(parts[0] == "????")):
+            year = 1 + YEAR_ORIGIN - m.signed.code(c, YEAR_ORIGIN - int(parts[0]) if parts[0] != "????" else 0, 2)
+            if not 0 < year <= 10_000:
+                raise InvalidDataError(f"year {year - 1} of a date")
+        month = c.uniform(13, 0 if parts[1] == "??" else int(parts[1]))
+        day = c.uniform(32, 0 if parts[2] == "??" else int(parts[2]))
+        text = ".".join(["????" if year == 0 else f"{year - 1:04d}", "??" if month == 0 else f"{month:02d}",
+                         "??" if day == 0 else f"{day:02d}"])
+        self.s.last_date = text
+        return text
+
+    def value_time(self, value: str, check: bool = False, name: str = "") -> str | None:
+        c = self.c
+        match = _TIME_RE.fullmatch(value)
+        if check:
+            return value if match and int(match.group(1)) < 24 and int(match.group(2)) < 60 and int(
+                match.group(3)) < 60 else None
+        h, mi, s = (int(g) for g in match.groups()) if match else (0, 0, 0)
+        h, mi, s = c.uniform(24, h), c.uniform(60, mi), c.uniform(60, s)
+        return f"{h:02d}:{mi:02d}:{s:02d}"
+
+    def value_elo(self, value: str, check: bool = False, name: str = "") -> str | None:
+        c, m = self.c, self.m
+        number = _decimal(value)
+        if check:
+            return value if number is not None and number < 4096 else None
+        other = _decimal(self.s.tags.get("WhiteElo" if name == "BlackElo" else "BlackElo", "x"))
+        if other is not None and other < 4096:
+            elo = other + m.signed.code(c, (number or 0) - other, 0)
         else:
-            self.m.text.write(self.w, result, "result")
+            elo = c.uniform(4096, number or 0)
+        if not 0 <= elo < 4096:
+            raise InvalidDataError(f"Elo {elo}")
+        return str(elo)
 
-    def steps(self, position: Position[Any], moves: Sequence[Any], steps: Sequence[Step[Any]], what: str) -> None:
+    def value_diff(self, value: str, check: bool = False, name: str = "") -> str | None:
+        c, m = self.c, self.m
+        if check:
+            return value if _SIGNED_RE.fullmatch(value) else None
+        other = self.s.tags.get("WhiteRatingDiff" if name == "BlackRatingDiff" else "BlackRatingDiff", "x")
+        prediction = -int(other) if _SIGNED_RE.fullmatch(other) else 0
+        diff = prediction + m.signed.code(c, int(value) - prediction if c.writing else 0, 1)
+        return f"{diff:+d}"
+
+    def value_timecontrol(self, value: str, check: bool = False, name: str = "") -> str | None:
+        c, m = self.c, self.m
+        if check:
+            return value if _TIME_CONTROL_RE.fullmatch(value) else None
+        common = dictionary.TIME_CONTROLS
+        if c.bit(m.flags, _F_COMMON_TC, int(value not in common)):
+            base, increment = (int(n) for n in value.split("+")) if c.writing else (0, 0)
+            base = m.small.code(c, base - 1, 1) + 1
+            increment = m.small.code(c, increment, 2)
+            text = f"{base}+{increment}"
+            if text in common:
+                raise InvalidDataError(f"time control {text} is common but coded in full")
+        else:
+            text = common[c.uniform(len(common), common.index(value) if c.writing else 0)]
+        base, increment = (int(n) for n in text.split("+"))
+        self.s.base_ms, self.s.increment_ms = base * 1000, increment * 1000
+        return text
+
+    def value_eco(self, value: str, check: bool = False, name: str = "") -> str | None:
+        if check:
+            return value if _ECO_RE.fullmatch(value) else None
+        code = self.c.uniform(500, ("ABCDE".index(value[0]) * 100 + int(value[1:])) if self.c.writing else 0)
+        return f"{'ABCDE'[code // 100]}{code % 100:02d}"
+
+    def value_result(self, value: str, check: bool = False, name: str = "") -> str | None:
+        results = dictionary.RESULTS
+        if check:
+            return value if value in results else None
+        return results[self.c.uniform(len(results), results.index(value) if self.c.writing else 0)]
+
+    def value_final_fen(self, value: str, check: bool = False, name: str = "") -> str | None:
+        if check:
+            return value if value == self.s.final_fen else None
+        return self.s.final_fen
+
+    def value_ply_count(self, value: str, check: bool = False, name: str = "") -> str | None:
+        if check:
+            return value if value == str(self.s.plies) else None
+        return str(self.s.plies)
+
+    def value_prefixed(self, value: str, check: bool = False, name: str = "") -> str | None:
+        c, m = self.c, self.m
+        if check:
+            return value
+        prefixes = dictionary.PREFIXES[name]
+        index = max((i for i, p in enumerate(prefixes) if value.startswith(p)), key=lambda i: len(prefixes[i])) \
+            if c.writing else 0
+        index = m.prefix.at_most(c, len(prefixes) - 1, f"tag {name!r} prefix", index)
+        prefix = prefixes[index]
+        rest = value[len(prefix):]
+        kind = _REST_TEXT
+        if c.writing:
+            if not rest:
+                kind = _REST_NONE
+            elif _decimal(rest) is not None:
+                kind = _REST_DECIMAL
+            elif _ID_RE.fullmatch(rest):
+                kind = _REST_ID
+        kind = m.rest.code(c, kind, 0 if not prefix else 1 if prefix.endswith("/") else 2)
+        if kind == _REST_NONE:
+            rest = ""
+        elif kind == _REST_DECIMAL:
+            rest = str(m.small.code(c, int(rest) if c.writing else 0, 3))
+        elif kind == _REST_ID:
+            if c.bit(m.flags, _F_ID_NOT_8, int(len(rest) != 8)):
+                length = m.ids.at_most(c, 63, "identifier length", len(rest) - 1) + 1
+                if length == 8:
+                    raise InvalidDataError("an identifier of 8 characters coded by its length")
+            else:
+                length = 8
+            rest = "".join(_ID62[c.uniform(62, _ID62_INDEX[rest[i]] if c.writing else 0)] for i in range(length))
+        else:
+            rest = m.text.code(c, rest, f"tag {name!r} value")
+        return prefix + rest
+
+    # ------------------------------------------------------------------------------------------- comments
+
+    def comments(self, comments: Sequence[Comment], ply: int, ctx: int) -> list[Comment]:
+        c, m = self.c, self.m
+        c.topic = "structure"
+        count = m.count.at_most(c, MAX_COUNT, "comment count", len(comments), ctx)
+        return [self.comment(comments[i] if c.writing else Comment(""), ply) for i in range(count)]
+
+    def comment(self, comment: Comment, ply: int) -> Comment:
+        c, m, s = self.c, self.m, self.s
+        c.topic = "comment"
+        line = bool(c.bit(m.flags, _F_LINE_COMMENT, int(comment.line)))
+        skeleton: tuple[str | int, ...] = ()
+        values: list[Any] = []
+        if c.writing:
+            skeleton, values = _split_comment(comment.text)
+        cache = s.skeletons
+        index = cache.index(skeleton) if skeleton in cache else len(cache)
+        index = m.skeleton_index.at_most(c, len(cache), "skeleton index", index, 0)
+        if index == len(cache):
+            skeleton = self.skeleton(skeleton)
+            if skeleton in cache:
+                raise InvalidDataError("a skeleton coded afresh is in the cache")
+            if len(cache) == SKELETON_CACHE:
+                cache.pop()
+        else:
+            skeleton = cache.pop(index)
+        cache.insert(0, skeleton)
+        text = []
+        command = 0
+        for part in skeleton:
+            if isinstance(part, str):
+                text.append(part)
+                continue
+            value = values[command] if c.writing else None
+            command += 1
+            if part == dictionary.CLK:
+                text.append(f"[%clk {self.clock(value, ply)}]")
+            elif part == dictionary.EMT:
+                text.append(f"[%emt {self.emt(value, ply)}]")
+            else:
+                text.append(f"[%eval {self.eval(value)}]")
+            c.topic = "comment"
+        return Comment("".join(text), line)
+
+    def skeleton(self, skeleton: tuple[str | int, ...]) -> tuple[str | int, ...]:
+        """A skeleton coded part by part: 0 ends it, 1 is text, 2 a clock, 3 an elapsed time or evaluation."""
+        c, m = self.c, self.m
+        parts: list[str | int] = []
+        previous = 0
+        for i in range(MAX_SKELETON_PARTS + 1):
+            part = skeleton[i] if c.writing and i < len(skeleton) else None
+            kind = 0 if part is None and c.writing else 1 if isinstance(part, str) else 2 if part == dictionary.CLK else 3
+            kind = m.part.code(c, kind, previous)
+            if kind == 0:
+                break
+            if i == MAX_SKELETON_PARTS:
+                raise InvalidDataError(f"a comment skeleton of more than {MAX_SKELETON_PARTS} parts")
+            if kind == 1:
+                parts.append(m.comment_text.code(c, part if isinstance(part, str) else "", "comment"))
+            elif kind == 2:
+                parts.append(dictionary.CLK)
+            else:
+                parts.append(dictionary.EVAL if c.bit(m.flags, _F_EVAL_PART, int(part == dictionary.EVAL))
+                             else dictionary.EMT)
+            previous = kind
+        return tuple(parts)
+
+    def clock(self, value: tuple[int, int] | None, ply: int) -> str:
+        c, m, s = self.c, self.m, self.s
+        c.topic = "clock"
+        ms, digits = value if value is not None else (0, 0)
+        digits = m.precision.code(c, digits, s.precision)
+        s.precision = digits
+        unit = 10 ** (3 - digits)
+        side = ply & 1
+        last = s.clock[side]
+        if last is None:
+            other = s.clock[1 - side]
+            prediction = s.base_ms if s.base_ms is not None else other if other is not None else 0
+            ctx = 0
+        else:
+            prediction = last + s.increment_ms
+            ctx = 1 + min(((s.spent[side] * 3 + s.spent[1 - side]) // 4).bit_length(), 14)
+        ctx += 16 if digits else 0
+        spent = m.clock.code(c, prediction // unit - ms // unit, ctx)
+        clock = (prediction // unit - spent) * unit
+        if not 0 <= clock < MAX_CLOCK_MS:
+            raise InvalidDataError(f"clock of {clock} ms")
+        s.clock[side] = clock
+        s.spent[side] = abs(spent) * unit // 1000
+        return _clock_text(clock, digits)
+
+    def emt(self, value: tuple[int, int] | None, ply: int) -> str:
+        c, m, s = self.c, self.m, self.s
+        c.topic = "clock"
+        ms, digits = value if value is not None else (0, 0)
+        digits = m.precision.code(c, digits, 4)
+        unit = 10 ** (3 - digits)
+        side = ply & 1
+        elapsed = m.emt.code(c, ms // unit, min(s.emt[side].bit_length(), 12)) * unit
+        if elapsed >= MAX_CLOCK_MS:
+            raise InvalidDataError(f"elapsed time of {elapsed} ms")
+        s.emt[side] = elapsed // 1000
+        return _clock_text(elapsed, digits)
+
+    def eval(self, value: tuple[bool, int, int] | None) -> str:
+        c, m, s = self.c, self.m, self.s
+        c.topic = "eval"
+        mate, number, digits = value if value is not None else (False, 0, 2)
+        mate = bool(c.bit(m.flags, _F_EVAL_MATE + int(s.eval_mate), int(mate)))
+        if mate:
+            prediction = s.eval_value if s.eval_mate else 0
+            number = prediction + m.mate.code(c, number - prediction, int(s.eval_mate))
+            if number == 0 or abs(number) > MAX_EVAL:
+                raise InvalidDataError(f"mate in {number}")
+            s.eval_mate, s.eval_value = True, number
+            return _eval_text(True, number, 0)
+        prediction = 0 if s.eval_mate else s.eval_value
+        delta = m.eval.code(c, number - prediction, min(((abs(prediction) + s.eval_swing) // 2).bit_length(), 13))
+        number = prediction + delta
+        if abs(number) > MAX_EVAL * 100:
+            raise InvalidDataError(f"evaluation of {number} centipawns")
+        if number % 10 == 0:
+            short = c.bit(m.flags, _F_EVAL_SHORT + s.eval_short, int(digits == 1))
+            digits = 1 if short else 2
+            s.eval_short = short
+        else:
+            digits = 2
+        s.eval_mate, s.eval_value, s.eval_swing = False, number, abs(delta)
+        s.step_swing = abs(delta)
+        return _eval_text(False, number, digits)
+
+    # ------------------------------------------------------------------------------------- steps and lines
+
+    def result(self, result: str | None) -> str | None:
+        c = self.c
+        c.topic = "tags"
+        tag = self.s.tags.get("Result")
+        if c.bit(self.m.flags, _F_RESULT_SAME, int(result != tag)):
+            choices: list[str | None] = [None, *dictionary.RESULTS]
+            index = c.uniform(len(choices) + 1, choices.index(result) if result in choices else len(choices))
+            if index < len(choices):
+                return choices[index]
+            return self.m.text.code(c, result or "", "result")
+        return tag
+
+
+def _split_comment(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
+    """A comment's skeleton (literal texts and commands) and the value of each command, in order."""
+    parts: list[str | int] = []
+    values: list[Any] = []
+    pos = 0
+    for match in _COMMAND_RE.finditer(text):
+        command = dictionary.COMMANDS[match.group(1)]
+        value: Any = _eval_value(match.group(2)) if command == dictionary.EVAL else _clock_value(match.group(2))
+        if value is None:
+            continue
+        if match.start() > pos:
+            parts.append(text[pos:match.start()])
+        parts.append(command)
+        values.append(value)
+        pos = match.end()
+    if pos < len(text):
+        parts.append(text[pos:])
+    if len(parts) > MAX_SKELETON_PARTS:
+        return (text,), []
+    return tuple(parts), values
+
+
+class _NotesWriter(_Section):
+    def steps(self, position: Position[Any], moves: Sequence[Any], steps: Sequence[Step[Any]], ply: int,
+              depth: int) -> None:
         """The steps of a line whose ``moves`` are played from ``position`` (a copy this plays forward)."""
+        c = self.c
         if steps and len(steps) != len(moves):
-            raise InvalidRecordError(f"{what} has {len(steps)} annotation steps for {len(moves)} moves")
-        self.w.bit(self.m.flags, _F_STEPS, int(bool(steps)))
-        for step, move in zip(steps, moves):
-            self.step(position, step)
+            raise InvalidRecordError(
+                f"{'a variation' if depth else 'the mainline'} has {len(steps)} annotation steps for {len(moves)} moves")
+        c.topic = "structure"
+        c.bit(self.m.flags, _F_STEPS + min(depth, 1), int(bool(steps)))
+        previous = 0
+        for i, (step, move) in enumerate(zip(steps, moves)):
+            check_deadline(ply + i)
+            self.step(position, step, ply + i, depth, previous)
+            previous = min(len(step.comments), 3)
             position.push(move)
 
-    def step(self, position: Position[Any], step: Step[Any]) -> None:
+    def step(self, position: Position[Any], step: Step[Any], ply: int, depth: int, previous: int) -> None:
+        c, m = self.c, self.m
         if len(step.nags) > MAX_COUNT or len(step.comments) > MAX_COUNT or len(step.variations) > MAX_COUNT:
             raise LimitExceededError(f"a step holds more than {MAX_COUNT} NAGs, comments or variations")
-        self.w.bit(self.m.flags, _F_NAGS, int(bool(step.nags)))
-        if step.nags:
-            self.m.count.write(self.w, len(step.nags) - 1)
+        self.s.step_swing = -1
+        self.comments(step.comments, ply, previous)
+        c.topic = "nag"
+        if c.bit(m.flags, self.s.nag_context(), int(bool(step.nags))):
+            m.count.code(c, len(step.nags) - 1, 4)
             for nag in step.nags:
-                self.m.nag.write(self.w, nag)
-        self.w.bit(self.m.flags, _F_COMMENTS, int(bool(step.comments)))
-        if step.comments:
-            self.comments(step.comments)
-        self.w.bit(self.m.flags, _F_VARIATIONS, int(bool(step.variations)))
-        if step.variations:
-            self.m.count.write(self.w, len(step.variations) - 1)
+                if c.bit(m.flags, _F_NAG_BIG, int(not 0 <= nag < 256)):
+                    m.small.code(c, nag - 256, 4)
+                else:
+                    m.nag.code(c, nag)
+        c.topic = "variation"
+        if c.bit(m.flags, _F_VARIATIONS, int(bool(step.variations))):
+            m.count.code(c, len(step.variations) - 1, 5)
             for line in step.variations:
-                self.line(position, line)
+                self.line(position, line, ply, depth + 1)
 
-    def line(self, position: Position[Any], line: Line[Any]) -> None:
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
+    def line(self, position: Position[Any], line: Line[Any], ply: int, depth: int) -> None:
+        c, m = self.c, self.m
+        if depth > MAX_DEPTH:
             raise LimitExceededError(f"variations nested deeper than {MAX_DEPTH}")
+        c.topic = "variation"
         payload = self.scheme.encode(position.copy(), line.moves).tobytes()
-        self.m.plies.write(self.w, len(line.moves))
-        self.m.size.write(self.w, len(payload))
+        m.plies.code(c, len(line.moves))
+        m.size.code(c, len(payload))
         for byte in payload:
-            self.w.uniform(byte, 256)
-        self.comments(line.comments)
-        self.steps(position.copy(), line.moves, line.steps, "a variation")
-        self.depth -= 1
+            c.uniform(256, byte)
+        self.comments(line.comments, ply, 6)
+        self.steps(position.copy(), line.moves, line.steps, ply, depth)
+
+
+class _NotesReader(_Section):
+    def __init__(self, c: _Reader, scheme: AnyScheme, state: _State, max_plies: int, version: int) -> None:
+        super().__init__(c, scheme, state)
+        self.r = c
+        self.plies_left = max_plies
+        """Variation plies the section may still hold."""
+        self.version = version
+
+    def steps(self, position: Position[Any], moves: Sequence[Any], ply: int, depth: int) -> list[Step[Any]]:
+        self.c.topic = "structure"
+        if not self.c.bit(self.m.flags, _F_STEPS + min(depth, 1)):
+            return []
+        steps = []
+        previous = 0
+        for i, move in enumerate(moves):
+            check_deadline(ply + i)
+            step = self.step(position, ply + i, depth, previous)
+            steps.append(step)
+            previous = min(len(step.comments), 3)
+            position.push(move)
+        return steps
+
+    def step(self, position: Position[Any], ply: int, depth: int, previous: int) -> Step[Any]:
+        c, m = self.c, self.m
+        self.s.step_swing = -1
+        step: Step[Any] = Step(comments=self.comments((), ply, previous))
+        if c.bit(m.flags, self.s.nag_context()):
+            count = m.count.at_most(c, MAX_COUNT - 1, "NAG count", 0, 4) + 1
+            for _ in range(count):
+                big = c.bit(m.flags, _F_NAG_BIG)
+                step.nags.append(m.small.code(c, 0, 4) + 256 if big else m.nag.code(c))
+        if c.bit(m.flags, _F_VARIATIONS):
+            count = m.count.at_most(c, MAX_COUNT - 1, "variation count", 0, 5) + 1
+            step.variations = [self.line(position, ply, depth + 1) for _ in range(count)]
+        return step
+
+    def line(self, position: Position[Any], ply: int, depth: int) -> Line[Any]:
+        c, m = self.c, self.m
+        if depth > MAX_DEPTH:
+            raise InvalidDataError(f"variations nested deeper than {MAX_DEPTH}")
+        plies = m.plies.at_most(c, self.plies_left, "variation plies (beyond the ply limit)")
+        self.plies_left -= plies
+        size = m.size.at_most(c, self.r.size, "variation payload size")
+        payload = bytes(c.uniform(256) for _ in range(size))
+        try:
+            moves = self.scheme.decode(position.copy(), payload, plies, self.version)
+        except InvalidDataError as err:
+            raise InvalidDataError(f"a variation at ply {ply}: {err}") from None
+        line: Line[Any] = Line(moves=moves, comments=self.comments((), ply, 6))
+        line.steps = self.steps(position.copy(), moves, ply, depth)
+        return line
+
+
+def _final_fen(start: Position[Any], moves: Sequence[Any]) -> str:
+    position = start.copy()
+    for move in moves:
+        position.push(move)
+    return position.fen()
+
+
+def _write(
+    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str],
+    costs: dict[str, float] | None = None,
+) -> bytes:
+    writer = _NotesWriter(_Writer(costs), scheme, _State(_final_fen(start, moves), len(moves)))
+    writer.tags(tags)
+    writer.result(notes.result)
+    writer.comments(notes.comments, -1, 7)
+    writer.steps(start.copy(), moves, notes.steps, 0, 0)
+    assert isinstance(writer.c, _Writer)
+    return bytes([SECTION_VERSION]) + writer.c.enc.finish()
 
 
 def write_section(
@@ -286,90 +1055,17 @@ def write_section(
 
     :raises InvalidRecordError: if ``notes`` does not fit ``moves`` (a step count that is neither 0 nor the
         number of moves) or holds text that UTF-8 cannot store.
-    :raises LimitExceededError: if a text, count or number is over the section's limits.
+    :raises LimitExceededError: if a text, count, number or nesting is over the section's limits.
     """
-    writer = _SectionWriter(scheme)
-    writer.tags(tags)
-    writer.comments(notes.comments)
-    writer.result(notes.result)
-    writer.steps(start.copy(), moves, notes.steps, "the mainline")
-    return bytes([SECTION_VERSION]) + writer.w.finish()
+    return _write(scheme, start, moves, notes, tags)
 
 
-class _SectionReader:
-    def __init__(self, scheme: AnyScheme, data: bytes, max_plies: int, version: int) -> None:
-        self.scheme = scheme
-        self.r = _Reader(data)
-        self.m = _Models()
-        self.plies_left = max_plies
-        """Variation plies the section may still hold."""
-        self.version = version
-        self.depth = 0
-
-    def tags(self) -> dict[str, str]:
-        count = self.m.count.read_at_most(self.r, MAX_TAGS, "tag count")
-        tags: dict[str, str] = {}
-        for _ in range(count):
-            key = self.m.text.read(self.r, "tag name")
-            if key in tags:
-                raise InvalidDataError(f"tag {key!r} appears twice")
-            tags[key] = self.m.text.read(self.r, f"tag {key!r} value")
-        return tags
-
-    def comments(self) -> list[Comment]:
-        count = self.m.count.read_at_most(self.r, MAX_COUNT, "comment count")
-        comments = []
-        for _ in range(count):
-            line = bool(self.r.bit(self.m.flags, _F_LINE_COMMENT))
-            comments.append(Comment(self.m.text.read(self.r, "comment"), line))
-        return comments
-
-    def result(self) -> str | None:
-        if not self.r.bit(self.m.flags, _F_RESULT):
-            return None
-        if self.r.bit(self.m.flags, _F_RESULT_KNOWN):
-            return RESULTS[self.r.uniform(len(RESULTS))]
-        result = self.m.text.read(self.r, "result")
-        if result in RESULTS:
-            raise InvalidDataError(f"result {result!r} coded as text")
-        return result
-
-    def steps(self, position: Position[Any], moves: Sequence[Any]) -> list[Step[Any]]:
-        if not self.r.bit(self.m.flags, _F_STEPS):
-            return []
-        steps = []
-        for move in moves:
-            steps.append(self.step(position))
-            position.push(move)
-        return steps
-
-    def step(self, position: Position[Any]) -> Step[Any]:
-        step: Step[Any] = Step()
-        if self.r.bit(self.m.flags, _F_NAGS):
-            count = self.m.count.read_at_most(self.r, MAX_COUNT - 1, "NAG count") + 1
-            step.nags = [self.m.nag.read(self.r) for _ in range(count)]
-        if self.r.bit(self.m.flags, _F_COMMENTS):
-            step.comments = self.comments()
-            if not step.comments:
-                raise InvalidDataError("a step's comments flag is set but it has none")
-        if self.r.bit(self.m.flags, _F_VARIATIONS):
-            count = self.m.count.read_at_most(self.r, MAX_COUNT - 1, "variation count") + 1
-            step.variations = [self.line(position) for _ in range(count)]
-        return step
-
-    def line(self, position: Position[Any]) -> Line[Any]:
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise InvalidDataError(f"variations nested deeper than {MAX_DEPTH}")
-        plies = self.m.plies.read_at_most(self.r, self.plies_left, "variation plies (beyond the ply limit)")
-        self.plies_left -= plies
-        size = self.m.size.read_at_most(self.r, len(self.r.dec.data), "variation payload size")
-        payload = bytes(self.r.uniform(256) for _ in range(size))
-        moves = self.scheme.decode(position.copy(), payload, plies, self.version)
-        line: Line[Any] = Line(moves=moves, comments=self.comments())
-        line.steps = self.steps(position.copy(), moves)
-        self.depth -= 1
-        return line
+def section_costs(
+    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str]
+) -> tuple[bytes, dict[str, float]]:
+    """:func:`write_section`'s section and where its bits go: bits by :data:`TOPICS` (for benchmarks)."""
+    costs: dict[str, float] = {}
+    return _write(scheme, start, moves, notes, tags, costs), costs
 
 
 def read_section(
@@ -377,8 +1073,8 @@ def read_section(
     version: int | None = None,
 ) -> tuple[Notes[Any], dict[str, str]]:
     """The notes and tags of a record section that :func:`write_section` made for ``moves`` played from ``start``
-    (not changed); ``version`` is the scheme version of the container (default: ``scheme.version``), under
-    which its variations are decoded, and at most ``max_plies`` variation plies are read.
+    (not changed); ``version`` is the container's scheme version (default: ``scheme.version``), under which its
+    variations are decoded, and at most ``max_plies`` variation plies are read.
 
     :raises InvalidDataError: on anything that is not a section :func:`write_section` made.
     """
@@ -386,12 +1082,21 @@ def read_section(
         raise InvalidDataError("empty record section")
     if data[0] != SECTION_VERSION:
         raise InvalidDataError(f"record section version {data[0]} is not supported (this build reads {SECTION_VERSION})")
-    reader = _SectionReader(scheme, data[1:], max_plies, scheme.version if version is None else version)
+    reader = _NotesReader(_Reader(data[1:]), scheme, _State(_final_fen(start, moves), len(moves)), max_plies,
+                          scheme.version if version is None else version)
     try:
-        tags = reader.tags()
-        notes: Notes[Any] = Notes(comments=reader.comments(), result=reader.result())
-        notes.steps = reader.steps(start.copy(), moves)
-        reader.r.finish()
+        tags = reader.tags({})
+        notes: Notes[Any] = Notes(result=reader.result(None))
+        notes.comments = reader.comments((), -1, 7)
+        notes.steps = reader.steps(start.copy(), moves, 0, 0)
+        reader.r.dec.finish()
+        again = write_section(scheme, start, moves, notes, tags)
     except InvalidDataError as err:
-        raise InvalidDataError(f"{err.reason}", ply=err.ply) from None
+        raise InvalidDataError(f"record section: {err.reason}", ply=err.ply) from None
+    except DeadlineExceededError:
+        raise
+    except PlybitsError as err:
+        raise InvalidDataError(f"record section: {err.reason}") from None
+    if again != data:
+        raise InvalidDataError("record section not in the form write_section writes (corrupted)")
     return notes, tags
