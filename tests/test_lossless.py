@@ -426,3 +426,13 @@ def test_apgn_collection_round_trips_losslessly() -> None:
 def test_entropy_record_round_trips() -> None:
     text = '[Event "Club"]\n\n{ chaos first } Rd4 {placed} Gc3 $1 ( Ga1 ) *\n'
     assert same_by_own_reader("entropy", plybits.records.seed_scheme("entropy"), text) == text
+
+
+def test_a_comment_its_delimiters_cannot_hold_is_refused_by_the_writer() -> None:
+    from plybits.game import Record
+
+    game = get_game("chess")
+    for comment in (Comment("a } b"), Comment("two\nlines", line=True)):
+        notes: Notes[str] = Notes(steps=[Step(comments=[comment])], result="*")
+        with pytest.raises(InvalidRecordError, match="cannot be written"):
+            game.write_record(Record(moves=["e4"], notes=notes))

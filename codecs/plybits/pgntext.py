@@ -3,10 +3,12 @@
 Chess PGN, xiangqi PGN, APGN and the Entropy record are one grammar: ``[Name "value"]`` tag lines,
 then movetext of move tokens, move numbers (``1.``, ``1...``), comments (``{...}`` and ``;`` to the end
 of the line), NAGs (``$n``, ``!``/``?`` marks), variations (``( ... )``) and a result. :func:`read`
-reads it (a game then reads the tags it knows and the move tokens in its own notations);
+reads it, comments, NAGs and variations into a :class:`~plybits.annotations.Notes` tree (a game then reads
+the tags it knows and the move tokens in its own notations);
 :func:`split_records` and :func:`cut_records` cut a multi-record file into records, as python-chess's
-``read_game`` does. Writing numbers the moves of the first mover as ``1.``, a game started by the second
-mover as ``1...``, and wraps the movetext at a fixed width.
+``read_game`` does. Writing (:func:`movetext`) numbers the moves of the first mover as ``1.``, a second
+mover's move as ``1...`` where it opens a line or follows a comment or variation, writes each move's NAGs,
+comments and variations after it as python-chess's exporter does, and wraps the movetext at a fixed width.
 """
 
 from __future__ import annotations
@@ -78,11 +80,16 @@ def annotated_words(
     move that starts a line or follows a comment or a variation) unless ``numbers`` is false, and followed by
     its NAGs (``$n``), its comments (``{text}`` exactly as read, ``;text`` ending its line) and its
     variations in parentheses, numbered from the ply they branch at. ``spell`` rewrites each move token.
+
+    :raises InvalidRecordError: for a comment that its delimiters cannot hold (a ``}`` in a ``{...}``
+        comment, a line break in a ``;`` one), which no record read could give.
     """
     words: list[str] = []
     offset = 1 if second_first else 0
 
     def comment(item: Comment) -> str:
+        if ("\n" if item.line else "}") in item.text:
+            raise InvalidRecordError(f"comment {item.text[:40]!r} cannot be written: it would end early")
         return f";{item.text}" if item.line else f"{{{item.text}}}"
 
     def line(tokens: Sequence[str], steps: Sequence[Step[str]], comments: Sequence[Comment], ply: int) -> None:
