@@ -96,7 +96,7 @@ def write_record(record: Record) -> str:
     """
     tags = dict(record.tags)
     start = record.start
-    if record.notes is None or _given_start(tags) != start:
+    if record.notes is None or not _gives_start(tags, start):
         layout_names = {v: k for k, v in VARIANTS.items()}
         if start is None or start in layout_names:
             tags["Variant"] = layout_names[start or "standard"]
@@ -120,12 +120,15 @@ def write_record(record: Record) -> str:
     return header + "\n\n" + body + "\n" if header else body + "\n"
 
 
-def _given_start(tags: dict[str, str]) -> str | None:
-    """The start the tags give, ``"?"`` when they give none readable."""
+def _gives_start(tags: dict[str, str], start: str | None) -> bool:
+    """Whether reading ``tags`` gives the position ``start`` (a layout name or a position string)."""
     try:
-        return _start(tags)
+        given = _start(tags)
     except (InvalidRecordError, UnsupportedError):
-        return "?"
+        return False
+    if given is None or start is None or given in VARIANTS.values() or start in VARIANTS.values():
+        return given == start
+    return Board.from_fen(given).fen() == Board.from_fen(start).fen()
 
 
 def _variant_of(board: Board) -> str:
