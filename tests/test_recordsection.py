@@ -11,6 +11,7 @@ import pytest
 from plybits.annotations import Comment, Line, Notes, Step
 from plybits.container import Container, pack, unpack
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
+from plybits.recorddictionary import TAG_NAMES
 from plybits.recordsection import read_section, section_costs, write_section
 from plybits.registry import get_game, get_scheme, schemes
 
@@ -335,3 +336,94 @@ def test_reading_stops_at_the_deadline():
     data = write_section(scheme, start, moves, notes, tags)
     with deadline(time.monotonic() - 1, 0.5), pytest.raises(DeadlineExceededError, match="time limit"):
         read_section(scheme, start, moves, data, max_plies=100)
+
+
+def test_writing_over_the_limits_is_refused_by_name():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4")
+    with pytest.raises(LimitExceededError, match="257 tags"):
+        write_section(scheme, start, moves, Notes(), {f"T{i}": "x" for i in range(257)})
+    with pytest.raises(LimitExceededError, match="longer than a record section allows"):
+        write_section(scheme, start, moves, Notes(steps=[Step(comments=[Comment("x" * 70_000)])]), {})
+    with pytest.raises(LimitExceededError, match="outside the record section's range"):
+        write_section(scheme, start, moves, Notes(steps=[Step(nags=[1 << 41])]), {})
+
+
+def test_a_section_claiming_more_than_its_length_holds_stops_early():
+    scheme = get_scheme("chess", "rank")
+    start, moves = play("chess", "e4 e5")
+    # one byte of coded data, read as far as the decision budget allows: invalid data, not minutes of work
+    for tail in (b"\xff", b"\x00", b"\x80\x00\x00"):
+        assert read_back_or_invalid(scheme, start, moves, bytes([1]) + tail)
+
+
+# ------------------------------------------------------------------------------------------ random records
+
+_PIECES = [
+    "[%clk 0:01:00]", "[%clk 1:2:3]", "[%clk 0:00:05.3]", "[%clk 12:59:59.999]", "[%eval 0.17]", "[%eval -0.0]",
+    "[%eval #-3]", "[%eval #3]", "[%eval 12.5]", "[%emt 0:00:02]", "[%emt 0:00:02.25]", "[%cal Ra1a8]", " ", "  ",
+    "\n", "hello", "ünï ☃", "[%clk ", "]", "[%eval 0.1", "{", ";", "[%clk 999:59:59]", "[%clk 1000:00:00]",
+    "[%eval 9999.99]", "[%eval -10000.0]", "[%eval #100000]", "\x00", "\x01",
+]
+"""Pieces of comments: commands that are numbers, ones that only look so, and plain text."""
+_VALUES = [
+    "", "?", "-", "2021.10.01", "2021.13.01", "????.??.??", "0001.01.01", "9999.12.31", "00:00:00", "23:59:59",
+    "24:00:00", "1500", "0", "4095", "4096", "+0", "-0", "0", "+12", "-999999", "600+0", "180+2", "1+0", "0+1",
+    "A00", "E99", "F00", "1-0", "*", "https://lichess.org/abcdEFGH", "https://lichess.org/abc", "https://lichess.org/",
+    "https://www.chess.com/game/live/123456789", "https://www.chess.com/game/live/0123",
+    "Rated Blitz tournament https://lichess.org/tournament/6D4bmWzZ", "Sicilian Defense: Najdorf Variation",
+    "Queen's Gambit Declined", "Caro-Kann", "ünï", "x" * 300,
+]
+"""Tag values of every typed form, and ones just outside them."""
+_NAMES = [*TAG_NAMES, "Foo", "event", "X"]
+
+
+def _text(rng: random.Random) -> str:
+    return "".join(rng.choice(_PIECES) for _ in range(rng.randrange(0, 5)))
+
+
+def _random_steps(rng: random.Random, position: Any, moves: list[Any], depth: int) -> list[Step[Any]]:
+    """Random NAGs, comments and variations (nested up to 3 deep) for ``moves`` played from ``position``."""
+    steps: list[Step[Any]] = []
+    board = position.copy()
+    for move in moves:
+        step: Step[Any] = Step()
+        if rng.random() < 0.3:
+            step.nags = [rng.choice([1, 2, 3, 4, 5, 6, 0, 255, 256, 1000]) for _ in range(rng.randrange(1, 3))]
+        if rng.random() < 0.6:
+            step.comments = [Comment(_text(rng), rng.random() < 0.1) for _ in range(rng.randrange(1, 3))]
+        if depth < 3 and rng.random() < 0.1:
+            for _ in range(rng.randrange(1, 3)):
+                branch = board.copy()
+                alternative = []
+                for _ in range(rng.randrange(0, 4)):
+                    legal = branch.legal_moves()
+                    if not legal:
+                        break
+                    alternative.append(legal[rng.randrange(len(legal))])
+                    branch.push(alternative[-1])
+                line: Line[Any] = Line(moves=alternative, comments=[Comment(_text(rng))] if rng.random() < 0.3 else [])
+                if rng.random() < 0.7:
+                    line.steps = _random_steps(rng, board, alternative, depth + 1)
+                step.variations.append(line)
+        steps.append(step)
+        board.push(move)
+    return steps
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_records_of_every_game_round_trip(seed):
+    """Texts mixing commands that are numbers with ones that only look so, odd tag values, NAGs, nested lines."""
+    from conftest import QUICK
+
+    rng = random.Random(seed)
+    every = schemes()
+    for _ in range(25 if QUICK else 100):
+        scheme = rng.choice(every)
+        start, moves = random_moves(scheme.game, rng.randrange(0, 30), rng.randrange(10**6))
+        notes: Notes[Any] = Notes(result=rng.choice([None, "1-0", "*", "2-0", ""]),
+                                  comments=[Comment(_text(rng))] if rng.random() < 0.3 else [])
+        if rng.random() < 0.8:
+            notes.steps = _random_steps(rng, start, moves, 0)
+        tags = {rng.choice(_NAMES): rng.choice(_VALUES) for _ in range(rng.randrange(0, 12))}
+        round_trip(scheme, start, moves, notes, tags)

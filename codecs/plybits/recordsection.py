@@ -612,15 +612,16 @@ class _Section:
             return m.text.code(c, value, f"tag {name!r} value")
         if kind == dictionary.WORDED:
             return m.words.code(c, value, f"tag {name!r} value")
-        kinds = (dictionary.DATE, dictionary.TIME, dictionary.ELO, dictionary.RATING_DIFF, dictionary.TIME_CONTROL,
-                 dictionary.ECO, dictionary.RESULT, dictionary.FINAL_FEN, dictionary.PLY_COUNT, dictionary.PREFIXED)
-        ctx = kinds.index(kind)
-        coder = getattr(self, "value_" + kind.replace("-", "_"))
+        coders = {dictionary.DATE: self.value_date, dictionary.TIME: self.value_time, dictionary.ELO: self.value_elo,
+                  dictionary.RATING_DIFF: self.value_diff, dictionary.TIME_CONTROL: self.value_timecontrol,
+                  dictionary.ECO: self.value_eco, dictionary.RESULT: self.value_result,
+                  dictionary.FINAL_FEN: self.value_final_fen, dictionary.PLY_COUNT: self.value_ply_count,
+                  dictionary.PREFIXED: self.value_prefixed}
+        coder = coders[kind]
         typed = not c.writing or coder(value, check=True) is not None
-        if c.bit(m.typed, ctx, int(not typed)):
+        if c.bit(m.typed, list(coders).index(kind), int(not typed)):
             return m.text.code(c, value, f"tag {name!r} value")
-        result: str = coder(value, name=name)
-        return result
+        return coder(value, name=name) or ""
 
     def value_date(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
