@@ -110,3 +110,22 @@ def test_python_chess_reads_the_decoded_record(client) -> None:
 
     game = chess.pgn.read_game(io.StringIO(record))
     assert game is not None and game.next() is not None and game.next().clock() == 300.0
+
+
+def test_dataset_rows_keep_the_whole_record_or_its_moves() -> None:
+    import io as _io
+
+    import plybits
+    from app import dataset
+
+    def row(fidelity: str) -> dict[str, object]:
+        lines = dataset._lines(_io.BytesIO(NESTED.encode()), 0, None)
+        table = dataset.games_table("chess", "0x88", "mem", dataset.pieces(lines, cuts=True), fidelity=fidelity)
+        return table.to_pylist()[0]
+
+    full, moves = row("full"), row("moves")
+    assert dict(full["tags"])["Annotator"] == "Someone"
+    assert dict(full["tags"]) == dict(moves["tags"]) and full["event"] == moves["event"] == "Nested"
+    assert moves["container"] == plybits.encode("chess", "0x88", record=NESTED, fidelity="moves").data
+    record = plybits.decode(full["container"], format="record").record
+    assert record is not None and export(record) == export(NESTED)
