@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import anyio.from_thread
@@ -157,6 +157,7 @@ def pooled(workers: Workers) -> Callable[[str, Any, Settings], tuple[str, dict[s
 def run_batch(
     op: str, chunks: Iterator[bytes], emit: Emit, settings: Settings, *, game: str | None, scheme: str | None,
     records: bool, answer_line: Callable[[str, Any, Settings], tuple[str, dict[str, Any]]] = answer,
+    options: dict[str, str] | None = None,
 ) -> None:
     """Answer a whole batch through ``emit``, in order. Output ready is emitted, and the worker slot given back,
     before waiting for more input; the slot is taken again once input is there."""
@@ -189,7 +190,7 @@ def run_batch(
 
     try:
         for number, key, value in answers(op, pulled(), settings, game=game, scheme=scheme, records=records,
-                                          answer_line=answer_line):
+                                          answer_line=answer_line, options=options):
             BATCH_LINES.labels(op, "ok" if key == "result" else "error").inc()
             out += line_json(number, key, value)
             if len(out) >= FLUSH_BYTES:
@@ -206,8 +207,10 @@ def media_type(request: Request) -> str:
     return request.headers.get("content-type", "").split(";")[0].strip().lower()
 
 
-def start_batch(op: str, request: Request, game: str | None, scheme: str | None) -> BatchResponse:
-    """Check what can be checked before streaming (media type, game, scheme), then stream the answers."""
+def start_batch(op: str, request: Request, game: str | None, scheme: str | None,
+                options: dict[str, str] | None = None) -> BatchResponse:
+    """Check what can be checked before streaming (media type, game, scheme), then stream the answers;
+    ``options`` fill the lines' other fields where they have none."""
     settings = settings_of(request)
     kind = media_type(request)
     if kind in NDJSON_TYPES:
@@ -227,7 +230,7 @@ def start_batch(op: str, request: Request, game: str | None, scheme: str | None)
     chunks = body_chunks(request, settings.body_idle_seconds)
     answer_line = pooled(workers_of(request))
     return BatchResponse(lambda emit: run_batch(op, chunks, emit, settings, game=game, scheme=scheme,
-                                                records=records, answer_line=answer_line))
+                                                records=records, answer_line=answer_line, options=options))
 
 
 BODY_DOC = {
@@ -264,20 +267,25 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
 GAME_QUERY = Query(None, description="the game of a multi-game file; default game of NDJSON lines without one")
 SCHEME_QUERY = Query(None, description="encode: the scheme (default: the game's seed scheme for a multi-game "
                                        "file); default scheme of NDJSON lines without one")
+FIDELITY_QUERY = Query(None, description="encode: full (the default for a record) or moves, for the lines and "
+                                         "games without one")
+FORMAT_QUERY = Query(None, description="decode: moves (the default) or record, for the lines without one")
 
 
 @router.post("/encode", status_code=200, response_class=BatchResponse, responses=RESPONSES,
              openapi_extra=BODY_DOC)
-def batch_encode(request: Request, game: str | None = GAME_QUERY, scheme: str | None = SCHEME_QUERY) -> BatchResponse:
+def batch_encode(request: Request, game: str | None = GAME_QUERY, scheme: str | None = SCHEME_QUERY,
+                 fidelity: Literal["full", "moves"] | None = FIDELITY_QUERY) -> BatchResponse:
     """Encode many games: each NDJSON line is an encode request, or each game of a multi-game file a record."""
-    return start_batch("encode", request, game, scheme)
+    return start_batch("encode", request, game, scheme, {"fidelity": fidelity} if fidelity else None)
 
 
 @router.post("/decode", status_code=200, response_class=BatchResponse, responses=RESPONSES,
              openapi_extra=DECODE_BODY_DOC)
-def batch_decode(request: Request) -> BatchResponse:
-    """Decode many containers: each NDJSON line is a decode request ``{"data": ...}``."""
-    return start_batch("decode", request, None, None)
+def batch_decode(request: Request, format: Literal["moves", "record"] | None = FORMAT_QUERY) -> BatchResponse:
+    """Decode many containers: each NDJSON line is a decode request ``{"data": ...}`` (``format: "record"``
+    answers the record's text too)."""
+    return start_batch("decode", request, None, None, {"format": format} if format else None)
 
 
 @router.post("/validate", status_code=200, response_class=BatchResponse, responses=RESPONSES,

@@ -84,7 +84,7 @@ def answer(op: str, request: Any, settings: Settings) -> tuple[str, dict[str, An
     try:
         body = model.model_validate(request)
         result = handler(body, settings)
-        return "result", result.model_dump(mode="json", exclude_none=drop_none)
+        return "result", result.model_dump(mode="json", exclude_none=drop_none, exclude_unset=not drop_none)
     except PlybitsError as err:
         return "error", problem_body(err)
     except ValidationError as err:
@@ -220,16 +220,19 @@ def record_requests(op: str, lines: Iterator[str | LongLine], game: str, default
 
 def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str | None = None,
             scheme: str | None = None, notation: str | None = None, records: bool = False,
-            answer_line: Callable[[str, Any, Settings], tuple[str, dict[str, Any]]] = answer) -> Iterator[Answer]:
+            answer_line: Callable[[str, Any, Settings], tuple[str, dict[str, Any]]] = answer,
+            options: dict[str, str] | None = None) -> Iterator[Answer]:
     """Every answer of a batch, in order, read lazily from ``chunks`` (a byte stream cut anywhere).
 
     ``records``: the input is a multi-game file of ``game`` (else NDJSON lines). ``game``, ``scheme`` and
     ``notation`` are the defaults of requests without them. An error raised by ``chunks`` (a
     :class:`PlybitsError` such as a body over its limit, or an :class:`InputProblem`) ends the stream with its
-    problem as a last answer. ``answer_line`` answers one request (:func:`answer`, unless the caller runs some
+    problem as a last answer. ``options`` are more defaults (``fidelity`` of encode, ``format`` of decode) of
+    requests without them. ``answer_line`` answers one request (:func:`answer`, unless the caller runs some
     lines elsewhere, as the batch endpoints run heavy ones in the worker processes).
     """
     defaults = {k: v for k, v in (("game", game), ("scheme", scheme), ("notation", notation)) if v is not None}
+    defaults.update(options or {})
     counter = Counter()
     requests: Iterator[tuple[int, Any]]
     if records:

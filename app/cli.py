@@ -1,7 +1,7 @@
 """The plybits command: batch encode, decode and validate files, or serve the HTTP API.
 
-    plybits encode games.pgn -o games.ndjson [--scheme rank] [--game xiangqi]
-    plybits decode games.ndjson -o moves.ndjson [--notation uci]
+    plybits encode games.pgn -o games.ndjson [--scheme rank] [--game xiangqi] [--fidelity moves]
+    plybits decode games.ndjson -o moves.ndjson [--notation uci] [--to pgn]
     plybits validate games.pgn
     plybits serve [--host 127.0.0.1 --port 8000]
 
@@ -11,7 +11,8 @@ The game and the kind of input come from the file: its extension (.pgn, .apgn, .
 does not say, and a file that looks like another game is refused. Output is NDJSON, one line per input line
 (or game of a multi-game file), in order: ``{"line": n, "result": {...}}`` or
 ``{"line": n, "error": {problem}}``, the same as the service's batch endpoints; ``encode --to base64url`` (or
-``binary``) writes bare containers instead, ``decode --to records`` the games as PGN, APGN or tokens.
+``binary``) writes bare containers instead, ``decode --to records`` (or ``pgn``, ``apgn``, ``tokens``) the
+games as PGN, APGN or tokens, whole (comments, NAGs, variations) from full-fidelity containers.
 Exit status: 0 when every record went through, 1 when some failed, 2 on a usage or I/O error.
 """
 
@@ -31,10 +32,11 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
 from app.batchcore import answers, check_target, line_json
+from app.errors import problem_body
 from app.settings import Settings
 from plybits import __version__, records, registry
 from plybits.container import write_uvarint
-from plybits.errors import InvalidDataError, PlybitsError
+from plybits.errors import InvalidDataError, PlybitsError, UnsupportedError
 from plybits.game import Record
 from plybits.records import b64url, from_b64url
 
@@ -294,7 +296,8 @@ def run(op: str, args: argparse.Namespace) -> int:
         if binary:
             chunks = _binary_lines(chunks)
         for number, key, value in answers(op, chunks, settings, game=args.game, scheme=getattr(args, "scheme", None),
-                                          notation=args.notation, records=records_mode):
+                                          notation=args.notation, records=records_mode, options=options(op, args)):
+            key, value = output.checked(key, value)
             tally.records += 1
             tally.errors += key == "error"
             data = output.line(number, key, value)
@@ -318,9 +321,23 @@ def run(op: str, args: argparse.Namespace) -> int:
     return 1 if tally.errors else 0
 
 
-OUTPUTS = {"encode": ("ndjson", "base64url", "binary"), "decode": ("ndjson", "records"), "validate": ("ndjson",)}
+OUTPUTS = {"encode": ("ndjson", "base64url", "binary"), "decode": ("ndjson", "records", "pgn", "apgn", "tokens"),
+           "validate": ("ndjson",)}
 """What each command can write (``--to``): the batch NDJSON lines, or bare containers (one base64url a line,
-or each as a LEB128 length and its bytes), or the games as records (PGN, APGN, Entropy tokens)."""
+or each as a LEB128 length and its bytes), or the games as records: ``records`` in each game's own format,
+``pgn``, ``apgn`` or ``tokens`` only games of that format (:data:`RECORD_FORMATS`)."""
+RECORD_FORMATS = {"chess": "pgn", "xiangqi": "pgn", "abalone": "apgn", "entropy": "tokens"}
+"""The record format each game's record writer writes (``decode --to``)."""
+
+
+def options(op: str, args: argparse.Namespace) -> dict[str, str]:
+    """The request fields the command's options give every line without them: encode's ``fidelity``, decode's
+    ``format`` (``record`` when the records are written, or asked with ``--record``)."""
+    if op == "encode" and args.fidelity is not None:
+        return {"fidelity": args.fidelity}
+    if op == "decode" and (args.to not in ("ndjson",) or args.record):
+        return {"format": "record"}
+    return {}
 
 
 class Output:
@@ -330,20 +347,33 @@ class Output:
     def __init__(self, op: str, to: str, unit: str) -> None:
         self.op, self.to, self.unit = op, to, unit
 
+    def checked(self, key: str, value: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The answer, or an error when ``--to`` names a record format the answer's game is not written in."""
+        if key != "result" or self.to not in ("pgn", "apgn", "tokens"):
+            return key, value
+        own = RECORD_FORMATS.get(str(value.get("game")))
+        if own == self.to:
+            return key, value
+        return "error", problem_body(UnsupportedError(
+            f"a {value.get('game')} game is not written as {self.to}: its records are {own} (try --to records)"))
+
     def line(self, number: int, key: str, value: dict[str, Any]) -> bytes:
         if self.to == "ndjson":
             return line_json(number, key, value)
         if key == "error":
             print(f"plybits {self.op}: {self.unit} {number}: {value['detail']}", file=sys.stderr)
-            return b"" if self.to == "records" else b"\n" if self.to == "base64url" else b"\x00"
+            return b"\n" if self.to == "base64url" else b"\x00" if self.to == "binary" else b""
         if self.to == "base64url":
             return str(value["data"]).encode("ascii") + b"\n"
         if self.to == "binary":
             blob = from_b64url(str(value["data"]))
             return write_uvarint(len(blob)) + blob
-        game = registry.get_game(str(value["game"]))
-        record = Record(moves=list(value["moves"]), start=value.get("start"), tags=dict(value.get("tags") or {}))
-        return (game.write_record(record).rstrip("\n") + "\n\n").encode("utf-8")
+        text = value.get("record")
+        if not isinstance(text, str):  # an answer without the record's text: write its moves
+            game = registry.get_game(str(value["game"]))
+            record = Record(moves=list(value["moves"]), start=value.get("start"), tags=dict(value.get("tags") or {}))
+            text = game.write_record(record)
+        return (text.rstrip("\n") + "\n\n").encode("utf-8")
 
 
 def is_binary(head: bytes) -> bool:
@@ -456,14 +486,22 @@ def build_parser() -> argparse.ArgumentParser:
         if op == "encode":
             sub.add_argument("--scheme", choices=schemes, metavar="SCHEME",
                              help=f"one of {', '.join(schemes)} (default: the game's seed scheme)")
+            sub.add_argument("--fidelity", choices=records.FIDELITIES, default=None,
+                             help="full: keep each record whole (tags, comments, clocks, NAGs, variations, result); "
+                                  "moves: its moves and tags (default: full for records, moves for move lists)")
+        if op == "decode":
+            sub.add_argument("--record", action="store_true",
+                             help="with --to ndjson: answer each line with the record's text too (format record)")
         if op != "validate":
             sub.add_argument("--to", choices=OUTPUTS[op], default="ndjson",
                              help={"encode": "ndjson: the batch lines; base64url: one bare container a line; "
                                              "binary: each container as its LEB128 length and bytes "
                                              "(a failed record: an empty line, length 0, its error on stderr)",
                                    "decode": "ndjson: the batch lines; records: the games as the game's record "
-                                             "format (PGN, APGN, tokens), a failed one left out (its error on "
-                                             "stderr)"}[op])
+                                             "format (PGN, APGN, tokens) with their tags, comments, NAGs, "
+                                             "variations and result, a failed one left out (its error on "
+                                             "stderr); pgn, apgn, tokens: the same, for games of that format "
+                                             "only"}[op])
         else:
             sub.set_defaults(to="ndjson")
         sub.add_argument("--notation", choices=notations, metavar="NOTATION",

@@ -1,6 +1,7 @@
 """Whole archives to a Parquet dataset and back, on Dask distributed.
 
-    plybits dataset encode games.pgn.zst more.pgn -o out/ [--game chess --scheme 0x88] [--workers N | --scheduler ADDR]
+    plybits dataset encode games.pgn.zst more.pgn -o out/ [--game chess --scheme 0x88] [--fidelity moves]
+        [--workers N | --scheduler ADDR]
     plybits dataset decode out/ -o games.pgn [--notation san]
     plybits dataset info out/
 
@@ -35,10 +36,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from app.errors import internal_problem, problem_body
-from plybits import container, registry
+from plybits import registry
 from plybits import records as verbs
 from plybits.errors import InvalidRecordError, PlybitsError
-from plybits.game import Record
 from plybits.pgntext import RecordCuts
 from plybits.streams import line_text, split_stream
 from plybits.text import decimal
@@ -185,18 +185,17 @@ def boundary(source: IO[bytes], at: int, cuts: bool) -> int | None:
 
 
 def _row(source: str, number: int, offset: int, game_name: str, scheme: str, record: str | PlybitsError,
-         max_plies: int) -> dict[str, Any]:
+         max_plies: int, fidelity: str = "full") -> dict[str, Any]:
     row: dict[str, Any] = {"source": source, "number": number, "offset": offset, "game": game_name}
     game = registry.get_game(game_name)
     try:
         if isinstance(record, PlybitsError):
             raise record
-        encoded = verbs.encode(game_name, scheme, record=record, max_plies=max_plies)
-        box = container.unpack(encoded.data, max_plies=max_plies)  # the record's tags and start, as stored
-        _tag_columns(row, box.tags)
+        encoded = verbs.encode(game_name, scheme, record=record, max_plies=max_plies, fidelity=fidelity)
+        _tag_columns(row, encoded.tags)
         final = game.position(encoded.final_position)
         row.update(scheme=encoded.scheme, plies=encoded.plies, final_position=encoded.final_position,
-                   status=json.dumps(final.status(), sort_keys=True), container=encoded.data, start=box.start)
+                   status=json.dumps(final.status(), sort_keys=True), container=encoded.data, start=encoded.start)
     except PlybitsError as err:
         row["error"] = json.dumps(problem_body(err), sort_keys=True)
     except Exception as err:  # a bug in a codec costs its game, never the partition
@@ -225,7 +224,7 @@ def _tag_columns(row: dict[str, Any], tags: dict[str, str]) -> None:
 
 
 def games_table(game_name: str, scheme: str, source: str, pieces_: Iterable[Piece], first_number: int = 1, *,
-                cut: str | None = None, max_plies: int = verbs.DEFAULT_MAX_PLIES) -> pa.Table:
+                cut: str | None = None, max_plies: int = verbs.DEFAULT_MAX_PLIES, fidelity: str = "full") -> pa.Table:
     """One Arrow table (:data:`SCHEMA`) of the games of ``pieces_``: one row per game read, numbered from
     ``first_number``; a game that fails is a row with its ``error``. ``cut``: the input ended inside the last
     piece (a truncated stream), which becomes an error row with that detail.
@@ -240,7 +239,7 @@ def games_table(game_name: str, scheme: str, source: str, pieces_: Iterable[Piec
         else:
             found = piece_records(game_name, piece)
         for record in found:
-            rows.append(_row(source, number, piece.offset, game_name, scheme, record, max_plies))
+            rows.append(_row(source, number, piece.offset, game_name, scheme, record, max_plies, fidelity))
             number += 1
     if cut is not None and not listed:
         rows.append(_row(source, number, 0, game_name, scheme, InvalidRecordError(f"input is cut: {cut}"), max_plies))
@@ -264,6 +263,7 @@ class Partition:
     data: bytes | None = None
     cut: str | None = None
     max_plies: int = verbs.DEFAULT_MAX_PLIES
+    fidelity: str = "full"
 
 
 def _range_pieces(part: Partition) -> Iterator[Piece]:
@@ -285,7 +285,7 @@ def write_partition(part: Partition, out: str) -> dict[str, Any]:
     """Turn a partition into its Parquet file ``out/NAME.parquet``, atomically; its summary."""
     began = time.monotonic()
     table = games_table(part.game, part.scheme, part.source, _range_pieces(part), part.first_number, cut=part.cut,
-                        max_plies=part.max_plies)
+                        max_plies=part.max_plies, fidelity=part.fidelity)
     final = os.path.join(out, part.name + ".parquet")
     temp = os.path.join(out, f".{part.name}.{uuid.uuid4().hex}.tmp")
     pq.write_table(table, temp, compression="zstd")
@@ -434,6 +434,8 @@ class Options:
     workers: int | None = None
     scheduler: str | None = None
     max_plies: int = verbs.DEFAULT_MAX_PLIES
+    fidelity: str = "full"
+    """What each container keeps (:func:`plybits.records.encode`): the whole record, or its moves and tags."""
 
 
 def _manifest_path(out: str) -> str:
@@ -491,11 +493,11 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
             raise FileNotFoundError(f"no such input file: {url}")
     os.makedirs(opts.out, exist_ok=True)
     params = {"inputs": opts.inputs, "game": opts.game, "scheme": opts.scheme, "partition_bytes": opts.partition_bytes,
-              "max_plies": opts.max_plies}
+              "max_plies": opts.max_plies, "fidelity": opts.fidelity}
     manifest: dict[str, Any] = {"version": 1, **params, "partitions": {}, "sources": {}}
     if os.path.exists(_manifest_path(opts.out)):
         old = read_manifest(opts.out)
-        if {k: old.get(k) for k in params} != params:
+        if {k: old.get(k, "moves" if k == "fidelity" else None) for k in params} != params:  # older: moves only
             raise InvalidRecordError(f"{opts.out!r} holds a dataset of other inputs or settings; use a new directory")
         manifest = old
     for stale in os.listdir(opts.out):  # temporary files of partitions cut short by a killed run
@@ -571,11 +573,11 @@ def plan(url: str, source_index: int, opts: Options, client: Any) -> Iterator[Pa
         number = 1
         for i, (offset, data, games, cut) in enumerate(stream_chunks(url, opts.game, opts.partition_bytes)):
             yield Partition(name(i), url, opts.game, opts.scheme, number, offset, offset + len(data), data, cut,
-                            opts.max_plies)
+                            opts.max_plies, opts.fidelity)
             number += games + (1 if cut is not None else 0)
         return
     ranges = byte_ranges(url, opts.game, opts.partition_bytes)
-    drafts = [Partition(name(i), url, opts.game, opts.scheme, 0, s, e, max_plies=opts.max_plies)
+    drafts = [Partition(name(i), url, opts.game, opts.scheme, 0, s, e, max_plies=opts.max_plies, fidelity=opts.fidelity)
               for i, (s, e) in enumerate(ranges)]
     counts = client.gather(client.map(count_games, drafts, pure=False))
     number = 1
@@ -599,8 +601,9 @@ def dataset_files(out: str) -> list[str]:
 
 
 def decode_dataset(out: str, sink: IO[str], notation: str | None = None) -> tuple[int, int]:
-    """Write every game of a dataset as a record of its game (PGN for chess), in source order; ``(games, errors)``:
-    rows with an error are counted, not written."""
+    """Write every game of a dataset as a record of its game (PGN for chess), in source order, whole (comments,
+    NAGs, variations) from full-fidelity containers; ``(games, errors)``: rows with an error are counted, not
+    written."""
     games = errors = 0
     for path in dataset_files(out):
         table = pq.read_table(path, columns=["container", "error"])
@@ -608,10 +611,8 @@ def decode_dataset(out: str, sink: IO[str], notation: str | None = None) -> tupl
             if row["error"] is not None:
                 errors += 1
                 continue
-            replay, _ = verbs.decode_moves(row["container"])
-            game = replay.game
-            moves = verbs.write_moves(replay.start_position, replay.moves, notation)
-            text = game.write_record(Record(moves=moves, start=replay.start, tags=replay.tags), notation)
+            text = verbs.decode(row["container"], notation=notation, format="record").record
+            assert text is not None
             sink.write(text.rstrip("\n") + "\n\n")
             games += 1
     return games, errors
@@ -645,6 +646,9 @@ def add_parser(commands: Any) -> None:
     where.add_argument("--scheduler", help="address of a Dask scheduler (tcp://host:8786)")
     enc.add_argument("--partition-bytes", type=int, default=PARTITION_BYTES, help="text per partition")
     enc.add_argument("--max-plies", type=int, default=verbs.DEFAULT_MAX_PLIES)
+    enc.add_argument("--fidelity", choices=verbs.FIDELITIES, default="full",
+                     help="full: each container keeps its record whole (comments, clocks, NAGs, variations); "
+                          "moves: its moves and tags")
     enc.add_argument("-q", "--quiet", action="store_true")
     enc.set_defaults(handler=_encode_command)
     dec = verbs_.add_parser("decode", help="write every game of a dataset as records (PGN for chess)")
@@ -665,7 +669,7 @@ def _print(value: dict[str, Any]) -> int:
 def _encode_command(args: argparse.Namespace) -> int:
     scheme = args.scheme or verbs.seed_scheme(args.game)
     opts = Options(list(args.inputs), args.output, args.game, scheme, args.partition_bytes, args.workers,
-                   args.scheduler, args.max_plies)
+                   args.scheduler, args.max_plies, args.fidelity)
 
     def report(t: dict[str, Any]) -> None:
         if not args.quiet:

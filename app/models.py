@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -62,6 +62,10 @@ class EncodeRequest(_Request):
     notation: Text | None = Field(None, description="notation of the moves; any of the game's when omitted")
     start: Text | None = Field(None, description="start position: FEN, position string or layout name")
     tags: dict[Text, Text] | None = None
+    fidelity: Literal["full", "moves"] | None = Field(
+        None, description="full: keep the whole record (tags, comments, clocks, NAGs, variations, result) in the "
+        "container's record section; moves: keep the moves and tags, counting what is dropped. Default: full for a "
+        "record, moves for a move list")
 
 
 class EncodeResponse(BaseModel):
@@ -74,12 +78,17 @@ class EncodeResponse(BaseModel):
     size_bytes: int
     bits_per_ply: float
     final_position: str
-    dropped: dict[str, int] | None = Field(None, description="record content a move list cannot carry, counted")
+    dropped: dict[str, int] | None = Field(None, description="record content a move list cannot carry, counted "
+                                           "(fidelity moves only)")
+    fidelity: Literal["full", "moves"]
 
 
 class DecodeRequest(_Request):
     data: Text = Field(description="a container, base64url (padding optional)")
     notation: Text | None = None
+    format: Literal["moves", "record"] = Field(
+        "moves", description="record: also answer the record's text (PGN for chess and xiangqi, APGN for abalone, "
+        "tokens for entropy) with its tags, comments, NAGs, variations and result, moves in `notation`")
 
 
 class DecodeResponse(BaseModel):
@@ -90,6 +99,7 @@ class DecodeResponse(BaseModel):
     tags: dict[str, str]
     plies: int
     final_position: str
+    record: str | None = Field(default=None, description="the record's text (format record only)")
 
 
 class ValidateRequest(_Request):

@@ -35,9 +35,9 @@ async def encode(body: models.EncodeRequest, request: Request) -> models.EncodeR
     return await service.encode(body, settings_of(request), workers_of(request))
 
 
-@router.post("/decode", response_model=models.DecodeResponse)
+@router.post("/decode", response_model=models.DecodeResponse, response_model_exclude_unset=True)
 async def decode(body: models.DecodeRequest, request: Request) -> models.DecodeResponse:
-    """Decode a container back into moves."""
+    """Decode a container back into moves, and with ``format: "record"`` into the record's text."""
     return await service.decode(body, settings_of(request), workers_of(request))
 
 

@@ -108,7 +108,7 @@ def encode_response(body: EncodeRequest, settings: Settings) -> EncodeResponse:
     """Encode one request (uncounted: it may run in a worker process)."""
     result = plybits.encode(
         body.game, body.scheme, moves=body.moves, record=body.record, notation=body.notation,
-        start=body.start, tags=body.tags, max_plies=settings.max_plies,
+        start=body.start, tags=body.tags, max_plies=settings.max_plies, fidelity=body.fidelity,
     )
     return EncodeResponse(
         game=result.game,
@@ -121,6 +121,7 @@ def encode_response(body: EncodeRequest, settings: Settings) -> EncodeResponse:
         bits_per_ply=result.bits_per_ply,
         final_position=result.final_position,
         dropped=result.dropped or None,
+        fidelity="full" if result.fidelity == "full" else "moves",
     )
 
 
@@ -133,29 +134,38 @@ async def encode(body: EncodeRequest, settings: Settings, workers: Workers) -> E
 
 def decode_body(body: DecodeRequest, settings: Settings) -> DecodeResponse:
     """Decode one request."""
-    return decode_container(from_b64url(body.data), body.notation, settings)
+    return decode_container(from_b64url(body.data), body.notation, settings, body.format)
 
 
-def decode_container(data: bytes, notation: str | None, settings: Settings) -> DecodeResponse:
+def decode_container(data: bytes, notation: str | None, settings: Settings, format: str = "moves") -> DecodeResponse:
     """Decode a container (already out of its base64url) into moves written in ``notation``, counted."""
-    return counted("decode", decoded_response(data, notation, settings))
+    return counted("decode", decoded_response(data, notation, settings, format))
 
 
-def decoded_response(data: bytes | Container, notation: str | None, settings: Settings) -> DecodeResponse:
-    """Decode a container into moves written in ``notation`` (uncounted: it may run in a worker process)."""
-    result = plybits.decode(data, notation=notation, max_plies=settings.max_plies)
-    return DecodeResponse(
+def decoded_response(
+    data: bytes | Container, notation: str | None, settings: Settings, format: str = "moves",
+) -> DecodeResponse:
+    """Decode a container into moves written in ``notation``, and with ``format="record"`` the record's text
+    (uncounted: it may run in a worker process). ``record`` is set only when asked, so that it is left out."""
+    result = plybits.decode(data, notation=notation, max_plies=settings.max_plies, format=format)
+    response = DecodeResponse(
         game=result.game, scheme=result.scheme, start=result.start, moves=result.moves,
         tags=result.tags, plies=result.plies, final_position=result.final_position,
     )
+    if result.record is not None:
+        response.record = result.record
+    return response
 
 
 async def decode(body: DecodeRequest, settings: Settings, workers: Workers) -> DecodeResponse:
-    """:func:`decoded_response`, inline or in a worker process by the plies and scheme its header gives, counted."""
+    """:func:`decoded_response`, inline or in a worker process by the plies and scheme its header gives (and the size
+    of its record section), counted."""
     box = records.unpack(from_b64url(body.data), max_plies=settings.max_plies)
     game, scheme, plies = peek(box)
+    if box.record is not None:  # its variations are replayed too: at most a few plies a byte of its section
+        plies += 8 * len(box.record)
     inline = runs_inline(settings, plies, registry.get_scheme(game, scheme))
-    return counted("decode", await run(workers, inline, decoded_response, box, body.notation, settings))
+    return counted("decode", await run(workers, inline, decoded_response, box, body.notation, settings, body.format))
 
 
 def move_error(error: PlybitsError) -> MoveError:

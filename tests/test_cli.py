@@ -76,7 +76,7 @@ def test_encode_decode_validate_pgn(pgn_file: Path, tmp_path: Path) -> None:
         expected.append(san)
 
     encoded = tmp_path / "games.ndjson"
-    r = run("encode", str(pgn_file), "-o", str(encoded))
+    r = run("encode", str(pgn_file), "-o", str(encoded), "--fidelity", "moves")  # moves only: what it drops is counted
     assert r.returncode == 1  # one game is illegal
     summary = r.stderr.decode()
     assert "3 records, 2 ok, 1 error;" in summary

@@ -9,8 +9,9 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from bitarray import bitarray
 
+from plybits.annotations import Notes
 from plybits.bitio import BitReader, BitWriter
-from plybits.errors import InvalidDataError
+from plybits.errors import InvalidDataError, InvalidRecordError
 from plybits.mailbox import Geometry
 from plybits.pgntext import split_records
 
@@ -135,6 +136,12 @@ class Record:
     tags: dict[str, str] = field(default_factory=dict)
     dropped: dict[str, int] = field(default_factory=dict)
     """What the record held that a move list cannot carry (comments, NAGs, variations), counted."""
+    notes: Notes[str] | None = None
+    """Its comments, NAGs, variations (move tokens as written) and result token, when known: a record read
+    from text or decoded from a full-fidelity container; ``None`` for bare moves (writers then close the
+    movetext with the ``Result`` tag)."""
+    faults: list[InvalidRecordError] = field(default_factory=list)
+    """What :attr:`notes` could not keep as written (:attr:`plybits.pgntext.RecordText.faults`)."""
 
 
 class Game(ABC, Generic[PositionT]):

@@ -3,20 +3,23 @@
 Chess PGN, xiangqi PGN, APGN and the Entropy record are one grammar: ``[Name "value"]`` tag lines,
 then movetext of move tokens, move numbers (``1.``, ``1...``), comments (``{...}`` and ``;`` to the end
 of the line), NAGs (``$n``, ``!``/``?`` marks), variations (``( ... )``) and a result. :func:`read`
-reads it (a game then reads the tags it knows and the move tokens in its own notations);
+reads it, comments, NAGs and variations into a :class:`~plybits.annotations.Notes` tree (a game then reads
+the tags it knows and the move tokens in its own notations);
 :func:`split_records` and :func:`cut_records` cut a multi-record file into records, as python-chess's
-``read_game`` does. Writing numbers the moves of the first mover as ``1.``, a game started by the second
-mover as ``1...``, and wraps the movetext at a fixed width.
+``read_game`` does. Writing (:func:`movetext`) numbers the moves of the first mover as ``1.``, a second
+mover's move as ``1...`` where it opens a line or follows a comment or variation, writes each move's NAGs,
+comments and variations after it as python-chess's exporter does, and wraps the movetext at a fixed width.
 """
 
 from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from plybits.annotations import Comment, Line, Notes, Step
 from plybits.errors import InvalidRecordError, LimitExceededError
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
@@ -67,24 +70,61 @@ def result_token(value: str | None) -> str:
     return value if value in RESULTS else "*"
 
 
-def numbered(moves: Iterable[str], number: int = 1, second_first: bool = False) -> list[str]:
-    """The moves with move numbers: ``N.`` before each first-mover move, ``N...`` when the second mover starts."""
+def annotated_words(
+    moves: Sequence[str], notes: Notes[str] | None = None, *, number: int = 1, second_first: bool = False,
+    numbers: bool = True, spell: Callable[[str], str] | None = None,
+) -> list[str]:
+    """The movetext words of ``moves`` and their ``notes`` (no result), in python-chess's exporter's order.
+
+    Each move is preceded by its number (``N.`` before a first-mover move; ``N...`` before a second-mover
+    move that starts a line or follows a comment or a variation) unless ``numbers`` is false, and followed by
+    its NAGs (``$n``), its comments (``{text}`` exactly as read, ``;text`` ending its line) and its
+    variations in parentheses, numbered from the ply they branch at. ``spell`` rewrites each move token.
+
+    :raises InvalidRecordError: for a comment that its delimiters cannot hold (a ``}`` in a ``{...}``
+        comment, a line break in a ``;`` one), which no record read could give.
+    """
     words: list[str] = []
-    second = second_first
-    for index, move in enumerate(moves):
-        if not second:
-            words.append(f"{number}.")
-        elif index == 0:
-            words.append(f"{number}...")
-        words.append(move)
-        if second:
-            number += 1
-        second = not second
+    offset = 1 if second_first else 0
+
+    def comment(item: Comment) -> str:
+        if ("\n" if item.line else "}") in item.text:
+            raise InvalidRecordError(f"comment {item.text[:40]!r} cannot be written: it would end early")
+        return f";{item.text}" if item.line else f"{{{item.text}}}"
+
+    def line(tokens: Sequence[str], steps: Sequence[Step[str]], comments: Sequence[Comment], ply: int) -> None:
+        words.extend(comment(item) for item in comments)
+        force = True
+        for index, token in enumerate(tokens):
+            half = ply + index + offset
+            if numbers:
+                if half % 2 == 0:
+                    words.append(f"{number + half // 2}.")
+                elif force:
+                    words.append(f"{number + half // 2}...")
+            words.append(spell(token) if spell is not None else token)
+            force = False
+            if index < len(steps):
+                step = steps[index]
+                words.extend(f"${nag}" for nag in step.nags)
+                words.extend(comment(item) for item in step.comments)
+                force = bool(step.comments)
+                for variation in step.variations:
+                    words.append("(")
+                    line(variation.moves, variation.steps, variation.comments, ply + index)
+                    words.append(")")
+                    force = True
+
+    if notes is None:
+        line(moves, (), (), 0)
+    else:
+        line(moves, notes.steps, notes.comments, 0)
     return words
 
 
 def wrap(words: Iterable[str], width: int) -> list[str]:
-    """The words joined by spaces into lines of at most ``width`` characters (a longer word stands alone)."""
+    """The words joined by spaces into lines of at most ``width`` characters (a longer word stands alone); a
+    ``;`` comment word ends its line."""
     lines: list[str] = []
     line = ""
     for word in words:
@@ -93,25 +133,59 @@ def wrap(words: Iterable[str], width: int) -> list[str]:
             line = word
         else:
             line = f"{line} {word}" if line else word
-    lines.append(line)
+        if word.startswith(";"):
+            lines.append(line)
+            line = ""
+    if line or not lines:
+        lines.append(line)
     return lines
 
 
-def movetext(moves: Iterable[str], result: str, *, width: int, number: int = 1, second_first: bool = False) -> str:
-    """Numbered moves and the result, wrapped at ``width`` columns, lines joined by newlines (none at the end)."""
-    return "\n".join(wrap([*numbered(moves, number, second_first), result], width))
+def movetext(
+    moves: Sequence[str], result: str | None, *, width: int, number: int = 1, second_first: bool = False,
+    notes: Notes[str] | None = None, numbers: bool = True, spell: Callable[[str], str] | None = None,
+) -> str:
+    """Numbered moves with their ``notes`` (:func:`annotated_words`) and the result (none when ``None``),
+    wrapped at ``width`` columns, lines joined by newlines (none at the end)."""
+    words = annotated_words(moves, notes, number=number, second_first=second_first, numbers=numbers, spell=spell)
+    if result is not None:
+        words.append(result)
+    return "\n".join(wrap(words, width))
+
+
+def closing(notes: Notes[str] | None, tag: str | None) -> str | None:
+    """The token closing a movetext: the one the record's movetext had (none if it had none), or for bare moves
+    (``notes`` is ``None``) the ``Result`` tag's (``*`` when it is not a result token)."""
+    return result_token(tag) if notes is None else notes.result
+
+
+NAG_MARKS: Final = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+"""The NAG of each ``!``/``?`` mark; a longer run of marks is read two characters at a time, as python-chess does."""
+_MARKS: Final = re.compile(r"[!?]{1,2}")
+
+
+def nags_of(marks: str) -> list[int]:
+    """The NAGs a run of ``!``/``?`` marks writes (``"!!?"`` is ``!!`` then ``?``)."""
+    return [NAG_MARKS[mark] for mark in _MARKS.findall(marks)]
 
 
 @dataclass
 class RecordText:
-    """A record as the grammar reads it: tags, mainline move tokens as written, result, what was dropped."""
+    """A record as the grammar reads it: tags, mainline move tokens as written, annotations, result."""
 
     tags: dict[str, str] = field(default_factory=dict)
     moves: list[str] = field(default_factory=list)
     result: str | None = None
     """The result token of the movetext, if it has one."""
+    notes: Notes[str] = field(default_factory=Notes)
+    """Comments, NAGs and variations beside :attr:`moves` (one step per move), and the result token."""
     dropped: dict[str, int] = field(default_factory=dict)
-    """``comments``, ``nags`` and ``variations`` counted (a key only when there was one)."""
+    """``comments``, ``nags`` and ``variations`` of the mainline counted (a key only when there was one): what a
+    move list cannot carry."""
+    faults: list[InvalidRecordError] = field(default_factory=list)
+    """What :attr:`notes` could not keep as written, each located at its (mainline) ply (an unclosed comment read to the end,
+    a stray ``}``, a NAG or variation before any move, a result inside a variation): a full-fidelity encode
+    refuses the record for the first of them."""
 
 
 def read(text: str, *, kind: str, lenient: bool = False) -> RecordText:
@@ -119,9 +193,14 @@ def read(text: str, *, kind: str, lenient: bool = False) -> RecordText:
 
     The tag section is the ``[Name "value"]`` lines at the head (blank lines and ``%`` escape lines
     between them skipped; a leading BOM dropped); values are unescaped (``\\"``, ``\\\\``). In the
-    movetext, move numbers are skipped; comments, NAGs (glued ``!``/``?`` marks included) and each
-    top-level variation (counted once with everything nested in it) are dropped and counted.
-    ``lenient`` reads as python-chess does: an unclosed comment runs to the end, a stray ``}`` is skipped.
+    movetext, move numbers are skipped; comments, NAGs (glued ``!``/``?`` marks included) and variations
+    go to :attr:`RecordText.notes` where python-chess's reader puts them: a comment before the first move of
+    the game or of a variation is that line's, any other follows the move before it; a NAG follows the move
+    before it; a variation is an alternative to the move before it (to a variation's first move: a sibling of
+    that variation). Those of the mainline are also counted
+    in :attr:`RecordText.dropped` (each top-level variation once, with everything nested in it).
+    ``lenient`` reads as python-chess does: an unclosed comment runs to the end, a stray ``}`` is skipped
+    (each noted in :attr:`RecordText.faults`).
 
     :raises InvalidRecordError: on a malformed tag line (``kind`` names the format in the message),
         unbalanced parentheses or braces, or a move after the result.
@@ -133,8 +212,6 @@ def read(text: str, *, kind: str, lenient: bool = False) -> RecordText:
     record = RecordText(tags=tags)
     _movetext(movetext, record, lenient)
     return record
-
-
 def _tags(text: str, kind: str) -> tuple[dict[str, str], int]:
     """The tags at the head of ``text`` and where its movetext starts."""
     tags: dict[str, str] = {}
@@ -158,51 +235,107 @@ def _tags(text: str, kind: str) -> tuple[dict[str, str], int]:
     return tags, pos
 
 
+def _where(lines: list[Line[str]]) -> str:
+    """Where in a variation the reader is (nothing in the mainline)."""
+    return f" (in a variation {len(lines) - 1} deep, after its move {len(lines[-1].moves)})" if len(lines) > 1 else ""
+
+
 def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
-    moves = record.moves
+    main: Line[str] = Line(moves=record.moves)
+    lines = [main]  # the mainline, then each open variation
+    skip = 0  # depth inside variations that vary no move (counted, not kept)
     comments = nags = variations = 0
-    depth = 0
     result = None
+    faults = record.faults
+
+    def fault(what: str) -> None:
+        faults.append(InvalidRecordError(f"{what}{_where(lines)}", ply=max(len(main.moves) - 1, 0)))
+
+    def note(comment: Comment) -> None:
+        line = lines[-1]
+        if line.steps:
+            line.steps[-1].comments.append(comment)
+        else:
+            line.comments.append(comment)
+
+    def nag(values: list[int]) -> None:
+        line = lines[-1]
+        if line.steps:
+            line.steps[-1].nags.extend(values)
+        else:
+            fault(f"NAG {values} before the first move of its line is not kept")
+
     for match in TOKEN.finditer(movetext):
         kind = match.lastindex
         if kind == 10:
-            if depth:
+            if skip:
                 continue
             token = match.group(10)
-            if result is not None:
+            if result is not None and len(lines) == 1:
                 raise InvalidRecordError(f"move {token!r} after the result {result!r}: one game per record")
             suffix = _SUFFIX.search(token) if token[-1] in "!?" else None
+            marks: list[int] = []
             if suffix:
-                nags += 1
+                if len(lines) == 1:
+                    nags += 1
+                marks = nags_of(suffix.group())
                 token = token[: suffix.start()]
                 if not token:
+                    nag(marks)
                     continue
-            moves.append(token)
+            line = lines[-1]
+            line.moves.append(token)
+            line.steps.append(Step(nags=marks))
         elif kind == 4:
-            if depth == 0:
+            if len(lines) == 1 and not skip:
                 variations += 1
-            depth += 1
+            if skip or not lines[-1].moves:
+                if not skip:
+                    fault("a variation before the first move of its line varies no move: not kept")
+                skip += 1
+            else:
+                variation: Line[str] = Line()
+                # An alternative to a variation's first move is a sibling of that variation (as python-chess reads it).
+                owner = lines[-2] if len(lines) > 1 and len(lines[-1].moves) == 1 else lines[-1]
+                owner.steps[-1].variations.append(variation)
+                lines.append(variation)
         elif kind == 5:
-            if depth == 0:
+            if skip:
+                skip -= 1
+            elif len(lines) == 1:
                 raise InvalidRecordError(f"unbalanced ')' at character {match.start()}")
-            depth -= 1
-        elif kind == 1 and not lenient and not match.group(1).endswith("}"):
-            raise InvalidRecordError(
-                f"unterminated comment at character {match.start()}: unclosed comment {match.group(1)[:40]!r}"
-                " (unbalanced brace)")
-        elif kind == 11 and not lenient:
-            raise InvalidRecordError(f"unbalanced brace: '}}' at character {match.start()} closes no comment")
-        elif depth:
+            else:
+                lines.pop()
+        elif kind == 1 and not match.group(1).endswith("}"):
+            if not lenient:
+                raise InvalidRecordError(
+                    f"unterminated comment at character {match.start()}: unclosed comment {match.group(1)[:40]!r}"
+                    " (unbalanced brace)")
+            fault(f"unclosed comment {match.group(1)[:40]!r} (unbalanced brace)")
+            if not skip:
+                comments += len(lines) == 1
+                note(Comment(match.group(1)[1:]))
+        elif kind == 11:
+            if not lenient:
+                raise InvalidRecordError(f"unbalanced brace: '}}' at character {match.start()} closes no comment")
+            fault(f"'}}' at character {match.start()} closes no comment")
+        elif skip:
             continue
         elif kind == 1 or kind == 2:
-            comments += 1
+            comments += len(lines) == 1
+            note(Comment(match.group(1)[1:-1]) if kind == 1 else Comment(match.group(2)[1:], line=True))
         elif kind == 3 or kind == 9:
-            nags += 1
+            nags += len(lines) == 1
+            nag([int(match.group(3)[1:])] if kind == 3 else nags_of(match.group(9)))
         elif kind == 6:
-            result = match.group(6)
-    if depth:
+            if len(lines) == 1:
+                result = match.group(6)
+            else:
+                fault(f"result {match.group(6)!r} inside a variation is not kept")
+    if len(lines) > 1 or skip:
         raise InvalidRecordError("unterminated variation '(': a '(' is never closed")
     record.result = result
+    record.notes = Notes(steps=main.steps, comments=main.comments, result=result)
     for name, count in (("comments", comments), ("nags", nags), ("variations", variations)):
         if count:
             record.dropped[name] = count

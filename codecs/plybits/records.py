@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plybits import container
+from plybits.annotations import Line, Notes, Step
 from plybits.deadline import check as check_deadline
 from plybits.errors import (
     InvalidDataError,
@@ -22,9 +23,14 @@ from plybits.errors import (
     UnknownCodecError,
 )
 from plybits.game import Observer, Position, Record
+from plybits.recordsection import read_section, write_section
 from plybits.registry import AnyGame, AnyScheme, get_game, get_scheme, scheme_by_id
 
 DEFAULT_MAX_PLIES = 20_000
+FIDELITIES = ("full", "moves")
+"""What :func:`encode` keeps: the whole record (tags, comments, NAGs, variations, result) or its moves and tags."""
+FORMATS = ("moves", "record")
+"""What :func:`decode` answers besides the moves: nothing more, or the record's text."""
 
 
 @dataclass
@@ -38,6 +44,8 @@ class Replay:
     final: Position[Any]
     tags: dict[str, str] = field(default_factory=dict)
     dropped: dict[str, int] = field(default_factory=dict)
+    notes: Notes[Any] | None = None
+    """The record's annotations with its variations read into moves (a full-fidelity encode or decode), else ``None``."""
 
 
 @dataclass
@@ -52,6 +60,12 @@ class Encoded:
     payload_bits: int
     final_position: str
     dropped: dict[str, int]
+    """What the container does not keep, counted (empty for a full-fidelity container)."""
+    fidelity: str = "moves"
+    start: str | None = None
+    """The start the container stores (``None`` for the game's default start)."""
+    tags: dict[str, str] = field(default_factory=dict)
+    """The tags the container stores."""
 
     @property
     def bits_per_ply(self) -> float:
@@ -69,6 +83,8 @@ class Decoded:
     tags: dict[str, str]
     plies: int
     final_position: str
+    record: str | None = None
+    """The record's text in the game's record format (``format="record"``), else ``None``."""
 
 
 @dataclass
@@ -109,14 +125,18 @@ def read_record(
     start: str | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
     observe: Observer[Position[Any], Any] | None = None,
+    variations: bool = False,
 ) -> Replay:
     """Parse and replay a move list or a record, checking every move.
 
     ``observe(position, move)``, when given, sees each checked move with the position before it is played.
+    With ``variations``, the record's annotations are kept in :attr:`Replay.notes`, each variation's moves
+    read and checked from the position where it branches (during the same replay).
 
-    :raises PlybitsError: the first problem, located by ply and move where it has one.
+    :raises PlybitsError: the first problem, located by ply and move where it has one (a variation's bad move
+        by the mainline ply it branches at, the variation and its move in the reason).
     """
-    replay, error = _read(game_name, moves, record, notation, start, max_plies, observe)
+    replay, error = _read(game_name, moves, record, notation, start, max_plies, observe, variations)
     if error is not None:
         raise error
     return replay
@@ -130,6 +150,7 @@ def _read(
     start: str | None,
     max_plies: int,
     observe: Observer[Position[Any], Any] | None = None,
+    variations: bool = False,
 ) -> tuple[Replay, PlybitsError | None]:
     """:func:`read_record` that stops at the first bad move: the moves before it, and the error located at it.
 
@@ -141,10 +162,14 @@ def _read(
     check_notation(game, notation)
     tags: dict[str, str] = {}
     dropped: dict[str, int] = {}
+    notes: Notes[str] | None = None
     if record is not None:
         parsed: Record = game.parse_record(record)
         tokens = parsed.moves
-        tags, dropped = parsed.tags, parsed.dropped
+        tags, dropped, notes = parsed.tags, parsed.dropped, parsed.notes
+        if variations and parsed.faults:
+            fault = parsed.faults[0]
+            raise InvalidRecordError(f"the record cannot be kept as written: {fault.reason}", ply=fault.ply)
         if start is None:
             start = parsed.start
     else:
@@ -159,6 +184,10 @@ def _read(
     push = position.push
     keep = played.append
     error: PlybitsError | None = None
+    kept: Notes[Any] | None = None
+    if variations:
+        kept = Notes(comments=list(notes.comments), result=notes.result) if notes is not None else Notes()
+        observe = _VariationReader(notes, kept, notation, max_plies, observe)
     for ply, token in enumerate(tokens):
         check_deadline(ply)
         try:
@@ -170,8 +199,60 @@ def _read(
             observe(position, move)
         push(move)
         keep(move)
-    return Replay(game, game.canonical_start(start, start_position), start_position, played, position, tags,
-                  dropped), error
+    if kept is not None and all(step.is_empty() for step in kept.steps):
+        kept.steps = []
+    replay = Replay(game, game.canonical_start(start, start_position), start_position, played, position, tags, dropped, kept)
+    return replay, error
+
+
+class _VariationReader:
+    """An observer of the mainline replay that copies each mainline step of ``notes`` into ``kept``, its
+    variations read into moves from the position the observer sees (before the step's move)."""
+
+    def __init__(self, notes: Notes[str] | None, kept: Notes[Any], notation: str | None, max_plies: int,
+                 then: Observer[Position[Any], Any] | None) -> None:
+        self.steps = notes.steps if notes is not None else []
+        self.kept = kept
+        self.notation = notation
+        self.plies_left = max_plies
+        """Variation plies still allowed."""
+        self.then = then
+
+    def __call__(self, position: Position[Any], move: Any) -> None:
+        ply = len(self.kept.steps)
+        step: Step[Any] = Step()
+        if ply < len(self.steps):
+            given = self.steps[ply]
+            step = Step(list(given.nags), list(given.comments),
+                        [self.line(position, line, ply, f"variation {n}") for n, line in enumerate(given.variations, 1)])
+        self.kept.steps.append(step)
+        if self.then is not None:
+            self.then(position, move)
+
+    def line(self, branch: Position[Any], line: Line[str], ply: int, where: str) -> Line[Any]:
+        """``line``'s moves read from ``branch`` (not changed), with its nested variations."""
+        self.plies_left -= len(line.moves)
+        if self.plies_left < 0:
+            raise LimitExceededError(f"ply {ply}: the variations hold more plies than the limit allows")
+        position = branch.copy()
+        moves: list[Any] = []
+        steps: list[Step[Any]] = []
+        for index, token in enumerate(line.moves):
+            check_deadline(index)
+            try:
+                move = position.parse_move(token, self.notation)
+            except PlybitsError as err:
+                raise type(err)(f"{where}, move {index + 1} {token!r}: {err.reason}", ply=ply) from None
+            if index < len(line.steps):
+                given = line.steps[index]
+                steps.append(Step(list(given.nags), list(given.comments), [
+                    self.line(position, nested, ply, f"{where}, move {index + 1}, variation {n}")
+                    for n, nested in enumerate(given.variations, 1)]))
+            position.push(move)
+            moves.append(move)
+        if all(step.is_empty() for step in steps):
+            steps = []
+        return Line(moves, steps, list(line.comments))
 
 
 def check_notation(game: AnyGame, notation: str | None) -> None:
@@ -236,20 +317,36 @@ def encode(
     start: str | None = None,
     tags: dict[str, str] | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
+    fidelity: str | None = None,
 ) -> Encoded:
     """Encode a game into a container with the given scheme.
 
     Tags from the record come first; ``tags`` given here override them. The scheme's
     :meth:`~plybits.game.Scheme.step_encoder` sees each move during the replay that checks the record.
 
+    ``fidelity`` ``"full"`` (the default for a ``record``) keeps the whole record: its tags, comments, NAGs,
+    variations (each read from the position it branches at) and result token go to the container's record
+    section (:mod:`plybits.recordsection`). ``"moves"`` (the default for ``moves``) keeps the moves and tags,
+    and counts what it drops in :attr:`Encoded.dropped`.
+
     :raises PlybitsError: on any bad input, located by ply where it has one.
     """
+    if fidelity is None:
+        fidelity = "moves" if record is None else "full"
+    if fidelity not in FIDELITIES:
+        raise UnknownCodecError(f"unknown fidelity {fidelity!r}; known: {', '.join(FIDELITIES)}")
+    full = fidelity == "full"
     scheme = get_scheme(game_name, scheme_name)
     stepper = scheme.step_encoder()
     replay = read_record(game_name, moves=moves, record=record, notation=notation, start=start, max_plies=max_plies,
-                         observe=stepper.add)
+                         observe=stepper.add, variations=full)
     bits = stepper.finish(replay.start_position)
     payload = bits.tobytes()
+    all_tags = {**replay.tags, **(tags or {})}
+    section = None
+    if full:
+        assert replay.notes is not None
+        section = write_section(scheme, replay.start_position, replay.moves, replay.notes, all_tags)
     blob = container.pack(
         container.Container(
             codec_id=scheme.codec_id,
@@ -257,7 +354,8 @@ def encode(
             plies=len(replay.moves),
             payload=payload,
             start=replay.start,
-            tags={**replay.tags, **(tags or {})},
+            tags={} if full else all_tags,
+            record=section,
         )
     )
     return Encoded(
@@ -268,7 +366,10 @@ def encode(
         plies=len(replay.moves),
         payload_bits=len(bits),
         final_position=replay.final.fen(),
-        dropped=replay.dropped,
+        dropped={} if full else replay.dropped,
+        fidelity=fidelity,
+        start=replay.start,
+        tags=all_tags,
     )
 
 
@@ -306,8 +407,11 @@ def _open(data: bytes | container.Container, max_plies: int) -> tuple[container.
 
 def _replay(
     box: container.Container, scheme: AnyScheme, game: AnyGame, observe: Observer[Position[Any], Any] | None,
+    max_plies: int,
 ) -> Replay:
-    """Decode ``box``'s moves (each checked legal) in the scheme's one replay, which leaves the final position."""
+    """Decode ``box``'s moves (each checked legal) in the scheme's one replay, which leaves the final position;
+    a full-fidelity container's tags and notes come from its record section (at most ``max_plies`` variation
+    plies)."""
     try:
         start_position = game.position(box.start)
     except PlybitsError as err:
@@ -318,7 +422,11 @@ def _replay(
             raise InvalidDataError(f"stored start {box.start!r} is not in the one form encode stores ({canonical!r})")
     final = start_position.copy()
     moves = scheme.decode(final, box.payload, box.plies, box.scheme_version, observe)
-    return Replay(game, box.start, start_position, moves, final, box.tags)
+    if box.record is None:
+        return Replay(game, box.start, start_position, moves, final, box.tags)
+    notes, tags = read_section(scheme, start_position, moves, box.record, max_plies=max_plies,
+                               version=box.scheme_version)
+    return Replay(game, box.start, start_position, moves, final, tags, notes=notes)
 
 
 def decode_moves(
@@ -333,18 +441,24 @@ def decode_moves(
     :raises InvalidDataError: on any corruption; :raises LimitExceededError: on too many plies.
     """
     box, scheme, game = _open(data, max_plies)
-    return _replay(box, scheme, game, observe), scheme.name
+    return _replay(box, scheme, game, observe, max_plies), scheme.name
 
 
 def decode(
     data: bytes | container.Container, *, notation: str | None = None, max_plies: int = DEFAULT_MAX_PLIES,
+    format: str = "moves",
 ) -> Decoded:
     """Decode a container (bytes, or one :func:`unpack` returned) into moves written in ``notation``.
 
-    The game is replayed once: each move is written as the scheme's decode plays it.
+    The game is replayed once: each move is written as the scheme's decode plays it. ``format="record"``
+    also writes the record's text (:attr:`Decoded.record`) by the game's record writer, moves in
+    ``notation``: a full-fidelity container's comments, NAGs, variations and result token included (its
+    variations written from the positions where they branch, reached by playing the mainline's moves again).
 
-    :raises PlybitsError: on corrupted data or an unknown notation.
+    :raises PlybitsError: on corrupted data or an unknown notation or format.
     """
+    if format not in FORMATS:
+        raise UnknownCodecError(f"unknown decode format {format!r}; known: {', '.join(FORMATS)}")
     box, scheme, game = _open(data, max_plies)
     check_notation(game, notation)
     texts: list[str] = []
@@ -354,7 +468,11 @@ def decode(
         check_deadline(len(texts))
         keep(position.move_text(move, notation))
 
-    replay = _replay(box, scheme, game, write)
+    replay = _replay(box, scheme, game, write, max_plies)
+    text = None
+    if format == "record":
+        notes = None if replay.notes is None else _notes_text(replay, notation)
+        text = game.write_record(Record(moves=texts, start=replay.start, tags=replay.tags, notes=notes), notation)
     return Decoded(
         game=game.name,
         scheme=scheme.name,
@@ -363,7 +481,41 @@ def decode(
         tags=replay.tags,
         plies=len(replay.moves),
         final_position=replay.final.fen(),
+        record=text,
     )
+
+
+def _notes_text(replay: Replay, notation: str | None) -> Notes[str]:
+    """``replay.notes`` with every variation's moves written in ``notation``; the mainline is played again only
+    up to its last step with variations (none when it has none)."""
+    assert replay.notes is not None
+    notes = replay.notes
+    steps = notes.steps
+    branching = [ply for ply, step in enumerate(steps) if step.variations]
+    written: list[Step[str]] = [Step(step.nags, step.comments) for step in steps]
+    if branching:
+        position = replay.start_position.copy()
+        for ply, move in enumerate(replay.moves[: branching[-1] + 1]):
+            check_deadline(ply)
+            written[ply].variations = [_line_text(position, line, notation) for line in steps[ply].variations]
+            position.push(move)
+    return Notes(written, notes.comments, notes.result)
+
+
+def _line_text(branch: Position[Any], line: Line[Any], notation: str | None) -> Line[str]:
+    """``line`` played from ``branch`` (not changed), its moves and its nested variations written in ``notation``."""
+    position = branch.copy()
+    moves: list[str] = []
+    steps: list[Step[str]] = []
+    for index, move in enumerate(line.moves):
+        check_deadline(index)
+        if index < len(line.steps):
+            step = line.steps[index]
+            steps.append(Step(step.nags, step.comments, [_line_text(position, nested, notation)
+                                                        for nested in step.variations]))
+        moves.append(position.move_text(move, notation))
+        position.push(move)
+    return Line(moves, steps, line.comments)
 
 
 def convert(

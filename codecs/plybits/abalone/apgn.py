@@ -14,7 +14,7 @@ The format of ocj94/Abalassembly's ``APGN.en.md``::
 ``Variant`` names the layout (``standard``, ``belgian``, ``german_daisy``); a ``Position``
 tag (rows ``i`` to ``a``, optional ``-<n>b<n>w`` ejected suffix, side to move) takes
 precedence over it. Result tokens: ``1-0`` black wins, ``0-1`` white wins,
-``1/2-1/2`` draw, ``*`` unknown. Comments, NAGs and variations are dropped and counted
+``1/2-1/2`` draw, ``*`` unknown. Comments, NAGs and variations are read into :attr:`Record.notes`
 (:func:`plybits.pgntext.read`). A plain whitespace-separated move list is read too.
 """
 
@@ -26,7 +26,7 @@ from plybits import pgntext
 from plybits.abalone.board import LAYOUTS, WHITE, Board
 from plybits.errors import InvalidPositionError, InvalidRecordError, UnsupportedError
 from plybits.game import Record
-from plybits.pgntext import result_token, split_records, tag_line
+from plybits.pgntext import closing, split_records, tag_line
 from plybits.pgntext import movetext as write_movetext
 
 __all__ = ["parse_record", "split_records", "write_record"]
@@ -61,7 +61,8 @@ def parse_record(text: str) -> Record:
     notation = tags.get("Notation")
     if notation is not None and notation.lower().replace("-", "") != "abapro":
         raise UnsupportedError(f"APGN notation {notation!r} is not supported; only Aba-Pro")
-    return Record(moves=read.moves, start=_start(tags), tags=tags, dropped=read.dropped)
+    return Record(moves=read.moves, start=_start(tags), tags=tags, dropped=read.dropped, notes=read.notes,
+                  faults=read.faults)
 
 
 def _start(tags: dict[str, str]) -> str | None:
@@ -87,27 +88,47 @@ def _start(tags: dict[str, str]) -> str | None:
 
 
 def write_record(record: Record) -> str:
-    """``record`` (moves already in Aba-Pro) as an APGN game: the tags in APGN order, then numbered moves."""
+    """``record`` (moves already in Aba-Pro) as an APGN game: tags, then numbered moves.
+
+    Bare moves (``record.notes`` is ``None``) get the tags in APGN order, ``Variant``/``Position`` from the start
+    and the mandatory tags where missing. An annotated record keeps its tags as they are, in their order (the
+    start's tags set only when they do not give its start), and its comments, NAGs, variations and result token.
+    """
     tags = dict(record.tags)
     start = record.start
-    layout_names = {v: k for k, v in VARIANTS.items()}
-    if start is None or start in layout_names:
-        tags["Variant"] = layout_names[start or "standard"]
-        tags.pop("SetUp", None)
-        tags.pop("Position", None)
-        board = Board(start or "standard")
+    if record.notes is None or not _gives_start(tags, start):
+        layout_names = {v: k for k, v in VARIANTS.items()}
+        if start is None or start in layout_names:
+            tags["Variant"] = layout_names[start or "standard"]
+            tags.pop("SetUp", None)
+            tags.pop("Position", None)
+        else:
+            tags["Variant"] = _variant_of(Board.from_fen(start))
+            if tags["Variant"] == "custom":
+                tags["SetUp"] = "1"
+            tags["Position"] = Board.from_fen(start).fen()
+    board = Board.from_fen(start) if start is not None and start not in VARIANTS.values() else Board(start or "standard")
+    if record.notes is None:
+        for key, value in _MANDATORY.items():
+            tags.setdefault(key, value)
+        ordered = [k for k in TAG_ORDER if k in tags] + [k for k in tags if k not in TAG_ORDER]
     else:
-        board = Board.from_fen(start)
-        tags["Variant"] = _variant_of(board)
-        if tags["Variant"] == "custom":
-            tags["SetUp"] = "1"
-        tags["Position"] = board.fen()
-    for key, value in _MANDATORY.items():
-        tags.setdefault(key, value)
-    ordered = [k for k in TAG_ORDER if k in tags] + [k for k in tags if k not in TAG_ORDER]
+        ordered = list(tags)
     header = "\n".join(tag_line(k, tags[k]) for k in ordered)
-    body = write_movetext(record.moves, result_token(tags["Result"]), width=79, number=board.fullmove, second_first=board.turn == WHITE)
-    return header + "\n\n" + body + "\n"
+    body = write_movetext(record.moves, closing(record.notes, tags.get("Result")), width=79, number=board.fullmove,
+                          second_first=board.turn == WHITE, notes=record.notes)
+    return header + "\n\n" + body + "\n" if header else body + "\n"
+
+
+def _gives_start(tags: dict[str, str], start: str | None) -> bool:
+    """Whether reading ``tags`` gives the position ``start`` (a layout name or a position string)."""
+    try:
+        given = _start(tags)
+    except (InvalidRecordError, UnsupportedError):
+        return False
+    if given is None or start is None or given in VARIANTS.values() or start in VARIANTS.values():
+        return given == start
+    return Board.from_fen(given).fen() == Board.from_fen(start).fen()
 
 
 def _variant_of(board: Board) -> str:

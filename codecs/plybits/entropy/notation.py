@@ -8,7 +8,7 @@ a token: no spaces, dashes or ``x``. A slide to the cell it starts from is refus
 
 A record is the tokens separated by white space, optionally preceded by PGN-style tag lines
 ``[Name "value"]``; a ``Start`` (or ``FEN``) tag gives the start position string. Move numbers
-(``12.``) are skipped; comments, NAGs and variations are dropped and counted (:func:`plybits.pgntext.read`). In a file of several records, a
+(``12.``) are skipped; comments, NAGs and variations are read into :attr:`Record.notes` (:func:`plybits.pgntext.read`). In a file of several records, a
 record ends at a blank line or where the next one's tag lines begin (:func:`split_records`).
 """
 
@@ -28,6 +28,8 @@ from plybits.pgntext import tag_line
 
 NOTATIONS: Final = ("tokens",)
 START_TAGS: Final = ("Start", "FEN")
+UNWRAPPED: Final = 1 << 62
+"""A movetext width no record reaches: tokens are written on one line (a ``;`` comment ends it)."""
 
 
 def parse_move(board: Board, text: str, notation: str | None = None) -> Turn:
@@ -60,16 +62,20 @@ def parse_record(text: str) -> Record:
     if len(starts) > 1:
         raise InvalidRecordError(f"the Start and FEN tags disagree: {sorted(starts)!r}")
     start = starts.pop() if starts else None
-    return Record(moves=read.moves, start=start, tags=tags, dropped=read.dropped)
+    return Record(moves=read.moves, start=start, tags=tags, dropped=read.dropped, notes=read.notes, faults=read.faults)
 
 
 def write_record(record: Record) -> str:
-    """Tags (the start as a ``Start`` tag), a blank line, then the tokens separated by spaces."""
+    """Tags (the start as a ``Start`` tag), a blank line, then the tokens separated by spaces; an annotated record
+    (``record.notes`` not ``None``) with its comments, NAGs, variations and result token as read."""
     tags = dict(record.tags)
     if record.start is not None:
         tags = {"Start": record.start, **tags}
     head = "".join(tag_line(name, value) + "\n" for name, value in tags.items())
-    body = " ".join(record.moves)
+    if record.notes is None:
+        body = " ".join(record.moves)
+    else:
+        body = pgntext.movetext(record.moves, record.notes.result, width=UNWRAPPED, notes=record.notes, numbers=False)
     return f"{head}\n{body}\n" if head else f"{body}\n"
 
 

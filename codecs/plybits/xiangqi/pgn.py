@@ -3,7 +3,7 @@
 Reading is lenient: the files in the wild may have only ``Event``/``Red``/``Black``
 tags (values with unescaped quotes kept as they are), ICCS without the dash, move
 numbers and no result. Comments (``{...}``, ``;`` to end of line), variations
-(``(...)``) and NAGs (``$n``) are dropped and counted (:func:`plybits.pgntext.read`). Writing gives the tags, ``Format``, ``FEN`` when the start is not the
+(``(...)``) and NAGs (``$n``) are read into :attr:`Record.notes` (:func:`plybits.pgntext.read`). Writing gives the tags, ``Format``, ``FEN`` when the start is not the
 standard one, numbered moves (ICCS as xqbase writes it, ``H2-E2``) and the result.
 """
 
@@ -15,7 +15,7 @@ from typing import Final
 from plybits import pgntext
 from plybits.errors import InvalidRecordError, PlybitsError
 from plybits.game import Record
-from plybits.pgntext import movetext, result_token, split_records, tag_line
+from plybits.pgntext import closing, movetext, split_records, tag_line
 from plybits.xiangqi.board import BLACK, Board
 
 __all__ = ["parse_record", "split_records", "write_record"]
@@ -39,23 +39,27 @@ def parse_record(text: str) -> Record:
         tags["Result"] = read.result
     start = tags.pop("FEN", None)
     tags.pop("Format", None)
-    return Record(moves=read.moves, start=start, tags=tags, dropped=read.dropped)
+    return Record(moves=read.moves, start=start, tags=tags, dropped=read.dropped, notes=read.notes, faults=read.faults)
 
 
 def write_record(record: Record, notation: str | None = None) -> str:
     """The record as xqbase-style PGN, moves already written in ``notation`` (ICCS when ``None``).
+
+    Bare moves (``record.notes`` is ``None``) get ``[Game "Chinese Chess"]`` and ``[Result "*"]`` where missing;
+    an annotated record keeps its tags as they are, and its comments, NAGs, variations and result token as read.
+    ``FEN`` (for a start other than the standard one) and ``Format`` follow the tags.
 
     :raises InvalidRecordError: on an unknown notation or an unreadable start.
     """
     name = notation or "iccs"
     if name not in FORMATS:
         raise InvalidRecordError(f"unknown xiangqi notation {notation!r}; known: {', '.join(FORMATS)}")
-    result = record.tags.get("Result", "*")
-    lines = ['[Game "Chinese Chess"]'] if "Game" not in record.tags else []
+    bare = record.notes is None
+    lines = ['[Game "Chinese Chess"]'] if "Game" not in record.tags and bare else []
     for key, value in record.tags.items():
         if key not in ("FEN", "Format"):
             lines.append(tag_line(key, value))
-    if "Result" not in record.tags:
+    if "Result" not in record.tags and bare:
         lines.append('[Result "*"]')
     black_first = False
     number = 1
@@ -68,9 +72,11 @@ def write_record(record: Record, notation: str | None = None) -> str:
         number = board.fullmove_number
         lines.append(tag_line("FEN", record.start))
     lines.append(f'[Format "{FORMATS[name]}"]')
-    moves = [
-        f"{move[:2].upper()}-{move[2:].upper()}" if name == "iccs" and _ICCS_LOOSE.match(move) else move
-        for move in record.moves
-    ]
-    body = movetext(moves, result_token(result), width=80, number=number, second_first=black_first)
+    body = movetext(record.moves, closing(record.notes, record.tags.get("Result")), width=80, number=number,
+                    second_first=black_first, notes=record.notes, spell=_iccs_dashed if name == "iccs" else None)
     return "\n".join(lines) + "\n\n" + body + "\n"
+
+
+def _iccs_dashed(move: str) -> str:
+    """An ICCS move as xqbase writes it (``H2-E2``)."""
+    return f"{move[:2].upper()}-{move[2:].upper()}" if _ICCS_LOOSE.match(move) else move
