@@ -201,7 +201,8 @@ def _read(
         keep(move)
     if kept is not None and all(step.is_empty() for step in kept.steps):
         kept.steps = []
-    replay = Replay(game, game.canonical_start(start, start_position), start_position, played, position, tags, dropped, kept)
+    replay = Replay(game, game.canonical_start(start, start_position), start_position, played, position, tags,
+                    dropped, kept)
     return replay, error
 
 
