@@ -347,7 +347,8 @@ def encode(
     section = None
     if full:
         assert replay.notes is not None
-        section = write_section(scheme, replay.start_position, replay.moves, replay.notes, all_tags)
+        section = write_section(scheme, replay.start_position, replay.moves, replay.notes, all_tags,
+                                final=replay.final)
     blob = container.pack(
         container.Container(
             codec_id=scheme.codec_id,
@@ -426,7 +427,7 @@ def _replay(
     if box.record is None:
         return Replay(game, box.start, start_position, moves, final, box.tags)
     notes, tags = read_section(scheme, start_position, moves, box.record, max_plies=max_plies,
-                               version=box.scheme_version)
+                               version=box.scheme_version, final=final)
     return Replay(game, box.start, start_position, moves, final, tags, notes=notes)
 
 

@@ -534,8 +534,8 @@ _FLAG_PRIORS = ((_F_MORE_TAGS, 4), (_F_DATE_SAME, 8), (_F_COMMON_TC, 56), (_F_RE
 class _State:
     """What the coder predicts from: the tags, the clocks and evaluations so far, the skeletons seen."""
 
-    def __init__(self, final_fen: str, plies: int) -> None:
-        self.final_fen = final_fen
+    def __init__(self, final: _Final, plies: int) -> None:
+        self.final = final
         self.plies = plies
         self.tags: dict[str, str] = {}
         self.last_date: str | None = None
@@ -709,8 +709,8 @@ class _Section:
 
     def value_final_fen(self, value: str, check: bool = False, name: str = "") -> str | None:
         if check:
-            return value if value == self.s.final_fen else None
-        return self.s.final_fen
+            return value if value == self.s.final.fen() else None
+        return self.s.final.fen()
 
     def value_ply_count(self, value: str, check: bool = False, name: str = "") -> str | None:
         if check:
@@ -923,9 +923,9 @@ def _split_comment(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
 
 
 class _NotesWriter(_Section):
-    def steps(self, position: Position[Any], moves: Sequence[Any], steps: Sequence[Step[Any]], ply: int,
+    def steps(self, start: Position[Any], moves: Sequence[Any], steps: Sequence[Step[Any]], ply: int,
               depth: int) -> None:
-        """The steps of a line whose ``moves`` are played from ``position`` (a copy this plays forward)."""
+        """The steps of a line whose ``moves`` are played from ``start`` (not changed)."""
         c = self.c
         if steps and len(steps) != len(moves):
             raise InvalidRecordError(
@@ -933,13 +933,13 @@ class _NotesWriter(_Section):
         c.topic = "structure"
         c.bit(self.m.flags, _F_STEPS + min(depth, 1), int(bool(steps)))
         previous = 0
-        for i, (step, move) in enumerate(zip(steps, moves)):
+        cursor = _Cursor(start, moves)
+        for i, step in enumerate(steps):
             check_deadline(ply + i)
-            self.step(position, step, ply + i, depth, previous)
+            self.step(cursor, i, step, ply + i, depth, previous)
             previous = min(len(step.comments), 3)
-            position.push(move)
 
-    def step(self, position: Position[Any], step: Step[Any], ply: int, depth: int, previous: int) -> None:
+    def step(self, cursor: _Cursor, index: int, step: Step[Any], ply: int, depth: int, previous: int) -> None:
         c, m = self.c, self.m
         if len(step.nags) > MAX_COUNT or len(step.comments) > MAX_COUNT or len(step.variations) > MAX_COUNT:
             raise LimitExceededError(f"a step holds more than {MAX_COUNT} NAGs, comments or variations")
@@ -956,8 +956,9 @@ class _NotesWriter(_Section):
         c.topic = "variation"
         if c.bit(m.flags, _F_VARIATIONS, int(bool(step.variations))):
             m.count.code(c, len(step.variations) - 1, 5)
+            branch = cursor.at(index)
             for line in step.variations:
-                self.line(position, line, ply, depth + 1)
+                self.line(branch, line, ply, depth + 1)
 
     def line(self, position: Position[Any], line: Line[Any], ply: int, depth: int) -> None:
         c, m = self.c, self.m
@@ -970,7 +971,7 @@ class _NotesWriter(_Section):
         for byte in payload:
             c.uniform(256, byte)
         self.comments(line.comments, ply, 6)
-        self.steps(position.copy(), line.moves, line.steps, ply, depth)
+        self.steps(position, line.moves, line.steps, ply, depth)
 
 
 class _NotesReader(_Section):
@@ -987,15 +988,15 @@ class _NotesReader(_Section):
             return []
         steps = []
         previous = 0
-        for i, move in enumerate(moves):
+        cursor = _Cursor(position, moves)
+        for i in range(len(moves)):
             check_deadline(ply + i)
-            step = self.step(position, ply + i, depth, previous)
+            step = self.step(cursor, i, ply + i, depth, previous)
             steps.append(step)
             previous = min(len(step.comments), 3)
-            position.push(move)
         return steps
 
-    def step(self, position: Position[Any], ply: int, depth: int, previous: int) -> Step[Any]:
+    def step(self, cursor: _Cursor, index: int, ply: int, depth: int, previous: int) -> Step[Any]:
         c, m = self.c, self.m
         self.s.step_swing = -1
         step: Step[Any] = Step(comments=self.comments((), ply, previous))
@@ -1006,7 +1007,8 @@ class _NotesReader(_Section):
                 step.nags.append(m.small.code(c, 0, 4) + 256 if big else m.nag.code(c))
         if c.bit(m.flags, _F_VARIATIONS):
             count = m.count.at_most(c, MAX_COUNT - 1, "variation count", 0, 5) + 1
-            step.variations = [self.line(position, ply, depth + 1) for _ in range(count)]
+            branch = cursor.at(index)
+            step.variations = [self.line(branch, ply, depth + 1) for _ in range(count)]
         return step
 
     def line(self, position: Position[Any], ply: int, depth: int) -> Line[Any]:
@@ -1022,43 +1024,71 @@ class _NotesReader(_Section):
         except InvalidDataError as err:
             raise InvalidDataError(f"a variation at ply {ply}: {err}") from None
         line: Line[Any] = Line(moves=moves, comments=self.comments((), ply, 6))
-        line.steps = self.steps(position.copy(), moves, ply, depth)
+        line.steps = self.steps(position, moves, ply, depth)
         return line
 
 
-def _final_fen(start: Position[Any], moves: Sequence[Any]) -> str:
-    position = start.copy()
-    for move in moves:
-        position.push(move)
-    return position.fen()
+class _Final:
+    """The final position's string, worked out only when a tag asks for it (``CurrentPosition``)."""
+
+    def __init__(self, start: Position[Any], moves: Sequence[Any], final: Position[Any] | None) -> None:
+        self.start, self.moves, self.final = start, moves, final
+        self.text: str | None = None
+
+    def fen(self) -> str:
+        if self.text is None:
+            if self.final is None:
+                self.final = self.start.copy()
+                for move in self.moves:
+                    self.final.push(move)
+            self.text = self.final.fen()
+        return self.text
+
+
+class _Cursor:
+    """A line's moves played on a copy of its start only as far as a variation needs a position."""
+
+    def __init__(self, start: Position[Any], moves: Sequence[Any]) -> None:
+        self.position, self.moves, self.played = start.copy(), moves, 0
+
+    def at(self, index: int) -> Position[Any]:
+        """The position before ``moves[index]``."""
+        position, moves = self.position, self.moves
+        for played in range(self.played, index):
+            position.push(moves[played])
+        self.played = max(self.played, index)
+        return position
 
 
 def _write(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str],
-    costs: dict[str, float] | None = None,
+    costs: dict[str, float] | None = None, final: _Final | None = None,
 ) -> bytes:
-    writer = _NotesWriter(_Writer(costs), scheme, _State(_final_fen(start, moves), len(moves)))
+    final = final if final is not None else _Final(start, moves, None)
+    writer = _NotesWriter(_Writer(costs), scheme, _State(final, len(moves)))
     writer.tags(tags)
     writer.result(notes.result)
     writer.comments(notes.comments, -1, 7)
-    writer.steps(start.copy(), moves, notes.steps, 0, 0)
+    writer.steps(start, moves, notes.steps, 0, 0)
     assert isinstance(writer.c, _Writer)
     return bytes([SECTION_VERSION]) + writer.c.enc.finish()
 
 
 def write_section(
-    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str]
+    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str], *,
+    final: Position[Any] | None = None,
 ) -> bytes:
     """The record section of a full-fidelity container: the tags and everything in ``notes``.
 
-    ``moves`` are the mainline (legal, played from ``start``, which is not changed); variations are coded
-    with ``scheme`` from the position where they branch.
+    ``moves`` are the mainline (legal, played from ``start``, which is not changed; ``final``, when given, the
+    position after them, which spares replaying them); variations are coded with ``scheme`` from the position
+    where they branch.
 
     :raises InvalidRecordError: if ``notes`` does not fit ``moves`` (a step count that is neither 0 nor the
         number of moves) or holds text that UTF-8 cannot store.
     :raises LimitExceededError: if a text, count, number or nesting is over the section's limits.
     """
-    return _write(scheme, start, moves, notes, tags)
+    return _write(scheme, start, moves, notes, tags, final=_Final(start, moves, final))
 
 
 def section_costs(
@@ -1071,11 +1101,12 @@ def section_costs(
 
 def read_section(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], data: bytes, *, max_plies: int,
-    version: int | None = None,
+    version: int | None = None, final: Position[Any] | None = None,
 ) -> tuple[Notes[Any], dict[str, str]]:
     """The notes and tags of a record section that :func:`write_section` made for ``moves`` played from ``start``
-    (not changed); ``version`` is the container's scheme version (default: ``scheme.version``), under which its
-    variations are decoded, and at most ``max_plies`` variation plies are read.
+    (not changed; ``final``, when given, the position after them); ``version`` is the container's scheme version
+    (default: ``scheme.version``), under which its variations are decoded, and at most ``max_plies`` variation
+    plies are read.
 
     :raises InvalidDataError: on anything that is not a section :func:`write_section` made.
     """
@@ -1083,15 +1114,16 @@ def read_section(
         raise InvalidDataError("empty record section")
     if data[0] != SECTION_VERSION:
         raise InvalidDataError(f"record section version {data[0]} is not supported (this build reads {SECTION_VERSION})")
-    reader = _NotesReader(_Reader(data[1:]), scheme, _State(_final_fen(start, moves), len(moves)), max_plies,
+    after = _Final(start, moves, final)
+    reader = _NotesReader(_Reader(data[1:]), scheme, _State(after, len(moves)), max_plies,
                           scheme.version if version is None else version)
     try:
         tags = reader.tags({})
         notes: Notes[Any] = Notes(result=reader.result(None))
         notes.comments = reader.comments((), -1, 7)
-        notes.steps = reader.steps(start.copy(), moves, 0, 0)
+        notes.steps = reader.steps(start, moves, 0, 0)
         reader.r.dec.finish()
-        again = write_section(scheme, start, moves, notes, tags)
+        again = _write(scheme, start, moves, notes, tags, final=after)
     except InvalidDataError as err:
         raise InvalidDataError(f"record section: {err.reason}", ply=err.ply) from None
     except DeadlineExceededError:
