@@ -11,6 +11,7 @@ two games are equal) until ``--games``, written as PGN and as ``.pgn.zst``; the 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import resource
 import shutil
@@ -68,20 +69,16 @@ def run_dataset(packed: Path, out: Path, workers: int, partition_bytes: int) -> 
             "rss_mb": max(rss.values()) / 1024}
 
 
-def run_single(plain: Path) -> tuple[float, int]:
-    """The single-process ``plybits encode`` path (the batch core), output discarded."""
-    import sys as _sys
+def run_single(packed: Path) -> float:
+    """Seconds of the command ``plybits encode games.pgn.zst -o /dev/null`` in this process (the dataset's input,
+    output discarded; exit status 0: every game encoded)."""
+    from app.cli import main as plybits
 
-    from app.batchcore import answers
-    from app.settings import Settings
-
-    settings = Settings(max_line_bytes=16 << 20, max_batch_lines=_sys.maxsize, max_games=_sys.maxsize,
-                        access_log=False)
     began = time.monotonic()
-    with open(plain, "rb") as f:
-        n = sum(1 for _ in answers("encode", iter(lambda: f.read(1 << 16), b""), settings, game="chess",
-                                   records=True))
-    return time.monotonic() - began, n
+    status = plybits(["encode", str(packed), "-o", os.devnull, "--game", "chess", "--scheme", "0x88", "-q"])
+    if status != 0:
+        raise RuntimeError(f"plybits encode exited with {status}")
+    return time.monotonic() - began
 
 
 def run_python_chess(plain: Path) -> tuple[float, int]:
@@ -102,27 +99,31 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="put the results in BENCHMARKS.md")
     args = parser.parse_args()
     began = time.monotonic()
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         plain, packed, games = build_input(directory, args.games)
         one = run_dataset(packed, directory / "out1", 1, args.partition_bytes)
         two = run_dataset(packed, directory / "out2", 2, args.partition_bytes)
-        single_s, single_n = run_single(plain)
+        single_s, single_n = run_single(packed), games
         peer_s, peer_n = run_python_chess(plain)
         sizes = (plain.stat().st_size, packed.stat().st_size)
+        if one["games"] != games or two["games"] != games:
+            raise RuntimeError(f"the datasets hold {one['games']} and {two['games']} rows, not {games}")
+    load_after = os.getloadavg()
     rows = [
         ("plybits dataset encode, 1 worker", one["games"], one["seconds"], f"{one['rss_mb']:.0f}"),
         ("plybits dataset encode, 2 workers", two["games"], two["seconds"], f"{two['rss_mb']:.0f}"),
-        ("plybits encode, one process", single_n, single_s, ""),
-        ("python-chess read_game, one process", peer_n, peer_s, ""),
+        ("plybits encode (the .pgn.zst), one process", single_n, single_s, ""),
+        ("python-chess read_game (the PGN), one process", peer_n, peer_s, ""),
     ]
     lines = [
         "## Whole archives on Dask (`plybits dataset encode`)",
         "",
         f"Command: `.venv/bin/python -m bench.dataset --games {args.games} --partition-bytes {args.partition_bytes}` — {games:,} chess games (the shared "
         f"chess files repeated with varied Event/Round tags), {sizes[0]:,} bytes of PGN, {sizes[1]:,} bytes as "
-        "`.pgn.zst` (the dataset's input; the one-process runs read the plain PGN). LocalCluster on this 2-core "
-        "machine shared with other work: rates are noisy.",
+        "`.pgn.zst` (the input of the dataset and of `plybits encode`; python-chess reads the plain PGN). "
+        "LocalCluster on this 2-core machine.",
         "",
         "| run | games | seconds | games/s | peak RSS per worker (MB) |",
         "|---|---:|---:|---:|---:|",
@@ -132,7 +133,9 @@ def main() -> None:
         "(target >= 1.8x). Dataset size: "
         f"{two['bytes']:,} bytes of Parquet ({two['bytes'] / sizes[1]:.2f}x the `.pgn.zst`); errors: {two['errors']}.",
         "",
-        f"Whole run: {time.monotonic() - began:.0f} s.",
+        f"Whole run: {time.monotonic() - began:.0f} s; load average (1, 5, 15 min) before "
+        f"{' '.join(f'{x:.2f}' for x in load_before)}, after {' '.join(f'{x:.2f}' for x in load_after)} "
+        f"({os.cpu_count()} cores).",
     ]
     text = "\n".join(lines)
     print(text)

@@ -52,6 +52,10 @@ class Encoded:
     payload_bits: int
     final_position: str
     dropped: dict[str, int]
+    start: str | None = None
+    """The start position the container holds (``None``: the game's standard start)."""
+    tags: dict[str, str] = field(default_factory=dict)
+    """The tags the container holds (the record's, then the ones given)."""
 
     @property
     def bits_per_ply(self) -> float:
@@ -249,6 +253,7 @@ def encode(
                          observe=stepper.add)
     bits = stepper.finish(replay.start_position)
     payload = bits.tobytes()
+    all_tags = {**replay.tags, **(tags or {})}
     blob = container.pack(
         container.Container(
             codec_id=scheme.codec_id,
@@ -256,7 +261,7 @@ def encode(
             plies=len(replay.moves),
             payload=payload,
             start=replay.start,
-            tags={**replay.tags, **(tags or {})},
+            tags=all_tags,
         )
     )
     return Encoded(
@@ -268,6 +273,8 @@ def encode(
         payload_bits=len(bits),
         final_position=replay.final.fen(),
         dropped=replay.dropped,
+        start=replay.start,
+        tags=all_tags,
     )
 
 
