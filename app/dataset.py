@@ -37,11 +37,12 @@ import pyarrow.parquet as pq
 from pydantic import ValidationError
 
 from app.batchcore import Refused, line_request
+from app.cli import ByteSource, Decompressed, ZstdReader
 from app.errors import internal_problem, problem_body, validation_problem
 from app.models import EncodeRequest
 from plybits import registry
 from plybits import records as verbs
-from plybits.errors import InvalidRecordError, LimitExceededError, PlybitsError
+from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
 from plybits.game import Record
 from plybits.pgntext import RecordCuts
 from plybits.streams import line_text, split_stream
@@ -272,7 +273,7 @@ def games_table(game_name: str, scheme: str, source: str, pieces_: Iterable[Piec
     defaults = {"game": game_name, "scheme": scheme}
     for index, piece in enumerate(listed):
         if cut is not None and index == len(listed) - 1:
-            problem: PlybitsError = InvalidRecordError(f"input ends inside this game: {cut}")
+            problem: PlybitsError = InvalidRecordError(f"input ends inside this game (a truncated or corrupt stream): {cut}")
             rows.append(_row(source, number, piece.offset, game_name, scheme, problem, max_plies))
         elif ndjson and piece.size <= MAX_GAME_BYTES:
             request = line_request("encode", piece.lines[0], defaults)
@@ -287,7 +288,7 @@ def games_table(game_name: str, scheme: str, source: str, pieces_: Iterable[Piec
             continue
         number += 1
     if cut is not None and not listed:
-        rows.append(_row(source, number, 0, game_name, scheme, InvalidRecordError(f"input is cut: {cut}"), max_plies))
+        rows.append(_row(source, number, 0, game_name, scheme, InvalidRecordError(f"input is cut (a truncated or corrupt stream): {cut}"), max_plies))
     return pa.Table.from_pylist(rows, schema=SCHEMA)
 
 
@@ -383,59 +384,27 @@ def merge(first: Partition, second: Partition) -> Partition:
     return replace(first, end=second.end, data=data, cut=second.cut, lookahead=second.lookahead)
 
 
-class _ZstdReader(io.RawIOBase):
-    """A zstd stream of any number of frames as a readable file; a stream cut inside a frame raises
-    :class:`EOFError` at its end instead of ending quietly."""
-
-    def __init__(self, source: IO[bytes]) -> None:
-        import zstandard
-
-        self.source = source
-        self.make = zstandard.ZstdDecompressor().decompressobj
-        self.dobj = self.make()
-        self.pending = b""
-        self.in_frame = False
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        while not self.pending:
-            data = self.source.read(1 << 16)
-            if not data:
-                if self.in_frame:
-                    raise EOFError("zstd stream ends inside a frame (truncated)")
-                return 0
-            while data:
-                self.in_frame = True
-                self.pending += self.dobj.decompress(data)
-                if not self.dobj.eof:
-                    break
-                data = self.dobj.unused_data
-                self.dobj = self.make()
-                self.in_frame = False
-        size = min(len(buffer), len(self.pending))
-        buffer[:size] = self.pending[:size]
-        self.pending = self.pending[size:]
-        return size
-
-
 @contextmanager
-def open_stream(url: str) -> Iterator[io.BufferedIOBase]:
-    """A compressed source (by suffix) opened for reading its uncompressed bytes, with ``readline``."""
+def open_stream(url: str) -> Iterator[Decompressed]:
+    """A compressed source (by suffix) opened for reading its uncompressed bytes, with the readers of
+    ``plybits encode`` (:class:`app.cli.ZstdReader` across frames; a cut or corrupt stream raises
+    :class:`InvalidDataError`)."""
     with fsspec.open(url, "rb") as raw:
         lower = url.lower()
-        stream: io.BufferedIOBase
+        stream: ByteSource
         if lower.endswith(".zst"):
-            stream = io.BufferedReader(_ZstdReader(raw), 1 << 16)
+            stream = ZstdReader(raw, url)
         elif lower.endswith(".gz"):
             stream = gzip.GzipFile(fileobj=raw, mode="rb")
         elif lower.endswith(".bz2"):
             stream = bz2.BZ2File(raw)
         else:
             stream = lzma.LZMAFile(raw)
-        with stream:
-            yield stream
+        reader = Decompressed(stream, raw)
+        try:
+            yield reader
+        finally:
+            reader.close()
 
 
 def is_compressed(url: str) -> bool:
@@ -470,8 +439,9 @@ def byte_ranges(url: str, game: str, partition_bytes: int, ndjson: bool = False)
     return list(zip(starts, ends, strict=True))
 
 
-READ_BYTES = 1 << 20
-"""Decompressed bytes read from a stream at a time."""
+READ_BYTES = 1 << 16
+"""Decompressed bytes read from a stream at a time (of a truncated gzip, bz2 or xz stream, the last such read is
+lost with the error)."""
 
 
 def stream_chunks(url: str, game: str, partition_bytes: int, ndjson: bool = False
@@ -483,8 +453,6 @@ def stream_chunks(url: str, game: str, partition_bytes: int, ndjson: bool = Fals
 
     :raises InvalidRecordError: if no game begins in :data:`MAX_GAME_BYTES` twice over after a cut point.
     """
-    import zstandard
-
     cuts = registry.get_game(game).splits_records
     buf = bytearray()
     offset = 0
@@ -498,8 +466,8 @@ def stream_chunks(url: str, game: str, partition_bytes: int, ndjson: bool = Fals
                 while not ended and len(buf) < want:
                     try:
                         block = source.read(READ_BYTES)
-                    except (EOFError, OSError, ValueError, zstandard.ZstdError) as err:  # truncated or corrupt
-                        cut, ended = f"{type(err).__name__}: {err}", True
+                    except InvalidDataError as err:
+                        cut, ended = str(err), True
                         break
                     if not block:
                         ended = True

@@ -95,7 +95,7 @@ def run_python_chess(plain: Path) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--partition-bytes", type=int, default=4 << 20)
+    parser.add_argument("--partition-bytes", type=int, default=2 << 20)
     parser.add_argument("--write", action="store_true", help="put the results in BENCHMARKS.md")
     args = parser.parse_args()
     began = time.monotonic()

@@ -452,3 +452,20 @@ def test_a_cut_guessed_inside_a_comment_is_merged_away(tmp_path: Path, scheduler
             assert [{**r, "source": ""} for r in _rows(out)] == [{**r, "source": ""} for r in reference]
             offsets = {p["start"] for p in dataset.read_manifest(str(out))["partitions"].values()}
             assert fake not in offsets and len(offsets) > 1
+
+
+def test_a_truncated_gzip_keeps_the_games_before_the_cut(tmp_path: Path, scheduler: str) -> None:
+    """A ``.gz`` cut in half: the games of the text it still gives are rows as in the whole file, then one error
+    row for the game the cut ends inside (the decompressor's own error raises with the last block it read)."""
+    import gzip
+
+    data = shared_data("chess", "twic0920.pgn").read_bytes()
+    packed = gzip.compress(data)
+    (tmp_path / "cut.pgn.gz").write_bytes(packed[: len(packed) // 2])
+    (tmp_path / "whole.pgn").write_bytes(data)
+    _encode([tmp_path / "whole.pgn"], tmp_path / "whole", scheduler, partition_bytes=200_000)
+    _encode([tmp_path / "cut.pgn.gz"], tmp_path / "cut", scheduler, partition_bytes=200_000)
+    whole, cut = _rows(tmp_path / "whole"), _rows(tmp_path / "cut")
+    assert len(whole) // 3 < len(cut) < len(whole)
+    assert [r["container"] for r in cut[:-1]] == [r["container"] for r in whole[: len(cut) - 1]]
+    assert "truncated" in json.loads(cut[-1]["error"])["detail"] and cut[-1]["offset"] == whole[len(cut) - 1]["offset"]
