@@ -4,13 +4,13 @@
     plybits dataset decode out/ -o games.pgn [--notation san]
     plybits dataset info out/
 
-A source is cut into partitions of whole games: an uncompressed file into byte ranges that each start at a game
-boundary (found by the workers, read in parallel), a compressed stream (``.gz``, ``.bz2``, ``.xz``, ``.zst``) read
-once by the client and handed out in bounded chunks of whole games. Each partition is one call of
-:func:`games_table` (text of whole games in, an Arrow table out: one row per game read, a failed game a row with
-its error) and one Parquet file, written under a temporary name then renamed, so a file that exists is complete.
-A re-run skips the partitions whose file exists; the plan depends only on the input and ``partition_bytes``, so
-the same input gives the same partitions and byte-identical containers.
+A source (a multi-game file, or NDJSON encode requests) is cut into partitions of whole games: an uncompressed
+file into byte ranges that each start at a game boundary (read by the workers in parallel), a compressed stream
+(``.gz``, ``.bz2``, ``.xz``, ``.zst``) decompressed once by the client and handed out in bounded chunks. Each
+partition is one call of :func:`games_table` (text of whole games in, an Arrow table out: one row per game read, a
+failed game a row with its error) and one Parquet file, written under a temporary name then renamed, so a file that
+exists is complete. A re-run skips the partitions whose file exists; the plan depends only on the input and
+``partition_bytes``, so the same input gives the same partitions and byte-identical containers.
 """
 
 from __future__ import annotations
@@ -784,7 +784,8 @@ def add_parser(commands: Any) -> None:
                               description=__doc__.split("\n\n")[0])
     verbs_ = top.add_subparsers(dest="dataset_command", required=True)
     enc = verbs_.add_parser("encode", help="encode game files (plain or .gz/.bz2/.xz/.zst) into a Parquet dataset")
-    enc.add_argument("inputs", nargs="+", help="files or fsspec URLs of multi-game files")
+    enc.add_argument("inputs", nargs="+", help="files or fsspec URLs of multi-game files (PGN, APGN, tokens) or of "
+                     "NDJSON encode requests (.ndjson, .jsonl), one request a line")
     enc.add_argument("-o", "--output", required=True, help="the dataset directory")
     enc.add_argument("--game", default="chess")
     enc.add_argument("--scheme", help="the scheme (default: the game's seed scheme)")

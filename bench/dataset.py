@@ -59,14 +59,23 @@ def run_dataset(packed: Path, out: Path, workers: int, partition_bytes: int) -> 
     shutil.rmtree(out, ignore_errors=True)
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        began = time.monotonic()
+        cpu_before = client.run(_cpu_seconds)
+        began, client_began = time.monotonic(), _cpu_seconds()
         dataset.encode_dataset(dataset.Options([str(packed)], str(out), "chess", "0x88", partition_bytes),
                                client=client)
-        seconds = time.monotonic() - began
+        seconds, client_cpu = time.monotonic() - began, _cpu_seconds() - client_began
+        cpu = client.run(_cpu_seconds)
         rss = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
     summary = dataset.info(str(out))
     return {"seconds": seconds, "games": summary["games"], "errors": summary["errors"], "bytes": summary["bytes"],
-            "rss_mb": max(rss.values()) / 1024}
+            "rss_mb": max(rss.values()) / 1024, "client_cpu": client_cpu,
+            "worker_cpu": sum(cpu.values()) - sum(cpu_before.values())}
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds (user and system) this process has used."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_single(packed: Path) -> float:
@@ -128,6 +137,13 @@ def main() -> None:
         "| run | games | seconds | games/s | peak RSS per worker (MB) |",
         "|---|---:|---:|---:|---:|",
         *[f"| {name} | {n:,} | {s:.1f} | {n / s:,.0f} | {rss} |" for name, n, s, rss in rows],
+        "",
+        "CPU seconds, which the other work on the machine does not change: "
+        + "; ".join(f"{k} worker(s): {r['worker_cpu']:.1f} s in the workers ({r['games'] / r['worker_cpu']:,.0f} "
+                    f"games a worker CPU second), {r['client_cpu']:.1f} s in the client and scheduler"
+                    for k, r in ((1, one), (2, two)))
+        + ". The client's share is the serial part: with it, 2 workers on 2 idle cores could reach "
+        f"{2 / (1 + two['client_cpu'] / two['worker_cpu']):.2f}x (2 / (1 + client CPU / worker CPU)).",
         "",
         f"Speed-up of 2 workers over 1: **{(two['games'] / two['seconds']) / (one['games'] / one['seconds']):.2f}x** "
         "(target >= 1.8x). Dataset size: "
