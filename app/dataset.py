@@ -5,13 +5,13 @@
     plybits dataset decode out/ -o games.pgn [--notation san]
     plybits dataset info out/
 
-A source is cut into partitions of whole games: an uncompressed file into byte ranges that each start at a game
-boundary (found by the workers, read in parallel), a compressed stream (``.gz``, ``.bz2``, ``.xz``, ``.zst``) read
-once by the client and handed out in bounded chunks of whole games. Each partition is one call of
-:func:`games_table` (text of whole games in, an Arrow table out: one row per game read, a failed game a row with
-its error) and one Parquet file, written under a temporary name then renamed, so a file that exists is complete.
-A re-run skips the partitions whose file exists; the plan depends only on the input and ``partition_bytes``, so
-the same input gives the same partitions and byte-identical containers.
+A source (a multi-game file, or NDJSON encode requests) is cut into partitions of whole games: an uncompressed
+file into byte ranges that each start at a game boundary (read by the workers in parallel), a compressed stream
+(``.gz``, ``.bz2``, ``.xz``, ``.zst``) decompressed once by the client and handed out in bounded chunks. Each
+partition is one call of :func:`games_table` (text of whole games in, an Arrow table out: one row per game read, a
+failed game a row with its error) and one Parquet file, written under a temporary name then renamed, so a file that
+exists is complete. A re-run skips the partitions whose file exists; the plan depends only on the input and
+``partition_bytes``, so the same input gives the same partitions and byte-identical containers.
 """
 
 from __future__ import annotations
@@ -28,17 +28,23 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Any, Protocol
 
 import fsspec
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
+from pydantic import ValidationError
 
-from app.errors import internal_problem, problem_body
+from app.batchcore import Refused, line_request
+from app.cli import ByteSource, Decompressed, ZstdReader
+from app.errors import internal_problem, problem_body, validation_problem
+from app.models import EncodeRequest
 from plybits import registry
 from plybits import records as verbs
-from plybits.errors import InvalidRecordError, PlybitsError
+from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
+from plybits.game import Record
 from plybits.pgntext import RecordCuts
 from plybits.streams import line_text, split_stream
 from plybits.text import decimal
@@ -125,11 +131,12 @@ class Piece:
     size: int = 0
 
 
-def pieces(lines: Iterable[tuple[int, bytes]], cuts: bool) -> Iterator[Piece]:
+def pieces(lines: Iterable[tuple[int, bytes]], cuts: bool, records: RecordCuts | None = None) -> Iterator[Piece]:
     """The games of a stream of ``(offset, line)``: cut where :func:`plybits.streams.split_stream` cuts records
-    (:class:`plybits.pgntext.RecordCuts`) when ``cuts``; blank pieces dropped."""
+    (:class:`plybits.pgntext.RecordCuts`, ``records`` if given, so its state can be read after) when ``cuts``;
+    blank pieces dropped."""
     piece: Piece | None = None
-    records = RecordCuts()
+    records = RecordCuts() if records is None else records
     for offset, raw in lines:
         text = line_text(raw, offset == 0)
         if cuts and records.starts_record(text) and piece is not None:
@@ -146,6 +153,13 @@ def pieces(lines: Iterable[tuple[int, bytes]], cuts: bool) -> Iterator[Piece]:
         yield piece
 
 
+def line_pieces(lines: Iterable[tuple[int, bytes]]) -> Iterator[Piece]:
+    """The games of an NDJSON stream: one per non-blank line."""
+    for offset, raw in lines:
+        if raw.strip():
+            yield Piece(offset, [raw], len(raw))
+
+
 def piece_records(game_name: str, piece: Piece) -> list[str | PlybitsError]:
     """The records of one piece (one, normally), each a text or the error that stood in its way."""
     if piece.size > MAX_GAME_BYTES:
@@ -154,55 +168,81 @@ def piece_records(game_name: str, piece: Piece) -> list[str | PlybitsError]:
     return list(split_stream(game_name, texts, max_chars=MAX_GAME_BYTES))
 
 
-def boundary(source: IO[bytes], at: int, cuts: bool) -> int | None:
+BACK_BYTES = 1 << 16
+"""Text read before a cut point by :func:`boundary`, so that the rule sees where the game there stands."""
+
+
+def boundary(source: IO[bytes], at: int, cuts: bool, ndjson: bool = False) -> int | None:
     """The offset of the first game that starts at or after byte ``at`` (``None``: none does).
 
-    Reads from the line after ``at`` (``at`` itself when 0) until a tag line that follows a movetext line.
+    NDJSON: the first line that starts there. Records: the first line where :class:`plybits.pgntext.RecordCuts`
+    (the record splitter's own rule) starts a record, the rule reading from up to :data:`BACK_BYTES` before
+    ``at``. That state is a guess (a ``{...}`` comment may have opened further back): the partition before the
+    cut checks it (:attr:`Built.seam_ok`), from its own start.
     """
     if at == 0:
         return 0
+    if ndjson:
+        source.seek(at - 1)
+        first = source.readline(MAX_GAME_BYTES + 1)  # the rest of the line holding byte at-1
+        for offset, _ in _lines(source, at - 1 + len(first), None):
+            return offset
+        return None
     if not cuts:
         return None
-    back = min(at - 1, 1 << 16)
-    source.seek(at - 1 - back)
-    before = source.read(back)
-    first = source.readline(MAX_GAME_BYTES + 1)  # the rest of the line holding byte at-1
-    if not first:
-        return None
-    head = before[before.rfind(b"\n") + 1:] if b"\n" in before or at - 1 - back == 0 else b"?"
-    stripped = (head + first).strip()
-    in_moves = bool(stripped) and not stripped.startswith(b"[")  # a line longer than 64 KB counts as movetext
-    for offset, raw in _lines(source, at - 1 + len(first), None):
-        stripped = raw.strip()
-        if in_moves and stripped.startswith(b"["):
+    begin = max(at - BACK_BYTES, 0)
+    source.seek(begin)
+    if begin:
+        begin += len(source.readline(MAX_GAME_BYTES + 1))  # from the first whole line
+    records = RecordCuts()
+    for offset, raw in _lines(source, begin, None):
+        if records.starts_record(line_text(raw, offset == 0)) and offset >= at:
             return offset
-        if stripped and not stripped.startswith(b"["):
-            in_moves = True
     return None
+
+
+def seam_ok(records: RecordCuts, cuts: bool, lookahead: bytes | None) -> bool:
+    """Whether the line ``lookahead`` (``None``: the end of the source) begins a game, to ``records`` having read
+    everything before it."""
+    return lookahead is None or not cuts or records.starts_record(line_text(lookahead))
 
 
 # --- one partition: whole games in, an Arrow table out -------------------------------------------------------
 
 
 def _row(source: str, number: int, offset: int, game_name: str, scheme: str, record: str | PlybitsError,
-         max_plies: int, fidelity: str = "full") -> dict[str, Any]:
+         max_plies: int, fidelity: str = "full", request: Any = None) -> dict[str, Any]:
+    """One game's row: from ``record`` (a record text, or the error reading it), or from ``request`` (an NDJSON
+    line's request object, or its :class:`app.batchcore.Refused` problem) when given; ``fidelity`` is the job's:
+    a line's own wins, and a line of moves without one gets the API's default."""
     row: dict[str, Any] = {"source": source, "number": number, "offset": offset, "game": game_name}
-    game = registry.get_game(game_name)
     try:
-        if isinstance(record, PlybitsError):
+        if request is not None:
+            if isinstance(request, Refused):
+                row["error"] = json.dumps(request.problem, sort_keys=True)
+                return row
+            body = EncodeRequest.model_validate(request)
+            row["game"] = body.game
+            encoded = verbs.encode(body.game, body.scheme, moves=body.moves, record=body.record,
+                                   notation=body.notation, start=body.start, tags=body.tags, max_plies=max_plies,
+                                   fidelity=body.fidelity or (fidelity if body.record is not None else None))
+        elif isinstance(record, PlybitsError):
             raise record
-        encoded = verbs.encode(game_name, scheme, record=record, max_plies=max_plies, fidelity=fidelity)
+        else:
+            encoded = verbs.encode(game_name, scheme, record=record, max_plies=max_plies, fidelity=fidelity)
         _tag_columns(row, encoded.tags)
-        final = game.position(encoded.final_position)
+        final = registry.get_game(encoded.game).position(encoded.final_position)
         row.update(scheme=encoded.scheme, plies=encoded.plies, final_position=encoded.final_position,
                    status=json.dumps(final.status(), sort_keys=True), container=encoded.data, start=encoded.start)
     except PlybitsError as err:
         row["error"] = json.dumps(problem_body(err), sort_keys=True)
+    except ValidationError as err:
+        row["error"] = json.dumps(validation_problem(err.errors()), sort_keys=True)
     except Exception as err:  # a bug in a codec costs its game, never the partition
         row["error"] = json.dumps(internal_problem(err), sort_keys=True)
-    if row.get("error") is not None and isinstance(record, str):
+    if row.get("error") is not None and request is None and isinstance(record, str):
         try:  # a failed game keeps the tags it has, when its record reads at all
-            _tag_columns(row, game.parse_record(record).tags)
+            _tag_columns(row, registry.get_game(game_name).parse_record(record).tags)
         except Exception:
             pass
     return row
@@ -224,25 +264,35 @@ def _tag_columns(row: dict[str, Any], tags: dict[str, str]) -> None:
 
 
 def games_table(game_name: str, scheme: str, source: str, pieces_: Iterable[Piece], first_number: int = 1, *,
-                cut: str | None = None, max_plies: int = verbs.DEFAULT_MAX_PLIES, fidelity: str = "full") -> pa.Table:
+                cut: str | None = None, max_plies: int = verbs.DEFAULT_MAX_PLIES, fidelity: str = "full",
+                ndjson: bool = False) -> pa.Table:
     """One Arrow table (:data:`SCHEMA`) of the games of ``pieces_``: one row per game read, numbered from
     ``first_number``; a game that fails is a row with its ``error``. ``cut``: the input ended inside the last
-    piece (a truncated stream), which becomes an error row with that detail.
+    piece (a truncated stream), which becomes an error row with that detail. ``ndjson``: each piece is a line
+    holding an encode request (``game_name`` and ``scheme`` are its defaults), read as the batch endpoints read it.
     """
     rows: list[dict[str, Any]] = []
     listed = list(pieces_)
     number = first_number
+    defaults = {"game": game_name, "scheme": scheme}
     for index, piece in enumerate(listed):
-        found: list[str | PlybitsError]
         if cut is not None and index == len(listed) - 1:
-            found = [InvalidRecordError(f"input ends inside this game: {cut}")]
+            problem: PlybitsError = InvalidRecordError(f"input ends inside this game (a truncated or corrupt stream): {cut}")
+            rows.append(_row(source, number, piece.offset, game_name, scheme, problem, max_plies))
+        elif ndjson and piece.size <= MAX_GAME_BYTES:
+            request = line_request("encode", piece.lines[0], defaults)
+            rows.append(_row(source, number, piece.offset, game_name, scheme, "", max_plies, fidelity, request))
+        elif ndjson:
+            problem = LimitExceededError(f"line of more than {MAX_GAME_BYTES} bytes is over the limit")
+            rows.append(_row(source, number, piece.offset, game_name, scheme, problem, max_plies))
         else:
-            found = piece_records(game_name, piece)
-        for record in found:
-            rows.append(_row(source, number, piece.offset, game_name, scheme, record, max_plies, fidelity))
-            number += 1
+            for record in piece_records(game_name, piece):
+                rows.append(_row(source, number, piece.offset, game_name, scheme, record, max_plies, fidelity))
+                number += 1
+            continue
+        number += 1
     if cut is not None and not listed:
-        rows.append(_row(source, number, 0, game_name, scheme, InvalidRecordError(f"input is cut: {cut}"), max_plies))
+        rows.append(_row(source, number, 0, game_name, scheme, InvalidRecordError(f"input is cut (a truncated or corrupt stream): {cut}"), max_plies))
     return pa.Table.from_pylist(rows, schema=SCHEMA)
 
 
@@ -251,118 +301,130 @@ def games_table(game_name: str, scheme: str, source: str, pieces_: Iterable[Piec
 
 @dataclass
 class Partition:
-    """One unit of work: a byte range of a file (``data`` None) or whole games handed over (``data``)."""
+    """One unit of work: a byte range ``[start, end)`` of a file (``data`` None), or whole games of a stream handed
+    over (``data``, the text from ``start``). ``lookahead``: the line after the range (``None``: the source ends
+    there), for the seam check; ``cut``: the stream ends inside the last game."""
 
     name: str
     source: str
     game: str
     scheme: str
-    first_number: int
     start: int
     end: int
     data: bytes | None = None
     cut: str | None = None
     max_plies: int = verbs.DEFAULT_MAX_PLIES
+    ndjson: bool = False
+    lookahead: bytes | None = None
     fidelity: str = "full"
 
 
-def _range_pieces(part: Partition) -> Iterator[Piece]:
-    cuts = registry.get_game(part.game).splits_records
+@dataclass
+class Built:
+    """A partition's table, numbered from 0, and whether the next partition begins at a game (:func:`boundary`
+    guessed its start; this partition read everything before it). Kept on the worker until written."""
+
+    part: Partition
+    table: pa.Table
+    seam_ok: bool
+
+
+def build_partition(part: Partition) -> Built:
+    """The rows of one partition (the heavy task), and its seam check."""
+    cuts = part.ndjson or registry.get_game(part.game).splits_records
+    records = RecordCuts()
+    lookahead = part.lookahead
     if part.data is not None:
-        yield from pieces(_lines(io.BytesIO(part.data), part.start, None), cuts)
-        return
-    with fsspec.open(part.source, "rb") as source:
-        source.seek(part.start)
-        yield from pieces(_lines(source, part.start, part.end), cuts)
+        found = _partition_pieces(part, _lines(io.BytesIO(part.data), part.start, None), cuts, records)
+        table = games_table(part.game, part.scheme, part.source, found, 0, cut=part.cut, max_plies=part.max_plies,
+                            fidelity=part.fidelity, ndjson=part.ndjson)
+    else:
+        with fsspec.open(part.source, "rb") as source:
+            source.seek(part.start)
+            found = _partition_pieces(part, _lines(source, part.start, part.end), cuts, records)
+            table = games_table(part.game, part.scheme, part.source, found, 0, max_plies=part.max_plies,
+                                fidelity=part.fidelity, ndjson=part.ndjson)
+            lookahead = source.readline(BACK_BYTES) or None  # the reader stopped at the line beginning at end
+    return Built(part, table, part.ndjson or seam_ok(records, cuts, lookahead))
 
 
-def count_games(part: Partition) -> int:
-    """How many rows the partition will have (its records; the first pass over byte ranges)."""
-    return sum(len(piece_records(part.game, p)) for p in _range_pieces(part))
+def _partition_pieces(part: Partition, lines: Iterator[tuple[int, bytes]], cuts: bool, records: RecordCuts
+                      ) -> Iterator[Piece]:
+    return line_pieces(lines) if part.ndjson else pieces(lines, cuts, records)
 
 
-def write_partition(part: Partition, out: str) -> dict[str, Any]:
-    """Turn a partition into its Parquet file ``out/NAME.parquet``, atomically; its summary."""
+def built_count(built: Built) -> tuple[int, bool]:
+    """``(rows, seam_ok)`` of a built partition (what the client needs to number the next one)."""
+    return built.table.num_rows, built.seam_ok
+
+
+def write_partition(built: Built, first_number: int, out: str) -> dict[str, Any]:
+    """Number a built partition's rows from ``first_number`` and write its Parquet file ``out/NAME.parquet``,
+    atomically; its summary (also kept in the file's metadata)."""
     began = time.monotonic()
-    table = games_table(part.game, part.scheme, part.source, _range_pieces(part), part.first_number, cut=part.cut,
-                        max_plies=part.max_plies, fidelity=part.fidelity)
+    part, table = built.part, built.table
+    index = table.schema.get_field_index("number")
+    table = table.set_column(index, SCHEMA.field("number"), pc.add(table.column(index), first_number))
+    summary = {"name": part.name, "source": part.source, "rows": table.num_rows,
+               "errors": table.num_rows - table.column("error").null_count, "first_number": first_number,
+               "start": part.start, "end": part.end}
+    table = table.replace_schema_metadata({b"plybits": json.dumps(summary, sort_keys=True).encode()})
     final = os.path.join(out, part.name + ".parquet")
     temp = os.path.join(out, f".{part.name}.{uuid.uuid4().hex}.tmp")
     pq.write_table(table, temp, compression="zstd")
     os.replace(temp, final)
-    errors = table.column("error").null_count
-    return {"name": part.name, "source": part.source, "rows": table.num_rows, "errors": table.num_rows - errors,
-            "first_number": part.first_number, "bytes": os.path.getsize(final), "seconds": time.monotonic() - began}
+    return {**summary, "bytes": os.path.getsize(final), "seconds": time.monotonic() - began}
 
 
-class _ZstdReader(io.RawIOBase):
-    """A zstd stream of any number of frames as a readable file; a stream cut inside a frame raises
-    :class:`EOFError` at its end instead of ending quietly."""
+def file_summary(path: str) -> dict[str, Any]:
+    """The summary :func:`write_partition` returned, read back from the partition's file."""
+    meta = pq.read_schema(path).metadata or {}
+    summary: dict[str, Any] = json.loads(meta[b"plybits"])
+    return {**summary, "bytes": os.path.getsize(path), "seconds": 0.0}
 
-    def __init__(self, source: IO[bytes]) -> None:
-        import zstandard
 
-        self.source = source
-        self.make = zstandard.ZstdDecompressor().decompressobj
-        self.dobj = self.make()
-        self.pending = b""
-        self.in_frame = False
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        while not self.pending:
-            data = self.source.read(1 << 16)
-            if not data:
-                if self.in_frame:
-                    raise EOFError("zstd stream ends inside a frame (truncated)")
-                return 0
-            while data:
-                self.in_frame = True
-                self.pending += self.dobj.decompress(data)
-                if not self.dobj.eof:
-                    break
-                data = self.dobj.unused_data
-                self.dobj = self.make()
-                self.in_frame = False
-        size = min(len(buffer), len(self.pending))
-        buffer[:size] = self.pending[:size]
-        self.pending = self.pending[size:]
-        return size
+def merge(first: Partition, second: Partition) -> Partition:
+    """One partition of two neighbours whose seam is not at a game (the first's name)."""
+    data = None if first.data is None or second.data is None else first.data + second.data
+    return replace(first, end=second.end, data=data, cut=second.cut, lookahead=second.lookahead)
 
 
 @contextmanager
-def open_stream(url: str) -> Iterator[io.BufferedIOBase]:
-    """A compressed source (by suffix) opened for reading its uncompressed bytes, with ``readline``."""
+def open_stream(url: str) -> Iterator[Decompressed]:
+    """A compressed source (by suffix) opened for reading its uncompressed bytes, with the readers of
+    ``plybits encode`` (:class:`app.cli.ZstdReader` across frames; a cut or corrupt stream raises
+    :class:`InvalidDataError`)."""
     with fsspec.open(url, "rb") as raw:
         lower = url.lower()
-        stream: io.BufferedIOBase
+        stream: ByteSource
         if lower.endswith(".zst"):
-            stream = io.BufferedReader(_ZstdReader(raw), 1 << 16)
+            stream = ZstdReader(raw, url)
         elif lower.endswith(".gz"):
             stream = gzip.GzipFile(fileobj=raw, mode="rb")
         elif lower.endswith(".bz2"):
             stream = bz2.BZ2File(raw)
         else:
             stream = lzma.LZMAFile(raw)
-        with stream:
-            yield stream
-
-
-def file_summary(part: Partition, path: str) -> dict[str, Any]:
-    """The summary :func:`write_partition` returned, read back from the partition's file."""
-    table = pq.read_table(path, columns=["error"])
-    return {"name": part.name, "source": part.source, "rows": table.num_rows,
-            "errors": table.num_rows - table.column("error").null_count, "first_number": part.first_number,
-            "bytes": os.path.getsize(path), "seconds": 0.0}
+        reader = Decompressed(stream, raw)
+        try:
+            yield reader
+        finally:
+            reader.close()
 
 
 def is_compressed(url: str) -> bool:
     return url.lower().endswith(COMPRESSED)
 
 
-def byte_ranges(url: str, game: str, partition_bytes: int) -> list[tuple[int, int]]:
+def is_ndjson(url: str) -> bool:
+    """Whether ``url`` names NDJSON (``.ndjson``, ``.jsonl``, compressed or not): one encode request a line."""
+    lower = url.lower()
+    for suffix in COMPRESSED:
+        lower = lower.removesuffix(suffix)
+    return lower.endswith((".ndjson", ".jsonl"))
+
+
+def byte_ranges(url: str, game: str, partition_bytes: int, ndjson: bool = False) -> list[tuple[int, int]]:
     """Byte ranges ``[start, end)`` of an uncompressed file, none empty: they start at the first game boundary at
     or after each multiple of ``partition_bytes`` (so a plan depends on the file and that size only)."""
     cuts = registry.get_game(game).splits_records
@@ -372,7 +434,7 @@ def byte_ranges(url: str, game: str, partition_bytes: int) -> list[tuple[int, in
         starts: list[int] = []
         at = 0
         while at < size:
-            found = boundary(source, at, cuts)
+            found = boundary(source, at, cuts, ndjson)
             if found is None or found >= size:
                 break
             if not starts or found > starts[-1]:
@@ -382,39 +444,59 @@ def byte_ranges(url: str, game: str, partition_bytes: int) -> list[tuple[int, in
     return list(zip(starts, ends, strict=True))
 
 
-def stream_chunks(url: str, game: str, partition_bytes: int) -> Iterator[tuple[int, bytes, int, str | None]]:
-    """``(offset, text, games, cut)`` chunks of whole games of a compressed stream, read once, each about
-    ``partition_bytes``; ``cut`` names the decompression error of a truncated stream (last chunk only)."""
-    import zstandard
+READ_BYTES = 1 << 16
+"""Decompressed bytes read from a stream at a time (of a truncated gzip, bz2 or xz stream, the last such read is
+lost with the error)."""
 
+
+def stream_chunks(url: str, game: str, partition_bytes: int, ndjson: bool = False
+                  ) -> Iterator[tuple[int, bytes, bytes | None, str | None]]:
+    """``(offset, text, lookahead, cut)`` chunks of a compressed stream, read once, each about ``partition_bytes``
+    and cut where :func:`boundary` finds a game; ``lookahead`` is the first line of the next chunk (``None`` for
+    the last), ``cut`` names the decompression error of a truncated stream (last chunk only). The client only
+    decompresses and looks for a cut near each chunk's end: the games are read by the workers.
+
+    :raises InvalidRecordError: if no game begins in :data:`MAX_GAME_BYTES` twice over after a cut point.
+    """
     cuts = registry.get_game(game).splits_records
-    buf: list[bytes] = []
-    size = 0
-    games = 0
-    chunk_offset = 0
+    buf = bytearray()
+    offset = 0
     cut: str | None = None
+    ended = False
     with open_stream(url) as source:
-        lines = _lines(source, 0, None)
-
-        def guarded() -> Iterator[tuple[int, bytes]]:
-            nonlocal cut
-            try:
-                yield from lines
-            except (EOFError, OSError, ValueError, zstandard.ZstdError) as err:  # truncated or corrupt
-                cut = f"{type(err).__name__}: {err}"
-
-        for piece in pieces(guarded(), cuts):
-            if size >= partition_bytes:
-                yield chunk_offset, b"".join(buf), games, None
-                buf, size, games, chunk_offset = [], 0, 0, piece.offset
-            if not buf:
-                chunk_offset = piece.offset
-            lines_ = piece.lines
-            buf.extend(lines_)
-            size += piece.size
-            games += len(piece_records(game, piece))
-    if buf or cut is not None:
-        yield chunk_offset, b"".join(buf), games, cut
+        while True:
+            want = partition_bytes + READ_BYTES
+            found: int | None = None
+            while True:
+                while not ended and len(buf) < want:
+                    try:
+                        block = source.read(READ_BYTES)
+                    except InvalidDataError as err:
+                        cut, ended = str(err), True
+                        break
+                    if not block:
+                        ended = True
+                    buf += block
+                if len(buf) > partition_bytes:
+                    low = max(partition_bytes - BACK_BYTES, 0)
+                    window = bytes(buf[low:])
+                    at = boundary(io.BytesIO(window), partition_bytes - low, cuts, ndjson)
+                    found = None if at is None or at >= len(window) else at + low
+                if found is not None or ended:
+                    break
+                if len(buf) > partition_bytes + 2 * MAX_GAME_BYTES:
+                    raise InvalidRecordError(f"{url}: no game begins in the {len(buf) - partition_bytes} bytes "
+                                             f"after byte {offset + partition_bytes}")
+                want = len(buf) + READ_BYTES
+            if found is None:
+                if buf or cut is not None:
+                    yield offset, bytes(buf), None, cut
+                return
+            end = buf.find(b"\n", found)
+            lookahead = bytes(buf[found:end + 1 if end >= 0 else len(buf)])
+            yield offset, bytes(buf[:found]), lookahead, None
+            del buf[:found]
+            offset += found
 
 
 # --- running on Dask -------------------------------------------------------------------------------------
@@ -479,13 +561,13 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
     """Encode every game of ``opts.inputs`` into the dataset ``opts.out``; returns the manifest.
 
     Finished partitions (their file exists) are skipped; the others run as Dask tasks, at most a few per worker
-    in flight for a compressed stream (bounded memory). ``client``: a Dask client to use (left open), else one
+    in flight (bounded memory): :func:`build_partition` reads and encodes, :func:`write_partition` numbers and
+    writes once the partitions before have been counted. ``client``: a Dask client to use (left open), else one
     is made from ``opts`` (``scheduler``, else a local cluster of ``workers`` processes) and closed.
 
     :raises InvalidRecordError: if ``opts.out`` holds a dataset made with other inputs or settings.
+    :raises PartitionFailed: if a partition's task failed on every worker that tried it.
     """
-    from dask.distributed import as_completed
-
     registry.get_scheme(opts.game, opts.scheme)
     for url in opts.inputs:  # before any cluster starts
         fs, path = fsspec.core.url_to_fs(url)
@@ -494,66 +576,35 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
     os.makedirs(opts.out, exist_ok=True)
     params = {"inputs": opts.inputs, "game": opts.game, "scheme": opts.scheme, "partition_bytes": opts.partition_bytes,
               "max_plies": opts.max_plies, "fidelity": opts.fidelity}
-    manifest: dict[str, Any] = {"version": 1, **params, "partitions": {}, "sources": {}}
+    manifest: dict[str, Any] = {"version": 2, **params, "partitions": {}, "sources": {}}
     if os.path.exists(_manifest_path(opts.out)):
         old = read_manifest(opts.out)
-        if {k: old.get(k, "moves" if k == "fidelity" else None) for k in params} != params:  # older: moves only
+        if {k: old.get(k) for k in params} != params or old.get("version") != manifest["version"]:
             raise InvalidRecordError(f"{opts.out!r} holds a dataset of other inputs or settings; use a new directory")
         manifest = old
     for stale in os.listdir(opts.out):  # temporary files of partitions cut short by a killed run
         if stale.startswith(".part-") and stale.endswith(".tmp"):
             os.remove(os.path.join(opts.out, stale))
-    done = set(manifest["partitions"])
-    for name in list(done):
+    for name in list(manifest["partitions"]):
         if not os.path.exists(os.path.join(opts.out, name + ".parquet")):
-            done.discard(name)
             del manifest["partitions"][name]
+    for file in os.listdir(opts.out):  # written before the client that asked for it was killed: kept as it is
+        name = file.removesuffix(".parquet")
+        if file.startswith("part-") and file.endswith(".parquet") and name not in manifest["partitions"]:
+            manifest["partitions"][name] = file_summary(os.path.join(opts.out, file))
     manifest["complete"] = False
     _write_manifest(opts.out, manifest)
-    tally = {"rows": 0, "errors": 0, "done": 0, "skipped": len(done), "submitted": 0, "started": time.monotonic()}
+    tally = {"rows": 0, "errors": 0, "done": 0, "skipped": len(manifest["partitions"]), "submitted": 0,
+             "started": time.monotonic()}
     own = client is None
     cluster = None
     if own:
         client, cluster = _client(opts)
     try:
-        run = uuid.uuid4().hex  # task keys of this run: two jobs on one scheduler never share a task
-        n_workers = max(len(client.scheduler_info().get("workers", {})), 1)
-        window = 2 * n_workers
-        pending = as_completed()
-
-        def finish(future: Any) -> None:
-            try:
-                result: dict[str, Any] = future.result()
-            except Exception as err:  # e.g. every worker that tried it died (KilledWorker)
-                raise PartitionFailed(f"partition {future.key} failed: {type(err).__name__}: {err}; the partitions "
-                                      "written are kept, run the command again to resume") from err
-            manifest["partitions"][result["name"]] = result
-            tally["rows"] += result["rows"]
-            tally["errors"] += result["errors"]
-            tally["done"] += 1
-            _write_manifest(opts.out, manifest)
-            report(tally)
-
-        def submit(part: Partition) -> None:
-            if part.name in done:
-                return
-            path = os.path.join(opts.out, part.name + ".parquet")
-            if os.path.exists(path):  # written before the client that asked for it was killed: keep it
-                manifest["partitions"][part.name] = file_summary(part, path)
-                tally["skipped"] += 1
-                _write_manifest(opts.out, manifest)
-                return
-            while pending.count() >= window:
-                finish(next(pending))
-            tally["submitted"] += 1
-            pending.add(client.submit(write_partition, part, os.path.abspath(opts.out),
-                                      key=f"plybits-{run}-{part.name}", pure=False, retries=2))
-
+        run = _Run(client, opts, manifest, tally, report)
         for source_index, url in enumerate(opts.inputs):
-            for part in plan(url, source_index, opts, client):
-                submit(part)
-        for future in pending:
-            finish(future)
+            run.source(url, plan(url, source_index, opts))
+        run.drain(0)
     finally:
         if own:
             client.close()
@@ -564,27 +615,130 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
     return manifest
 
 
-def plan(url: str, source_index: int, opts: Options, client: Any) -> Iterator[Partition]:
-    """The partitions of one source, in order, numbered games and all."""
+@dataclass
+class _Slot:
+    """A partition in flight: its build and count tasks, or ``done`` (its file exists: its summary)."""
+
+    part: Partition
+    built: Any = None
+    count: Any = None
+    done: dict[str, Any] | None = None
+
+
+class _Run:
+    """The client's side of one job: partitions built in parallel, numbered in order, written as they are
+    counted; at most a window of them held at a time."""
+
+    def __init__(self, client: Any, opts: Options, manifest: dict[str, Any], tally: dict[str, Any],
+                 report: Callable[[dict[str, Any]], None]) -> None:
+        self.client, self.opts, self.manifest, self.tally, self.report = client, opts, manifest, tally, report
+        self.key = uuid.uuid4().hex  # task keys of this run: two jobs on one scheduler never share a task
+        workers = max(len(client.scheduler_info().get("workers", {})), 1)
+        self.window = 2 * workers + 1
+        self.writes: list[Any] = []
+
+    def _result(self, future: Any) -> Any:
+        try:
+            return future.result()
+        except Exception as err:  # e.g. every worker that tried it died (KilledWorker)
+            raise PartitionFailed(f"partition {future.key} failed: {type(err).__name__}: {err}; the partitions "
+                                  "written are kept, run the command again to resume") from err
+
+    def _finish(self, future: Any) -> None:
+        result: dict[str, Any] = self._result(future)
+        self.manifest["partitions"][result["name"]] = result
+        self.tally["rows"] += result["rows"]
+        self.tally["errors"] += result["errors"]
+        self.tally["done"] += 1
+        _write_manifest(self.opts.out, self.manifest)
+        self.report(self.tally)
+
+    def drain(self, most: int, also: Any = None) -> None:
+        """Record the finished writes; wait until at most ``most`` are running (or ``also`` is done)."""
+        from dask.distributed import wait
+
+        while True:
+            for future in [f for f in self.writes if f.done()]:
+                self.writes.remove(future)
+                self._finish(future)
+            if len(self.writes) <= most or (also is not None and also.done()):
+                return
+            wait([*self.writes, *([also] if also is not None else [])], return_when="FIRST_COMPLETED")
+
+    def _slot(self, part: Partition) -> _Slot:
+        done = self.manifest["partitions"].get(part.name)
+        if done is not None:
+            return _Slot(part, done=done)
+        name = f"plybits-{self.key}-{part.name}-{part.end}"
+        built = self.client.submit(build_partition, part, key=name + "-build", pure=False, retries=2)
+        count = self.client.submit(built_count, built, key=name + "-count", pure=False, retries=2)
+        self.tally["submitted"] += 1
+        return _Slot(part, built, count)
+
+    def source(self, url: str, parts: Iterator[Partition]) -> None:
+        """Run every partition of one source, numbering its games from 1."""
+        queue: list[_Slot] = []
+        number = 1
+        covered = -1  # the end of the last partition done, in this source (a merged one covers its neighbours)
+
+        def fill() -> None:
+            while True:
+                if len(queue) + len(self.writes) >= self.window:
+                    if queue:
+                        return
+                    self.drain(self.window - 1)  # the queue is never left empty while partitions remain
+                part = next(parts, None)
+                if part is None:
+                    return
+                queue.append(self._slot(part))
+
+        fill()
+        while queue:
+            slot = queue[0]
+            if slot.done is not None:
+                if slot.part.start >= covered:
+                    number = slot.done["first_number"] + slot.done["rows"]
+                    covered = slot.done["end"]
+                queue.pop(0)
+                fill()
+                continue
+            if slot.part.start < covered:  # inside a partition merged before this run
+                queue.pop(0)
+                fill()
+                continue
+            self.drain(-1, also=slot.count)
+            rows, seam = self._result(slot.count)
+            if not seam:
+                if len(queue) < 2:
+                    queue.append(self._slot(next(parts)))  # a seam that is not at the end has a partition after it
+                merged = merge(slot.part, queue[1].part)
+                queue[:2] = [self._slot(merged)]
+                continue
+            self.drain(self.window - 1)
+            self.writes.append(self.client.submit(write_partition, slot.built, number, os.path.abspath(self.opts.out),
+                                                  key=f"plybits-{self.key}-{slot.part.name}-write", pure=False,
+                                                  retries=2))
+            number += rows
+            covered = slot.part.end
+            queue.pop(0)
+            fill()
+
+
+def plan(url: str, source_index: int, opts: Options) -> Iterator[Partition]:
+    """The partitions of one source, in order (a function of the input and ``opts.partition_bytes`` only)."""
     def name(i: int) -> str:
         return f"part-{source_index:04d}-{i:06d}"
 
+    ndjson = is_ndjson(url)
     if is_compressed(url):
-        number = 1
-        for i, (offset, data, games, cut) in enumerate(stream_chunks(url, opts.game, opts.partition_bytes)):
-            yield Partition(name(i), url, opts.game, opts.scheme, number, offset, offset + len(data), data, cut,
-                            opts.max_plies, opts.fidelity)
-            number += games + (1 if cut is not None else 0)
+        chunks = stream_chunks(url, opts.game, opts.partition_bytes, ndjson)
+        for i, (offset, data, lookahead, cut) in enumerate(chunks):
+            yield Partition(name(i), url, opts.game, opts.scheme, offset, offset + len(data), data, cut,
+                            opts.max_plies, ndjson, lookahead, opts.fidelity)
         return
-    ranges = byte_ranges(url, opts.game, opts.partition_bytes)
-    drafts = [Partition(name(i), url, opts.game, opts.scheme, 0, s, e, max_plies=opts.max_plies, fidelity=opts.fidelity)
-              for i, (s, e) in enumerate(ranges)]
-    counts = client.gather(client.map(count_games, drafts, pure=False))
-    number = 1
-    for draft, count in zip(drafts, counts, strict=True):
-        draft.first_number = number
-        number += count
-        yield draft
+    for i, (start, end) in enumerate(byte_ranges(url, opts.game, opts.partition_bytes, ndjson)):
+        yield Partition(name(i), url, opts.game, opts.scheme, start, end, max_plies=opts.max_plies, ndjson=ndjson,
+                        fidelity=opts.fidelity)
 
 
 def dataset_files(out: str) -> list[str]:
@@ -637,7 +791,8 @@ def add_parser(commands: Any) -> None:
                               description=__doc__.split("\n\n")[0])
     verbs_ = top.add_subparsers(dest="dataset_command", required=True)
     enc = verbs_.add_parser("encode", help="encode game files (plain or .gz/.bz2/.xz/.zst) into a Parquet dataset")
-    enc.add_argument("inputs", nargs="+", help="files or fsspec URLs of multi-game files")
+    enc.add_argument("inputs", nargs="+", help="files or fsspec URLs of multi-game files (PGN, APGN, tokens) or of "
+                     "NDJSON encode requests (.ndjson, .jsonl), one request a line")
     enc.add_argument("-o", "--output", required=True, help="the dataset directory")
     enc.add_argument("--game", default="chess")
     enc.add_argument("--scheme", help="the scheme (default: the game's seed scheme)")

@@ -11,6 +11,7 @@ two games are equal) until ``--games``, written as PGN and as ``.pgn.zst``; the 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import resource
 import shutil
@@ -58,30 +59,35 @@ def run_dataset(packed: Path, out: Path, workers: int, partition_bytes: int) -> 
     shutil.rmtree(out, ignore_errors=True)
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        began = time.monotonic()
+        cpu_before = client.run(_cpu_seconds)
+        began, client_began = time.monotonic(), _cpu_seconds()
         dataset.encode_dataset(dataset.Options([str(packed)], str(out), "chess", "0x88", partition_bytes),
                                client=client)
-        seconds = time.monotonic() - began
+        seconds, client_cpu = time.monotonic() - began, _cpu_seconds() - client_began
+        cpu = client.run(_cpu_seconds)
         rss = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
     summary = dataset.info(str(out))
     return {"seconds": seconds, "games": summary["games"], "errors": summary["errors"], "bytes": summary["bytes"],
-            "rss_mb": max(rss.values()) / 1024}
+            "rss_mb": max(rss.values()) / 1024, "client_cpu": client_cpu,
+            "worker_cpu": sum(cpu.values()) - sum(cpu_before.values())}
 
 
-def run_single(plain: Path) -> tuple[float, int]:
-    """The single-process ``plybits encode`` path (the batch core), output discarded."""
-    import sys as _sys
+def _cpu_seconds() -> float:
+    """CPU seconds (user and system) this process has used."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
-    from app.batchcore import answers
-    from app.settings import Settings
 
-    settings = Settings(max_line_bytes=16 << 20, max_batch_lines=_sys.maxsize, max_games=_sys.maxsize,
-                        access_log=False)
+def run_single(packed: Path) -> float:
+    """Seconds of the command ``plybits encode games.pgn.zst -o /dev/null`` in this process (the dataset's input,
+    output discarded; exit status 0: every game encoded)."""
+    from app.cli import main as plybits
+
     began = time.monotonic()
-    with open(plain, "rb") as f:
-        n = sum(1 for _ in answers("encode", iter(lambda: f.read(1 << 16), b""), settings, game="chess",
-                                   records=True))
-    return time.monotonic() - began, n
+    status = plybits(["encode", str(packed), "-o", os.devnull, "--game", "chess", "--scheme", "0x88", "-q"])
+    if status != 0:
+        raise RuntimeError(f"plybits encode exited with {status}")
+    return time.monotonic() - began
 
 
 def run_python_chess(plain: Path) -> tuple[float, int]:
@@ -98,41 +104,54 @@ def run_python_chess(plain: Path) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--partition-bytes", type=int, default=4 << 20)
+    parser.add_argument("--partition-bytes", type=int, default=2 << 20)
     parser.add_argument("--write", action="store_true", help="put the results in BENCHMARKS.md")
     args = parser.parse_args()
     began = time.monotonic()
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         plain, packed, games = build_input(directory, args.games)
         one = run_dataset(packed, directory / "out1", 1, args.partition_bytes)
         two = run_dataset(packed, directory / "out2", 2, args.partition_bytes)
-        single_s, single_n = run_single(plain)
+        single_s, single_n = run_single(packed), games
         peer_s, peer_n = run_python_chess(plain)
         sizes = (plain.stat().st_size, packed.stat().st_size)
+        if one["games"] != games or two["games"] != games:
+            raise RuntimeError(f"the datasets hold {one['games']} and {two['games']} rows, not {games}")
+    load_after = os.getloadavg()
     rows = [
         ("plybits dataset encode, 1 worker", one["games"], one["seconds"], f"{one['rss_mb']:.0f}"),
         ("plybits dataset encode, 2 workers", two["games"], two["seconds"], f"{two['rss_mb']:.0f}"),
-        ("plybits encode, one process", single_n, single_s, ""),
-        ("python-chess read_game, one process", peer_n, peer_s, ""),
+        ("plybits encode (the .pgn.zst), one process", single_n, single_s, ""),
+        ("python-chess read_game (the PGN), one process", peer_n, peer_s, ""),
     ]
     lines = [
         "## Whole archives on Dask (`plybits dataset encode`)",
         "",
         f"Command: `.venv/bin/python -m bench.dataset --games {args.games} --partition-bytes {args.partition_bytes}` — {games:,} chess games (the shared "
         f"chess files repeated with varied Event/Round tags), {sizes[0]:,} bytes of PGN, {sizes[1]:,} bytes as "
-        "`.pgn.zst` (the dataset's input; the one-process runs read the plain PGN). LocalCluster on this 2-core "
-        "machine shared with other work: rates are noisy.",
+        "`.pgn.zst` (the input of the dataset and of `plybits encode`; python-chess reads the plain PGN). "
+        "LocalCluster on this 2-core machine.",
         "",
         "| run | games | seconds | games/s | peak RSS per worker (MB) |",
         "|---|---:|---:|---:|---:|",
         *[f"| {name} | {n:,} | {s:.1f} | {n / s:,.0f} | {rss} |" for name, n, s, rss in rows],
         "",
+        "CPU seconds, which the other work on the machine does not change: "
+        + "; ".join(f"{k} worker(s): {r['worker_cpu']:.1f} s in the workers ({r['games'] / r['worker_cpu']:,.0f} "
+                    f"games a worker CPU second), {r['client_cpu']:.1f} s in the client and scheduler"
+                    for k, r in ((1, one), (2, two)))
+        + ". The client's share is the serial part: with it, 2 workers on 2 idle cores could reach "
+        f"{2 / (1 + two['client_cpu'] / two['worker_cpu']):.2f}x (2 / (1 + client CPU / worker CPU)).",
+        "",
         f"Speed-up of 2 workers over 1: **{(two['games'] / two['seconds']) / (one['games'] / one['seconds']):.2f}x** "
         "(target >= 1.8x). Dataset size: "
         f"{two['bytes']:,} bytes of Parquet ({two['bytes'] / sizes[1]:.2f}x the `.pgn.zst`); errors: {two['errors']}.",
         "",
-        f"Whole run: {time.monotonic() - began:.0f} s.",
+        f"Whole run: {time.monotonic() - began:.0f} s; load average (1, 5, 15 min) before "
+        f"{' '.join(f'{x:.2f}' for x in load_before)}, after {' '.join(f'{x:.2f}' for x in load_after)} "
+        f"({os.cpu_count()} cores).",
     ]
     text = "\n".join(lines)
     print(text)

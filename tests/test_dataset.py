@@ -363,7 +363,7 @@ def test_cli_refuses_a_missing_input_or_dataset_before_any_work(tmp_path: Path, 
 def test_a_failed_partition_task_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from dask.distributed import Client, LocalCluster
 
-    def boom(part: dataset.Partition, out: str) -> dict[str, Any]:
+    def boom(*args: Any) -> dict[str, Any]:
         raise MemoryError("worker out of memory")
 
     monkeypatch.setattr(dataset, "write_partition", boom)
@@ -383,3 +383,89 @@ def test_an_elo_in_other_digits_is_kept_as_written_not_read_as_a_number() -> Non
                                                                     cuts=True)).to_pylist()[0]
     assert row["white_elo"] is None
     assert dict(row["tags"])["WhiteElo"] == "\u0662\u0661\u0660\u0660"
+
+
+NDJSON_LINES = [
+    b'{"moves": ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"], "tags": {"White": "Ann", "WhiteElo": "2100"}}',
+    b'{"record": "[Event \\"R\\"]\\n\\n1. d4 d5 *"}',
+    b"",  # a blank line: no game
+    b"not json",
+    b'{"moves": ["e4", "e4"]}',
+    b'{"moves": ["caf\xe9"]}',  # not UTF-8
+    b'{"game": "xiangqi", "scheme": "rank", "moves": ["h2e2"]}',  # its own game and scheme
+    b'{"moves": [], "colour": "red"}',  # a field the request model does not have
+]
+
+
+def test_ndjson_lines_are_games_read_as_batch_lines(tmp_path: Path, scheduler: str) -> None:
+    """An NDJSON input (plain or compressed) is one encode request a line, read as the batch endpoints read it: a
+    row per non-blank line at its byte offset, a bad line (not JSON, not UTF-8, refused by the model, an illegal
+    move) an error row; byte ranges and stream chunks are cut at line ends."""
+    text = b"\n".join(NDJSON_LINES * 30) + b"\n"
+    (tmp_path / "r.ndjson").write_bytes(text)
+    (tmp_path / "r.jsonl.zst").write_bytes(zstandard.ZstdCompressor().compress(text))
+    _encode([tmp_path / "r.ndjson"], tmp_path / "plain", scheduler, partition_bytes=500)
+    rows = _rows(tmp_path / "plain")
+    assert len(dataset.read_manifest(str(tmp_path / "plain"))["partitions"]) > 5
+    offsets = [i for i in range(len(text)) if (i == 0 or text[i - 1] == 0x0A) and text[i] != 0x0A]
+    assert [r["offset"] for r in rows] == offsets and [r["number"] for r in rows] == list(range(1, 211))
+    mate, record, not_json, illegal, latin, xiangqi, extra = rows[:7]
+    assert (mate["white"], mate["white_elo"], mate["plies"], mate["error"]) == ("Ann", 2100, 7, None)
+    assert json.loads(mate["status"])["status"] == "checkmate"
+    assert verbs.decode(mate["container"]).tags == {"White": "Ann", "WhiteElo": "2100"}
+    assert (record["event"], record["plies"]) == ("R", 2)
+    assert "not JSON" in json.loads(not_json["error"])["detail"]
+    assert json.loads(illegal["error"])["ply"] == 1
+    assert "not UTF-8" in json.loads(latin["error"])["detail"]
+    assert (xiangqi["game"], xiangqi["scheme"], xiangqi["plies"]) == ("xiangqi", "rank", 1)
+    assert json.loads(extra["error"])["status"] == 422 and extra["container"] is None
+    assert [r["error"] is None for r in rows] == [True, True, False, False, False, True, False] * 30
+    _encode([tmp_path / "r.jsonl.zst"], tmp_path / "zst", scheduler, partition_bytes=500)
+    assert len(dataset.read_manifest(str(tmp_path / "zst"))["partitions"]) > 5
+    assert [{**r, "source": ""} for r in _rows(tmp_path / "zst")] == [{**r, "source": ""} for r in rows]
+
+
+COMMENTED = '[Event "C"]\n[Result "*"]\n\n1. e4 {a comment over lines,\nwhose next line is not a move\n' \
+            '[Event "not a game: inside the comment"]\n} e5 2. Nf3 *\n\n'
+
+
+def test_a_cut_guessed_inside_a_comment_is_merged_away(tmp_path: Path, scheduler: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a partition begins is guessed by the record splitter's rule reading a little text before the cut point;
+    a guess inside a ``{...}`` comment (one that opened before that text) is caught by the partition before it,
+    which read everything from its own start, and the two partitions become one: the rows are still exact."""
+    monkeypatch.setattr(dataset, "BACK_BYTES", 4)  # the guess sees almost nothing before the cut point
+    data = ((GAME_1 + "\n" + COMMENTED) * 8).encode()
+    (tmp_path / "c.pgn").write_bytes(data)
+    (tmp_path / "c.pgn.zst").write_bytes(zstandard.ZstdCompressor().compress(data))
+    fake = data.index(b'[Event "not a game')
+    at = data.index(b"whose next line")
+    assert fake in {s for s, _ in dataset.byte_ranges(str(tmp_path / "c.pgn"), "chess", at)}  # a wrong guess
+    whole = tmp_path / "whole"
+    _encode([tmp_path / "c.pgn"], whole, scheduler, partition_bytes=1 << 20)
+    reference = _rows(whole)
+    assert len(reference) == 16 and all(r["error"] is None for r in reference)
+    for name in ("c.pgn", "c.pgn.zst"):
+        for size in (at, 97, 250):
+            out = tmp_path / f"{name}-{size}"
+            _encode([tmp_path / name], out, scheduler, partition_bytes=size)
+            assert [{**r, "source": ""} for r in _rows(out)] == [{**r, "source": ""} for r in reference]
+            offsets = {p["start"] for p in dataset.read_manifest(str(out))["partitions"].values()}
+            assert fake not in offsets and len(offsets) > 1
+
+
+def test_a_truncated_gzip_keeps_the_games_before_the_cut(tmp_path: Path, scheduler: str) -> None:
+    """A ``.gz`` cut in half: the games of the text it still gives are rows as in the whole file, then one error
+    row for the game the cut ends inside (the decompressor's own error raises with the last block it read)."""
+    import gzip
+
+    data = shared_data("chess", "twic0920.pgn").read_bytes()
+    packed = gzip.compress(data)
+    (tmp_path / "cut.pgn.gz").write_bytes(packed[: len(packed) // 2])
+    (tmp_path / "whole.pgn").write_bytes(data)
+    _encode([tmp_path / "whole.pgn"], tmp_path / "whole", scheduler, partition_bytes=200_000)
+    _encode([tmp_path / "cut.pgn.gz"], tmp_path / "cut", scheduler, partition_bytes=200_000)
+    whole, cut = _rows(tmp_path / "whole"), _rows(tmp_path / "cut")
+    assert len(whole) // 3 < len(cut) < len(whole)
+    assert [r["container"] for r in cut[:-1]] == [r["container"] for r in whole[: len(cut) - 1]]
+    assert "truncated" in json.loads(cut[-1]["error"])["detail"] and cut[-1]["offset"] == whole[len(cut) - 1]["offset"]
