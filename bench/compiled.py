@@ -14,12 +14,11 @@ import base64
 import json
 import os
 import statistics
-import subprocess
-import sys
 from typing import Any
 
-from bench.decode_verb import DATA, WORKER
+from bench.decode_verb import DATA, WORKER, first_containers, run_worker
 from bench.report import ROOT, load_average
+from bench.timing import turns
 
 CASES = {
     "chess/rank": ("chess", "chess/twic0920.pgn", "rank", "uci"),
@@ -31,37 +30,16 @@ CASES = {
 
 def containers(games: int) -> dict[str, tuple[list[bytes], str | None]]:
     """Per case, the containers of the first readable games of its collection (``games``, 4x for 0x88)."""
-    import plybits
-    from plybits import registry
-
-    cases: dict[str, tuple[list[bytes], str | None]] = {}
-    for name, (game, path, scheme, notation) in CASES.items():
-        text = (DATA / path).read_text(encoding="utf-8", errors="replace")
-        wanted = games * 4 if scheme == "0x88" else games
-        blobs = []
-        for record in registry.get_game(game).split_records(text):
-            try:
-                blobs.append(plybits.encode(game, scheme, record=record).data)
-            except plybits.errors.PlybitsError:
-                continue
-            if len(blobs) == wanted:
-                break
-        cases[name] = (blobs, notation)
-    return cases
+    return {name: (first_containers(game, path, scheme, games * 4 if scheme == "0x88" else games), notation)
+            for name, (game, path, scheme, notation) in CASES.items()}
 
 
 def run_side(pure: bool, payload: str) -> tuple[list[str], dict[str, dict[str, Any]]]:
     """Which modules the worker loaded compiled, and its timings and decoded moves."""
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}"}
-    env.pop("PLYBITS_PURE", None)
-    if pure:
-        env["PLYBITS_PURE"] = "1"
     code = WORKER.replace("json.dump(out, sys.stdout)",
                           "from plybits.compiled import compiled_modules\n"
                           "json.dump({'compiled': compiled_modules(), 'out': out}, sys.stdout)")
-    done = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, text=True, env=env,
-                          cwd=ROOT, check=True)
-    answer = json.loads(done.stdout)
+    answer = run_worker(f"{ROOT}{os.pathsep}{ROOT / 'codecs'}", payload, {"PLYBITS_PURE": "1" if pure else "0"}, code)
     return answer["compiled"], answer["out"]
 
 
@@ -78,19 +56,19 @@ def main() -> None:
     load_start = load_average()
     times: dict[str, dict[str, list[float]]] = {name: {"compiled": [], "pure": []} for name in cases}
     plies = dict.fromkeys(cases, 0)
-    for round_ in range(args.rounds):
-        order = ("compiled", "pure") if round_ % 2 == 0 else ("pure", "compiled")
-        results = {}
-        for side in order:
-            loaded, results[side] = run_side(side == "pure", payload)
-            if (side == "compiled") != bool(loaded):
-                raise SystemExit(f"the {side} side loaded compiled modules {loaded}: run `make compile` first")
+    results: dict[str, dict[str, dict[str, Any]]] = {}
+    for turn, side in enumerate(turns(["compiled", "pure"], args.rounds)):
+        loaded, results[side] = run_side(side == "pure", payload)
+        if (side == "compiled") != bool(loaded):
+            raise SystemExit(f"the {side} side loaded compiled modules {loaded}: run `make compile` first")
+        for name in cases:
+            times[name][side].append(float(results[side][name]["seconds"]))
+        if turn % 2 == 0:
+            continue
         for name in cases:
             if results["compiled"][name]["moves"] != results["pure"][name]["moves"]:
                 raise SystemExit(f"{name}: the compiled and pure modules decode different moves")
             plies[name] = sum(len(m) for m in results["pure"][name]["moves"])
-            for side in ("compiled", "pure"):
-                times[name][side].append(float(results[side][name]["seconds"]))
     print(f"plybits.decode, plies/s: median of {args.rounds} alternated rounds (min-max), best of 3 passes each; "
           f"load average {load_start:.1f} -> {load_average():.1f} on 2 shared cores\n")
     print("| case | games | plies | compiled | pure Python | compiled / pure Python |")

@@ -53,37 +53,44 @@ json.dump(out, sys.stdout)
 """
 
 
-def containers(games: int) -> dict[str, tuple[list[bytes], str | None]]:
-    """Per case, the containers of the first ``games`` readable games of its real collection, and the notation."""
+def first_containers(game: str, path: str, scheme: str, count: int) -> list[bytes]:
+    """The containers of the first ``count`` readable games of a real collection (``path`` under :data:`DATA`)."""
     import plybits
     from plybits import registry
 
+    text = (DATA / path).read_text(encoding="utf-8", errors="replace")
+    blobs: list[bytes] = []
+    for record in registry.get_game(game).split_records(text):
+        try:
+            blobs.append(plybits.encode(game, scheme, record=record).data)
+        except plybits.errors.PlybitsError:
+            continue
+        if len(blobs) == count:
+            break
+    return blobs
+
+
+def containers(games: int) -> dict[str, tuple[list[bytes], str | None]]:
+    """Per case, the containers of the first ``games`` readable games of its real collection, and the notation."""
     cases: dict[str, tuple[list[bytes], str | None]] = {}
     for game, (path, scheme, notation) in SOURCES.items():
-        text = (DATA / path).read_text(encoding="utf-8", errors="replace")
-        blobs = []
-        for record in registry.get_game(game).split_records(text):
-            try:
-                blobs.append(plybits.encode(game, scheme, record=record).data)
-            except plybits.errors.PlybitsError:
-                continue
-            if len(blobs) == games:
-                break
-        cases[f"{game}/{scheme}"] = (blobs, notation)
+        cases[f"{game}/{scheme}"] = (first_containers(game, path, scheme, games), notation)
         if game == RANKED[0]:
-            rank_blobs = [plybits.encode(game, RANKED[1], record=r).data
-                          for r in list(registry.get_game(game).split_records(text))[: games // 4]]
-            cases[f"{game}/{RANKED[1]}"] = (rank_blobs, RANKED[2])
+            cases[f"{game}/{RANKED[1]}"] = (first_containers(game, path, RANKED[1], games // 4), RANKED[2])
     return cases
+
+
+def run_worker(pythonpath: str, payload: str, env: dict[str, str] | None = None, code: str = WORKER) -> Any:
+    """What the worker ``code`` prints, run in a fresh interpreter on ``pythonpath`` (``env`` added to this one's)."""
+    done = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": pythonpath, **(env or {})}, cwd=ROOT, check=True)
+    return json.loads(done.stdout)
 
 
 def run_side(tree: Path, payload: str) -> dict[str, dict[str, Any]]:
     """The worker's timings and decoded moves, run in a fresh interpreter importing ``tree``'s plybits (and this
     tree's bench.timing: the working directory is this tree, whose root holds no plybits)."""
-    env = {**os.environ, "PYTHONPATH": f"{tree / 'codecs'}{os.pathsep}{ROOT}"}
-    done = subprocess.run([sys.executable, "-c", WORKER], input=payload, capture_output=True, text=True,
-                          env=env, cwd=ROOT, check=True)
-    result: dict[str, dict[str, Any]] = json.loads(done.stdout)
+    result: dict[str, dict[str, Any]] = run_worker(f"{tree / 'codecs'}{os.pathsep}{ROOT}", payload)
     return result
 
 
