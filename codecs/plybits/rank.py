@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 from itertools import accumulate
 from math import isqrt
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 from bitarray import bitarray
 from mypy_extensions import mypyc_attr
@@ -26,6 +26,8 @@ from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
 from plybits.game import MoveT, Observer, BoardT, Scheme, StepEncoder
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
+
+DerivedT = TypeVar("DerivedT")
 
 SCORE_SCALE = 32
 """Model scores are integers in units of 1/32 bit: a score higher by 32 means twice as likely."""
@@ -206,6 +208,13 @@ class LinearModel(MoveModel):
         self._indicator: LinearModel | None = None
         if features is None and type(self).scores is LinearModel.scores:
             raise TypeError(f"{type(self).__name__} defines no features: pass a feature function or define scores")
+
+    def derived(self, key: str, build: Callable[[list[int]], DerivedT]) -> DerivedT:
+        """What ``build`` makes of :attr:`weights`, made once and kept in :attr:`cache` under ``key``."""
+        value = self.cache.get(key)
+        if value is None:
+            value = self.cache[key] = build(self.weights)
+        return cast(DerivedT, value)
 
     @property
     def weights(self) -> list[int]:

@@ -145,6 +145,11 @@ def _exposure(cells: list[Any], me: int, opp: int) -> list[int]:
     return exposed
 
 
+
+def _cohesion_table(w: list[int]) -> list[list[int]]:
+    """The cohesion weight of each kind and change in adjacent pairs (-30..30), from the weights ``w``."""
+    return [[w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6] for c in range(-30, 31)] for kind in range(5)]
+
 class LinearAbaloneModel(LinearModel):
     """Model 1: log-linear with the shipped integer weights; :meth:`scores` defines the features."""
 
@@ -269,13 +274,7 @@ class LinearAbaloneModel(LinearModel):
     @property
     def _cohesion(self) -> list[list[int]]:
         """The cohesion weight of each kind and change in adjacent pairs (-30..30)."""
-        table: list[list[int]] | None = self.cache.get("cohesion")
-        if table is None:
-            w = self.weights
-            table = self.cache["cohesion"] = [
-                [w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6] for c in range(-30, 31)] for kind in range(5)
-            ]
-        return table
+        return self.derived("cohesion", _cohesion_table)
 
     @property
     def _inline(self) -> tuple[list[int | None], list[int | None]]:

@@ -322,12 +322,6 @@ class LinearChessModel(LinearModel):
         scores[-1] = NULL_SCORE
         return moves, softmax_frequencies(scores)
 
-    def _tables(self) -> _Tables:
-        tables = self.cache.get("tables")
-        if not isinstance(tables, _Tables):
-            tables = self.cache["tables"] = _Tables(self.weights)
-        return tables
-
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (ids by block, ``kind``
         the mover's, squares relative to the side to move):
@@ -345,7 +339,7 @@ class LinearChessModel(LinearModel):
         The weights come laid out in :class:`_Tables`; what depends on the origin square is summed once for
         all the moves from it.
         """
-        tables = self._tables()
+        tables = self.derived("tables", _Tables)
         w = tables.w
         rows = tables.rows
         safety = tables.safety

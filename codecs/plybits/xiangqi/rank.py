@@ -165,12 +165,6 @@ class LinearXiangqiModel(LinearModel):
         super().__init__(filename, version, description, package="plybits.xiangqi", n_features=N_FEATURES,
                          canonical=canonical_moves, features=None)
 
-    def _tables(self) -> _Tables:
-        tables = self.cache.get("tables")
-        if not isinstance(tables, _Tables):
-            tables = self.cache["tables"] = _Tables(self.weights)
-        return tables
-
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` the mover's, points
         relative to the side to move):
@@ -183,7 +177,7 @@ class LinearXiangqiModel(LinearModel):
         - ``F_TO_ATTACKED`` (by capture? and kind) / ``F_FROM_ATTACKED`` where the opponent could move;
           ``F_SAME_PIECE``; ``F_EVASION`` in check.
         """
-        tables = self._tables()
+        tables = self.derived("tables", _Tables)
         w = tables.w
         rows = tables.rows
         cells = board.cells
