@@ -50,7 +50,7 @@ def test_every_step_off_the_board_hits_off() -> None:
     edge = 0
     for sq in SQUARES:
         for step in STEPS:
-            if cells[sq + step] is OFF:
+            if cells[sq + step] == OFF:
                 edge += 1
             else:
                 assert sq + step in SQUARES

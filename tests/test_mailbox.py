@@ -17,10 +17,10 @@ def test_indices_names_and_coordinates_agree():
 def test_border_cells_are_off_and_a_knight_jump_never_wraps():
     g = chess_like()
     cells = g.empty_cells()
-    assert sum(cell is OFF for cell in cells) == g.size - 64
+    assert sum(cell == OFF for cell in cells) == g.size - 64
     jumps = [g.offset(df, dr) for df, dr in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))]
     h1 = g.parse("h1")
-    landing = [g.name(h1 + j) for j in jumps if cells[h1 + j] is not OFF]
+    landing = [g.name(h1 + j) for j in jumps if cells[h1 + j] != OFF]
     assert sorted(landing) == ["f2", "g3"]
 
 
@@ -35,4 +35,4 @@ def test_non_rectangular_boards_mark_missing_cells_off():
     hexagon = Geometry(3, 3, 1, name=lambda f, r: f"{r}{f}", exists=lambda f, r: abs(f - r) <= 1)
     assert len(hexagon.squares) == 7
     cells = hexagon.empty_cells()
-    assert cells[hexagon.index(2, 0)] is OFF and cells[hexagon.index(1, 1)] is None
+    assert cells[hexagon.index(2, 0)] == OFF and cells[hexagon.index(1, 1)] is None

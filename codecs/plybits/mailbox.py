@@ -8,7 +8,7 @@ list look-up, never a coordinate test::
 
     >>> g = Geometry(width=3, height=3, border=1, name=lambda f, r: "abc"[f] + str(r + 1))
     >>> cells = g.empty_cells()
-    >>> g.parse("a1"), g.name(g.index(2, 2)), cells[g.index(0, 0) + g.offset(-1, 0)] is OFF
+    >>> g.parse("a1"), g.name(g.index(2, 2)), cells[g.index(0, 0) + g.offset(-1, 0)] == OFF
     (6, 'c3', True)
 """
 
@@ -20,20 +20,10 @@ from typing import Any, Final, TypeAlias
 from plybits.errors import InvalidMoveError
 
 
-class _Off:
-    """The sentinel stored in border cells: off the board."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "OFF"
-
-    def __bool__(self) -> bool:
-        return True
-
-
-OFF: Final = _Off()
-"""Marks a cell outside the board. Truthy, so ``if cells[i]`` means "occupied or off"."""
+OFF: Final = 0x40
+"""Marks a cell outside the board: an ``int`` no game uses for a piece (its low bits are clear, so it is of no
+colour and no kind), so that a game's cells are a ``list[int]`` (compiled code indexes them natively). Truthy,
+so ``if cells[i]`` means "occupied or off"; compare it with ``==``."""
 
 Square: TypeAlias = int
 """A cell's index in a game's cell array (``board.cells[square]``)."""

@@ -397,17 +397,17 @@ class Board:
                     elif c == opp:  # 3 against 1 or 2
                         t += step
                         c = cells[t]
-                        if c == EMPTY or c is OFF:
+                        if c == EMPTY or c == OFF:
                             append(move)
                         elif c == opp:
                             c = cells[t + step]
-                            if c == EMPTY or c is OFF:
+                            if c == EMPTY or c == OFF:
                                 append(move)
                 elif c == EMPTY:
                     append(move)
                 elif c == opp:  # 2 against 1
                     c = cells[t + step]
-                    if c == EMPTY or c is OFF:
+                    if c == EMPTY or c == OFF:
                         append(move)
             for lstep, twos, threes in bs_table[sq]:
                 a = sq + lstep
@@ -447,7 +447,7 @@ class Board:
             if n > 3:
                 return f"the line from {names[sq]} holds {n} {side} marbles in a row; at most 3 move"
             c = cells[t]
-            if c is OFF:
+            if c == OFF:
                 return f"{names[t - step]} would leave the board: a player never pushes off his own marble"
             if c == EMPTY:
                 return None
@@ -472,7 +472,7 @@ class Board:
         dstep = STEPS[move.direction]
         for sq in marbles:
             dest = sq + dstep
-            if cells[dest] is OFF:
+            if cells[dest] == OFF:
                 return f"{names[sq]} would leave the board: a broadside moves into empty cells only"
             if cells[dest] != EMPTY:
                 return f"broadside into occupied {names[dest]}: a broadside moves into empty cells only"
@@ -517,7 +517,7 @@ class Board:
             return False
         while cells[t] == 3 - me:
             t += step
-        return cells[t] is OFF
+        return bool(cells[t] == OFF)
 
     def push(self, move: Move) -> None:
         """Play ``move`` (legal here); an opposing marble pushed off the edge counts as ejected."""
@@ -537,7 +537,7 @@ class Board:
                 t += step
                 while cells[t] == opp:
                     t += step
-                if cells[t] is OFF:
+                if cells[t] == OFF:
                     self.ejected[opp] += 1
                 else:
                     cells[t] = opp

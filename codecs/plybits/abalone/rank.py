@@ -137,7 +137,7 @@ def _exposure(cells: list[Any], me: int, opp: int) -> list[int]:
                 u += step
             if k >= n or cells[u] == opp:
                 continue
-            level = 2 if cells[u] is OFF else 1
+            level = 2 if cells[u] == OFF else 1
             for j in range(k):
                 c = t + j * step
                 if exposed[c] < level:
@@ -210,7 +210,7 @@ class LinearAbaloneModel(LinearModel):
                 while cells[u] == opp:
                     pushed += 1
                     u += step
-                ejects = 1 if pushed and cells[u] is OFF else 0
+                ejects = 1 if pushed and cells[u] == OFF else 0
                 key = (rear * 6 + m.direction) * 18 + (n - 1) * 6 + pushed * 2 + ejects
                 found = inline[key]
                 if found is None:

@@ -225,7 +225,7 @@ def _checks_after(b: list[Any], f: int, t: int, p: int, k: int) -> bool:
         while q == 0:
             s += step
             q = b[s]
-        if q is not OFF and q & BLACK == p & BLACK and SLIDES_ALONG[SIZE + step][q & 7]:
+        if q != OFF and q & BLACK == p & BLACK and SLIDES_ALONG[SIZE + step][q & 7]:
             return True
     return False
 
@@ -506,7 +506,7 @@ class Board:
             while b[t] == 0:
                 t += d
             p = b[t]
-            if p is not OFF and p & BLACK == by and SLIDES_ALONG[SIZE + d][p & 7]:
+            if p != OFF and p & BLACK == by and SLIDES_ALONG[SIZE + d][p & 7]:
                 out.append(t)
         return out
 
@@ -534,7 +534,7 @@ class Board:
             while p == 0:
                 t += d
                 p = b[t]
-            if p is OFF:
+            if p == OFF:
                 continue
             if p & BLACK == us:
                 own = t
@@ -543,7 +543,7 @@ class Board:
                 while p == 0:
                     t += d
                     p = b[t]
-                if p is not OFF and p & BLACK == them and SLIDES_ALONG[SIZE + d][p & 7]:
+                if p != OFF and p & BLACK == them and SLIDES_ALONG[SIZE + d][p & 7]:
                     pins[own] = set(range(k + d, t + d, d))
             elif SLIDES_ALONG[SIZE + d][p & 7]:
                 checkers.append(t)
@@ -779,10 +779,10 @@ class Board:
         us = self.turn
         them = us ^ BLACK
         p = b[f]
-        if not p or p is OFF or p & BLACK != us:
+        if not p or p == OFF or p & BLACK != us:
             raise IllegalMoveError(f"no {'white' if us == WHITE else 'black'} piece on {NAMES[f] or f!r}")
         q = b[t]
-        if q is OFF:
+        if q == OFF:
             raise IllegalMoveError(f"target {t!r} is off the board")
         kind = p & 7
         ep_capture = False
@@ -851,7 +851,7 @@ class Board:
                         while q == 0:
                             s += step
                             q = b[s]
-                        if q is not OFF and q & BLACK == them and SLIDES_ALONG[SIZE + step][q & 7]:
+                        if q != OFF and q & BLACK == them and SLIDES_ALONG[SIZE + step][q & 7]:
                             raise IllegalMoveError("it leaves the king in check")
                 found = _MOVES[(f * SIZE + t) * 8 + promotion]
                 return move(f, t, promotion) if found is None else found

@@ -391,7 +391,7 @@ class Board:
     def piece_at(self, index: int) -> int:
         """The piece code on a cell (0 when empty)."""
         piece = self.cells[index]
-        return 0 if piece is OFF else piece
+        return 0 if piece == OFF else piece
 
     # ---- attacks ---------------------------------------------------------------------------------------
 
@@ -407,7 +407,7 @@ class Board:
             while p == 0:
                 t += step
                 p = cells[t]
-            if p is OFF:
+            if p == OFF:
                 continue
             if p == e_rook or (p == e_king and (step == STRIDE or step == -STRIDE)):
                 return True
@@ -442,7 +442,7 @@ class Board:
             while p == 0:
                 t += step
                 p = cells[t]
-            if p is OFF:
+            if p == OFF:
                 continue
             if p == e_rook or p == e_slider:
                 return True
@@ -500,7 +500,7 @@ class Board:
                         add(row[t])
                         t += step
                         q = cells[t]
-                    if q is not OFF and q & BLACK != us:
+                    if q != OFF and q & BLACK != us:
                         add(row[t])
             elif kind == CANNON:
                 for step in ORTHOGONAL:
@@ -510,14 +510,14 @@ class Board:
                         add(row[t])
                         t += step
                         q = cells[t]
-                    if q is OFF:
+                    if q == OFF:
                         continue
                     t += step
                     q = cells[t]
                     while q == 0:
                         t += step
                         q = cells[t]
-                    if q is not OFF and q & BLACK != us:
+                    if q != OFF and q & BLACK != us:
                         add(row[t])
             elif kind == HORSE:
                 for t, leg in HORSE_JUMPS[i]:
@@ -601,7 +601,7 @@ class Board:
             while p == 0:
                 t += step
                 p = cells[t]
-            if p is OFF:
+            if p == OFF:
                 continue
             if p == e_rook or (p == e_king and (step == STRIDE or step == -STRIDE)):
                 hit = True
@@ -629,7 +629,7 @@ class Board:
         cells = self.cells
         us = self.turn
         p = cells[frm]
-        if p is OFF or not p or p & BLACK != us or not _on[to]:
+        if p == OFF or not p or p & BLACK != us or not _on[to]:
             return False
         q = cells[to]
         if q != 0 and q & BLACK == us:
