@@ -1,0 +1,223 @@
+"""This tree's public verbs, compiled and pure Python, against an earlier revision's pure-Python build.
+
+Run (after ``make compile``): ``.venv/bin/python -m bench.speed --base REV [--games N] [--rounds R] [--write]``;
+prints a markdown section (``--write`` also puts it into BENCHMARKS.md between the speed markers).
+
+Three sides, each a fresh interpreter on the very same inputs (made once, by this tree, from real games): this
+tree with its mypyc extension modules, this tree with ``PLYBITS_PURE=1``, and REV (checked out into a temporary
+git worktree, never compiled). Each times the public calls ``plybits.decode(data, notation=...)`` of the
+containers and ``plybits.encode(game, scheme, record=...)`` of the records they came from (moves and tags only,
+as REV wrote them), with bench.timing's ``repeat`` (the collector on, ``gc.collect()`` before each pass, results
+dropped; the median of three passes). The sides take turns as bench.timing's ``turns``, ``--rounds`` rounds, and
+every figure is the median (min-max) of the rounds. Before anything is reported, the three sides' decoded moves
+must be equal, and so must every container they encode, byte for byte.
+
+The command-line rows run ``python -m plybits encode`` / ``decode`` of ``--cli-games`` chess games as one file
+(``rank``, moves and tags), on each side of this tree, the whole process timed; a run over an empty file is timed
+beside it, and games/s is taken over the difference (the start-up left out), with the start-up given apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.report import ROOT, add_write_option, load_average, publish
+from bench.timing import turns
+
+DATA = ROOT.parent / "shared" / "data"
+CASES = {
+    # name: (game, collection, scheme, notation written by decode, games as a multiple of --games)
+    "chess/rank": ("chess", "chess/twic0920.pgn", "rank", "uci", 1),
+    "xiangqi/rank": ("xiangqi", "xiangqi/Hu_Ronghua_1391_UCI_games.pgn", "rank", None, 1),
+    "abalone/rank": ("abalone", "abalone/migs-2016-2017.train.apgn", "rank", None, 1),
+    "chess/0x88": ("chess", "chess/twic0920.pgn", "0x88", "uci", 4),
+    "xiangqi/xq10": ("xiangqi", "xiangqi/Hu_Ronghua_1391_UCI_games.pgn", "xq10", None, 4),
+    "abalone/abapro": ("abalone", "abalone/migs-2016-2017.train.apgn", "abapro", None, 4),
+}
+SIDES = ("compiled", "pure", "base")
+
+WORKER = r"""
+import base64, inspect, json, sys
+import plybits
+from plybits.compiled import compiled_modules
+from bench.timing import each, repeat
+cases = json.load(sys.stdin)
+# an earlier revision may predate `fidelity`: its records were then always coded as moves and tags
+moves_only = {"fidelity": "moves"} if "fidelity" in inspect.signature(plybits.encode).parameters else {}
+out = {}
+for name, case in cases.items():
+    game, scheme, notation = case["game"], case["scheme"], case["notation"]
+    blobs = [base64.b64decode(b) for b in case["blobs"]]
+    records = case["records"]
+    moves = [plybits.decode(b, notation=notation).moves for b in blobs]
+    encoded = [plybits.encode(game, scheme, record=r, **moves_only).data for r in records]
+    decode = repeat(each(lambda b: plybits.decode(b, notation=notation), blobs), 3)
+    encode = repeat(each(lambda r: plybits.encode(game, scheme, record=r, **moves_only), records), 3)
+    out[name] = {"decode": sorted(decode)[1], "encode": sorted(encode)[1], "moves": moves,
+                 "encoded": [base64.b64encode(e).decode() for e in encoded]}
+json.dump({"compiled": compiled_modules(), "out": out}, sys.stdout)
+"""
+
+
+def first_records(game: str, path: str, scheme: str, count: int) -> tuple[list[str], list[bytes]]:
+    """The first ``count`` records of a real collection (``path`` under :data:`DATA`) that encode, and their
+    containers (moves and tags only)."""
+    import plybits
+    from plybits import registry
+
+    text = (DATA / path).read_text(encoding="utf-8", errors="replace")
+    records: list[str] = []
+    blobs: list[bytes] = []
+    for record in registry.get_game(game).split_records(text):
+        try:
+            blobs.append(plybits.encode(game, scheme, record=record, fidelity="moves").data)
+        except plybits.errors.PlybitsError:
+            continue
+        records.append(record)
+        if len(blobs) == count:
+            break
+    return records, blobs
+
+
+def run_worker(pythonpath: str, payload: str, env: dict[str, str], code: str = WORKER) -> Any:
+    """What the worker ``code`` prints, run in a fresh interpreter on ``pythonpath`` (``env`` added to this one's)."""
+    done = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": pythonpath, **env}, cwd=ROOT, check=True)
+    return json.loads(done.stdout)
+
+
+def side_setting(side: str, base: Path) -> tuple[str, dict[str, str]]:
+    """The ``PYTHONPATH`` and environment of a side (this tree's bench package is always importable)."""
+    if side == "base":
+        return f"{base / 'codecs'}{os.pathsep}{ROOT}", {"PLYBITS_PURE": "1"}
+    return f"{ROOT / 'codecs'}{os.pathsep}{ROOT}", {"PLYBITS_PURE": "1" if side == "pure" else "0"}
+
+
+def cli_seconds(side: str, base: Path, verb: str, path: Path, scheme: str) -> float:
+    """Seconds of one ``python -m plybits`` run of ``verb`` over the file ``path``, output discarded."""
+    pythonpath, env = side_setting(side, base)
+    args = [sys.executable, "-m", "plybits", verb, str(path), "-o", os.devnull, "-q"]
+    if verb == "encode":
+        args += ["--scheme", scheme, "--to", "base64url"]
+    started = time.perf_counter()
+    subprocess.run(args, env={**os.environ, "PYTHONPATH": pythonpath, **env}, cwd=ROOT, check=True,
+                   capture_output=True)
+    return time.perf_counter() - started
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):,.0f} ({min(values):,.0f}-{max(values):,.0f})"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", required=True, help="the earlier revision (a git commit-ish)")
+    parser.add_argument("--games", type=int, default=100, help="games of each collection for rank (4x for seed schemes)")
+    parser.add_argument("--cli-games", type=int, default=400, help="chess games of the command-line rows")
+    parser.add_argument("--rounds", type=int, default=5, help="alternations of the sides")
+    parser.add_argument("--quick", action="store_true", help="a smoke test: 4 games, 2 rounds, nothing written")
+    add_write_option(parser, "speed")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.cli_games, args.rounds, args.write = 4, 8, 2, False
+    if not DATA.is_dir():
+        raise SystemExit(f"{DATA} is absent: the real collections are needed")
+    inputs = {name: first_records(game, path, scheme, args.games * times)
+              for name, (game, path, scheme, _, times) in CASES.items()}
+    payload = json.dumps({name: {"game": CASES[name][0], "scheme": CASES[name][2], "notation": CASES[name][3],
+                                 "records": records, "blobs": [base64.b64encode(b).decode() for b in blobs]}
+                          for name, (records, blobs) in inputs.items()})
+    load_start = load_average()
+    seconds: dict[str, dict[str, dict[str, list[float]]]] = {
+        name: {verb: {side: [] for side in SIDES} for verb in ("decode", "encode")} for name in CASES}
+    cli_records = first_records("chess", CASES["chess/rank"][1], "rank", args.cli_games)[0]
+    cli: dict[str, dict[str, list[float]]] = {verb: {side: [] for side in SIDES[:2]}
+                                              for verb in ("encode", "decode", "encode0", "decode0")}
+    first: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base"
+        pgn = Path(tmp) / "games.pgn"
+        pgn.write_text("\n\n".join(cli_records) + "\n", encoding="utf-8")
+        ranked = Path(tmp) / "games.ndjson"
+        empty = Path(tmp) / "empty.pgn"
+        empty.write_text("", encoding="utf-8")
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
+        try:
+            subprocess.run([sys.executable, "-m", "plybits", "encode", str(pgn), "--scheme", "rank", "-o", str(ranked),
+                            "-q", "--fidelity", "moves"],
+                           env={**os.environ, "PYTHONPATH": str(ROOT / "codecs")}, cwd=ROOT, check=True)
+            for side in turns(list(SIDES), args.rounds):
+                pythonpath, env = side_setting(side, base)
+                answer = run_worker(pythonpath, payload, env)
+                if (side == "compiled") != bool(answer["compiled"]):
+                    raise SystemExit(f"the {side} side loaded compiled modules {answer['compiled']}: "
+                                     "run `make compile` first")
+                result = answer["out"]
+                for name in CASES:
+                    for verb in ("decode", "encode"):
+                        seconds[name][verb][side].append(float(result[name][verb]))
+                    kept = first.setdefault(name, result[name])
+                    for what in ("moves", "encoded"):
+                        if result[name][what] != kept[what]:
+                            raise SystemExit(f"{name}: the {side} side's {what} differ from another side's")
+                if side != "base":
+                    for verb, path in (("encode", pgn), ("decode", ranked)):
+                        cli[verb][side].append(cli_seconds(side, base, verb, path, "rank"))
+                        cli[verb + "0"][side].append(cli_seconds(side, base, verb, empty, "rank"))
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+    rows = []
+    for name in CASES:
+        plies = sum(len(m) for m in first[name]["moves"])
+        games = len(first[name]["moves"])
+        for verb in ("decode", "encode"):
+            rate = {side: [plies / t for t in ts] for side, ts in seconds[name][verb].items()}
+            med = {side: statistics.median(r) for side, r in rate.items()}
+            rows.append(f"| {name} | `plybits.{verb}` | {games:,} | {plies:,} | {spread(rate['compiled'])} | "
+                        f"{spread(rate['pure'])} | {spread(rate['base'])} | {med['compiled'] / med['base']:.2f}x | "
+                        f"{med['pure'] / med['base']:.2f}x |")
+    games = len(cli_records)
+    cli_rows = []
+    for verb in ("encode", "decode"):
+        rates = {side: [games / (t - t0) for t, t0 in zip(cli[verb][side], cli[verb + "0"][side])] for side in SIDES[:2]}
+        start = {side: [1000 * t0 for t0 in cli[verb + "0"][side]] for side in SIDES[:2]}
+        cli_rows.append(f"| `plybits {verb}` of {games} chess games (`rank`) | {spread(rates['compiled'])} | "
+                        f"{spread(rates['pure'])} | {spread(start['compiled'])} | {spread(start['pure'])} |")
+    section = "\n".join([
+        "## Speed: this tree against the pure-Python build of an earlier revision",
+        "",
+        f"Command: `.venv/bin/python -m bench.speed --base {args.base} --games {args.games} --rounds {args.rounds} "
+        f"--write` (this tree at {head}, compiled and pure Python, against {args.base}; load average "
+        f"{load_start:.1f} at the start and {load_average():.1f} at the end, 2 cores). Each side is a fresh process "
+        "on the same inputs, the sides alternated; each figure is the median (min-max) over the rounds of a side's "
+        "median of 3 passes. All three sides decode the same moves and encode the same container bytes (checked).",
+        "",
+        "| case | verb | games | plies | plies/s, compiled | plies/s, pure Python | plies/s, "
+        f"{args.base} | compiled / {args.base} | pure / {args.base} |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        *rows,
+        "",
+        "The command line, one process a run, games/s after its start-up (a run over an empty file, timed beside "
+        "it), median (min-max) of the rounds:",
+        "",
+        "| run | games/s, compiled | games/s, pure Python | start-up ms, compiled | start-up ms, pure Python |",
+        "|---|---:|---:|---:|---:|",
+        *cli_rows,
+    ])
+    publish("speed", section, args.write)
+
+
+if __name__ == "__main__":
+    main()
