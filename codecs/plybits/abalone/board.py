@@ -152,8 +152,6 @@ ALL_MOVES: Final[tuple[Move, ...]] = tuple(
 """Every move Aba-Pro can write (legal in some position or none): inline steps onto the board, broadside lines on it."""
 
 _STEP: Final[list[int]] = list(STEPS)
-_SIDEWAYS_FLAT: Final[list[int]] = [d for line in range(3) for d in SIDEWAYS[line]]
-"""``_SIDEWAYS_FLAT[line * 4 + k]``: the four sideways directions of a line along direction 0..2."""
 _SQUARE_LIST: Final[list[int]] = list(SQUARES)
 
 INLINE_CODES: Final = GEOMETRY.size * 6
@@ -182,6 +180,23 @@ def _moves_by_code() -> list[Move]:
 
 MOVE_OF: Final[list[Move]] = _moves_by_code()
 """The move of each code (:func:`move_code`)."""
+
+_INLINE_TABLE: Final[list[list[tuple[int, int]]]] = [
+    [(STEPS[d], sq * 6 + d) for d in range(6)] if sq in INLINE else [] for sq in range(GEOMETRY.size)
+]
+"""Per mailbox index: (step, move code) of its inline moves in the six directions."""
+_BROADSIDE_TABLE: Final[list[list[tuple[int, int, int]]]] = [
+    [
+        (STEPS[line], INLINE_CODES + (sq * 3 + line) * 12, line)
+        for line in (0, 1, 2)
+        if (sq, line, 2, SIDEWAYS[line][0]) in BROADSIDE
+    ]
+    for sq in range(GEOMETRY.size)
+]
+"""Per mailbox index, for each line direction 0..2 along which two marbles fit: (line step, the code
+of its two-marble broadside in direction 0 (``+ 6``: three marbles; ``+ d``: direction d), line)."""
+_SIDEWAYS_TABLE: Final[list[list[tuple[int, int]]]] = [[(STEPS[d], d) for d in SIDEWAYS[line]] for line in range(3)]
+"""Per line direction 0..2: (step, direction) of the four directions it moves broadside in."""
 
 LAYOUTS: Final[dict[str, str]] = {
     "standard": "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0 1",
@@ -389,18 +404,18 @@ class Board:
         cells = self.cells
         me = self.turn
         opp = 3 - me
-        steps = _STEP
-        sideways = _SIDEWAYS_FLAT
+        add = inline.append
+        inline_table = _INLINE_TABLE
+        broadside_table = _BROADSIDE_TABLE
+        sideways = _SIDEWAYS_TABLE
         for sq in _SQUARE_LIST:
             if cells[sq] != me:
                 continue
-            base = sq * 6
-            for d in range(6):
-                step = steps[d]
+            for step, code in inline_table[sq]:
                 t = sq + step
                 c = cells[t]
                 if c == EMPTY:
-                    inline.append(base + d)
+                    add(code)
                     continue
                 if c != me:
                     continue  # a lone marble pushes nothing; off the board is suicide
@@ -412,39 +427,32 @@ class Board:
                     if c == me:
                         continue  # four in a row cannot move
                     if c == EMPTY:
-                        inline.append(base + d)
+                        add(code)
                     elif c == opp:  # 3 against 1 or 2
                         t += step
                         c = cells[t]
                         if c == EMPTY or c == OFF:
-                            inline.append(base + d)
+                            add(code)
                         elif c == opp:
                             c = cells[t + step]
                             if c == EMPTY or c == OFF:
-                                inline.append(base + d)
+                                add(code)
                 elif c == EMPTY:
-                    inline.append(base + d)
+                    add(code)
                 elif c == opp:  # 2 against 1
                     c = cells[t + step]
                     if c == EMPTY or c == OFF:
-                        inline.append(base + d)
-            for line in range(3):
-                lstep = steps[line]
+                        add(code)
+            for lstep, code, line in broadside_table[sq]:
                 a = sq + lstep
                 if cells[a] != me:
-                    continue  # own marbles only: the line is on the board
-                b = a + lstep
-                three = cells[b] == me
-                code = INLINE_CODES + (sq * 3 + line) * 12
-                for k in range(4):
-                    d = sideways[line * 4 + k]
-                    s = steps[d]
+                    continue
+                for s, d in sideways[line]:
                     if cells[sq + s] == EMPTY and cells[a + s] == EMPTY:
                         broadside.append(code + d)
-                if three:
-                    for k in range(4):
-                        d = sideways[line * 4 + k]
-                        s = steps[d]
+                b = a + lstep
+                if cells[b] == me:
+                    for s, d in sideways[line]:
                         if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
                             broadside.append(code + 6 + d)
 

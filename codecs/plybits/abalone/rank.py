@@ -51,7 +51,7 @@ def canonical_moves(board: Board) -> list[Move]:
 
 # ---------------------------------------------------------------- model 1 features (frozen)
 
-_SIZE = GEOMETRY.size
+_SIZE: Final = GEOMETRY.size
 RING = [-1] * _SIZE
 """Hex distance of each cell from the centre e5 (0..4); -1 off the board."""
 _COORDS = [(0, 0)] * _SIZE
@@ -292,7 +292,8 @@ class LinearAbaloneModel(LinearModel):
         for sq in _SQUARE_LIST:
             if cells[sq] == me:
                 for st in steps:
-                    own[sq + st] += 1
+                    t = sq + st
+                    own[t] = own[t] + 1
         cell_of = _CELL
         dstep_of = _DSTEP
         lstep_of = _LSTEP
