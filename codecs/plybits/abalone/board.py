@@ -151,28 +151,52 @@ ALL_MOVES: Final[tuple[Move, ...]] = tuple(
 ) + tuple(m for m in BROADSIDE.values() if GEOMETRY.on_board[m.cell + STEPS[m.direction]])
 """Every move Aba-Pro can write (legal in some position or none): inline steps onto the board, broadside lines on it."""
 
-_INLINE_TABLE: Final[tuple[tuple[tuple[int, Move], ...], ...]] = tuple(
-    tuple((STEPS[d], INLINE[sq][d]) for d in range(6)) if sq in INLINE else () for sq in range(GEOMETRY.size)
-)
-"""Per mailbox index: (step, inline move) for the six directions."""
+_STEP: Final[list[int]] = list(STEPS)
+_SQUARE_LIST: Final[list[int]] = list(SQUARES)
+
+INLINE_CODES: Final = GEOMETRY.size * 6
+"""Move codes below this are inline moves, ``cell * 6 + direction``; broadsides follow (:func:`move_code`)."""
+N_CODES: Final = INLINE_CODES + GEOMETRY.size * 36
+"""One more than the largest move code."""
 
 
-def _sideways(sq: int, line: int, marbles: int) -> tuple[tuple[int, Move], ...]:
-    if (sq, line, marbles, SIDEWAYS[line][0]) not in BROADSIDE:
-        return ()
-    return tuple((STEPS[d], BROADSIDE[sq, line, marbles, d]) for d in SIDEWAYS[line])
+def move_code(move: Move) -> int:
+    """A move as an int below :data:`N_CODES` (for tables indexed by move): inline ``cell * 6 +
+    direction``, broadside ``INLINE_CODES + ((cell * 3 + line) * 2 + marbles - 2) * 6 + direction``."""
+    if move.line < 0:
+        return move.cell * 6 + move.direction
+    return INLINE_CODES + ((move.cell * 3 + move.line) * 2 + move.marbles - 2) * 6 + move.direction
 
 
-_BS_TABLE: Final[tuple[tuple[tuple[int, tuple[tuple[int, Move], ...], tuple[tuple[int, Move], ...]], ...], ...]] = tuple(
-    tuple(
-        (STEPS[line], _sideways(sq, line, 2), _sideways(sq, line, 3))
+def _moves_by_code() -> list[Move]:
+    table = [INLINE[SQUARES[0]][0]] * N_CODES  # codes of no move hold a placeholder, never read
+    for moves in INLINE.values():
+        for m in moves:
+            table[move_code(m)] = m
+    for m in BROADSIDE.values():
+        table[move_code(m)] = m
+    return table
+
+
+MOVE_OF: Final[list[Move]] = _moves_by_code()
+"""The move of each code (:func:`move_code`)."""
+
+_INLINE_TABLE: Final[list[list[tuple[int, int]]]] = [
+    [(STEPS[d], sq * 6 + d) for d in range(6)] if sq in INLINE else [] for sq in range(GEOMETRY.size)
+]
+"""Per mailbox index: (step, move code) of its inline moves in the six directions."""
+_BROADSIDE_TABLE: Final[list[list[tuple[int, int, int]]]] = [
+    [
+        (STEPS[line], INLINE_CODES + (sq * 3 + line) * 12, line)
         for line in (0, 1, 2)
-        if _sideways(sq, line, 2)
-    )
-    if sq in INLINE else ()
+        if (sq, line, 2, SIDEWAYS[line][0]) in BROADSIDE
+    ]
     for sq in range(GEOMETRY.size)
-)
-"""Per mailbox index, for line directions 0..2 that fit: (line step, two-marble sideways moves, three-marble ones)."""
+]
+"""Per mailbox index, for each line direction 0..2 along which two marbles fit: (line step, the code
+of its two-marble broadside in direction 0 (``+ 6``: three marbles; ``+ d``: direction d), line)."""
+_SIDEWAYS_TABLE: Final[list[list[tuple[int, int]]]] = [[(STEPS[d], d) for d in SIDEWAYS[line]] for line in range(3)]
+"""Per line direction 0..2: (step, direction) of the four directions it moves broadside in."""
 
 LAYOUTS: Final[dict[str, str]] = {
     "standard": "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0 1",
@@ -193,12 +217,12 @@ class Board:
     __slots__ = ("cells", "turn", "ejected", "fullmove")
 
     def __init__(self, start: str | None = "standard") -> None:
-        self.cells: list[Any] = GEOMETRY.empty_cells(EMPTY)
+        self.cells: list[int] = GEOMETRY.empty_cells(EMPTY)
         """Mailbox cells: ``EMPTY``, ``BLACK``, ``WHITE``, or ``OFF`` around and outside the hexagon."""
-        self.turn = BLACK
-        self.ejected = {BLACK: 0, WHITE: 0}
+        self.turn: int = BLACK
+        self.ejected: dict[int, int] = {BLACK: 0, WHITE: 0}
         """Marbles of each colour pushed off the board so far."""
-        self.fullmove = 1
+        self.fullmove: int = 1
         if start is not None:
             self.set_fen(LAYOUTS.get(start, start))
 
@@ -365,23 +389,33 @@ class Board:
         cells a1..i9; for each cell its inline moves by direction 0..5, then the broadsides
         that have it as first end, by line direction 0..2, two before three marbles, move
         directions ascending. Empty once a side has won."""
-        if self.ejected[BLACK] >= WIN_EJECTED or self.ejected[WHITE] >= WIN_EJECTED:
-            return []
+        codes: list[int] = []
+        self.legal_codes(codes, codes)
+        moves = MOVE_OF
+        return [moves[code] for code in codes]
+
+    def legal_codes(self, inline: list[int], broadside: list[int]) -> None:
+        """Append the :func:`move_code` of every legal move, the inline ones to ``inline`` and the
+        broadsides to ``broadside``, each in generation order (:meth:`legal_moves`' order when both
+        are one list; the ``rank`` scheme's canonical order when ``broadside`` follows ``inline``)."""
+        ejected = self.ejected
+        if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
+            return
         cells = self.cells
         me = self.turn
         opp = 3 - me
-        out: list[Move] = []
-        append = out.append
+        add = inline.append
         inline_table = _INLINE_TABLE
-        bs_table = _BS_TABLE
-        for sq in SQUARES:
+        broadside_table = _BROADSIDE_TABLE
+        sideways = _SIDEWAYS_TABLE
+        for sq in _SQUARE_LIST:
             if cells[sq] != me:
                 continue
-            for step, move in inline_table[sq]:
+            for step, code in inline_table[sq]:
                 t = sq + step
                 c = cells[t]
                 if c == EMPTY:
-                    append(move)
+                    add(code)
                     continue
                 if c != me:
                     continue  # a lone marble pushes nothing; off the board is suicide
@@ -393,36 +427,34 @@ class Board:
                     if c == me:
                         continue  # four in a row cannot move
                     if c == EMPTY:
-                        append(move)
+                        add(code)
                     elif c == opp:  # 3 against 1 or 2
                         t += step
                         c = cells[t]
                         if c == EMPTY or c == OFF:
-                            append(move)
+                            add(code)
                         elif c == opp:
                             c = cells[t + step]
                             if c == EMPTY or c == OFF:
-                                append(move)
+                                add(code)
                 elif c == EMPTY:
-                    append(move)
+                    add(code)
                 elif c == opp:  # 2 against 1
                     c = cells[t + step]
                     if c == EMPTY or c == OFF:
-                        append(move)
-            for lstep, twos, threes in bs_table[sq]:
+                        add(code)
+            for lstep, code, line in broadside_table[sq]:
                 a = sq + lstep
                 if cells[a] != me:
                     continue
-                for s, move in twos:
+                for s, d in sideways[line]:
                     if cells[sq + s] == EMPTY and cells[a + s] == EMPTY:
-                        append(move)
-                if threes:
-                    b = a + lstep
-                    if cells[b] == me:
-                        for s, move in threes:
-                            if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
-                                append(move)
-        return out
+                        broadside.append(code + d)
+                b = a + lstep
+                if cells[b] == me:
+                    for s, d in sideways[line]:
+                        if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
+                            broadside.append(code + 6 + d)
 
     def illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is not legal here, or ``None`` if it is."""
@@ -517,14 +549,15 @@ class Board:
             return False
         while cells[t] == 3 - me:
             t += step
-        return bool(cells[t] == OFF)
+        return cells[t] == OFF
 
     def push(self, move: Move) -> None:
         """Play ``move`` (legal here); an opposing marble pushed off the edge counts as ejected."""
         cells = self.cells
         me = self.turn
-        step = STEPS[move.direction]
-        if move.line < 0:
+        step = _STEP[move.direction]
+        line = move.line
+        if line < 0:
             sq = move.cell
             t = sq + step
             while cells[t] == me:
@@ -542,11 +575,12 @@ class Board:
                 else:
                     cells[t] = opp
         else:
-            lstep = STEPS[move.line]
+            lstep = _STEP[line]
             sq = move.cell
-            for k in range(move.marbles):
+            marbles = move.marbles
+            for k in range(marbles):
                 cells[sq + k * lstep] = EMPTY
-            for k in range(move.marbles):
+            for k in range(marbles):
                 cells[sq + k * lstep + step] = me
         if me == WHITE:
             self.fullmove += 1

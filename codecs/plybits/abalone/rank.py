@@ -16,11 +16,13 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import ClassVar, Final, cast, final
 
-from plybits.abalone.board import BLACK, CELL_NUMBER, EMPTY, GEOMETRY, SQUARES, STEPS, Board, Move
+from plybits.abalone.board import (
+    ALL_MOVES, BLACK, CELL_NUMBER, GEOMETRY, INLINE_CODES, MOVE_OF, N_CODES, SQUARES, STEPS, Board, Move, move_code,
+)
 from plybits.mailbox import OFF
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rank import LinearModel, RankScheme, UniformModel, softmax_frequencies
 
 
 def move_key(move: Move) -> tuple[int, ...]:
@@ -30,26 +32,26 @@ def move_key(move: Move) -> tuple[int, ...]:
     return (1, CELL_NUMBER[move.cell], move.line, move.marbles, move.direction)
 
 
-def _canonical_ranks() -> dict[Move, int]:
-    """Every move's place in the canonical order (:func:`move_key` of all moves, sorted)."""
-    from plybits.abalone.board import ALL_MOVES
-
-    return {m: i for i, m in enumerate(sorted(ALL_MOVES, key=move_key))}
-
-
-_RANK_OF = _canonical_ranks().__getitem__
+def canonical_codes(board: Board) -> list[int]:
+    """The :func:`~plybits.abalone.board.move_code` of each legal move of a position, in canonical order
+    (:func:`move_key`): generation order is cell, then direction or line, marbles and direction, so the
+    inline moves in it followed by the broadsides are sorted."""
+    codes: list[int] = []
+    broadside: list[int] = []
+    board.legal_codes(codes, broadside)
+    codes.extend(broadside)
+    return codes
 
 
 def canonical_moves(board: Board) -> list[Move]:
     """The legal moves of a position in canonical order (:func:`move_key`)."""
-    moves = board.legal_moves()
-    moves.sort(key=_RANK_OF)
-    return moves
+    moves = MOVE_OF
+    return [moves[code] for code in canonical_codes(board)]
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)
 
-_SIZE = GEOMETRY.size
+_SIZE: Final = GEOMETRY.size
 RING = [-1] * _SIZE
 """Hex distance of each cell from the centre e5 (0..4); -1 off the board."""
 _COORDS = [(0, 0)] * _SIZE
@@ -71,9 +73,13 @@ DISTANCE: list[list[int]] = [[9] * _SIZE for _ in range(_SIZE)]
 for _a in SQUARES:
     for _b in SQUARES:
         DISTANCE[_a][_b] = hex_distance(_a, _b)
+_DIST: Final[list[int]] = [d for row in DISTANCE for d in row]
+"""``_DIST[a * _SIZE + b]``: :data:`DISTANCE` flat."""
 _ADJACENT = [False] * (2 * _SIZE)
 for _s in STEPS:
     _ADJACENT[_SIZE + _s] = True
+_STEP: Final[list[int]] = list(STEPS)
+_SQUARE_LIST: Final[list[int]] = list(SQUARES)
 
 
 _next = 0
@@ -113,13 +119,14 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _exposure(cells: list[Any], me: int, opp: int) -> list[int]:
+def _exposure(cells: list[int], me: int, opp: int) -> list[int]:
     """Own marbles an opposing line could push now, by cell: 1 pushable, 2 pushable off the board (0: neither)."""
     exposed = [0] * _SIZE
-    for sq in SQUARES:
+    steps = _STEP
+    for sq in _SQUARE_LIST:
         if cells[sq] != opp:
             continue
-        for step in STEPS:
+        for step in steps:
             if cells[sq - step] == opp:
                 continue  # sq is not the rear of its line along step
             # an opposing line of n starting at sq (its rear) heading along step
@@ -145,17 +152,101 @@ def _exposure(cells: list[Any], me: int, opp: int) -> list[int]:
     return exposed
 
 
+def _move_tables() -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    """By move code: the rear (inline) or first end's (broadside) cell, the step of the move's direction,
+    the step along a broadside's line, a broadside's marbles, and its fixed part of the cohesion index (30 + 2 pairs a
+    line of 2 keeps, 4 of 3, less its (cell, destination) pairs that are adjacent)."""
+    from plybits.abalone.board import BROADSIDE, INLINE
 
-def _cohesion_table(w: list[int]) -> list[list[int]]:
-    """The cohesion weight of each kind and change in adjacent pairs (-30..30), from the weights ``w``."""
-    return [[w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6] for c in range(-30, 31)] for kind in range(5)]
+    cell, dstep, lstep, marbles, cohesion = [0] * N_CODES, [0] * N_CODES, [0] * N_CODES, [0] * N_CODES, [0] * N_CODES
+    for m in [m for moves in INLINE.values() for m in moves] + list(BROADSIDE.values()):
+        code = move_code(m)
+        cell[code] = m.cell
+        dstep[code] = STEPS[m.direction]
+        if m.line >= 0:
+            lstep[code] = STEPS[m.line]
+            marbles[code] = m.marbles
+            group = [m.cell + k * STEPS[m.line] for k in range(m.marbles)]
+            dest = [c + STEPS[m.direction] for c in group]
+            cross = sum(1 for c in group for d in dest if _ADJACENT[_SIZE + d - c])
+            cohesion[code] = 30 - cross + 2 * (m.marbles - 1)
+    return cell, dstep, lstep, marbles, cohesion
 
+
+_CELL, _DSTEP, _LSTEP, _MARBLES, _COHESION_BASE = _move_tables()
+
+
+def _static_score(w: list[int], direction: int, cell: int, side: int, kind: int, vacated: list[int],
+                  filled: list[int], front: int) -> int:
+    """The weights of the features that depend on the move, the side and the inline line's length only
+    (all but ``F_KIND``, which also depends on what an inline move pushes)."""
+    gain = sum(RING[c] for c in vacated) - sum(RING[c] for c in filled)
+    score = w[F_CENTRE + kind * 9 + max(-4, min(4, gain)) + 4]
+    score += w[F_DIRECTION + (side * 6 + direction) * 5 + kind]
+    score += w[F_EDGE + kind * 4 + sum(1 for c in filled if RING[c] == 4)]
+    score += w[F_LEAVE_EDGE + kind * 4 + sum(1 for c in vacated if RING[c] == 4)]
+    score += w[F_TO_CELL + side * 61 + CELL_NUMBER[front]]
+    score += w[F_FROM_CELL + side * 61 + CELL_NUMBER[cell]]
+    return score
+
+
+@final
+class _ScorerTables:
+    """What :meth:`LinearAbaloneModel.scores` derives from a weight vector, built once per model."""
+
+    def __init__(self, w: list[int]) -> None:
+        on = GEOMETRY.on_board
+        self.kind: list[int] = w[F_KIND : F_KIND + 30]
+        """``F_KIND`` by ``(kind * 3 + pushed) * 2 + ejects``."""
+        self.inline: list[int] = [0] * (2 * INLINE_CODES * 3)
+        """:func:`_static_score` of the inline moves by ``(side * INLINE_CODES + code) * 3 + marbles - 1``."""
+        for side in (0, 1):
+            for sq in SQUARES:
+                for d in range(6):
+                    step = STEPS[d]
+                    for n in (1, 2, 3):
+                        if not all(on[sq + k * step] for k in range(1, n + 1)):
+                            break
+                        front = sq + n * step
+                        self.inline[(side * INLINE_CODES + sq * 6 + d) * 3 + n - 1] = _static_score(
+                            w, d, sq, side, n - 1, [sq], [front], front
+                        )
+        self.broadside: list[int] = [0] * (2 * N_CODES)
+        """:func:`_static_score` plus ``F_KIND`` of the broadsides by ``side * N_CODES + code``."""
+        for side in (0, 1):
+            for m in ALL_MOVES:
+                if m.line >= 0:
+                    group = [m.cell + k * STEPS[m.line] for k in range(m.marbles)]
+                    dest = [c + STEPS[m.direction] for c in group]
+                    kind = m.marbles + 1
+                    self.broadside[side * N_CODES + move_code(m)] = w[F_KIND + kind * 3 * 2] + _static_score(
+                        w, m.direction, m.cell, side, kind, group, dest, dest[0]
+                    )
+        self.cohesion: list[int] = [w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6]
+                                    for kind in range(5) for c in range(-30, 31)]
+        """``F_COHESION`` by ``kind * 61 + change in adjacent own pairs + 30``."""
+        self.threat: list[int] = [0, w[F_THREAT + 1], w[F_THREAT + 2]]
+        self.near_last: list[int] = [w[F_NEAR_LAST + min(5, d)] for d in range(10)]
+        """``F_NEAR_LAST`` by distance (0..9)."""
+        self.near_mine: list[int] = [w[F_NEAR_MINE + min(5, d)] for d in range(10)]
+        """``F_NEAR_MINE`` by distance (0..9)."""
+
+
+@final
 class LinearAbaloneModel(LinearModel):
     """Model 1: log-linear with the shipped integer weights; :meth:`scores` defines the features."""
 
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.abalone", n_features=N_FEATURES,
                          canonical=canonical_moves, features=None)
+
+    def ranked(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
+        codes = canonical_codes(position)
+        moves = MOVE_OF
+        legal = [moves[code] for code in codes]
+        if not codes:
+            return legal, None
+        return legal, softmax_frequencies(self.code_scores(position, codes, history))
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` 0-2 inline of
@@ -169,37 +260,50 @@ class LinearAbaloneModel(LinearModel):
         - ``F_NEAR_LAST``/``F_NEAR_MINE``: distance (0-4, 5+) from the opponent's last destination to
           the nearest destination, and from one's own last destination to the nearest moved marble;
         - ``F_THREAT``: the moved marbles were exposed to a push (1) or an ejection (2).
-
-        The parts that depend only on the move (and, inline, on the line's length and what it pushes)
-        are cached.
         """
-        w = self.weights
+        return self.code_scores(board, [move_code(m) for m in moves], history)
+
+    def code_scores(self, board: Board, codes: list[int], history: Sequence[Move]) -> list[int]:
+        """:meth:`scores` of the moves with these :func:`~plybits.abalone.board.move_code`; the parts that
+        depend only on the move and side (and, inline, on the line's length) come from tables."""
+        tables: _ScorerTables = self.derived("tables", _ScorerTables)
+        w_kind = tables.kind
+        w_inline = tables.inline
+        w_broadside = tables.broadside
+        w_cohesion = tables.cohesion
+        w_threat = tables.threat
+        w_near_last = tables.near_last
+        w_near_mine = tables.near_mine
         cells = board.cells
         me = board.turn
         opp = 3 - me
         side = 0 if me == BLACK else 1
-        # read only where the matching w_near_* below is set (so never while empty)
-        near_last: list[int] = DISTANCE[_destination(history[-1])] if history else []
-        near_mine: list[int] = DISTANCE[_destination(history[-2])] if len(history) >= 2 else []
+        inline_base = side * INLINE_CODES
+        broadside_base = side * N_CODES
+        dist = _DIST
+        # the distance rows of the opponent's and one's own last destinations (read only when there is one)
+        has_last = len(history) >= 1
+        has_mine = len(history) >= 2
+        last = _destination(history[-1]) * _SIZE if has_last else 0
+        mine = _destination(history[-2]) * _SIZE if has_mine else 0
         exposure = _exposure(cells, me, opp)
         own = [0] * _SIZE
-        for sq in SQUARES:
+        steps = _STEP
+        for sq in _SQUARE_LIST:
             if cells[sq] == me:
-                for st in STEPS:
-                    own[sq + st] += 1
-        cache = self._caches[0][side]
-        inline = self._inline[side]
-        w_near_last = self._near(F_NEAR_LAST, _destination(history[-1])) if history else None
-        w_near_mine = self._near(F_NEAR_MINE, _destination(history[-2])) if len(history) >= 2 else None
-        w_threat = (0, w[F_THREAT + 1], w[F_THREAT + 2])
-        w_cohesion = self._cohesion
-        steps = STEPS
+                for st in steps:
+                    t = sq + st
+                    own[t] = own[t] + 1
+        cell_of = _CELL
+        dstep_of = _DSTEP
+        lstep_of = _LSTEP
+        marbles_of = _MARBLES
+        cohesion_base = _COHESION_BASE
         out: list[int] = []
-        append = out.append
-        for m in moves:
-            step = steps[m.direction]
-            if m.line < 0:
-                rear = m.cell
+        for code in codes:
+            step = dstep_of[code]
+            if code < INLINE_CODES:
+                rear = cell_of[code]
                 front = rear + step
                 n = 1
                 while cells[front] == me:
@@ -210,18 +314,14 @@ class LinearAbaloneModel(LinearModel):
                 while cells[u] == opp:
                     pushed += 1
                     u += step
-                ejects = 1 if pushed and cells[u] == OFF else 0
-                key = (rear * 6 + m.direction) * 18 + (n - 1) * 6 + pushed * 2 + ejects
-                found = inline[key]
-                if found is None:
-                    found = self._static_score(m, side, n - 1, pushed, ejects, [rear], [front], front)
-                    inline[key] = found
-                score = found
-                score += w_cohesion[n - 1][own[front] - (1 if n == 1 else 0) - own[rear] + 30]
-                if w_near_last is not None:
-                    score += w_near_last[front]
-                if w_near_mine is not None:
-                    score += w_near_mine[rear]
+                ejects = 1 if pushed > 0 and cells[u] == OFF else 0
+                kind = n - 1
+                score = w_inline[(inline_base + code) * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
+                score += w_cohesion[kind * 61 + own[front] - (1 if n == 1 else 0) - own[rear] + 30]
+                if has_last:
+                    score += w_near_last[dist[last + front]]
+                if has_mine:
+                    score += w_near_mine[dist[mine + rear]]
                 threat = 0
                 c = rear
                 for _ in range(n):
@@ -229,88 +329,52 @@ class LinearAbaloneModel(LinearModel):
                     if level > threat:
                         threat = level
                     c += step
-                append(score + w_threat[threat])
+                out.append(score + w_threat[threat])
             else:
-                group, dest, cross = _BROADSIDE_CELLS[m]
-                kind = m.marbles + 1
-                found = cache.get(m)
-                if found is None:
-                    found = self._static_score(m, side, kind, 0, 0, group, dest, dest[0])
-                    cache[m] = found
-                score = found
-                cohesion = sum([own[d] for d in dest]) - sum([own[c] for c in group]) - cross + 2 * (m.marbles - 1)
-                score += w_cohesion[kind][cohesion + 30]
-                if w_near_last is not None:
-                    score += w_near_last[min(dest, key=near_last.__getitem__)]
-                if w_near_mine is not None:
-                    score += w_near_mine[min(group, key=near_mine.__getitem__)]
-                append(score + w_threat[max([exposure[c] for c in group])])
+                g0 = cell_of[code]
+                g1 = g0 + lstep_of[code]
+                d0 = g0 + step
+                d1 = g1 + step
+                change = own[d0] + own[d1] - own[g0] - own[g1] + cohesion_base[code]
+                near_dest = dist[last + d0]
+                near_group = dist[mine + g0]
+                threat = exposure[g0]
+                level = exposure[g1]
+                if level > threat:
+                    threat = level
+                if has_last:
+                    near = dist[last + d1]
+                    if near < near_dest:
+                        near_dest = near
+                if has_mine:
+                    near = dist[mine + g1]
+                    if near < near_group:
+                        near_group = near
+                if marbles_of[code] == 3:
+                    kind = 4
+                    g2 = g1 + lstep_of[code]
+                    d2 = g2 + step
+                    change += own[d2] - own[g2]
+                    level = exposure[g2]
+                    if level > threat:
+                        threat = level
+                    if has_last:
+                        near = dist[last + d2]
+                        if near < near_dest:
+                            near_dest = near
+                    if has_mine:
+                        near = dist[mine + g2]
+                        if near < near_group:
+                            near_group = near
+                else:
+                    kind = 3
+                score = w_broadside[broadside_base + code] + w_cohesion[kind * 61 + change]
+                if has_last:
+                    score += w_near_last[near_dest]
+                if has_mine:
+                    score += w_near_mine[near_group]
+                out.append(score + w_threat[threat])
         return out
-
-    def _static_score(self, m: Move, side: int, kind: int, pushed: int, ejects: int, vacated: list[int],
-                      filled: list[int], front: int) -> int:
-        """The weights of the features that depend on the move, the side, and the inline line only."""
-        w = self.weights
-        gain = sum(RING[c] for c in vacated) - sum(RING[c] for c in filled)
-        score = w[F_KIND + (kind * 3 + pushed) * 2 + ejects]
-        score += w[F_CENTRE + kind * 9 + max(-4, min(4, gain)) + 4]
-        score += w[F_DIRECTION + (side * 6 + m.direction) * 5 + kind]
-        score += w[F_EDGE + kind * 4 + sum(1 for c in filled if RING[c] == 4)]
-        score += w[F_LEAVE_EDGE + kind * 4 + sum(1 for c in vacated if RING[c] == 4)]
-        score += w[F_TO_CELL + side * 61 + CELL_NUMBER[front]]
-        score += w[F_FROM_CELL + side * 61 + CELL_NUMBER[m.cell]]
-        return score
-
-    def _near(self, block: int, cell: int) -> list[int]:
-        """The locality weight of every cell at its distance from ``cell``, built once per cell."""
-        key = (block, cell)
-        tables = self._caches[1]
-        table = tables.get(key)
-        if table is None:
-            w = self.weights
-            table = tables[key] = [w[block + min(5, d)] for d in DISTANCE[cell]]
-        return table
-
-    @property
-    def _cohesion(self) -> list[list[int]]:
-        """The cohesion weight of each kind and change in adjacent pairs (-30..30)."""
-        return self.derived("cohesion", _cohesion_table)
-
-    @property
-    def _inline(self) -> tuple[list[int | None], list[int | None]]:
-        """Each side's :meth:`_static_score` of each inline move, by ``(rear * 6 + direction) * 18 +
-        (marbles - 1) * 6 + pushed * 2 + ejects``, filled as they are needed."""
-        inline: tuple[list[int | None], list[int | None]] | None = self.cache.get("inline")
-        if inline is None:
-            empty: list[int | None] = [None] * (_SIZE * 6 * 18)
-            inline = self.cache["inline"] = (empty, empty[:])
-        return inline
-
-    @property
-    def _caches(self) -> tuple[tuple[dict[Any, int], dict[Any, int]], dict[Any, list[int]]]:
-        """(each side's static move scores, the locality tables of :meth:`_near`), filled as they are needed."""
-        caches: tuple[tuple[dict[Any, int], dict[Any, int]], dict[Any, list[int]]] | None = self.cache.get("scores")
-        if caches is None:
-            caches = self.cache["scores"] = (({}, {}), {})
-        return caches
-
-
-def _broadside_cells() -> dict[Move, tuple[list[int], list[int], int]]:
-    """For every broadside move: its cells, their destinations, and the (cell, destination) pairs adjacent."""
-    from plybits.abalone.board import ALL_MOVES
-
-    table = {}
-    for m in ALL_MOVES:
-        if m.line < 0:
-            continue
-        group = [m.cell + k * STEPS[m.line] for k in range(m.marbles)]
-        dest = [c + STEPS[m.direction] for c in group]
-        cross = sum(1 for c in group for d in dest if _ADJACENT[_SIZE + d - c])
-        table[m] = (group, dest, cross)
-    return table
-
-
-_BROADSIDE_CELLS = _broadside_cells()
 
 
 class AbaloneRankScheme(RankScheme[Board, Move]):

@@ -1,0 +1,62 @@
+"""Abalone's move codes and the ``rank`` model's code path: the same moves, order and frequencies as the
+definitions they speed up (legal moves sorted by :func:`move_key`, the base model's ranking)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from plybits.abalone import Position
+from plybits.abalone.board import ALL_MOVES, BROADSIDE, INLINE, MOVE_OF, N_CODES, move_code
+from plybits.abalone.rank import MODEL, canonical_codes, canonical_moves, move_key
+from plybits.rank import LinearModel
+
+
+def playouts(start: str, plies: int, seed: int) -> list[tuple[Position, list]]:
+    """Positions (with the moves before them) of a seeded random game from ``start``."""
+    rng = random.Random(seed)
+    board = Position(start)
+    history: list = []
+    out = []
+    for _ in range(plies):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        out.append((board.copy(), list(history)))
+        move = rng.choice(moves)
+        board.push(move)
+        history.append(move)
+    return out
+
+
+POSITIONS = [p for seed, start in enumerate(("standard", "belgian-daisy", "german-daisy")) for p in playouts(start, 120, seed)]
+
+
+def test_every_move_has_its_own_code() -> None:
+    moves = [m for row in INLINE.values() for m in row] + list(BROADSIDE.values())
+    codes = [move_code(m) for m in moves]
+    assert len(set(codes)) == len(moves) and all(0 <= c < N_CODES for c in codes)
+    assert all(MOVE_OF[move_code(m)] is m for m in moves)
+    assert set(ALL_MOVES) <= set(moves)
+
+
+def test_codes_give_the_legal_moves_and_the_canonical_order() -> None:
+    assert len(POSITIONS) > 300
+    for board, _ in POSITIONS:
+        legal = board.legal_moves()
+        inline: list[int] = []
+        broadside: list[int] = []
+        board.legal_codes(inline, broadside)
+        assert sorted(inline + broadside) == sorted(move_code(m) for m in legal)
+        expected = sorted(legal, key=move_key)
+        assert canonical_moves(board) == expected
+        assert [MOVE_OF[c] for c in canonical_codes(board)] == expected
+
+
+@pytest.mark.parametrize("index", range(0, 360, 7))
+def test_ranked_is_the_base_models_ranking(index: int) -> None:
+    """The model's own ranked (codes scored directly) gives what LinearModel.ranked makes of
+    canonical_moves and scores."""
+    board, history = POSITIONS[index]
+    assert MODEL.ranked(board, history) == LinearModel.ranked(MODEL, board, history)
