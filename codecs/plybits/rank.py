@@ -72,17 +72,17 @@ def softmax_frequencies(scores: list[int], budget: int = MAX_TOTAL) -> list[int]
         raise ValueError(f"{n} moves do not fit a frequency budget of {budget}")
     table = EXP2
     size = len(table)
-    weights = [0] * n
     total = 0  # >= 2^40: the best move has weight EXP2[0]
+    for s in scores:
+        if top - s < size:
+            total += table[top - s]
+    # the weights looked up again rather than kept: a list of them would hold a new int object each
+    freqs = [1] * n
     for i in range(n):
         d = top - scores[i]
         if d < size:
-            w = table[d]
-            weights[i] = w
-            total += w
-    for i in range(n):
-        weights[i] = 1 + weights[i] * spare // total
-    return weights
+            freqs[i] = 1 + table[d] * spare // total
+    return freqs
 
 
 def quantise(probabilities: list[int], budget: int = MAX_TOTAL) -> list[int]:

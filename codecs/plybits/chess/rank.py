@@ -39,37 +39,45 @@ from plybits.chess.board import (
     WHITE,
     Board,
     Move,
+    move,
 )
 from plybits.rank import LinearModel, RankScheme, UniformModel, softmax_frequencies
 
+SQUARE64 = [-1] * SIZE
+"""a1 = 0 ... h8 = 63 of each mailbox index."""
+for _sq in SQUARES:
+    SQUARE64[_sq] = FILE_OF[_sq] + 8 * RANK_OF[_sq]
 RELATIVE = ([-1] * SIZE, [-1] * SIZE)
 """RELATIVE[side][sq]: the square as seen by ``side`` (black's board flipped rank-wise), 0..63."""
 for _sq in SQUARES:
     RELATIVE[0][_sq] = FILE_OF[_sq] + 8 * RANK_OF[_sq]
     RELATIVE[1][_sq] = FILE_OF[_sq] + 8 * (7 - RANK_OF[_sq])
+PROMOTION_ORDER = {0: 0, KNIGHT: 2, BISHOP: 3, ROOK: 4, QUEEN: 5}
 
 
 def move_key(move: Move) -> int:
-    """The canonical sort key of a move: (from, to, promotion) as one integer, from its mailbox squares (which
-    number in the order a1 = 0 ... h8 = 63 does) and its promotion kind (knight 2 ... queen 5, in the order
-    the format's promotion numbers take)."""
-    return (move[0] << 8 | move[1]) << 3 | move[2]
+    """The canonical sort key of a legal move: (from, to, promotion) as one integer."""
+    return (SQUARE64[move[0]] * 64 + SQUARE64[move[1]]) * 8 + PROMOTION_ORDER[move[2]]
+
+
+_KEYS: dict[Move, int] = {}
+"""The sort key of every move object there is (moves are interned by :func:`plybits.chess.board.move`)."""
+for _a in SQUARES:
+    for _b in SQUARES:
+        if _a != _b:
+            _KEYS[move(_a, _b)] = move_key(move(_a, _b))
+            if abs(RANK_OF[_a] - RANK_OF[_b]) == 1 and RANK_OF[_b] in (0, 7) and abs(FILE_OF[_a] - FILE_OF[_b]) <= 1:
+                for _promotion in (KNIGHT, BISHOP, ROOK, QUEEN):
+                    _KEYS[move(_a, _b, _promotion)] = move_key(move(_a, _b, _promotion))
+_key = _KEYS.__getitem__
 
 
 def canonical_moves(board: Board) -> list[Move]:
     """The legal moves in canonical order, then the null move."""
     moves = board.legal_moves()
-    n = len(moves)
-    # each key with the move's place in the low byte (a position has at most 218 moves): ints sort natively
-    keys = [0] * n
-    for i in range(n):
-        m = moves[i]
-        keys[i] = ((m[0] << 8 | m[1]) << 3 | m[2]) << 8 | i
-    keys.sort()
-    out = [NULL_MOVE] * (n + 1)
-    for i in range(n):
-        out[i] = moves[keys[i] & 0xFF]
-    return out
+    moves.sort(key=_key)
+    moves.append(NULL_MOVE)
+    return moves
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)
