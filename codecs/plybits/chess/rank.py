@@ -169,13 +169,15 @@ def _attack_maps(b: list[int], us: int) -> tuple[list[int], list[int], int]:
     rays_of = _RAYS
     threat_of = _THREAT
     material_of = _MATERIAL
+    size = SIZE  # locals: the board's constants are module globals to a caller
+    black = BLACK
     for s in SQUARES:
         p = b[s]
         if p == 0:
             continue
         material += material_of[p]
-        key = p * SIZE + s
-        if p & BLACK == us:
+        key = p * size + s
+        if p & black == us:
             for t in jumps_of[key]:
                 own[t] += 1
             for ray in rays_of[key]:
@@ -408,6 +410,8 @@ class LinearChessModel(LinearModel):
         castle_h = tables.castle_h[phase]
         castle_a = tables.castle_a[phase]
         levels = _LEVELS
+        size = SIZE  # locals: the board's constants are module globals to a caller
+        black, pawn, rook, king_kind = BLACK, PAWN, ROOK, KING
         n = len(listed)
         out = [0] * n
         origin = -1
@@ -426,7 +430,7 @@ class LinearChessModel(LinearModel):
                 origin = f
                 p = b[f]
                 kind = p & 7
-                row = rows[row_base + p * SIZE + f]
+                row = rows[row_base + p * size + f]
                 if not row:
                     row = tables.row(phase, p, f)
                 fixed = from_threat[kind * levels + cheapest[f]]
@@ -434,21 +438,21 @@ class LinearChessModel(LinearModel):
                     fixed += same_w[kind]
                 if in_check:
                     fixed += evasion_w[kind]
-                if kind == KING:
+                if kind == king_kind:
                     if own_rights:
                         fixed += loses_castling
-                elif kind == ROOK and f in castling:
+                elif kind == rook and f in castling:
                     fixed += loses_castling
                 quiet_safety = kind * 2 * levels
                 capture_safety = quiet_safety + levels
-                pawn_ep = ep if kind == PAWN else -1
+                pawn_ep = ep if kind == pawn else -1
                 check_bit = 1 << kind
                 check = check_w[kind]
                 zone = zone_w[kind]
             q = b[t]
             score = row[t] + fixed
             if q:
-                if q & BLACK == us:  # castling: the king takes its own rook
+                if q & black == us:  # castling: the king takes its own rook
                     out[i] = castle_h if t > f else castle_a
                     continue
                 victim = q & 7
@@ -461,7 +465,7 @@ class LinearChessModel(LinearModel):
             elif t == pawn_ep:
                 score += en_passant
                 if not cheapest[t]:
-                    score += hanging_w[PAWN]
+                    score += hanging_w[pawn]
                 score += safety[capture_safety + cheapest[t] + own_count[t]]
             else:
                 score += safety[quiet_safety + cheapest[t] + own_count[t]]
