@@ -7,7 +7,16 @@ import math
 import pytest
 
 from plybits.rangecoder import MAX_TOTAL
-from plybits.rank import EXP2, SCORE_SCALE, load_model_data, quantise, softmax_frequencies
+from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.rank import (
+    EXP2,
+    SCORE_SCALE,
+    decode_index,
+    encode_index,
+    load_model_data,
+    quantise,
+    softmax_frequencies,
+)
 
 
 def test_exp2_table_is_two_to_the_minus_d_over_32():
@@ -47,6 +56,31 @@ def test_softmax_probabilities_match_the_real_softmax():
     z = sum(2 ** (s / SCORE_SCALE) for s in scores)
     for s, f in zip(scores, freqs):
         assert abs(f / sum(freqs) - 2 ** (s / SCORE_SCALE) / z) < 2e-4
+
+
+def test_softmax_frequencies_of_no_scores_is_an_error():
+    with pytest.raises(ValueError):
+        softmax_frequencies([])
+
+
+def test_encode_index_and_decode_index_code_the_symbol_at_its_cumulative_frequency():
+    """The shared index coders write what the range coder writes for ``(sum of the frequencies before the
+    symbol, its frequency, their total)`` and read the same indices back."""
+    import random
+
+    rng = random.Random(5)
+    rows = [[rng.randrange(1, 900) for _ in range(rng.randrange(1, 60))] for _ in range(300)]
+    indices = [rng.randrange(len(freqs)) for freqs in rows]
+    indices[:3] = [0, len(rows[1]) - 1, 0]  # the first and last symbols
+    reference, shared = RangeEncoder(), RangeEncoder()
+    for freqs, index in zip(rows, indices):
+        reference.encode(sum(freqs[:index]), freqs[index], sum(freqs))
+        encode_index(shared, freqs, index)
+    data = shared.finish()
+    assert data == reference.finish()
+    decoder = RangeDecoder(data)
+    assert [decode_index(decoder, freqs) for freqs in rows] == indices
+    decoder.finish()
 
 
 def test_quantise():

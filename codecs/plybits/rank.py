@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
-from itertools import accumulate
 from math import isqrt
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, Final, TypeVar, cast
 
 from bitarray import bitarray
 from mypy_extensions import mypyc_attr
@@ -53,34 +51,83 @@ def _exp2_table() -> list[int]:
     return [frac[d % SCORE_SCALE] >> (d // SCORE_SCALE) for d in range(SCORE_SCALE * _FRAC_BITS)]
 
 
-EXP2 = _exp2_table()
+EXP2: Final[list[int]] = _exp2_table()
 """``EXP2[d]`` is 2^-(d/32) in fixed point with 40 fractional bits; beyond the table it is 0."""
-_EXP2_GET = dict(enumerate(EXP2)).get
 
 
-def softmax_frequencies(scores: Sequence[int], budget: int = MAX_TOTAL) -> list[int]:
-    """Integer frequencies proportional to ``2^(score/32)``, each at least 1, summing to at most ``budget``."""
+def softmax_frequencies(scores: list[int], budget: int = MAX_TOTAL) -> list[int]:
+    """Integer frequencies proportional to ``2^(score/32)``, each at least 1, summing to at most ``budget``.
+
+    :raises ValueError: if there are no scores or more than ``budget``.
+    """
     n = len(scores)
-    top = max(scores)
-    get = _EXP2_GET
-    weights = [get(top - s, 0) for s in scores]
+    if n == 0:
+        raise ValueError("no scores to turn into frequencies")
+    top = scores[0]
+    for i in range(1, n):
+        if scores[i] > top:
+            top = scores[i]
     spare = budget - n
     if spare < 0:
         raise ValueError(f"{n} moves do not fit a frequency budget of {budget}")
-    total = sum(weights)  # >= 2^40: the best move has weight EXP2[0]
-    return [1 + w * spare // total for w in weights]
+    table = EXP2
+    size = len(table)
+    total = 0  # >= 2^40: the best move has weight EXP2[0]
+    for s in scores:
+        if top - s < size:
+            total += table[top - s]
+    # the weights looked up again rather than kept: a list of them would hold a new int object each
+    freqs = [1] * n
+    for i in range(n):
+        d = top - scores[i]
+        if d < size:
+            freqs[i] = 1 + table[d] * spare // total
+    return freqs
 
 
-def quantise(probabilities: Sequence[int], budget: int = MAX_TOTAL) -> list[int]:
+def quantise(probabilities: list[int], budget: int = MAX_TOTAL) -> list[int]:
     """Integer frequencies proportional to non-negative integer ``probabilities``, floor 1, sum at most ``budget``."""
     n = len(probabilities)
-    total = sum(probabilities)
+    total = 0
+    for p in probabilities:
+        total += p
     if total == 0:
         return [1] * n
     spare = budget - n
     if spare < 0:
         raise ValueError(f"{n} symbols do not fit a frequency budget of {budget}")
-    return [1 + p * spare // total for p in probabilities]
+    out = [0] * n
+    for i in range(n):
+        out[i] = 1 + probabilities[i] * spare // total
+    return out
+
+
+def encode_index(encoder: RangeEncoder, freqs: list[int], index: int) -> None:
+    """Code symbol ``index`` of the frequencies ``freqs`` (in order)."""
+    low = 0
+    for i in range(index):
+        low += freqs[i]
+    total = low
+    for i in range(index, len(freqs)):
+        total += freqs[i]
+    encoder.encode(low, freqs[index], total)
+
+
+def decode_index(decoder: RangeDecoder, freqs: list[int]) -> int:
+    """The index of the next symbol of the frequencies ``freqs`` (not empty), read from ``decoder``."""
+    total = 0
+    for f in freqs:
+        total += f
+    target = decoder.decode_target(total)
+    low = 0
+    index = 0
+    freq = freqs[0]
+    while low + freq <= target:  # stops before the end: target < total
+        low += freq
+        index += 1
+        freq = freqs[index]
+    decoder.consume(low, freq)
+    return index
 
 
 @cache
@@ -117,7 +164,7 @@ class MoveModel:
         if freqs is None:
             encoder.encode(index, 1, len(moves))
         else:
-            encoder.encode(sum(freqs[:index]), freqs[index], sum(freqs))
+            encode_index(encoder, freqs, index)
 
     def decode_ply(self, decoder: RangeDecoder, position: Any, history: Sequence[Any]) -> Any:
         """The next move, read from ``decoder`` (always one of ``position``'s legal moves).
@@ -132,11 +179,7 @@ class MoveModel:
             index = decoder.decode_target(n)
             decoder.consume(index, 1)
             return moves[index]
-        cum = list(accumulate(freqs))
-        target = decoder.decode_target(cum[-1])
-        index = bisect_right(cum, target)  # the first slot whose cumulative frequency exceeds target
-        decoder.consume(cum[index] - freqs[index], freqs[index])
-        return moves[index]
+        return moves[decode_index(decoder, freqs)]
 
 
 class UniformModel(MoveModel):

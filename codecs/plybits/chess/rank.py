@@ -16,8 +16,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress
-from typing import Any, ClassVar, cast, final
+from typing import ClassVar, Final, cast, final
 
 from plybits.chess.board import (
     BISHOP,
@@ -36,15 +35,12 @@ from plybits.chess.board import (
     RANK_OF,
     ROOK,
     SIZE,
-    SLIDES_ALONG,
     SQUARES,
     WHITE,
-    _ON_BOARD,
     Board,
     Move,
     move,
 )
-from plybits.mailbox import OFF
 from plybits.rank import LinearModel, RankScheme, UniformModel, softmax_frequencies
 
 SQUARE64 = [-1] * SIZE
@@ -123,7 +119,7 @@ F_HANGING_VICTIM = _block(7)  # captures an undefended piece, by victim kind
 N_FEATURES = _next
 
 
-def _rays(s: int, steps: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+def _rays(s: int, steps: Sequence[int]) -> list[list[int]]:
     rays = []
     for d in steps:
         ray = []
@@ -132,17 +128,17 @@ def _rays(s: int, steps: Sequence[int]) -> tuple[tuple[int, ...], ...]:
             ray.append(t)
             t += d
         if ray:
-            rays.append(tuple(ray))
-    return tuple(rays)
+            rays.append(ray)
+    return rays
 
 
-def _jumps(s: int, steps: Sequence[int]) -> tuple[int, ...]:
-    return tuple(s + d for d in steps if RELATIVE[0][s + d] >= 0)
+def _jumps(s: int, steps: Sequence[int]) -> list[int]:
+    return [s + d for d in steps if RELATIVE[0][s + d] >= 0]
 
 
-_JUMPS: list[tuple[int, ...]] = [()] * (16 * SIZE)
+_JUMPS: Final[list[list[int]]] = [[] for _ in range(16 * SIZE)]
 """_JUMPS[piece * SIZE + sq]: the squares that piece (pawn, knight or king) standing on sq attacks."""
-_RAYS: list[tuple[tuple[int, ...], ...]] = [()] * (16 * SIZE)
+_RAYS: Final[list[list[list[int]]]] = [[] for _ in range(16 * SIZE)]
 """_RAYS[piece * SIZE + sq]: the rays (nearest square first) of that slider standing on sq."""
 for _sq in SQUARES:
     for _colour in (WHITE, BLACK):
@@ -152,30 +148,36 @@ for _sq in SQUARES:
         _RAYS[(_colour | BISHOP) * SIZE + _sq] = _rays(_sq, DIAGONAL)
         _RAYS[(_colour | ROOK) * SIZE + _sq] = _rays(_sq, ORTHOGONAL)
         _RAYS[(_colour | QUEEN) * SIZE + _sq] = _rays(_sq, KING_STEPS)
-_MATERIAL = [VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)]
+_MATERIAL: Final[list[int]] = [VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)]
 _THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
 """The distinct attack values (1, 3, 5, 9, 20): an attack map stores a value's level (1..5), 0 for none."""
-_LEVEL = [_THREAT_LEVELS.index(ATTACK_VALUE[p & 7]) + 1 if PAWN <= p & 7 <= KING else 0 for p in range(16)]
-"""_LEVEL[piece]: the level of its attack value; levels order as the values do."""
-_OWN_SLOTS = 17
+_OWN_SLOTS: Final = 17
 """A square holds at most 16 of one side's attacks (each piece attacks it once at most): counts 0..16."""
+_THREAT: Final[list[int]] = [
+    (_THREAT_LEVELS.index(ATTACK_VALUE[p & 7]) + 1) * _OWN_SLOTS if PAWN <= p & 7 <= KING else 0 for p in range(16)
+]
+"""_THREAT[piece]: the level of its attack value times :data:`_OWN_SLOTS`; levels order as the values do."""
 
 
-def _attack_maps(b: list[Any], us: int) -> tuple[bytearray, bytearray, int]:
+def _attack_maps(b: list[int], us: int) -> tuple[list[int], list[int], int]:
     """(the level of the enemy's cheapest attacker of each square times :data:`_OWN_SLOTS` (0: not attacked),
     the count of our attacks on each square, the material of both sides' pieces other than pawns and kings)."""
     material = 0
-    cheapest = bytearray(SIZE)
-    own = bytearray(SIZE)
+    cheapest = [0] * SIZE
+    own = [0] * SIZE
     jumps_of = _JUMPS
     rays_of = _RAYS
-    level_of = _LEVEL
-    by_level: list[list[int]] = [[], [], [], [], [], []]
-    for s in compress(SQUARES, _ON_BOARD(b)):
+    threat_of = _THREAT
+    material_of = _MATERIAL
+    size = SIZE  # locals: the board's constants are module globals to a caller
+    black = BLACK
+    for s in SQUARES:
         p = b[s]
-        material += _MATERIAL[p]
-        key = p * SIZE + s
-        if p & BLACK == us:
+        if p == 0:
+            continue
+        material += material_of[p]
+        key = p * size + s
+        if p & black == us:
             for t in jumps_of[key]:
                 own[t] += 1
             for ray in rays_of[key]:
@@ -184,44 +186,52 @@ def _attack_maps(b: list[Any], us: int) -> tuple[bytearray, bytearray, int]:
                     if b[t]:
                         break
         else:
-            by_level[level_of[p]].append(key)
-    # dearest attackers first, so that the last value written on a square is its cheapest attacker's
-    for level in range(5, 0, -1):
-        value = level * _OWN_SLOTS
-        for key in by_level[level]:
+            value = threat_of[p]
             for t in jumps_of[key]:
-                cheapest[t] = value
+                c = cheapest[t]
+                if c == 0 or c > value:
+                    cheapest[t] = value
             for ray in rays_of[key]:
                 for t in ray:
-                    cheapest[t] = value
+                    c = cheapest[t]
+                    if c == 0 or c > value:
+                        cheapest[t] = value
                     if b[t]:
                         break
     return cheapest, own, material
 
 
-def _check_squares(b: list[Any], king: int, us: int) -> bytearray:
-    """CHECKS[kind * SIZE + sq] style table for this position, flattened: whether a piece of ``us`` of
-    that kind standing on sq would attack ``king`` (blockers as they stand now)."""
-    checks = bytearray(8 * SIZE)
+_ZONE: Final = 1
+"""Bit of a :func:`_target_marks` entry: the square touches the enemy king."""
+
+
+def _target_marks(b: list[int], king: int, us: int) -> list[int]:
+    """Per square: bit ``kind`` set if a piece of ``us`` of that kind standing there would attack the enemy
+    ``king`` (blockers as they stand now), and bit :data:`_ZONE` if the square touches that king."""
+    marks = [0] * SIZE
     for t in _JUMPS[(us ^ BLACK | KNIGHT) * SIZE + king]:
-        checks[KNIGHT * SIZE + t] = 1
+        marks[t] |= 1 << KNIGHT
     # a pawn of ours checks from where an enemy pawn on the king's square would capture
     for t in _JUMPS[(us ^ BLACK | PAWN) * SIZE + king]:
-        checks[PAWN * SIZE + t] = 1
+        marks[t] |= 1 << PAWN
     for kind in (BISHOP, ROOK):
-        base = kind * SIZE
+        bits = 1 << kind | 1 << QUEEN
         for ray in _RAYS[kind * SIZE + king]:
             for t in ray:
-                checks[base + t] = 1
-                checks[QUEEN * SIZE + t] = 1
+                marks[t] |= bits
                 if b[t]:
                     break
-    return checks
+    for t in _JUMPS[KING * SIZE + king]:
+        marks[t] |= _ZONE
+    return marks
 
 
 def _own_rights(castling: frozenset[int], us: int) -> bool:
     back = 0 if us == WHITE else 7
-    return any(RANK_OF[r] == back for r in castling)
+    for r in castling:
+        if RANK_OF[r] == back:
+            return True
+    return False
 
 
 def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
@@ -234,16 +244,16 @@ NULL_SCORE = -(1 << 20)
 """The null move's score in :meth:`LinearChessModel.ranked`, whatever its weight: far below every move, so
 its frequency is 1."""
 
-_NEAR: list[bytes] = [bytes(SIZE)] * SIZE
-"""_NEAR[king][sq]: whether sq touches a king standing on ``king``."""
-for _sq in SQUARES:
-    _NEAR[_sq] = bytes(1 if _sq - _t in KING_STEPS else 0 for _t in range(SIZE))
 _SLIDE_LENGTH = [0] * (SIZE * SIZE)
 """_SLIDE_LENGTH[f * SIZE + t]: how many steps apart f and t are along their line (0: not on one)."""
 for _f in SQUARES:
     for _t in SQUARES:
         if LINE[_f * SIZE + _t]:
             _SLIDE_LENGTH[_f * SIZE + _t] = (_t - _f) // LINE[_f * SIZE + _t]
+_NO_ROW: Final[list[int]] = []
+"""A :attr:`_Tables.rows` entry not made yet."""
+_LEVELS: Final = 6 * _OWN_SLOTS
+"""The span of a (cheapest level, own count) index: the stride of the safety and from-threat tables."""
 
 
 @final
@@ -252,14 +262,15 @@ class _Tables:
     out by the indices the scorer has at hand, so that a move's score is a few list look-ups."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "capture", "hanging", "recapture", "takes_last",
-                 "promotion", "kind_weights")
+                 "promotion", "check", "zone", "same", "evasion", "castle_h", "castle_a", "null", "loses_castling",
+                 "en_passant")
 
     def __init__(self, w: list[int]) -> None:
         self.w = w
-        self.rows: list[list[int] | None] = [None] * (4 * 16 * SIZE)
+        self.rows: list[list[int]] = [_NO_ROW] * (4 * 16 * SIZE)
         """rows[(phase * 16 + piece) * SIZE + from][to]: the weights of the features that depend on the piece,
         its squares and the phase only (to- and from-square, phase, pawn double step or slide length)."""
-        levels = 6 * _OWN_SLOTS
+        levels = _LEVELS
         self.safety = [0] * (7 * 2 * levels)
         """safety[(kind * 2 + capture) * 6 * 17 + cheapest level * 17 + own attacks]: the ``F_SAFETY`` weight."""
         self.from_threat = [0] * (7 * levels)
@@ -281,13 +292,28 @@ class _Tables:
         self.recapture = w[F_RECAPTURE:F_RECAPTURE + 7]
         self.takes_last = w[F_TAKES_LAST:F_TAKES_LAST + 7]
         self.promotion = w[F_PROMOTION:F_PROMOTION + 7]
-        self.kind_weights = [w[F_CHECK:F_CHECK + 7], w[F_KING_ZONE:F_KING_ZONE + 7], w[F_SAME_PIECE:F_SAME_PIECE + 7],
-                             w[F_EVASION:F_EVASION + 7]]
-        """By kind: the weights of a check, of landing next to the enemy king, of moving the same piece again, of
-        moving in check."""
+        self.check = w[F_CHECK:F_CHECK + 7]
+        """By kind: the weight of a direct check."""
+        self.zone = w[F_KING_ZONE:F_KING_ZONE + 7]
+        """By kind: the weight of landing next to the enemy king."""
+        self.same = w[F_SAME_PIECE:F_SAME_PIECE + 7]
+        """By kind: the weight of moving again the piece this side moved last."""
+        self.evasion = w[F_EVASION:F_EVASION + 7]
+        """By kind: the weight of moving in check."""
+        self.castle_h = [w[F_CASTLE] + w[F_PHASE + phase * 7 + KING] for phase in range(4)]
+        """By phase: the score of castling towards h (towards a: :attr:`castle_a`)."""
+        self.castle_a = [w[F_CASTLE + 1] + w[F_PHASE + phase * 7 + KING] for phase in range(4)]
+        self.null = w[F_NULL]
+        self.loses_castling = w[F_LOSES_CASTLING]
+        self.en_passant = w[F_EN_PASSANT] + self.capture[PAWN * 7 + PAWN]
+        """The weights of an en passant capture: ``F_EN_PASSANT`` and pawn takes pawn."""
 
     def row(self, phase: int, piece: int, f: int) -> list[int]:
         """``rows[(phase * 16 + piece) * SIZE + f]``, made on first use."""
+        index = (phase * 16 + piece) * SIZE + f
+        row = self.rows[index]
+        if row:
+            return row
         w = self.w
         kind = piece & 7
         rel = RELATIVE[piece >> 3]
@@ -304,7 +330,7 @@ class _Tables:
             elif kind != KNIGHT and kind != KING and LINE[f * SIZE + t]:
                 score += w[F_SLIDE + kind * 8 + _SLIDE_LENGTH[f * SIZE + t]]
             row[t] = score
-        self.rows[(phase * 16 + piece) * SIZE + f] = row
+        self.rows[index] = row
         return row
 
 
@@ -314,10 +340,11 @@ class LinearChessModel(LinearModel):
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.chess", n_features=N_FEATURES,
                          canonical=canonical_moves, features=None)
+        self._tables: _Tables | None = None
 
     def ranked(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
         """The legal moves and the null move (last, at :data:`NULL_SCORE`) with their frequencies."""
-        moves = self.canonical(position)
+        moves = canonical_moves(position)
         scores = self.scores(position, moves, history)
         scores[-1] = NULL_SCORE
         return moves, softmax_frequencies(scores)
@@ -339,17 +366,19 @@ class LinearChessModel(LinearModel):
         The weights come laid out in :class:`_Tables`; what depends on the origin square is summed once for
         all the moves from it.
         """
-        tables = self.derived("tables", _Tables)
-        w = tables.w
-        rows = tables.rows
-        safety = tables.safety
-        capture_w = tables.capture
-        b = board.cells
-        us = board.turn
-        them = us ^ BLACK
+        tables = self._tables
+        if tables is None:
+            tables = self._tables = self.derived("tables", _Tables)
+        listed: list[Move] = moves if isinstance(moves, list) else list(moves)
+        b: list[int] = board.cells
+        us: int = board.turn
         side = us >> 3
-        cheapest, own_count, material = _attack_maps(b, us)
-        enemy_king = board.kings[them >> 3]
+        attacks = _attack_maps(b, us)
+        cheapest = attacks[0]
+        own_count = attacks[1]
+        material = attacks[2]
+        king: int = board.kings[side]
+        enemy_king: int = board.kings[side ^ 1]
         last = history[-1] if history else NULL_MOVE
         mine = history[-2] if len(history) >= 2 else NULL_MOVE
         last_to = last[1] if last[0] else -1
@@ -358,80 +387,98 @@ class LinearChessModel(LinearModel):
         if last_to >= 0 and board.halfmove_clock == 0:
             last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
         phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
-        in_check = cheapest[board.kings[side]] != 0
-        checks = _check_squares(b, enemy_king, us)
+        in_check = cheapest[king] != 0
+        marks = _target_marks(b, enemy_king, us)
         castling = board.castling
         own_rights = _own_rights(castling, us)
-        ep = board.ep or -1
-        row_base = phase * 16 * SIZE
-        check_w, zone_w, same_w, evasion_w = tables.kind_weights
+        ep: int = board.ep or -1
+        row_base = (phase * 16) * SIZE
+        rows = tables.rows
+        safety = tables.safety
+        from_threat = tables.from_threat
+        capture_w = tables.capture
+        hanging_w = tables.hanging
+        recapture_w = tables.recapture
+        takes_last_w = tables.takes_last
         promotion_w = tables.promotion
-        levels = 6 * _OWN_SLOTS
-        near_king = _NEAR[enemy_king]
-        castle_h = w[F_CASTLE] + w[F_PHASE + phase * 7 + KING]
-        castle_a = w[F_CASTLE + 1] + w[F_PHASE + phase * 7 + KING]
-        out: list[int] = []
-        append = out.append
+        check_w = tables.check
+        zone_w = tables.zone
+        same_w = tables.same
+        evasion_w = tables.evasion
+        loses_castling = tables.loses_castling
+        en_passant = tables.en_passant
+        castle_h = tables.castle_h[phase]
+        castle_a = tables.castle_a[phase]
+        levels = _LEVELS
+        size = SIZE  # locals: the board's constants are module globals to a caller
+        black, pawn, rook, king_kind = BLACK, PAWN, ROOK, KING
+        n = len(listed)
+        out = [0] * n
         origin = -1
         # what depends on the origin square only (set when it changes)
-        row: list[int] = []
-        fixed = kind = quiet_safety = capture_safety = pawn_ep = check_base = check = zone = 0
-        for m in moves:
-            f, t, promotion = m
+        row = _NO_ROW
+        fixed = kind = quiet_safety = capture_safety = pawn_ep = check_bit = check = zone = 0
+        for i in range(n):
+            m = listed[i]
+            f: int = m[0]
+            t: int = m[1]
+            promotion: int = m[2]
             if f != origin:
-                if not f:
-                    append(w[F_NULL])
+                if f == 0:
+                    out[i] = tables.null
                     continue
                 origin = f
                 p = b[f]
                 kind = p & 7
-                found = rows[row_base + p * SIZE + f]
-                row = tables.row(phase, p, f) if found is None else found
-                fixed = tables.from_threat[kind * levels + cheapest[f]]
+                row = rows[row_base + p * size + f]
+                if not row:
+                    row = tables.row(phase, p, f)
+                fixed = from_threat[kind * levels + cheapest[f]]
                 if f == my_last_to:
                     fixed += same_w[kind]
                 if in_check:
                     fixed += evasion_w[kind]
-                if kind == KING:
+                if kind == king_kind:
                     if own_rights:
-                        fixed += w[F_LOSES_CASTLING]
-                elif kind == ROOK and f in castling:
-                    fixed += w[F_LOSES_CASTLING]
+                        fixed += loses_castling
+                elif kind == rook and f in castling:
+                    fixed += loses_castling
                 quiet_safety = kind * 2 * levels
                 capture_safety = quiet_safety + levels
-                pawn_ep = ep if kind == PAWN else -1
-                check_base = kind * SIZE
+                pawn_ep = ep if kind == pawn else -1
+                check_bit = 1 << kind
                 check = check_w[kind]
                 zone = zone_w[kind]
             q = b[t]
             score = row[t] + fixed
             if q:
-                if q & BLACK == us:  # castling: the king takes its own rook
-                    append(castle_h if t > f else castle_a)
+                if q & black == us:  # castling: the king takes its own rook
+                    out[i] = castle_h if t > f else castle_a
                     continue
                 victim = q & 7
                 score += capture_w[victim * 7 + kind]
                 if not cheapest[t]:
-                    score += tables.hanging[victim]
+                    score += hanging_w[victim]
                 if t == last_to:
-                    score += tables.recapture[kind] if last_capture else tables.takes_last[kind]
+                    score += recapture_w[kind] if last_capture else takes_last_w[kind]
                 score += safety[capture_safety + cheapest[t] + own_count[t]]
             elif t == pawn_ep:
-                score += w[F_EN_PASSANT] + capture_w[PAWN * 7 + PAWN]
+                score += en_passant
                 if not cheapest[t]:
-                    score += tables.hanging[PAWN]
+                    score += hanging_w[pawn]
                 score += safety[capture_safety + cheapest[t] + own_count[t]]
             else:
                 score += safety[quiet_safety + cheapest[t] + own_count[t]]
-            if near_king[t]:
+            mark = marks[t]
+            if mark & _ZONE:
                 score += zone
             if promotion:
                 score += promotion_w[promotion]
-                if checks[promotion * SIZE + t]:
+                if mark >> promotion & 1:
                     score += check_w[promotion]
-            elif checks[check_base + t]:
+            elif mark & check_bit:
                 score += check
-            append(score)
+            out[i] = score
         return out
 
 
