@@ -145,10 +145,11 @@ for _a in SQUARES:
         if _a != _b:
             MOVES[_a][_b] = Move(_a, _b)
 
-ORTHOGONAL: Final = (1, -1, STRIDE, -STRIDE)
-_BELOW: Final = (-STRIDE, -1)
+# the ray steps are lists, not tuples: compiled code iterates a list[int] natively, a Final tuple it boxes anew
+ORTHOGONAL: Final = [1, -1, STRIDE, -STRIDE]
+_BELOW: Final = [-STRIDE, -1]
 """The ray steps towards lower cells (move generation lists their farthest target first)."""
-_ABOVE: Final = (1, STRIDE)
+_ABOVE: Final = [1, STRIDE]
 """The ray steps towards higher cells (nearest target first)."""
 
 StepTable = list[list[list[int]]]

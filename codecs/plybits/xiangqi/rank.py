@@ -56,7 +56,7 @@ def canonical_moves(board: Board) -> list[Move]:
 
 # ---------------------------------------------------------------- model 1 features (frozen)
 
-VALUE: Final = (0, 0, 2, 2, 4, 9, 4, 1, 0)
+VALUE: Final = [0, 0, 2, 2, 4, 9, 4, 1, 0]
 """Rough piece values by kind (general 0: never traded)."""
 
 _next = 0
@@ -195,7 +195,8 @@ class LinearXiangqiModel(LinearModel):
         near: list[int] | None = tables.near_row(last_to) if last_to >= 0 else None
         phase_base = F_PHASE + phase * 8
         out: list[int] = []
-        for m in moves if isinstance(moves, list) else list(moves):
+        listed: list[Move] = moves if isinstance(moves, list) else list(moves)
+        for m in listed:
             f = m.from_square
             t = m.to_square
             p = cells[f]
