@@ -693,6 +693,49 @@ def pseudo_legal(cells: list[int], us: int, out: list[Move]) -> None:
                     out.append(row[t])
 
 
+def targets(cells: list[int], color: int) -> list[int]:
+    """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
+    :func:`pseudo_legal` for ``color``, without building the moves (the rank model's attack map)."""
+    marks = [0] * _size
+    for i in SQUARES:
+        p = cells[i]
+        if p == 0 or p & BLACK != color:
+            continue
+        kind = p & 7
+        if kind == CHARIOT or kind == CANNON:
+            for step in ORTHOGONAL:
+                t = i + step
+                q = cells[t]
+                while q == 0:
+                    marks[t] = 1
+                    t += step
+                    q = cells[t]
+                if q == OFF:
+                    continue
+                if kind == CANNON:
+                    t += step
+                    q = cells[t]
+                    while q == 0:
+                        t += step
+                        q = cells[t]
+                    if q == OFF:
+                        continue
+                if q & BLACK != color:
+                    marks[t] = 1
+        elif kind == HORSE or kind == ELEPHANT:
+            for t, block in HORSE_JUMPS[i] if kind == HORSE else ELEPHANT_STEPS[color][i]:
+                if cells[block] == 0:
+                    q = cells[t]
+                    if q == 0 or q & BLACK != color:
+                        marks[t] = 1
+        else:
+            for t in (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[color][i]:
+                q = cells[t]
+                if q == 0 or q & BLACK != color:
+                    marks[t] = 1
+    return marks
+
+
 def _safe(cells: list[int], k: int, us: int, frm: int, to: int) -> bool:
     """Whether moving ``frm`` -> ``to`` (pseudo-legal) leaves the general of ``us`` (on ``k``) unattacked."""
     piece = cells[frm]

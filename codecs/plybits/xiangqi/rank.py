@@ -28,8 +28,8 @@ from plybits.xiangqi.board import (
     SQUARES,
     Board,
     Move,
-    pseudo_legal,
     reached_by,
+    targets,
 )
 
 _SIZE: Final = GEOMETRY.size
@@ -83,16 +83,6 @@ F_SLIDE: Final = _block(2 * 2 * 10)  # chariot/cannon x along a file/rank x dist
 F_DEFENDED_VICTIM: Final = _block(8)  # captures a piece the opponent can take back, by mover kind
 F_NEAR_LAST: Final = _block(6)  # king-step distance of the target from the opponent's last target (0..4, 5+)
 N_FEATURES: Final = _next
-
-
-def _enemy_targets(cells: list[int], them: int) -> list[int]:
-    """Per cell, 1 where the pieces of ``them`` could move to (or capture on) if it were their turn, else 0."""
-    marks = [0] * _SIZE
-    moves: list[Move] = []
-    pseudo_legal(cells, them, moves)
-    for m in moves:
-        marks[m.to_square] = 1
-    return marks
 
 
 def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
@@ -182,7 +172,7 @@ class LinearXiangqiModel(LinearModel):
         us = board.turn
         them = us ^ BLACK
         their_king = board.kings[them >> 3]
-        attacked = _enemy_targets(cells, them)
+        attacked = targets(cells, them)
         played = len(history)
         last_to = history[played - 1].to_square if played >= 1 else -1
         my_last_to = history[played - 2].to_square if played >= 2 else -1
