@@ -228,3 +228,58 @@ def test_reaches_is_what_the_pseudo_legal_moves_reach():
                 break
             board.push(rng.choice(moves))
     assert checked > 50_000
+
+
+def test_move_generation_lists_moves_in_canonical_order():
+    """pseudo_legal_moves() (and so legal_moves(), the rank scheme's canonical order) lists exactly the moves
+    is_pseudo_legal accepts, ordered by from-point then to-point, on every position of seeded random playouts."""
+    import random
+
+    from plybits.xiangqi.board import MOVES, SQUARES, square_name
+
+    def point(cell: int) -> int:
+        name = square_name(cell)
+        return int(name[1]) * 9 + "abcdefghi".index(name[0])
+
+    order = sorted(SQUARES, key=point)
+    positions = 0
+    for seed in range(3):
+        rng = random.Random(100 + seed)
+        board = Board()
+        for _ in range(60):
+            expected = [MOVES[a][b] for a in order for b in order if a != b and board.is_pseudo_legal(a, b)]
+            assert board.pseudo_legal_moves() == expected, board.fen()
+            positions += 1
+            moves = board.legal_moves()
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    assert positions > 100
+
+
+def test_targets_are_the_pseudo_legal_moves_targets():
+    """board.targets (the rank model's attack map) marks exactly the to-cells of the pseudo-legal moves of that
+    colour, for both colours on every position of seeded random playouts."""
+    import random
+
+    from plybits.xiangqi.board import BLACK, RED, targets
+
+    positions = 0
+    for seed in range(6):
+        rng = random.Random(200 + seed)
+        board = Board()
+        for _ in range(160):
+            for color in (RED, BLACK):
+                turn = board.turn
+                board.turn = color
+                reached = {m.to_square for m in board.pseudo_legal_moves()}
+                board.turn = turn
+                marks = targets(board.cells, color)
+                assert {cell for cell, mark in enumerate(marks) if mark} == reached, (board.fen(), color)
+                assert set(marks) <= {0, 1}
+            positions += 1
+            moves = board.legal_moves()
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    assert positions > 500

@@ -15,7 +15,7 @@ change any line, horse leg or soldier step that reaches the own general.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Final, Self, cast
+from typing import Any, Final, Self, cast, final
 
 from mypy_extensions import mypyc_attr
 
@@ -27,7 +27,13 @@ FILES: Final = "abcdefghi"
 RED: Final = 0
 BLACK: Final = 8
 """Colour bits: a piece code is ``kind | colour``; :attr:`Board.turn` is one of these."""
-KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER = range(1, 8)
+KING: Final = 1
+ADVISOR: Final = 2
+ELEPHANT: Final = 3
+HORSE: Final = 4
+CHARIOT: Final = 5
+CANNON: Final = 6
+SOLDIER: Final = 7
 KIND_NAMES: Final = ("", "general", "advisor", "elephant", "horse", "chariot", "cannon", "soldier")
 SYMBOLS: Final = " KABNRCP"
 """FEN letters by kind (upper case red, lower case black)."""
@@ -80,14 +86,15 @@ def forward(color: int) -> int:
     return 1 if color == RED else -1
 
 
+@final
 class Move:
     """A move from one cell to another; instances are shared (``Move.of(from, to)``), compare with ``==``."""
 
     __slots__ = ("from_square", "to_square")
 
     def __init__(self, from_square: Square, to_square: Square) -> None:
-        self.from_square = from_square
-        self.to_square = to_square
+        self.from_square: Square = from_square
+        self.to_square: Square = to_square
 
     @staticmethod
     def of(from_square: Square, to_square: Square) -> Move:
@@ -129,8 +136,8 @@ class Move:
         return self.from_square * 256 + self.to_square
 
 
-_size = GEOMETRY.size
-_on = GEOMETRY.on_board
+_size: Final = GEOMETRY.size
+_on: Final = GEOMETRY.on_board
 MOVES: Final = cast("list[list[Move]]", [[None] * _size for _ in range(_size)])
 """MOVES[a][b]: the shared move from cell ``a`` to cell ``b`` (``None`` where either is off the board, or a == b)."""
 for _a in SQUARES:
@@ -138,18 +145,29 @@ for _a in SQUARES:
         if _a != _b:
             MOVES[_a][_b] = Move(_a, _b)
 
-ORTHOGONAL: Final = (1, -1, STRIDE, -STRIDE)
+# the ray steps are lists, not tuples: compiled code iterates a list[int] natively, a Final tuple it boxes anew
+ORTHOGONAL: Final = [1, -1, STRIDE, -STRIDE]
+_BELOW: Final = [-STRIDE, -1]
+"""The ray steps towards lower cells (move generation lists their farthest target first)."""
+_ABOVE: Final = [1, STRIDE]
+"""The ray steps towards higher cells (nearest target first)."""
+
+StepTable = list[list[list[int]]]
+"""``table[colour][cell]``: target cells, ascending."""
+PairTable = list[list[tuple[int, int]]]
+"""``table[cell]``: ``(target, blocking cell)`` pairs, by ascending target."""
 
 
-def _tables() -> tuple[Any, ...]:
-    """Per-cell step tables: general, advisor, elephant (with eye), horse (with leg), soldier; and attack tables."""
-    king: list[list[list[int]]] = [[[] for _ in range(_size)] for _ in range(9)]
-    advisor: list[list[list[int]]] = [[[] for _ in range(_size)] for _ in range(9)]
-    elephant: list[list[list[tuple[int, int]]]] = [[[] for _ in range(_size)] for _ in range(9)]
-    soldier: list[list[list[int]]] = [[[] for _ in range(_size)] for _ in range(9)]
-    horse: list[list[tuple[int, int]]] = [[] for _ in range(_size)]
-    horse_attackers: list[list[tuple[int, int]]] = [[] for _ in range(_size)]
-    soldier_attackers: list[list[list[int]]] = [[[] for _ in range(_size)] for _ in range(9)]
+def _tables() -> tuple[StepTable, StepTable, list[PairTable], PairTable, StepTable, PairTable, StepTable]:
+    """Per-cell step tables: general, advisor, elephant (with eye), horse (with leg), soldier; and attack tables.
+    Every list of targets is ascending, so that move generation lists the moves in canonical (from, to) order."""
+    king: StepTable = [[[] for _ in range(_size)] for _ in range(9)]
+    advisor: StepTable = [[[] for _ in range(_size)] for _ in range(9)]
+    elephant: list[PairTable] = [[[] for _ in range(_size)] for _ in range(9)]
+    soldier: StepTable = [[[] for _ in range(_size)] for _ in range(9)]
+    horse: PairTable = [[] for _ in range(_size)]
+    horse_attackers: PairTable = [[] for _ in range(_size)]
+    soldier_attackers: StepTable = [[[] for _ in range(_size)] for _ in range(9)]
     for i in SQUARES:
         f, r = FILE_OF[i], RANK_OF[i]
         for color in (RED, BLACK):
@@ -176,23 +194,29 @@ def _tables() -> tuple[Any, ...]:
                 horse[i].append((t, leg))
                 # a horse on i attacks t through leg: seen from t
                 horse_attackers[t].append((i, leg))
+    for per_color in (king, advisor, soldier):
+        for cells in per_color:
+            for targets in cells:
+                targets.sort()
+    for pairs_by_cell in (*elephant, horse):
+        for pairs in pairs_by_cell:
+            pairs.sort()
     return king, advisor, elephant, horse, soldier, horse_attackers, soldier_attackers
 
 
 HORSE_STEPS: Final = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 """The horse's (df, dr) in xq10 delta order."""
-(
-    KING_STEPS,
-    ADVISOR_STEPS,
-    ELEPHANT_STEPS,
-    HORSE_JUMPS,
-    SOLDIER_STEPS,
-    HORSE_ATTACKERS,
-    SOLDIER_ATTACKERS,
-) = _tables()
-"""``KING_STEPS[colour][cell]`` etc.: targets (elephants and horses with the blocking cell) of a piece on ``cell``;
-``HORSE_ATTACKERS[cell]``: ``(horse cell, leg)`` pairs from which a horse hits ``cell``;
+_TABLES: Final = _tables()
+KING_STEPS: Final = _TABLES[0]
+"""``KING_STEPS[colour][cell]`` etc.: targets (elephants and horses with the blocking cell) of a piece on ``cell``,
+ascending; ``HORSE_ATTACKERS[cell]``: ``(horse cell, leg)`` pairs from which a horse hits ``cell``;
 ``SOLDIER_ATTACKERS[colour][cell]``: cells from which a soldier of ``colour`` hits ``cell``."""
+ADVISOR_STEPS: Final = _TABLES[1]
+ELEPHANT_STEPS: Final = _TABLES[2]
+HORSE_JUMPS: Final = _TABLES[3]
+SOLDIER_STEPS: Final = _TABLES[4]
+HORSE_ATTACKERS: Final = _TABLES[5]
+SOLDIER_ATTACKERS: Final = _TABLES[6]
 
 
 LEG: Final = 1000
@@ -257,13 +281,13 @@ class Board:
     __slots__ = ("cells", "turn", "kings", "halfmove_clock", "fullmove_number")
 
     def __init__(self, fen: str | None = STANDARD_FEN) -> None:
-        self.cells: list[Any] = GEOMETRY.empty_cells(0)
-        self.turn = RED
-        self.kings = [0, 0]
+        self.cells: list[int] = GEOMETRY.empty_cells(0)
+        self.turn: int = RED
+        self.kings: list[int] = [0, 0]
         """Cell of the red general (index 0) and the black general (index 1)."""
-        self.halfmove_clock = 0
+        self.halfmove_clock: int = 0
         """Plies since the last capture (as Fairy-Stockfish counts it)."""
-        self.fullmove_number = 1
+        self.fullmove_number: int = 1
         if fen is not None:
             self.set_fen(fen)
 
@@ -397,82 +421,12 @@ class Board:
 
     def attacked_general(self, color: int) -> bool:
         """Whether ``color``'s general is attacked (the flying-general rule included)."""
-        cells = self.cells
-        k = self.kings[color >> 3]
-        enemy = color ^ BLACK
-        e_rook, e_cannon, e_king = CHARIOT | enemy, CANNON | enemy, KING | enemy
-        for step in ORTHOGONAL:
-            t = k + step
-            p = cells[t]
-            while p == 0:
-                t += step
-                p = cells[t]
-            if p == OFF:
-                continue
-            if p == e_rook or (p == e_king and (step == STRIDE or step == -STRIDE)):
-                return True
-            t += step
-            p = cells[t]
-            while p == 0:
-                t += step
-                p = cells[t]
-            if p == e_cannon:
-                return True
-        e_horse = HORSE | enemy
-        for h, leg in HORSE_ATTACKERS[k]:
-            if cells[h] == e_horse and cells[leg] == 0:
-                return True
-        e_soldier = SOLDIER | enemy
-        for s in SOLDIER_ATTACKERS[enemy][k]:
-            if cells[s] == e_soldier:
-                return True
-        return False
+        return _attacked(self.cells, self.kings[color >> 3], color)
 
     def reaches(self, index: int, color: int) -> bool:
         """Whether a piece of ``color`` has a move to cell ``index`` by its movement rules alone (what
         :meth:`pseudo_legal_moves` would list for ``color`` to move; the cell holds the other colour or nothing)."""
-        cells = self.cells
-        e_rook, e_cannon = CHARIOT | color, CANNON | color
-        capture = cells[index] != 0
-        # a cannon slides like a chariot onto an empty cell and captures over exactly one screen
-        e_slider, e_jumper = (e_rook, e_cannon) if capture else (e_cannon, -1)
-        for step in ORTHOGONAL:
-            t = index + step
-            p = cells[t]
-            while p == 0:
-                t += step
-                p = cells[t]
-            if p == OFF:
-                continue
-            if p == e_rook or p == e_slider:
-                return True
-            if not capture:
-                continue
-            t += step
-            p = cells[t]
-            while p == 0:
-                t += step
-                p = cells[t]
-            if p == e_jumper:
-                return True
-        e_horse = HORSE | color
-        for h, leg in HORSE_ATTACKERS[index]:
-            if cells[h] == e_horse and cells[leg] == 0:
-                return True
-        e_soldier = SOLDIER | color
-        for s in SOLDIER_ATTACKERS[color][index]:
-            if cells[s] == e_soldier:
-                return True
-        # the general's, the advisors' and the elephants' steps are symmetric: from ``index`` back to the piece
-        e_elephant = ELEPHANT | color
-        for e, eye in ELEPHANT_STEPS[color][index]:
-            if cells[e] == e_elephant and cells[eye] == 0:
-                return True
-        e_advisor = ADVISOR | color
-        for a in ADVISOR_STEPS[color][index]:
-            if cells[a] == e_advisor:
-                return True
-        return self.kings[color >> 3] in KING_STEPS[color][index]
+        return reached_by(self.cells, self.kings[color >> 3], index, color)
 
     def is_check(self) -> bool:
         """Whether the side to move is in check."""
@@ -481,148 +435,20 @@ class Board:
     # ---- move generation -------------------------------------------------------------------------------
 
     def pseudo_legal_moves(self) -> list[Move]:
-        """Moves that follow each piece's movement rules, ignoring the own general's safety."""
-        cells = self.cells
-        us = self.turn
+        """Moves that follow each piece's movement rules, ignoring the own general's safety, in canonical
+        order: by from-cell, then to-cell (cells number as the points do, ``r * 9 + f``)."""
         out: list[Move] = []
-        add = out.append
-        for i in SQUARES:
-            p = cells[i]
-            if not p or p & BLACK != us:
-                continue
-            row = MOVES[i]
-            kind = p & 7
-            if kind == CHARIOT:
-                for step in ORTHOGONAL:
-                    t = i + step
-                    q = cells[t]
-                    while q == 0:
-                        add(row[t])
-                        t += step
-                        q = cells[t]
-                    if q != OFF and q & BLACK != us:
-                        add(row[t])
-            elif kind == CANNON:
-                for step in ORTHOGONAL:
-                    t = i + step
-                    q = cells[t]
-                    while q == 0:
-                        add(row[t])
-                        t += step
-                        q = cells[t]
-                    if q == OFF:
-                        continue
-                    t += step
-                    q = cells[t]
-                    while q == 0:
-                        t += step
-                        q = cells[t]
-                    if q != OFF and q & BLACK != us:
-                        add(row[t])
-            elif kind == HORSE:
-                for t, leg in HORSE_JUMPS[i]:
-                    if cells[leg] == 0:
-                        q = cells[t]
-                        if q == 0 or q & BLACK != us:
-                            add(row[t])
-            elif kind == ELEPHANT:
-                for t, eye in ELEPHANT_STEPS[us][i]:
-                    if cells[eye] == 0:
-                        q = cells[t]
-                        if q == 0 or q & BLACK != us:
-                            add(row[t])
-            else:
-                table = (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[us][i]
-                for t in table:
-                    q = cells[t]
-                    if q == 0 or q & BLACK != us:
-                        add(row[t])
+        pseudo_legal(self.cells, self.turn, out)
         return out
 
     def _safe(self, frm: int, to: int) -> bool:
         """Whether moving ``frm`` -> ``to`` (pseudo-legal) leaves the mover's general unattacked."""
-        cells = self.cells
-        us = self.turn
-        piece = cells[frm]
-        captured = cells[to]
-        cells[to] = piece
-        cells[frm] = 0
-        if piece & 7 == KING:
-            kings = self.kings
-            kings[us >> 3] = to
-            bad = self.attacked_general(us)
-            kings[us >> 3] = frm
-        else:
-            bad = self.attacked_general(us)
-        cells[frm] = piece
-        cells[to] = captured
-        return not bad
+        return _safe(self.cells, self.kings[self.turn >> 3], self.turn, frm, to)
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the side to move, in board order (by from-cell, then piece direction)."""
-        moves = self.pseudo_legal_moves()
-        us = self.turn
-        k = self.kings[us >> 3]
-        safe = self._safe
-        if self.attacked_general(us):
-            return [m for m in moves if safe(m.from_square, m.to_square)]
-        danger = DANGER[k]
-        out: list[Move] = []
-        add = out.append
-        exposes = self._exposes
-        for m in moves:
-            frm, to = m.from_square, m.to_square
-            df, dt = danger[frm], danger[to]
-            if not (df or dt):
-                add(m)
-            elif frm == k:
-                if safe(frm, to):
-                    add(m)
-            elif not exposes(frm, to, k, df, dt):
-                add(m)
-        return out
-
-    def _exposes(self, frm: int, to: int, k: int, df: int, dt: int) -> bool:
-        """Whether a non-general move ``frm`` -> ``to``, played when not in check, lets an attack reach the
-        general on ``k``: only the lines through ``frm`` and ``to`` and a horse leg on ``frm`` can change."""
-        cells = self.cells
-        piece = cells[frm]
-        captured = cells[to]
-        cells[to] = piece
-        cells[frm] = 0
-        enemy = self.turn ^ BLACK
-        e_rook, e_cannon, e_king = CHARIOT | enemy, CANNON | enemy, KING | enemy
-        hit = False
-        for step in (df, dt):
-            if step == 0 or step == LEG:
-                continue
-            t = k + step
-            p = cells[t]
-            while p == 0:
-                t += step
-                p = cells[t]
-            if p == OFF:
-                continue
-            if p == e_rook or (p == e_king and (step == STRIDE or step == -STRIDE)):
-                hit = True
-                break
-            t += step
-            p = cells[t]
-            while p == 0:
-                t += step
-                p = cells[t]
-            if p == e_cannon:
-                hit = True
-                break
-        if not hit and df == LEG:
-            e_horse = HORSE | enemy
-            for h, leg in HORSE_ATTACKERS[k]:
-                if leg == frm and cells[h] == e_horse:
-                    hit = True
-                    break
-        cells[frm] = piece
-        cells[to] = captured
-        return hit
+        """Every legal move of the side to move, in canonical order: by from-cell, then to-cell (cells number
+        as the points do, ``r * 9 + f``)."""
+        return legal(self.cells, self.kings[self.turn >> 3], self.turn)
 
     def is_pseudo_legal(self, frm: int, to: int) -> bool:
         """Whether the piece on ``frm`` (of the side to move) may move to ``to`` by its movement rules."""
@@ -651,10 +477,12 @@ class Board:
             if kind == CHARIOT:
                 return between == 0
             return between == 0 if q == 0 else between == 1
-        if kind == HORSE:
-            return any(t == to and cells[leg] == 0 for t, leg in HORSE_JUMPS[frm])
-        if kind == ELEPHANT:
-            return any(t == to and cells[eye] == 0 for t, eye in ELEPHANT_STEPS[us][frm])
+        if kind == HORSE or kind == ELEPHANT:
+            pairs = HORSE_JUMPS[frm] if kind == HORSE else ELEPHANT_STEPS[us][frm]
+            for t, block in pairs:
+                if t == to and cells[block] == 0:
+                    return True
+            return False
         table = (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[us]
         return to in table[frm]
 
@@ -676,11 +504,12 @@ class Board:
             self.halfmove_clock += 1
         cells[to] = piece
         cells[frm] = 0
+        turn = self.turn
         if piece & 7 == KING:
-            self.kings[self.turn >> 3] = to
-        if self.turn == BLACK:
+            self.kings[turn >> 3] = to
+        if turn == BLACK:
             self.fullmove_number += 1
-        self.turn ^= BLACK
+        self.turn = turn ^ BLACK
 
     def status(self) -> dict[str, Any]:
         """``{"status": "ongoing"}``, or checkmate/stalemate (both lose for the side to move) with winner and result."""
@@ -695,8 +524,12 @@ class Board:
 
     def has_legal_move(self) -> bool:
         """Whether the side to move has any legal move."""
-        safe = self._safe
-        return any(safe(m.from_square, m.to_square) for m in self.pseudo_legal_moves())
+        cells, us = self.cells, self.turn
+        k = self.kings[us >> 3]
+        for m in self.pseudo_legal_moves():
+            if _safe(cells, k, us, m.from_square, m.to_square):
+                return True
+        return False
 
     def pieces(self, color: int | None = None) -> Iterator[tuple[int, int]]:
         """``(cell, piece code)`` of every piece (of ``color`` when given), by increasing ``r * 9 + f``."""
@@ -708,3 +541,280 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
+
+
+# ---- the rules on a cell list (the hot core: Board's methods and the rank model call these) ------------------
+
+
+def _attacked(cells: list[int], k: int, color: int) -> bool:
+    """Whether the general of ``color`` on cell ``k`` is attacked (the flying-general rule included)."""
+    enemy = color ^ BLACK
+    e_rook = CHARIOT | enemy
+    e_cannon = CANNON | enemy
+    e_king = KING | enemy
+    for step in ORTHOGONAL:
+        t = k + step
+        p = cells[t]
+        while p == 0:
+            t += step
+            p = cells[t]
+        if p == OFF:
+            continue
+        if p == e_rook or (p == e_king and (step == STRIDE or step == -STRIDE)):
+            return True
+        t += step
+        p = cells[t]
+        while p == 0:
+            t += step
+            p = cells[t]
+        if p == e_cannon:
+            return True
+    e_horse = HORSE | enemy
+    for h, leg in HORSE_ATTACKERS[k]:
+        if cells[h] == e_horse and cells[leg] == 0:
+            return True
+    e_soldier = SOLDIER | enemy
+    for s in SOLDIER_ATTACKERS[enemy][k]:
+        if cells[s] == e_soldier:
+            return True
+    return False
+
+
+def reached_by(cells: list[int], king: int, index: int, color: int) -> bool:
+    """Whether a piece of ``color`` (whose general stands on ``king``) has a move to cell ``index`` by its
+    movement rules alone (the cell holds the other colour or nothing): :meth:`Board.reaches` on a cell list."""
+    e_rook = CHARIOT | color
+    e_cannon = CANNON | color
+    capture = cells[index] != 0
+    # a cannon slides like a chariot onto an empty cell and captures over exactly one screen
+    e_slider = e_rook if capture else e_cannon
+    e_jumper = e_cannon if capture else -1
+    for step in ORTHOGONAL:
+        t = index + step
+        p = cells[t]
+        while p == 0:
+            t += step
+            p = cells[t]
+        if p == OFF:
+            continue
+        if p == e_rook or p == e_slider:
+            return True
+        if not capture:
+            continue
+        t += step
+        p = cells[t]
+        while p == 0:
+            t += step
+            p = cells[t]
+        if p == e_jumper:
+            return True
+    e_horse = HORSE | color
+    for h, leg in HORSE_ATTACKERS[index]:
+        if cells[h] == e_horse and cells[leg] == 0:
+            return True
+    e_soldier = SOLDIER | color
+    for s in SOLDIER_ATTACKERS[color][index]:
+        if cells[s] == e_soldier:
+            return True
+    # the general's, the advisors' and the elephants' steps are symmetric: from ``index`` back to the piece
+    e_elephant = ELEPHANT | color
+    for e, eye in ELEPHANT_STEPS[color][index]:
+        if cells[e] == e_elephant and cells[eye] == 0:
+            return True
+    e_advisor = ADVISOR | color
+    for a in ADVISOR_STEPS[color][index]:
+        if cells[a] == e_advisor:
+            return True
+    return king in KING_STEPS[color][index]
+
+
+def pseudo_legal(cells: list[int], us: int, out: list[Move]) -> None:
+    """Append to ``out`` the moves of ``us`` that follow each piece's movement rules (:meth:`Board.pseudo_legal_moves`
+    on a cell list), by from-cell, then to-cell."""
+    for i in SQUARES:
+        p = cells[i]
+        if p == 0 or p & BLACK != us:
+            continue
+        row = MOVES[i]
+        kind = p & 7
+        if kind == CHARIOT or kind == CANNON:
+            cannon = kind == CANNON
+            for step in _BELOW:
+                # the lower rays, farthest target first: find the end, then list back towards i
+                t = i + step
+                q = cells[t]
+                while q == 0:
+                    t += step
+                    q = cells[t]
+                if q != OFF:
+                    if cannon:
+                        c = t + step
+                        q = cells[c]
+                        while q == 0:
+                            c += step
+                            q = cells[c]
+                        if q != OFF and q & BLACK != us:
+                            out.append(row[c])
+                    elif q & BLACK != us:
+                        out.append(row[t])
+                t -= step
+                while t != i:
+                    out.append(row[t])
+                    t -= step
+            for step in _ABOVE:
+                t = i + step
+                q = cells[t]
+                while q == 0:
+                    out.append(row[t])
+                    t += step
+                    q = cells[t]
+                if q == OFF:
+                    continue
+                if cannon:
+                    t += step
+                    q = cells[t]
+                    while q == 0:
+                        t += step
+                        q = cells[t]
+                    if q == OFF:
+                        continue
+                if q & BLACK != us:
+                    out.append(row[t])
+        elif kind == HORSE or kind == ELEPHANT:
+            for t, block in HORSE_JUMPS[i] if kind == HORSE else ELEPHANT_STEPS[us][i]:
+                if cells[block] == 0:
+                    q = cells[t]
+                    if q == 0 or q & BLACK != us:
+                        out.append(row[t])
+        else:
+            for t in (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[us][i]:
+                q = cells[t]
+                if q == 0 or q & BLACK != us:
+                    out.append(row[t])
+
+
+def targets(cells: list[int], color: int) -> list[int]:
+    """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
+    :func:`pseudo_legal` for ``color``, without building the moves (the rank model's attack map)."""
+    marks = [0] * _size
+    for i in SQUARES:
+        p = cells[i]
+        if p == 0 or p & BLACK != color:
+            continue
+        kind = p & 7
+        if kind == CHARIOT or kind == CANNON:
+            for step in ORTHOGONAL:
+                t = i + step
+                q = cells[t]
+                while q == 0:
+                    marks[t] = 1
+                    t += step
+                    q = cells[t]
+                if q == OFF:
+                    continue
+                if kind == CANNON:
+                    t += step
+                    q = cells[t]
+                    while q == 0:
+                        t += step
+                        q = cells[t]
+                    if q == OFF:
+                        continue
+                if q & BLACK != color:
+                    marks[t] = 1
+        elif kind == HORSE or kind == ELEPHANT:
+            for t, block in HORSE_JUMPS[i] if kind == HORSE else ELEPHANT_STEPS[color][i]:
+                if cells[block] == 0:
+                    q = cells[t]
+                    if q == 0 or q & BLACK != color:
+                        marks[t] = 1
+        else:
+            for t in (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[color][i]:
+                q = cells[t]
+                if q == 0 or q & BLACK != color:
+                    marks[t] = 1
+    return marks
+
+
+def _safe(cells: list[int], k: int, us: int, frm: int, to: int) -> bool:
+    """Whether moving ``frm`` -> ``to`` (pseudo-legal) leaves the general of ``us`` (on ``k``) unattacked."""
+    piece = cells[frm]
+    captured = cells[to]
+    cells[to] = piece
+    cells[frm] = 0
+    bad = _attacked(cells, to if frm == k else k, us)
+    cells[frm] = piece
+    cells[to] = captured
+    return not bad
+
+
+def legal(cells: list[int], k: int, us: int) -> list[Move]:
+    """The legal moves of ``us``, whose general stands on ``k`` (:meth:`Board.legal_moves` on a cell list)."""
+    moves: list[Move] = []
+    pseudo_legal(cells, us, moves)
+    out: list[Move] = []
+    if _attacked(cells, k, us):
+        for m in moves:
+            if _safe(cells, k, us, m.from_square, m.to_square):
+                out.append(m)
+        return out
+    danger = DANGER[k]
+    for m in moves:
+        frm = m.from_square
+        to = m.to_square
+        df = danger[frm]
+        dt = danger[to]
+        if df == 0 and dt == 0:
+            out.append(m)
+        elif frm == k:
+            if _safe(cells, k, us, frm, to):
+                out.append(m)
+        elif not _exposes(cells, us, frm, to, k, df, dt):
+            out.append(m)
+    return out
+
+
+def _exposes(cells: list[int], us: int, frm: int, to: int, k: int, df: int, dt: int) -> bool:
+    """Whether a non-general move ``frm`` -> ``to`` of ``us``, played when not in check, lets an attack reach
+    the general on ``k``: only the lines through ``frm`` and ``to`` (steps ``df`` and ``dt`` from :data:`DANGER`)
+    and a horse leg on ``frm`` can change."""
+    piece = cells[frm]
+    captured = cells[to]
+    cells[to] = piece
+    cells[frm] = 0
+    enemy = us ^ BLACK
+    e_rook = CHARIOT | enemy
+    e_cannon = CANNON | enemy
+    e_king = KING | enemy
+    hit = False
+    for n in range(2):
+        step = df if n == 0 else dt
+        if step == 0 or step == LEG:
+            continue
+        t = k + step
+        p = cells[t]
+        while p == 0:
+            t += step
+            p = cells[t]
+        if p == OFF:
+            continue
+        if p == e_rook or (p == e_king and (step == STRIDE or step == -STRIDE)):
+            hit = True
+            break
+        t += step
+        p = cells[t]
+        while p == 0:
+            t += step
+            p = cells[t]
+        if p == e_cannon:
+            hit = True
+            break
+    if not hit and df == LEG:
+        e_horse = HORSE | enemy
+        for h, leg in HORSE_ATTACKERS[k]:
+            if leg == frm and cells[h] == e_horse:
+                hit = True
+                break
+    cells[frm] = piece
+    cells[to] = captured
+    return hit

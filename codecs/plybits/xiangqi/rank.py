@@ -14,21 +14,28 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
-from itertools import compress
-from operator import attrgetter
-from typing import ClassVar, cast, final
+from typing import ClassVar, Final, cast, final
 
 from plybits.rank import LinearModel, RankScheme, UniformModel
-from plybits.xiangqi.board import BLACK, CANNON, CHARIOT, FILE_OF, GEOMETRY, RANK_OF, SQUARES, Board, Move
+from plybits.xiangqi.board import (
+    BLACK,
+    CANNON,
+    CHARIOT,
+    FILE_OF,
+    GEOMETRY,
+    RANK_OF,
+    SQUARES,
+    Board,
+    Move,
+    reached_by,
+    targets,
+)
 
-_SIZE = GEOMETRY.size
-_ON_BOARD = operator.itemgetter(*SQUARES)
-"""The playable cells of a board list, in point order."""
-POINT = [-1] * _SIZE
+_SIZE: Final = GEOMETRY.size
+POINT: Final = [-1] * _SIZE
 """r * 9 + f of each cell."""
-RELATIVE = ([-1] * _SIZE, [-1] * _SIZE)
+RELATIVE: Final = ([-1] * _SIZE, [-1] * _SIZE)
 """The point as seen by each side (black's board turned rank-wise), 0..89."""
 for _sq in SQUARES:
     POINT[_sq] = RANK_OF[_sq] * 9 + FILE_OF[_sq]
@@ -41,20 +48,15 @@ def move_key(move: Move) -> int:
     return POINT[move.from_square] * 90 + POINT[move.to_square]
 
 
-_CELLS_OF = attrgetter("from_square", "to_square")
-"""A move's (from cell, to cell): cells number in point order, so these sort as :func:`move_key` does."""
-
-
 def canonical_moves(board: Board) -> list[Move]:
-    """The legal moves of a position in canonical order (:func:`move_key`)."""
-    moves = board.legal_moves()
-    moves.sort(key=_CELLS_OF)
-    return moves
+    """The legal moves of a position in canonical order (:func:`move_key`): :meth:`Board.legal_moves` lists
+    them so (cells number in point order)."""
+    return board.legal_moves()
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)
 
-VALUE = (0, 0, 2, 2, 4, 9, 4, 1, 0)
+VALUE: Final = [0, 0, 2, 2, 4, 9, 4, 1, 0]
 """Rough piece values by kind (general 0: never traded)."""
 
 _next = 0
@@ -67,43 +69,20 @@ def _block(size: int) -> int:
     return start
 
 
-F_TO = _block(8 * 90)  # kind x relative to-point
-F_FROM = _block(8 * 90)  # kind x relative from-point
-F_CAPTURE = _block(8 * 8)  # victim kind x mover kind
-F_TO_ATTACKED = _block(2 * 8)  # capture? x mover kind, when the opponent attacks the target
-F_FROM_ATTACKED = _block(8)  # the mover stands attacked, by kind
-F_RECAPTURE = _block(8)  # captures on the square the opponent just captured on
-F_TAKES_LAST = _block(8)  # captures the piece that just moved
-F_SAME_PIECE = _block(8)  # moves again the piece this side moved last
-F_PHASE = _block(4 * 8)  # material phase x kind
-F_EVASION = _block(8)  # side to move is in check, by kind
-F_SLIDE = _block(2 * 2 * 10)  # chariot/cannon x along a file/rank x distance
-F_DEFENDED_VICTIM = _block(8)  # captures a piece the opponent can take back, by mover kind
-F_NEAR_LAST = _block(6)  # king-step distance of the target from the opponent's last target (0..4, 5+)
-N_FEATURES = _next
-
-
-def _enemy_targets(board: Board) -> bytearray:
-    """Cells the opponent could move to (or capture on) if it were their turn."""
-    attacked = bytearray(_SIZE)
-    board.turn ^= BLACK
-    try:
-        for m in board.pseudo_legal_moves():
-            attacked[m.to_square] = 1
-    finally:
-        board.turn ^= BLACK
-    return attacked
-
-
-def _recapturable(board: Board, f: int, t: int) -> bool:
-    """Whether, after our ``f`` -> ``t`` capture, the opponent has a pseudo-legal capture back on ``t``."""
-    cells = board.cells
-    piece, victim = cells[f], cells[t]
-    cells[t], cells[f] = piece, 0
-    try:
-        return board.reaches(t, board.turn ^ BLACK)
-    finally:
-        cells[f], cells[t] = piece, victim
+F_TO: Final = _block(8 * 90)  # kind x relative to-point
+F_FROM: Final = _block(8 * 90)  # kind x relative from-point
+F_CAPTURE: Final = _block(8 * 8)  # victim kind x mover kind
+F_TO_ATTACKED: Final = _block(2 * 8)  # capture? x mover kind, when the opponent attacks the target
+F_FROM_ATTACKED: Final = _block(8)  # the mover stands attacked, by kind
+F_RECAPTURE: Final = _block(8)  # captures on the square the opponent just captured on
+F_TAKES_LAST: Final = _block(8)  # captures the piece that just moved
+F_SAME_PIECE: Final = _block(8)  # moves again the piece this side moved last
+F_PHASE: Final = _block(4 * 8)  # material phase x kind
+F_EVASION: Final = _block(8)  # side to move is in check, by kind
+F_SLIDE: Final = _block(2 * 2 * 10)  # chariot/cannon x along a file/rank x distance
+F_DEFENDED_VICTIM: Final = _block(8)  # captures a piece the opponent can take back, by mover kind
+F_NEAR_LAST: Final = _block(6)  # king-step distance of the target from the opponent's last target (0..4, 5+)
+N_FEATURES: Final = _next
 
 
 def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
@@ -112,7 +91,7 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-_KING_DISTANCE = [0] * (_SIZE * _SIZE)
+_KING_DISTANCE: Final = [0] * (_SIZE * _SIZE)
 """_KING_DISTANCE[a * SIZE + b]: the king-step (Chebyshev) distance between two points."""
 for _a in SQUARES:
     for _b in SQUARES:
@@ -126,7 +105,7 @@ class _Tables:
     __slots__ = ("w", "rows", "near")
 
     def __init__(self, w: list[int]) -> None:
-        self.w = w
+        self.w: list[int] = w
         self.rows: list[list[int] | None] = [None] * (16 * _SIZE)
         """rows[piece * SIZE + from][to]: the weights of the to- and from-point and slide features."""
         self.near: list[list[int] | None] = [None] * _SIZE
@@ -134,6 +113,9 @@ class _Tables:
 
     def row(self, piece: int, f: int) -> list[int]:
         """``rows[piece * SIZE + f]``, made on first use."""
+        row = self.rows[piece * _SIZE + f]
+        if row is not None:
+            return row
         w = self.w
         kind = piece & 7
         rel = RELATIVE[piece >> 3]
@@ -152,12 +134,18 @@ class _Tables:
 
     def near_row(self, last_to: int) -> list[int]:
         """``near[last_to]``, made on first use."""
+        row = self.near[last_to]
+        if row is not None:
+            return row
         w = self.w
-        row = [w[F_NEAR_LAST + min(5, _KING_DISTANCE[last_to * _SIZE + t])] for t in range(_SIZE)]
+        row = [0] * _SIZE
+        for t in range(_SIZE):
+            row[t] = w[F_NEAR_LAST + min(5, _KING_DISTANCE[last_to * _SIZE + t])]
         self.near[last_to] = row
         return row
 
 
+@final
 class LinearXiangqiModel(LinearModel):
     """Model 1: log-linear with the shipped integer weights; :meth:`scores` defines the features."""
 
@@ -182,28 +170,25 @@ class LinearXiangqiModel(LinearModel):
         rows = tables.rows
         cells = board.cells
         us = board.turn
-        side = us >> 3
-        attacked = _enemy_targets(board)
-        last = history[-1] if history else None
-        mine = history[-2] if len(history) >= 2 else None
-        last_to = last.to_square if last is not None else -1
-        my_last_to = mine.to_square if mine is not None else -1
-        last_capture = last is not None and board.halfmove_clock == 0
+        them = us ^ BLACK
+        their_king = board.kings[them >> 3]
+        attacked = targets(cells, them)
+        played = len(history)
+        last_to = history[played - 1].to_square if played >= 1 else -1
+        my_last_to = history[played - 2].to_square if played >= 2 else -1
+        last_capture = played >= 1 and board.halfmove_clock == 0
         material = 0
-        for sq in compress(SQUARES, _ON_BOARD(cells)):
+        for sq in SQUARES:
             material += VALUE[cells[sq] & 7]
         phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
-        in_check = attacked[board.kings[side]]
-        near: list[int] | None = None
-        if last_to >= 0:
-            near = tables.near[last_to]
-            if near is None:
-                near = tables.near_row(last_to)
+        in_check = attacked[board.kings[us >> 3]] != 0
+        near: list[int] | None = tables.near_row(last_to) if last_to >= 0 else None
         phase_base = F_PHASE + phase * 8
         out: list[int] = []
-        append = out.append
-        for m in moves:
-            f, t = m.from_square, m.to_square
+        listed: list[Move] = moves if isinstance(moves, list) else list(moves)
+        for m in listed:
+            f = m.from_square
+            t = m.to_square
             p = cells[f]
             kind = p & 7
             q = cells[t]
@@ -217,7 +202,13 @@ class LinearXiangqiModel(LinearModel):
                 score += w[F_CAPTURE + (q & 7) * 8 + kind]
                 if t == last_to:
                     score += w[F_RECAPTURE + kind] if last_capture else w[F_TAKES_LAST + kind]
-                if _recapturable(board, f, t):
+                # can the opponent take back on t after this capture?
+                cells[t] = p
+                cells[f] = 0
+                back = reached_by(cells, their_king, t, them)
+                cells[f] = p
+                cells[t] = q
+                if back:
                     score += w[F_DEFENDED_VICTIM + kind]
             if near is not None:
                 score += near[t]
@@ -229,7 +220,7 @@ class LinearXiangqiModel(LinearModel):
                 score += w[F_SAME_PIECE + kind]
             if in_check:
                 score += w[F_EVASION + kind]
-            append(score)
+            out.append(score)
         return out
 
 
