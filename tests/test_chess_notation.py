@@ -7,7 +7,7 @@ import pytest
 
 from plybits.chess import notation
 from plybits.chess.board import Board, square
-from plybits.chess.notation import SAN_CACHE_SIZE, parse_san
+from plybits.chess.notation import SAN_CACHE_SIZE, parse_san, parse_uci
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 
 
@@ -39,3 +39,14 @@ def test_the_kept_syntax_is_bounded() -> None:
     for token in tokens:
         assert parse_san(board, token) == parse_san(board, token.rstrip("+#!?"))
     assert len(notation._SAN_SYNTAX) == SAN_CACHE_SIZE
+
+
+def test_a_kept_uci_token_is_read_against_each_position() -> None:
+    assert parse_uci(Board(), "g1f3") == (square(6, 0), square(5, 2), 0)
+    assert "g1f3" in notation._UCI_SYNTAX
+    with pytest.raises(IllegalMoveError, match="illegal move 'g1f3' in 4k3/8/8/8/8/8/8/4K3 w - - 0 1: no white piece on"):
+        parse_uci(Board("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), "g1f3")
+    for _ in range(2):
+        with pytest.raises(InvalidMoveError, match="invalid uci: 'g1f9'"):
+            parse_uci(Board(), "g1f9")
+    assert "g1f9" not in notation._UCI_SYNTAX

@@ -59,8 +59,11 @@ _KINGSIDE_CODE: Final = -1
 _QUEENSIDE_CODE: Final = -2
 _NULL_CODE: Final = -3
 SAN_CACHE_SIZE: Final = 4096
-"""How many distinct SAN tokens keep their read syntax (a game repeats its tokens; the cache stays bounded)."""
+"""How many distinct SAN tokens, and UCI tokens, keep their read syntax (a game repeats its tokens; the store
+stays bounded)."""
 _SAN_SYNTAX: Final[dict[str, int]] = {}
+_UCI_SYNTAX: Final[dict[str, int]] = {}
+"""A UCI token's squares and promotion: from | to << 8 | promotion << 16."""
 
 
 def _illegal(board: Board, text: str, why: str = "no legal move matches") -> IllegalMoveError:
@@ -114,12 +117,15 @@ def _read_san_syntax(text: str) -> int:
 
 
 def _san_syntax(text: str) -> int:
-    """:func:`_read_san_syntax`, kept for the next time ``text`` comes (up to :data:`SAN_CACHE_SIZE` tokens)."""
+    """:func:`_read_san_syntax`, kept for the next time ``text`` comes."""
     code = _SAN_SYNTAX.get(text, 0)
-    if code == 0:
-        code = _read_san_syntax(text)
-        if len(_SAN_SYNTAX) < SAN_CACHE_SIZE:
-            _SAN_SYNTAX[text] = code
+    return code if code else _keep(_SAN_SYNTAX, text, _read_san_syntax(text))
+
+
+def _keep(kept: dict[str, int], text: str, code: int) -> int:
+    """``code``, kept in ``kept`` as the syntax of ``text`` while it holds fewer than :data:`SAN_CACHE_SIZE`."""
+    if len(kept) < SAN_CACHE_SIZE:
+        kept[text] = code
     return code
 
 
@@ -262,13 +268,22 @@ def parse_uci(board: Board, text: str) -> Move:
     """
     if text == "0000":
         return NULL_MOVE
+    code = _UCI_SYNTAX.get(text, 0)
+    if not code:
+        code = _keep(_UCI_SYNTAX, text, _read_uci_syntax(text))
+    return _find(board, code & 255, code >> 8 & 255, code >> 16, text)
+
+
+def _read_uci_syntax(text: str) -> int:
+    """The squares and promotion of the UCI token ``text``, packed (see :data:`_UCI_SYNTAX`).
+
+    :raises InvalidMoveError: on bad syntax.
+    """
     match = UCI_REGEX.match(text)
     if not match:
         raise InvalidMoveError(f"invalid uci: {text!r}")
-    from_sq = SQUARE_OF_NAME[match.group(1)]
-    to_sq = SQUARE_OF_NAME[match.group(2)]
     promotion = PROMOTION_OF_LETTER[match.group(3)] if match.group(3) else 0
-    return _find(board, from_sq, to_sq, promotion, text)
+    return SQUARE_OF_NAME[match.group(1)] | SQUARE_OF_NAME[match.group(2)] << 8 | promotion << 16
 
 
 def uci(board: Board, m: Move) -> str:
