@@ -25,6 +25,7 @@ import io
 import lzma
 import os
 import re
+import socket
 import sys
 import time
 from collections.abc import Iterator
@@ -439,12 +440,41 @@ def _records_mode(op: str, args: argparse.Namespace, seen: Sniffed) -> bool:
 
 def serve(args: argparse.Namespace) -> int:
     """Run the HTTP service with uvicorn (its own access log off: the service writes JSON lines), keeping idle
-    connections open ``PLYBITS_KEEP_ALIVE_SECONDS`` (uvicorn's 5 s races clients that reuse a pooled connection)."""
-    import uvicorn
+    connections open ``PLYBITS_KEEP_ALIVE_SECONDS`` (uvicorn's 5 s races clients that reuse a pooled connection).
 
-    uvicorn.run("app.main:app", host=args.host, port=args.port, workers=args.workers, access_log=False,
-                log_level=args.log_level, timeout_keep_alive=Settings.from_env().keep_alive_seconds)
-    return 0
+    With several server processes (``--workers``, ``WEB_CONCURRENCY``) they share a listening socket bound here
+    as uvicorn binds it, then marked TCP (:func:`tcp_listener`), so that every connection sends without delay.
+    """
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config("app.main:app", host=args.host, port=args.port, workers=args.workers, access_log=False,
+                            log_level=args.log_level, timeout_keep_alive=Settings.from_env().keep_alive_seconds)
+    if config.workers > 1:
+        Multiprocess(config, sockets=[tcp_listener(config.bind_socket())]).run()
+        return 0
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    return 0 if server.started else STARTUP_FAILURE
+
+
+STARTUP_FAILURE = 3
+"""``plybits serve``'s exit status when the server did not start (uvicorn's own)."""
+
+
+def tcp_listener(sock: socket.socket) -> socket.socket:
+    """``sock``, a listening socket, as a socket object that says it is TCP (``proto`` ``IPPROTO_TCP``).
+
+    asyncio turns Nagle's algorithm off (``TCP_NODELAY``) only on accepted connections whose socket says so, and a
+    socket bound with ``proto`` left at 0 (uvicorn's, for several workers; uvicorn issue 3149) passes 0 on to
+    them: each keep-alive answer's last segment then waits for the client's delayed ACK, about 40 ms.
+    """
+    if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.type == socket.SOCK_STREAM and sock.proto == 0:
+        return socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
+    return sock
 
 
 class DefaultsFormatter(argparse.HelpFormatter):

@@ -28,6 +28,7 @@ MODULES: Final = (
     "plybits.chess.board",
     "plybits.chess.rank",
     "plybits.chess.x88",
+    "plybits.chess.notation",
     "plybits.xiangqi.board",
     "plybits.xiangqi.rank",
     "plybits.abalone.board",

@@ -30,6 +30,11 @@ def deadline(end: float | None, seconds: float = 0.0) -> Iterator[None]:
         _END.reset(token)
 
 
+def active() -> bool:
+    """Whether a deadline is set in the current context: a loop that runs without one need not :func:`check`."""
+    return _END.get() is not None
+
+
 def check(ply: int) -> None:
     """Stop work at ``ply`` if the current deadline has passed.
 

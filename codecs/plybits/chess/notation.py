@@ -10,6 +10,7 @@ promotion letters, over-specified moves (``Ng1f3``, ``e2e4``), and trailing
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from plybits.chess.board import (
     BLACK,
@@ -34,6 +35,7 @@ from plybits.chess.board import (
     W,
     castling_rook,
     castling_two_step,
+    square,
 )
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PlybitsError
 
@@ -43,12 +45,88 @@ NULL_TOKENS = frozenset(("--", "Z0", "0000", "@@@@"))
 KINGSIDE = frozenset(("O-O", "0-0"))
 QUEENSIDE = frozenset(("O-O-O", "0-0-0"))
 PIECE_LETTERS = " PNBRQK"
-_KIND_OF_LETTER = {"N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
-_FILE_INDEX = {letter: index for index, letter in enumerate("abcdefgh")}
+_KIND_OF_LETTER: Final[dict[str, int]] = {"N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
+_FILE_INDEX: Final[dict[str, int]] = {letter: index for index, letter in enumerate("abcdefgh")}
+
+# What a SAN token says, before any position is looked at, packed in one int (:func:`_san_syntax`): the piece
+# letter's kind (0: none), the origin file and rank given (each + 1, 0: not given), the promotion kind asked
+# (0: none; KING is asked too, and refused later) and the target square; castling and the null move as negatives.
+_FILE_SHIFT: Final = 3
+_RANK_SHIFT: Final = 7
+_PROMOTION_SHIFT: Final = 11
+_TARGET_SHIFT: Final = 14
+_KINGSIDE_CODE: Final = -1
+_QUEENSIDE_CODE: Final = -2
+_NULL_CODE: Final = -3
+SAN_CACHE_SIZE: Final = 4096
+"""How many distinct SAN tokens, and UCI tokens, keep their read syntax (a game repeats its tokens; the store
+stays bounded)."""
+_SAN_SYNTAX: Final[dict[str, int]] = {}
+_UCI_SYNTAX: Final[dict[str, int]] = {}
+"""A UCI token's squares and promotion: from | to << 8 | promotion << 16."""
 
 
 def _illegal(board: Board, text: str, why: str = "no legal move matches") -> IllegalMoveError:
     return IllegalMoveError(f"illegal move {text!r} in {board.fen()}: {why}")
+
+
+def _read_san_syntax(text: str) -> int:
+    """The packed syntax of the SAN token ``text`` (see :data:`_SAN_SYNTAX`).
+
+    :raises InvalidMoveError: on bad syntax.
+    """
+    san = text.rstrip("+#!?")
+    # the commonest shapes (e4, Nf3, exd5, Nxe5) read without the regex; anything else goes through it
+    size = len(san)
+    letter = ""
+    from_file = -1
+    from_rank = -1
+    promotion = 0
+    if size == 2 and san in SQUARE_OF_NAME:
+        target = san
+    elif size == 3 and san[0] in _KIND_OF_LETTER and san[1:] in SQUARE_OF_NAME:
+        letter, target = san[0], san[1:]
+    elif size == 4 and san[1] == "x" and san[2:] in SQUARE_OF_NAME and (san[0] in _KIND_OF_LETTER or san[0] in _FILE_INDEX):
+        target = san[2:]
+        if san[0] in _KIND_OF_LETTER:
+            letter = san[0]
+        else:
+            from_file = _FILE_INDEX[san[0]]
+    else:
+        if san in KINGSIDE:
+            return _KINGSIDE_CODE
+        if san in QUEENSIDE:
+            return _QUEENSIDE_CODE
+        match = SAN_REGEX.match(san)
+        if not match:
+            if san in NULL_TOKENS:
+                return _NULL_CODE
+            raise InvalidMoveError(f"invalid san: {text!r}")
+        given_letter, given_file, given_rank, target, promo = match.groups()
+        letter = given_letter or ""
+        if given_file:
+            from_file = _FILE_INDEX[given_file]
+        if given_rank:
+            from_rank = int(given_rank) - 1
+        if promo:
+            promotion_letter = promo[-1].lower()
+            promotion = KING if promotion_letter == "k" else PROMOTION_OF_LETTER[promotion_letter]
+    kind = _KIND_OF_LETTER[letter] if letter else 0
+    return (kind | (from_file + 1) << _FILE_SHIFT | (from_rank + 1) << _RANK_SHIFT
+            | promotion << _PROMOTION_SHIFT | SQUARE_OF_NAME[target] << _TARGET_SHIFT)
+
+
+def _san_syntax(text: str) -> int:
+    """:func:`_read_san_syntax`, kept for the next time ``text`` comes."""
+    code = _SAN_SYNTAX.get(text, 0)
+    return code if code else _keep(_SAN_SYNTAX, text, _read_san_syntax(text))
+
+
+def _keep(kept: dict[str, int], text: str, code: int) -> int:
+    """``code``, kept in ``kept`` as the syntax of ``text`` while it holds fewer than :data:`SAN_CACHE_SIZE`."""
+    if len(kept) < SAN_CACHE_SIZE:
+        kept[text] = code
+    return code
 
 
 def parse_san(board: Board, text: str) -> Move:
@@ -57,70 +135,43 @@ def parse_san(board: Board, text: str) -> Move:
     :raises InvalidMoveError: on bad syntax; :raises IllegalMoveError: if no legal move matches;
     :raises AmbiguousMoveError: if several do.
     """
-    san = text.rstrip("+#!?")
-    # the commonest shapes (e4, Nf3, exd5, Nxe5) read without the regex; anything else goes through it
-    size = len(san)
-    piece = from_file = from_rank = promo = None
-    if size == 2 and san in SQUARE_OF_NAME:
-        target = san
-    elif size == 3 and san[0] in _KIND_OF_LETTER and san[1:] in SQUARE_OF_NAME:
-        piece, target = san[0], san[1:]
-    elif size == 4 and san[1] == "x" and san[2:] in SQUARE_OF_NAME and (san[0] in _KIND_OF_LETTER or san[0] in _FILE_INDEX):
-        target = san[2:]
-        if san[0] in _KIND_OF_LETTER:
-            piece = san[0]
-        else:
-            from_file = san[0]
-    else:
-        if san in KINGSIDE or san in QUEENSIDE:
-            return _castle(board, text, san in KINGSIDE)
-        match = SAN_REGEX.match(san)
-        if not match:
-            if san in NULL_TOKENS:
-                return NULL_MOVE
-            raise InvalidMoveError(f"invalid san: {text!r}")
-        piece, from_file, from_rank, target, promo = match.groups()
-    to_sq = SQUARE_OF_NAME[target]
-    promotion = 0
-    if promo:
-        letter = promo[-1].lower()
-        if letter == "k":
-            raise _illegal(board, text, "a pawn cannot promote to a king")
-        promotion = PROMOTION_OF_LETTER[letter]
-    b = board.cells
+    code = _san_syntax(text)
+    if code < 0:
+        if code == _NULL_CODE:
+            return NULL_MOVE
+        return _castle(board, text, code == _KINGSIDE_CODE)
+    letter = code & 7
+    from_file = (code >> _FILE_SHIFT & 15) - 1
+    from_rank = (code >> _RANK_SHIFT & 15) - 1
+    promotion = code >> _PROMOTION_SHIFT & 7
+    to_sq = code >> _TARGET_SHIFT
+    if promotion == KING:
+        raise _illegal(board, text, "a pawn cannot promote to a king")
+    b: list[int] = board.cells
     us = board.turn
-    if not piece and from_file and from_rank:
+    last_rank = RANK_OF[to_sq] == 0 or RANK_OF[to_sq] == 7
+    if letter == 0 and from_file >= 0 and from_rank >= 0:
         # fully specified (long algebraic, any piece, castling included): as UCI
-        from_sq = SQUARE_OF_NAME[from_file + from_rank]
-        if not promotion and b[from_sq] == us | PAWN and RANK_OF[to_sq] in (0, 7):
+        from_sq = square(from_file, from_rank)
+        if not promotion and b[from_sq] == us | PAWN and last_rank:
             raise _illegal(board, text, "missing promotion piece type")
         return _find(board, from_sq, to_sq, promotion, text)
-    if piece:
-        kind = _KIND_OF_LETTER[piece]
+    if letter:
+        kind = letter
     else:
         kind = PAWN
-        if not from_file:  # a pawn capture must name its file
-            from_file = target[0]
-        if not promotion and RANK_OF[to_sq] in (0, 7):
+        if from_file < 0:  # a pawn capture must name its file
+            from_file = FILE_OF[to_sq]
+        if not promotion and last_rank:
             raise _illegal(board, text, "missing promotion piece type")
     target_piece = b[to_sq]
     if target_piece and target_piece & BLACK == us:
-        raise _illegal(board, text, f"{target} holds a piece of the side to move")
-    candidates = _origins(board, kind, to_sq)
-    if from_file:
-        file_index = _FILE_INDEX[from_file]
-        candidates = [f for f in candidates if FILE_OF[f] == file_index]
-    if from_rank:
-        rank_index = int(from_rank) - 1
-        candidates = [f for f in candidates if RANK_OF[f] == rank_index]
+        raise _illegal(board, text, f"{NAMES[to_sq]} holds a piece of the side to move")
     checked = board.checked_move
-    if len(candidates) == 1:  # the usual case: one piece of that kind can reach the square
-        try:
-            return checked(candidates[0], to_sq, promotion)
-        except IllegalMoveError:
-            raise _illegal(board, text) from None
-    found = None
-    for f in candidates:
+    found: Move | None = None
+    for f in _origins(board, kind, to_sq):
+        if (from_file >= 0 and FILE_OF[f] != from_file) or (from_rank >= 0 and RANK_OF[f] != from_rank):
+            continue
         try:
             m = checked(f, to_sq, promotion)
         except IllegalMoveError:
@@ -159,23 +210,28 @@ def _legal(board: Board, f: int, t: int) -> bool:
 
 def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
     """Squares holding a piece of ``kind`` of the side to move that might move to ``to_sq`` (legality unchecked)."""
-    b = board.cells
+    b: list[int] = board.cells
     us = board.turn
     piece = us | kind
+    out: list[int] = []
     if kind == PAWN:
         back = -N if us == 0 else N
-        out = [s for s in (to_sq + back + E, to_sq + back + W) if b[s] == piece and (b[to_sq] or to_sq == board.ep)]
         one = to_sq + back
+        if b[to_sq] or to_sq == board.ep:
+            if b[one + E] == piece:
+                out.append(one + E)
+            if b[one + W] == piece:
+                out.append(one + W)
         if b[one] == piece:
             out.append(one)
         elif b[one] == 0 and b[one + back] == piece:
             out.append(one + back)
         return out
-    if kind == KNIGHT:
-        return [to_sq + d for d in KNIGHT_STEPS if b[to_sq + d] == piece]
-    if kind == KING:
-        return [to_sq + d for d in KING_STEPS if b[to_sq + d] == piece]
-    out = []
+    if kind == KNIGHT or kind == KING:
+        for d in KNIGHT_STEPS if kind == KNIGHT else KING_STEPS:
+            if b[to_sq + d] == piece:
+                out.append(to_sq + d)
+        return out
     for d in SLIDER_STEPS[kind]:
         t = to_sq + d
         p = b[t]
@@ -212,13 +268,22 @@ def parse_uci(board: Board, text: str) -> Move:
     """
     if text == "0000":
         return NULL_MOVE
+    code = _UCI_SYNTAX.get(text, 0)
+    if not code:
+        code = _keep(_UCI_SYNTAX, text, _read_uci_syntax(text))
+    return _find(board, code & 255, code >> 8 & 255, code >> 16, text)
+
+
+def _read_uci_syntax(text: str) -> int:
+    """The squares and promotion of the UCI token ``text``, packed (see :data:`_UCI_SYNTAX`).
+
+    :raises InvalidMoveError: on bad syntax.
+    """
     match = UCI_REGEX.match(text)
     if not match:
         raise InvalidMoveError(f"invalid uci: {text!r}")
-    from_sq = SQUARE_OF_NAME[match.group(1)]
-    to_sq = SQUARE_OF_NAME[match.group(2)]
     promotion = PROMOTION_OF_LETTER[match.group(3)] if match.group(3) else 0
-    return _find(board, from_sq, to_sq, promotion, text)
+    return SQUARE_OF_NAME[match.group(1)] | SQUARE_OF_NAME[match.group(2)] << 8 | promotion << 16
 
 
 def uci(board: Board, m: Move) -> str:
