@@ -130,6 +130,8 @@ _KNIGHT_TARGETS: Final[list[list[int]]] = [
     [s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]] if GEOMETRY.on_board[s] else [] for s in range(SIZE)
 ]
 """_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, in :data:`KNIGHT_STEPS` order."""
+_PAWN_CAPTURES: Final[list[list[int]]] = [[N + E, N + W], [S + E, S + W]]
+"""_PAWN_CAPTURES[colour >> 3]: the steps a pawn of that colour captures along."""
 _SLIDERS_ALONG: Final[list[int]] = [0] * (2 * SIZE)
 """_SLIDERS_ALONG[SIZE + step]: the kinds that move along ``step``, one bit each (``1 << kind``)."""
 for _kind, _steps in SLIDER_STEPS.items():
@@ -215,8 +217,8 @@ def _attacked(b: list[int], sq: int, by: int) -> bool:
     elif b[sq + N + W] == BLACK | PAWN or b[sq + N + E] == BLACK | PAWN:
         return True
     knight = by | KNIGHT
-    for d in KNIGHT_STEPS:
-        if b[sq + d] == knight:
+    for t in _KNIGHT_TARGETS[sq]:
+        if b[t] == knight:
             return True
     king = by | KING
     rook = by | ROOK
@@ -600,152 +602,13 @@ class Board:
 
     def is_check(self) -> bool:
         """Whether the side to move is in check."""
-        check = self._check
-        if check is None:
-            check = self._check = _attacked(self.cells, self.kings[self.turn >> 3], self.turn ^ BLACK)
-        return check
+        return is_check(self)
 
     # ------------------------------------------------------------------ move generation
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the side to move (castling as king-takes-rook), as a new list."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        return legal[:]
-
-    def _generate(self) -> list[Move]:
-        """The legal moves: each piece's, a1..h8 (a pawn's en passant capture first, then its push, double push
-        and captures; a knight's in :data:`KNIGHT_STEPS` order; a slider's ray by ray outwards), then the king's
-        steps, then castling."""
-        b = self.cells
-        us = self.turn
-        them = us ^ BLACK
-        k = self.kings[us >> 3]
-        table = MOVE_TABLE
-        moves: list[Move] = []
-        # the lines through the king: checks, and pins as (pinned square, step from the king) pairs
-        pins: list[int] = []
-        checks = 0
-        checker = 0
-        check_step = 0  # from the king towards a sliding checker; 0 for a knight or pawn
-        queen = them | QUEEN
-        for kind, steps in ((ROOK, ORTHOGONAL), (BISHOP, DIAGONAL)):
-            slider = them | kind
-            for d in steps:
-                t = k + d
-                p = b[t]
-                while p == 0:
-                    t += d
-                    p = b[t]
-                if p == slider or p == queen:
-                    checks += 1
-                    checker = t
-                    check_step = d
-                elif p != OFF and p & BLACK == us:
-                    own = t
-                    t += d
-                    p = b[t]
-                    while p == 0:
-                        t += d
-                        p = b[t]
-                    if p == slider or p == queen:
-                        pins.append(own)
-                        pins.append(d)
-        pawn = them | PAWN
-        forward = N if us == WHITE else S
-        for t in (k + forward + W, k + forward + E):
-            if b[t] == pawn:
-                checks += 1
-                checker = t
-                check_step = 0
-        knight = them | KNIGHT
-        for t in _KNIGHT_TARGETS[k]:
-            if b[t] == knight:
-                checks += 1
-                checker = t
-                check_step = 0
-        if checks < 2:
-            pinned = len(pins)
-            start_rank = 1 if us == WHITE else 6
-            before_last = 6 if us == WHITE else 1
-            ep = self.ep
-            for s in SQUARES:
-                p = b[s]
-                if p == 0 or p & BLACK != us:
-                    continue
-                kind = p & 7
-                if kind == KING:
-                    continue
-                pin = 0
-                if pinned:
-                    for i in range(0, pinned, 2):
-                        if pins[i] == s:
-                            pin = pins[i + 1]
-                base = s * SIZE
-                if kind == PAWN:
-                    t = s + forward
-                    if ep and (ep == t + E or ep == t + W) and _ep_legal(b, s, ep, us, k):
-                        moves.append(table[(base + ep) * 8])
-                    promotes = RANK_OF[s] == before_last
-                    if b[t] == 0:
-                        if (pin == 0 or pin == forward or pin == -forward) and (checks == 0 or _evades(t, k, checker, check_step)):
-                            _add_pawn_move(moves, s, t, promotes)
-                        t += forward
-                        if RANK_OF[s] == start_rank and b[t] == 0 and (pin == 0 or pin == forward or pin == -forward) \
-                                and (checks == 0 or _evades(t, k, checker, check_step)):
-                            moves.append(table[(base + t) * 8])
-                    for d in (forward + E, forward + W):
-                        t = s + d
-                        q = b[t]
-                        if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
-                                and (checks == 0 or _evades(t, k, checker, check_step)):
-                            _add_pawn_move(moves, s, t, promotes)
-                elif kind == KNIGHT:
-                    if pin:
-                        continue  # a pinned knight never stays on its line
-                    for t in _KNIGHT_TARGETS[s]:
-                        q = b[t]
-                        if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
-                            moves.append(table[(base + t) * 8])
-                elif pin == 0 and checks == 0:
-                    for d in _SLIDER_STEPS_OF[kind]:
-                        t = s + d
-                        q = b[t]
-                        while q == 0:
-                            moves.append(table[(base + t) * 8])
-                            t += d
-                            q = b[t]
-                        if q ^ them < 8:  # an enemy piece (not an own one, not OFF)
-                            moves.append(table[(base + t) * 8])
-                else:
-                    for d in _SLIDER_STEPS_OF[kind]:
-                        if pin != 0 and pin != d and pin != -d:
-                            continue
-                        t = s + d
-                        q = b[t]
-                        while True:
-                            if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
-                                moves.append(table[(base + t) * 8])
-                            if q != 0:
-                                break
-                            t += d
-                            q = b[t]
-        # king steps, the king lifted off so that it does not hide the squares behind it from a slider
-        king = b[k]
-        b[k] = EMPTY
-        base = k * SIZE
-        for d in KING_STEPS:
-            t = k + d
-            q = b[t]
-            if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
-                moves.append(table[(base + t) * 8])
-        b[k] = king
-        if self.castling and not checks:
-            for r in self.castling:
-                if (RANK_OF[r] == 0) == (us == WHITE) and _castling_legal(b, k, r, us):
-                    moves.append(table[(base + r) * 8])
-        return moves
+        return legal_moves(self)
 
     def is_castling(self, m: Move) -> bool:
         """Whether ``m`` (legal here) is a castling move."""
@@ -762,213 +625,20 @@ class Board:
 
     def gives_check(self, m: Move) -> bool:
         """Whether ``m`` (legal here, not the null move) puts the opponent in check, found without playing it."""
-        f = m[0]
-        t = m[1]
-        promotion = m[2]
-        b = self.cells
-        us = self.turn
-        p = b[f]
-        q = b[t]
-        kind = p & 7
-        k = self.kings[(us >> 3) ^ 1]
-        castles = kind == KING and q == us | ROOK
-        en_passant = kind == PAWN and t == self.ep and not q
-        if self._safe and not promotion and not castles and not en_passant:
-            b[f] = EMPTY
-            check = _checks_after(b, f, t, p, k)
-            b[f] = p
-            return check
-        # play it on the cells, look at the opponent's king, take it back
-        if castles:
-            rank_base = f - FILE_OF[f]
-            kt = rank_base + (2 if t < f else 6)
-            rt = rank_base + (3 if t < f else 5)
-            b[f] = EMPTY
-            b[t] = EMPTY
-            old_k, old_r = b[kt], b[rt]
-            b[kt] = p
-            b[rt] = q
-            check = _attacked(b, k, us)
-            b[kt] = old_k
-            b[rt] = old_r
-            b[f] = p
-            b[t] = q
-            return check
-        cap = t - (N if us == WHITE else S) if en_passant else 0
-        taken = b[cap]
-        b[f] = EMPTY
-        if en_passant:
-            b[cap] = EMPTY
-        b[t] = us | promotion if promotion else p
-        check = _attacked(b, k, us)
-        b[t] = q
-        b[cap] = taken
-        b[f] = p
-        return check
+        return gives_check(self, m)
 
     def checked_move(self, f: int, t: int, promotion: int = 0) -> Move:
         """The move ``f`` -> ``t`` (castling as king-takes-rook) if it is legal here, checked without generating every move.
 
         :raises IllegalMoveError: naming why it is not legal.
         """
-        b = self.cells
-        us = self.turn
-        them = us ^ BLACK
-        p = b[f]
-        if not p or p == OFF or p & BLACK != us:
-            raise IllegalMoveError(f"no {'white' if us == WHITE else 'black'} piece on {NAMES[f] or f!r}")
-        q = b[t]
-        if q == OFF:
-            raise IllegalMoveError(f"target {t!r} is off the board")
-        kind = p & 7
-        ep_capture = False
-        if q and q & BLACK == us:
-            if kind == KING and q == us | ROOK and t in self.castling and not self.is_check() \
-                    and _castling_legal(b, f, t, us):
-                if promotion:
-                    raise IllegalMoveError("castling cannot promote")
-                return MOVE_TABLE[(f * SIZE + t) * 8]
-            raise IllegalMoveError(f"{NAMES[t]} holds a piece of the side to move")
-        if kind == PAWN:
-            forward = N if us == WHITE else S
-            d = t - f
-            if d == forward:
-                ok = q == 0
-            elif d == 2 * forward:
-                ok = q == 0 and b[f + forward] == 0 and RANK_OF[f] == (1 if us == WHITE else 6)
-            elif d == forward + E or d == forward + W:
-                if q:
-                    ok = True
-                else:
-                    ok = ep_capture = t == self.ep and bool(t)
-            else:
-                ok = False
-            if not ok:
-                raise IllegalMoveError(f"the pawn on {NAMES[f]} cannot move to {NAMES[t]}")
-            if (RANK_OF[t] == (7 if us == WHITE else 0)) != bool(promotion):
-                raise IllegalMoveError("a pawn reaching the last rank must promote" if not promotion
-                                       else "only a pawn reaching the last rank promotes")
-        else:
-            if promotion:
-                raise IllegalMoveError("only a pawn reaching the last rank promotes")
-            d = t - f
-            if kind == KNIGHT:
-                ok = KNIGHT_JUMP[SIZE + d]
-            elif kind == KING:
-                ok = ADJACENT[SIZE + d]
-            else:
-                step = LINE[f * SIZE + t]
-                ok = step != 0 and _SLIDERS_ALONG[SIZE + step] >> kind & 1 != 0
-                if ok:
-                    s = f + step
-                    while s != t:
-                        if b[s]:
-                            ok = False
-                            break
-                        s += step
-            if not ok:
-                raise IllegalMoveError(f"the {SYMBOLS[kind]} on {NAMES[f]} cannot move to {NAMES[t]}")
-        if kind != KING and not ep_capture:
-            check = self._check
-            if check is None:
-                check = self.is_check()
-            if not check:
-                # not in check: only a line from the king through ``f`` can open (a pin)
-                b[f] = EMPTY
-                pinned = _discovers(b, self.kings[us >> 3], f, t, them)
-                b[f] = p
-                if pinned:
-                    raise IllegalMoveError("it leaves the king in check")
-                found = _MOVES[(f * SIZE + t) * 8 + promotion]
-                return move(f, t, promotion) if found is None else found
-        # play it on the cells, look at the king, take it back
-        b[t] = p
-        b[f] = EMPTY
-        if ep_capture:
-            cap = t - (N if us == WHITE else S)
-            b[cap] = EMPTY
-        k = t if kind == KING else self.kings[us >> 3]
-        exposed = _attacked(b, k, them)
-        b[f] = p
-        b[t] = q
-        if ep_capture:
-            b[cap] = them | PAWN
-        if exposed:
-            raise IllegalMoveError("it leaves the king in check")
-        return move(f, t, promotion)
+        return checked_move(self, f, t, promotion)
 
     # ------------------------------------------------------------------ making moves
 
     def push(self, m: Move) -> None:
         """Play ``m`` (legal here, or the null move)."""
-        f = m[0]
-        t = m[1]
-        promotion = m[2]
-        b = self.cells
-        us = self.turn
-        self._legal = None
-        check: bool | None = None  # unknown: found on demand by is_check()
-        safe = self._safe  # else the opponent may already be in check: _checks_after does not apply
-        if not f:  # null move
-            if safe is not None:
-                self._safe = not self.is_check()
-            self.ep = 0
-            self.halfmove_clock += 1
-        else:
-            p = b[f]
-            q = b[t]
-            kind = p & 7
-            castling = self.castling
-            if kind == KING and q == us | ROOK:
-                rank_base = f - FILE_OF[f]
-                a_side = t < f
-                kt = rank_base + (2 if a_side else 6)
-                rt = rank_base + (3 if a_side else 5)
-                b[f] = EMPTY
-                b[t] = EMPTY
-                b[kt] = p
-                b[rt] = q
-                self.kings[us >> 3] = kt
-                self.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
-                self.ep = 0
-                self.halfmove_clock += 1
-            else:
-                b[f] = EMPTY
-                if kind == PAWN:
-                    if t == self.ep and not q:
-                        b[t - (N if us == WHITE else S)] = EMPTY
-                    elif not promotion and safe:
-                        check = _checks_after(b, f, t, p, self.kings[(us >> 3) ^ 1])
-                    b[t] = us | promotion if promotion else p
-                    self.ep = (f + t) // 2 if t - f == 2 * N or t - f == 2 * S else 0
-                    self.halfmove_clock = 0
-                else:
-                    b[t] = p
-                    if safe:
-                        check = _checks_after(b, f, t, p, self.kings[(us >> 3) ^ 1])
-                    self.ep = 0
-                    if q:
-                        self.halfmove_clock = 0
-                    else:
-                        self.halfmove_clock += 1
-                    if kind == KING:
-                        self.kings[us >> 3] = t
-                        if castling:
-                            self.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
-                            castling = self.castling
-                if castling and (f in castling or t in castling):
-                    self.castling = castling - {f, t}
-            if safe is not None:
-                self._safe = None if q and q & 7 == KING else True  # a legal move leaves its own king safe
-        self._check = check
-        self.turn = us ^ BLACK
-        if us == BLACK:
-            self.fullmove_number += 1
-        if self.halfmove_clock == 0:
-            self._anchor = (b[:], self.turn, self.castling, self.ep, self.kings[:])
-            self._trail = []
-        else:
-            self._trail.append(m)
+        push(self, m)
 
     # ------------------------------------------------------------------ game state
 
@@ -1025,6 +695,374 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
+
+
+# The rules the methods above give, as functions of the board: compiled code (x88, rank) calls these directly,
+# where a method called on an instance of an interpreted subclass (plybits.chess.Position: every board the verbs
+# make) goes through Python's method lookup. Each method is its function; nothing overrides them.
+
+
+def is_check(board: Board) -> bool:
+    """Whether the side to move is in check (:meth:`Board.is_check`)."""
+    check = board._check
+    if check is None:
+        check = board._check = _attacked(board.cells, board.kings[board.turn >> 3], board.turn ^ BLACK)
+    return check
+
+
+def legal_moves(board: Board) -> list[Move]:
+    """Every legal move of the side to move (castling as king-takes-rook), as a new list (:meth:`Board.legal_moves`)."""
+    legal = board._legal
+    if legal is None:
+        legal = board._legal = _generate(board)
+    return legal[:]
+
+
+def _generate(board: Board) -> list[Move]:
+    """The legal moves: each piece's, a1..h8 (a pawn's en passant capture first, then its push, double push
+    and captures; a knight's in :data:`KNIGHT_STEPS` order; a slider's ray by ray outwards), then the king's
+    steps, then castling."""
+    b = board.cells
+    us = board.turn
+    them = us ^ BLACK
+    k = board.kings[us >> 3]
+    table = MOVE_TABLE
+    moves: list[Move] = []
+    # the lines through the king: checks, and pins as (pinned square, step from the king) pairs
+    pins: list[int] = []
+    checks = 0
+    checker = 0
+    check_step = 0  # from the king towards a sliding checker; 0 for a knight or pawn
+    queen = them | QUEEN
+    for d in KING_STEPS:
+        slider = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
+        t = k + d
+        p = b[t]
+        while p == 0:
+            t += d
+            p = b[t]
+        if p == slider or p == queen:
+            checks += 1
+            checker = t
+            check_step = d
+        elif p != OFF and p & BLACK == us:
+            own = t
+            t += d
+            p = b[t]
+            while p == 0:
+                t += d
+                p = b[t]
+            if p == slider or p == queen:
+                pins.append(own)
+                pins.append(d)
+    pawn = them | PAWN
+    captures = _PAWN_CAPTURES[us >> 3]
+    for d in captures:  # where the enemy pawns that attack the king stand
+        if b[k + d] == pawn:
+            checks += 1
+            checker = k + d
+            check_step = 0
+    knight = them | KNIGHT
+    for t in _KNIGHT_TARGETS[k]:
+        if b[t] == knight:
+            checks += 1
+            checker = t
+            check_step = 0
+    if checks < 2:
+        pinned = len(pins)
+        forward = N if us == WHITE else S
+        start_rank = 1 if us == WHITE else 6
+        before_last = 6 if us == WHITE else 1
+        ep = board.ep
+        for s in SQUARES:
+            p = b[s]
+            if p == 0 or p & BLACK != us:
+                continue
+            kind = p & 7
+            if kind == KING:
+                continue
+            pin = 0
+            if pinned:
+                for i in range(0, pinned, 2):
+                    if pins[i] == s:
+                        pin = pins[i + 1]
+            base = s * SIZE
+            if kind == PAWN:
+                t = s + forward
+                if ep and (ep == t + E or ep == t + W) and _ep_legal(b, s, ep, us, k):
+                    moves.append(table[(base + ep) * 8])
+                promotes = RANK_OF[s] == before_last
+                if b[t] == 0:
+                    if (pin == 0 or pin == forward or pin == -forward) and (checks == 0 or _evades(t, k, checker, check_step)):
+                        _add_pawn_move(moves, s, t, promotes)
+                    t += forward
+                    if RANK_OF[s] == start_rank and b[t] == 0 and (pin == 0 or pin == forward or pin == -forward) \
+                            and (checks == 0 or _evades(t, k, checker, check_step)):
+                        moves.append(table[(base + t) * 8])
+                for d in captures:
+                    t = s + d
+                    q = b[t]
+                    if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                            and (checks == 0 or _evades(t, k, checker, check_step)):
+                        _add_pawn_move(moves, s, t, promotes)
+            elif kind == KNIGHT:
+                if pin:
+                    continue  # a pinned knight never stays on its line
+                for t in _KNIGHT_TARGETS[s]:
+                    q = b[t]
+                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
+                        moves.append(table[(base + t) * 8])
+            elif pin == 0 and checks == 0:
+                for d in _SLIDER_STEPS_OF[kind]:
+                    t = s + d
+                    q = b[t]
+                    while q == 0:
+                        moves.append(table[(base + t) * 8])
+                        t += d
+                        q = b[t]
+                    if q ^ them < 8:  # an enemy piece (not an own one, not OFF)
+                        moves.append(table[(base + t) * 8])
+            else:
+                for d in _SLIDER_STEPS_OF[kind]:
+                    if pin != 0 and pin != d and pin != -d:
+                        continue
+                    t = s + d
+                    q = b[t]
+                    while True:
+                        if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
+                            moves.append(table[(base + t) * 8])
+                        if q != 0:
+                            break
+                        t += d
+                        q = b[t]
+    # king steps, the king lifted off so that it does not hide the squares behind it from a slider
+    king = b[k]
+    b[k] = EMPTY
+    base = k * SIZE
+    for d in KING_STEPS:
+        t = k + d
+        q = b[t]
+        if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
+            moves.append(table[(base + t) * 8])
+    b[k] = king
+    if board.castling and not checks:
+        for r in board.castling:
+            if (RANK_OF[r] == 0) == (us == WHITE) and _castling_legal(b, k, r, us):
+                moves.append(table[(base + r) * 8])
+    return moves
+
+
+def gives_check(board: Board, m: Move) -> bool:
+    """Whether ``m`` (legal here, not the null move) puts the opponent in check, found without playing it
+    (:meth:`Board.gives_check`)."""
+    f = m[0]
+    t = m[1]
+    promotion = m[2]
+    b = board.cells
+    us = board.turn
+    p = b[f]
+    q = b[t]
+    kind = p & 7
+    k = board.kings[(us >> 3) ^ 1]
+    castles = kind == KING and q == us | ROOK
+    en_passant = kind == PAWN and t == board.ep and not q
+    if board._safe and not promotion and not castles and not en_passant:
+        b[f] = EMPTY
+        check = _checks_after(b, f, t, p, k)
+        b[f] = p
+        return check
+    # play it on the cells, look at the opponent's king, take it back
+    if castles:
+        rank_base = f - FILE_OF[f]
+        kt = rank_base + (2 if t < f else 6)
+        rt = rank_base + (3 if t < f else 5)
+        b[f] = EMPTY
+        b[t] = EMPTY
+        old_k, old_r = b[kt], b[rt]
+        b[kt] = p
+        b[rt] = q
+        check = _attacked(b, k, us)
+        b[kt] = old_k
+        b[rt] = old_r
+        b[f] = p
+        b[t] = q
+        return check
+    cap = t - (N if us == WHITE else S) if en_passant else 0
+    taken = b[cap]
+    b[f] = EMPTY
+    if en_passant:
+        b[cap] = EMPTY
+    b[t] = us | promotion if promotion else p
+    check = _attacked(b, k, us)
+    b[t] = q
+    b[cap] = taken
+    b[f] = p
+    return check
+
+
+def checked_move(board: Board, f: int, t: int, promotion: int = 0) -> Move:
+    """The move ``f`` -> ``t`` (castling as king-takes-rook) if it is legal here, checked without generating every move
+    (:meth:`Board.checked_move`).
+
+    :raises IllegalMoveError: naming why it is not legal.
+    """
+    b = board.cells
+    us = board.turn
+    them = us ^ BLACK
+    p = b[f]
+    if not p or p == OFF or p & BLACK != us:
+        raise IllegalMoveError(f"no {'white' if us == WHITE else 'black'} piece on {NAMES[f] or f!r}")
+    q = b[t]
+    if q == OFF:
+        raise IllegalMoveError(f"target {t!r} is off the board")
+    kind = p & 7
+    ep_capture = False
+    if q and q & BLACK == us:
+        if kind == KING and q == us | ROOK and t in board.castling and not is_check(board) \
+                and _castling_legal(b, f, t, us):
+            if promotion:
+                raise IllegalMoveError("castling cannot promote")
+            return MOVE_TABLE[(f * SIZE + t) * 8]
+        raise IllegalMoveError(f"{NAMES[t]} holds a piece of the side to move")
+    if kind == PAWN:
+        forward = N if us == WHITE else S
+        d = t - f
+        if d == forward:
+            ok = q == 0
+        elif d == 2 * forward:
+            ok = q == 0 and b[f + forward] == 0 and RANK_OF[f] == (1 if us == WHITE else 6)
+        elif d == forward + E or d == forward + W:
+            if q:
+                ok = True
+            else:
+                ok = ep_capture = t == board.ep and bool(t)
+        else:
+            ok = False
+        if not ok:
+            raise IllegalMoveError(f"the pawn on {NAMES[f]} cannot move to {NAMES[t]}")
+        if (RANK_OF[t] == (7 if us == WHITE else 0)) != bool(promotion):
+            raise IllegalMoveError("a pawn reaching the last rank must promote" if not promotion
+                                   else "only a pawn reaching the last rank promotes")
+    else:
+        if promotion:
+            raise IllegalMoveError("only a pawn reaching the last rank promotes")
+        d = t - f
+        if kind == KNIGHT:
+            ok = KNIGHT_JUMP[SIZE + d]
+        elif kind == KING:
+            ok = ADJACENT[SIZE + d]
+        else:
+            step = LINE[f * SIZE + t]
+            ok = step != 0 and _SLIDERS_ALONG[SIZE + step] >> kind & 1 != 0
+            if ok:
+                s = f + step
+                while s != t:
+                    if b[s]:
+                        ok = False
+                        break
+                    s += step
+        if not ok:
+            raise IllegalMoveError(f"the {SYMBOLS[kind]} on {NAMES[f]} cannot move to {NAMES[t]}")
+    if kind != KING and not ep_capture:
+        check = board._check
+        if check is None:
+            check = is_check(board)
+        if not check:
+            # not in check: only a line from the king through ``f`` can open (a pin)
+            b[f] = EMPTY
+            pinned = _discovers(b, board.kings[us >> 3], f, t, them)
+            b[f] = p
+            if pinned:
+                raise IllegalMoveError("it leaves the king in check")
+            found = _MOVES[(f * SIZE + t) * 8 + promotion]
+            return move(f, t, promotion) if found is None else found
+    # play it on the cells, look at the king, take it back
+    b[t] = p
+    b[f] = EMPTY
+    if ep_capture:
+        cap = t - (N if us == WHITE else S)
+        b[cap] = EMPTY
+    k = t if kind == KING else board.kings[us >> 3]
+    exposed = _attacked(b, k, them)
+    b[f] = p
+    b[t] = q
+    if ep_capture:
+        b[cap] = them | PAWN
+    if exposed:
+        raise IllegalMoveError("it leaves the king in check")
+    return move(f, t, promotion)
+
+
+def push(board: Board, m: Move) -> None:
+    """Play ``m`` (legal here, or the null move) (:meth:`Board.push`)."""
+    f = m[0]
+    t = m[1]
+    promotion = m[2]
+    b = board.cells
+    us = board.turn
+    board._legal = None
+    check: bool | None = None  # unknown: found on demand by is_check()
+    safe = board._safe  # else the opponent may already be in check: _checks_after does not apply
+    if not f:  # null move
+        if safe is not None:
+            board._safe = not is_check(board)
+        board.ep = 0
+        board.halfmove_clock += 1
+    else:
+        p = b[f]
+        q = b[t]
+        kind = p & 7
+        castling = board.castling
+        if kind == KING and q == us | ROOK:
+            rank_base = f - FILE_OF[f]
+            a_side = t < f
+            kt = rank_base + (2 if a_side else 6)
+            rt = rank_base + (3 if a_side else 5)
+            b[f] = EMPTY
+            b[t] = EMPTY
+            b[kt] = p
+            b[rt] = q
+            board.kings[us >> 3] = kt
+            board.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
+            board.ep = 0
+            board.halfmove_clock += 1
+        else:
+            b[f] = EMPTY
+            if kind == PAWN:
+                if t == board.ep and not q:
+                    b[t - (N if us == WHITE else S)] = EMPTY
+                elif not promotion and safe:
+                    check = _checks_after(b, f, t, p, board.kings[(us >> 3) ^ 1])
+                b[t] = us | promotion if promotion else p
+                board.ep = (f + t) // 2 if t - f == 2 * N or t - f == 2 * S else 0
+                board.halfmove_clock = 0
+            else:
+                b[t] = p
+                if safe:
+                    check = _checks_after(b, f, t, p, board.kings[(us >> 3) ^ 1])
+                board.ep = 0
+                if q:
+                    board.halfmove_clock = 0
+                else:
+                    board.halfmove_clock += 1
+                if kind == KING:
+                    board.kings[us >> 3] = t
+                    if castling:
+                        board.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
+                        castling = board.castling
+            if castling and (f in castling or t in castling):
+                board.castling = castling - {f, t}
+        if safe is not None:
+            board._safe = None if q and q & 7 == KING else True  # a legal move leaves its own king safe
+    board._check = check
+    board.turn = us ^ BLACK
+    if us == BLACK:
+        board.fullmove_number += 1
+    if board.halfmove_clock == 0:
+        board._anchor = (b[:], board.turn, board.castling, board.ep, board.kings[:])
+        board._trail = []
+    else:
+        board._trail.append(m)
 
 
 _START: Board | None = None
