@@ -48,7 +48,7 @@ KING: Final = 6
 SYMBOLS = ".PNBRQK..pnbrqk"
 """FEN letter of each piece code (index = colour | kind)."""
 PIECE_OF_SYMBOL = {s: i for i, s in enumerate(SYMBOLS) if s != "."}
-PROMOTION_LETTERS = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
+PROMOTION_LETTERS: Final = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
 PROMOTION_OF_LETTER = {v: k for k, v in PROMOTION_LETTERS.items()}
 
 N: Final = STRIDE
@@ -67,7 +67,7 @@ for _sq in SQUARES:
     FILE_OF[_sq], RANK_OF[_sq] = GEOMETRY.coords(_sq)
     NAMES[_sq] = GEOMETRY.name(_sq)
 SQUARE_OF_NAME = {NAMES[s]: s for s in SQUARES}
-_ON_BOARD = operator.itemgetter(*SQUARES)
+_ON_BOARD: Final = operator.itemgetter(*SQUARES)
 """The 64 playable cells of a board list, a1..h8 (for compact repetition keys)."""
 
 
@@ -182,8 +182,8 @@ class Move(NamedTuple):
         return self.from_square != 0
 
 
-NULL_MOVE = Move(0, 0, 0)
-_MOVES: list[Move | None] = [None] * (SIZE * SIZE * 8)
+NULL_MOVE: Final = Move(0, 0, 0)
+_MOVES: Final[list[Move | None]] = [None] * (SIZE * SIZE * 8)
 
 
 def move(from_square: Square, to_square: Square, promotion: int = 0) -> Move:
@@ -381,7 +381,8 @@ class Board:
         self.chess960 = chess960
         self.kings = [0, 0]
         self._anchor: tuple[Any, ...] = ()
-        """The position after the last capture or pawn move (cells, turn, castling, ep, kings), for repetitions."""
+        """The position after the last capture or pawn move (cells, turn, castling, ep, kings), for repetitions:
+        its lists are this board's own (never shared with another board), so that :meth:`push` rewrites them."""
         self._trail: list[Move] = []
         """The moves played since :attr:`_anchor` (all reversible)."""
         self._legal: list[Move] | None = None
@@ -395,7 +396,7 @@ class Board:
             self.cells = _START.cells[:]
             self.castling = _START.castling
             self.kings = _START.kings[:]
-            self._anchor = _START._anchor
+            self._anchor = self._snapshot()
         elif fen is not None:
             self._set_fen(fen, chess960)
 
@@ -564,7 +565,8 @@ class Board:
         other.chess960 = self.chess960
         other.kings = self.kings[:]
         if history:
-            other._anchor = self._anchor
+            anchor = self._anchor
+            other._anchor = (anchor[0][:], anchor[1], anchor[2], anchor[3], anchor[4][:]) if anchor else ()
             other._trail = self._trail[:]
         else:
             other._anchor = self._snapshot()
@@ -1059,8 +1061,17 @@ def push(board: Board, m: Move) -> None:
     if us == BLACK:
         board.fullmove_number += 1
     if board.halfmove_clock == 0:
-        board._anchor = (b[:], board.turn, board.castling, board.ep, board.kings[:])
-        board._trail = []
+        anchor = board._anchor
+        if anchor:  # rewrite the board's own anchor lists in place: no new list for the collector to track
+            cells: list[int] = anchor[0]
+            cells[:] = b
+            kings: list[int] = anchor[4]
+            kings[0] = board.kings[0]
+            kings[1] = board.kings[1]
+            board._anchor = (cells, board.turn, board.castling, board.ep, kings)
+        else:
+            board._anchor = board._snapshot()
+        board._trail.clear()
     else:
         board._trail.append(m)
 
