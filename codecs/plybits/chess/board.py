@@ -381,8 +381,7 @@ class Board:
         self.chess960 = chess960
         self.kings = [0, 0]
         self._anchor: tuple[Any, ...] = ()
-        """The position after the last capture or pawn move (cells, turn, castling, ep, kings), for repetitions:
-        its lists are this board's own (never shared with another board), so that :meth:`push` rewrites them."""
+        """The position after the last capture or pawn move (cells, turn, castling, ep, kings), for repetitions."""
         self._trail: list[Move] = []
         """The moves played since :attr:`_anchor` (all reversible)."""
         self._legal: list[Move] | None = None
@@ -396,7 +395,7 @@ class Board:
             self.cells = _START.cells[:]
             self.castling = _START.castling
             self.kings = _START.kings[:]
-            self._anchor = self._snapshot()
+            self._anchor = _START._anchor
         elif fen is not None:
             self._set_fen(fen, chess960)
 
@@ -457,7 +456,7 @@ class Board:
         them = self.turn ^ BLACK
         if _attacked(b, self.kings[them >> 3], self.turn):
             raise InvalidPositionError(f"the side not to move is in check: {fen!r}")
-        self._anchor = self._snapshot()
+        self._anchor = _snapshot(self)
 
     def _set_castling(self, text: str, chess960: bool, fen: str) -> None:
         if text == "-":
@@ -538,9 +537,6 @@ class Board:
                         out += ("K" if file == 7 else "Q") if rank == 0 else ("k" if file == 7 else "q")
         return out
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (self.cells[:], self.turn, self.castling, self.ep, self.kings[:])
-
     def _key(self) -> tuple[Any, ...]:
         """What makes two positions the same for repetition: pieces, side, castling, en passant."""
         ep = self.ep
@@ -565,11 +561,10 @@ class Board:
         other.chess960 = self.chess960
         other.kings = self.kings[:]
         if history:
-            anchor = self._anchor
-            other._anchor = (anchor[0][:], anchor[1], anchor[2], anchor[3], anchor[4][:]) if anchor else ()
+            other._anchor = self._anchor
             other._trail = self._trail[:]
         else:
-            other._anchor = self._snapshot()
+            other._anchor = _snapshot(self)
             other._trail = []
         other._legal = self._legal
         other._check = self._check
@@ -702,6 +697,11 @@ class Board:
 # The rules the methods above give, as functions of the board: compiled code (x88, rank) calls these directly,
 # where a method called on an instance of an interpreted subclass (plybits.chess.Position: every board the verbs
 # make) goes through Python's method lookup. Each method is its function; nothing overrides them.
+
+
+def _snapshot(board: Board) -> tuple[Any, ...]:
+    """A copy of the position for :meth:`Board.repetitions` (what :attr:`Board._anchor` holds)."""
+    return (board.cells[:], board.turn, board.castling, board.ep, board.kings[:])
 
 
 def is_check(board: Board) -> bool:
@@ -1061,17 +1061,8 @@ def push(board: Board, m: Move) -> None:
     if us == BLACK:
         board.fullmove_number += 1
     if board.halfmove_clock == 0:
-        anchor = board._anchor
-        if anchor:  # rewrite the board's own anchor lists in place: no new list for the collector to track
-            cells: list[int] = anchor[0]
-            cells[:] = b
-            kings: list[int] = anchor[4]
-            kings[0] = board.kings[0]
-            kings[1] = board.kings[1]
-            board._anchor = (cells, board.turn, board.castling, board.ep, kings)
-        else:
-            board._anchor = board._snapshot()
-        board._trail.clear()
+        board._anchor = _snapshot(board)
+        board._trail = []
     else:
         board._trail.append(m)
 
