@@ -357,3 +357,23 @@ def test_a_capture_starts_the_repetition_count_afresh():
     assert board.repetitions() == 3
     board.push(board.parse_move("Rxa5"))
     assert board.repetitions() == 1 and board.halfmove_clock == 0
+
+
+def test_a_pawn_move_on_one_board_leaves_the_repetition_history_of_others_alone():
+    # a pawn move rewrites the board's record of its last irreversible position in place: no other board may see it
+    shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"]
+    board = GAME.position()
+    for text in shuffle:
+        board.push(board.parse_move(text))
+    copy = board.copy()
+    other = GAME.position()  # another board from the same standard start
+    for position in (copy, other):
+        for text in ["Nf3", "e5"]:
+            position.push(position.parse_move(text))
+    for text in shuffle:
+        board.push(board.parse_move(text))
+    assert board.repetitions() == 3 and board.status()["status"] == "threefold"
+    fresh = GAME.position()
+    for text in shuffle:
+        fresh.push(fresh.parse_move(text))
+    assert fresh.repetitions() == 2

@@ -17,8 +17,7 @@ Chess960; the notations write it as each variant expects. The null move is
 from __future__ import annotations
 
 import operator
-from itertools import compress
-from typing import Any, NamedTuple, Self, cast
+from typing import Any, Final, NamedTuple, Self, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -29,35 +28,46 @@ from plybits.text import ascii_text, decimal
 FILE_NAMES = "abcdefgh"
 GEOMETRY = Geometry(8, 8, 2, name=lambda f, r: FILE_NAMES[f] + str(r + 1))
 """The chess board: 8 x 8 inside a border of 2 (so knight jumps stay in the array)."""
-STRIDE = GEOMETRY.stride
-SIZE = GEOMETRY.size
-SQUARES: tuple[int, ...] = GEOMETRY.squares
+# Literal constants (the geometry's, checked below), so that compiled code folds them into its arithmetic.
+STRIDE: Final = 12
+SIZE: Final = 144
+if (GEOMETRY.stride, GEOMETRY.size) != (STRIDE, SIZE):
+    raise AssertionError("chess geometry and its STRIDE/SIZE constants disagree")
+SQUARES: Final[tuple[int, ...]] = GEOMETRY.squares
 """The 64 playable squares, a1, b1, ..., h8."""
 
-EMPTY = 0
-WHITE = 0
-BLACK = 8
-PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+EMPTY: Final = 0
+WHITE: Final = 0
+BLACK: Final = 8
+PAWN: Final = 1
+KNIGHT: Final = 2
+BISHOP: Final = 3
+ROOK: Final = 4
+QUEEN: Final = 5
+KING: Final = 6
 SYMBOLS = ".PNBRQK..pnbrqk"
 """FEN letter of each piece code (index = colour | kind)."""
 PIECE_OF_SYMBOL = {s: i for i, s in enumerate(SYMBOLS) if s != "."}
-PROMOTION_LETTERS = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
+PROMOTION_LETTERS: Final = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
 PROMOTION_OF_LETTER = {v: k for k, v in PROMOTION_LETTERS.items()}
 
-N, S, E, W = STRIDE, -STRIDE, 1, -1
-ORTHOGONAL = (N, S, E, W)
-DIAGONAL = (N + E, N + W, S + E, S + W)
-KING_STEPS = ORTHOGONAL + DIAGONAL
-KNIGHT_STEPS = (2 * N + E, 2 * N + W, 2 * S + E, 2 * S + W, N + 2 * E, N + 2 * W, S + 2 * E, S + 2 * W)
+N: Final = STRIDE
+S: Final = -STRIDE
+E: Final = 1
+W: Final = -1
+ORTHOGONAL: Final[tuple[int, ...]] = (N, S, E, W)
+DIAGONAL: Final[tuple[int, ...]] = (N + E, N + W, S + E, S + W)
+KING_STEPS: Final[tuple[int, ...]] = ORTHOGONAL + DIAGONAL
+KNIGHT_STEPS: Final[tuple[int, ...]] = (2 * N + E, 2 * N + W, 2 * S + E, 2 * S + W, N + 2 * E, N + 2 * W, S + 2 * E, S + 2 * W)
 
-FILE_OF: list[int] = [-1] * SIZE
-RANK_OF: list[int] = [-1] * SIZE
-NAMES: list[str] = [""] * SIZE
+FILE_OF: Final[list[int]] = [-1] * SIZE
+RANK_OF: Final[list[int]] = [-1] * SIZE
+NAMES: Final[list[str]] = [""] * SIZE
 for _sq in SQUARES:
     FILE_OF[_sq], RANK_OF[_sq] = GEOMETRY.coords(_sq)
     NAMES[_sq] = GEOMETRY.name(_sq)
 SQUARE_OF_NAME = {NAMES[s]: s for s in SQUARES}
-_ON_BOARD = operator.itemgetter(*SQUARES)
+_ON_BOARD: Final = operator.itemgetter(*SQUARES)
 """The 64 playable cells of a board list, a1..h8 (for compact repetition keys)."""
 
 
@@ -106,28 +116,29 @@ def _line_table() -> list[int]:
     return table
 
 
-LINE = _line_table()
-ADJACENT = [False] * (2 * SIZE)
+LINE: Final[list[int]] = _line_table()
+ADJACENT: Final[list[bool]] = [False] * (2 * SIZE)
 for _step in KING_STEPS:
     ADJACENT[SIZE + _step] = True
-KNIGHT_JUMP = [False] * (2 * SIZE)
+KNIGHT_JUMP: Final[list[bool]] = [False] * (2 * SIZE)
 for _step in KNIGHT_STEPS:
     KNIGHT_JUMP[SIZE + _step] = True
 SLIDER_STEPS = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: KING_STEPS}
-ENEMIES = (frozenset(range(BLACK | PAWN, (BLACK | KING) + 1)), frozenset(range(PAWN, KING + 1)))
-"""ENEMIES[colour >> 3]: the piece codes of the other side (an OFF cell is in neither)."""
-_SLIDER_STEPS_OF: list[tuple[int, ...]] = [SLIDER_STEPS.get(kind, ()) for kind in range(8)]
+_SLIDER_STEPS_OF: Final[list[list[int]]] = [list(SLIDER_STEPS.get(kind, ())) for kind in range(8)]
 """_SLIDER_STEPS_OF[kind]: the steps a slider of that kind moves along (none for the other kinds)."""
-_KNIGHT_TARGETS: list[tuple[int, ...]] = [
-    tuple(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else () for s in range(SIZE)
+_KNIGHT_TARGETS: Final[list[list[int]]] = [
+    [s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]] if GEOMETRY.on_board[s] else [] for s in range(SIZE)
 ]
 """_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, in :data:`KNIGHT_STEPS` order."""
-SLIDES_ALONG = [[False] * 7 for _ in range(2 * SIZE)]
+_PAWN_CAPTURES: Final[list[list[int]]] = [[N + E, N + W], [S + E, S + W]]
+"""_PAWN_CAPTURES[colour >> 3]: the steps a pawn of that colour captures along."""
+_SLIDERS_ALONG: Final[list[int]] = [0] * (2 * SIZE)
+"""_SLIDERS_ALONG[SIZE + step]: the kinds that move along ``step``, one bit each (``1 << kind``)."""
+for _kind, _steps in SLIDER_STEPS.items():
+    for _step in _steps:
+        _SLIDERS_ALONG[SIZE + _step] |= 1 << _kind
+SLIDES_ALONG = [[bool(_kinds >> _kind & 1) for _kind in range(7)] for _kinds in _SLIDERS_ALONG]
 """SLIDES_ALONG[SIZE + step][kind]: whether a piece of that kind moves along ``step``."""
-for _step in ORTHOGONAL:
-    SLIDES_ALONG[SIZE + _step][ROOK] = SLIDES_ALONG[SIZE + _step][QUEEN] = True
-for _step in DIAGONAL:
-    SLIDES_ALONG[SIZE + _step][BISHOP] = SLIDES_ALONG[SIZE + _step][QUEEN] = True
 
 
 class Move(NamedTuple):
@@ -171,8 +182,8 @@ class Move(NamedTuple):
         return self.from_square != 0
 
 
-NULL_MOVE = Move(0, 0, 0)
-_MOVES: list[Move | None] = [None] * (SIZE * SIZE * 8)
+NULL_MOVE: Final = Move(0, 0, 0)
+_MOVES: Final[list[Move | None]] = [None] * (SIZE * SIZE * 8)
 
 
 def move(from_square: Square, to_square: Square, promotion: int = 0) -> Move:
@@ -188,14 +199,55 @@ for _a in SQUARES:
     for _b in SQUARES:
         if _a != _b:
             move(_a, _b)
-MOVE_TABLE = cast("list[Move]", _MOVES)
-"""MOVE_TABLE[(from * SIZE + to) * 8]: the interned non-promotion move (every one filled above; a promotion's
-entry may still be ``None``: get those through :func:`move`)."""
+            if abs(RANK_OF[_a] - RANK_OF[_b]) == 1 and RANK_OF[_b] in (0, 7) and abs(FILE_OF[_a] - FILE_OF[_b]) <= 1:
+                for _promotion in (QUEEN, ROOK, BISHOP, KNIGHT):
+                    move(_a, _b, _promotion)
+MOVE_TABLE: Final = cast("list[Move]", _MOVES)
+"""MOVE_TABLE[(from * SIZE + to) * 8 + promotion]: the interned move (every non-promotion move and every pawn
+step or capture onto the last rank filled above; another promotion's entry is ``None``: :func:`move` makes those)."""
 
 STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
-def _checks_after(b: list[Any], f: int, t: int, p: int, k: int) -> bool:
+def _attacked(b: list[int], sq: int, by: int) -> bool:
+    """Whether any piece of colour ``by`` attacks ``sq`` on the cells ``b``."""
+    if by == WHITE:
+        if b[sq + S + W] == PAWN or b[sq + S + E] == PAWN:
+            return True
+    elif b[sq + N + W] == BLACK | PAWN or b[sq + N + E] == BLACK | PAWN:
+        return True
+    knight = by | KNIGHT
+    for t in _KNIGHT_TARGETS[sq]:
+        if b[t] == knight:
+            return True
+    king = by | KING
+    rook = by | ROOK
+    queen = by | QUEEN
+    for d in ORTHOGONAL:
+        t = sq + d
+        p = b[t]
+        if p == king:
+            return True
+        while p == 0:
+            t += d
+            p = b[t]
+        if p == rook or p == queen:
+            return True
+    bishop = by | BISHOP
+    for d in DIAGONAL:
+        t = sq + d
+        p = b[t]
+        if p == king:
+            return True
+        while p == 0:
+            t += d
+            p = b[t]
+        if p == bishop or p == queen:
+            return True
+    return False
+
+
+def _checks_after(b: list[int], f: int, t: int, p: int, k: int) -> bool:
     """Whether the king on ``k`` is in check after its opponent's piece ``p`` moved from ``f`` to ``t``.
 
     For a plain move (not castling, en passant or a promotion) from a legal position, with ``f`` already
@@ -212,22 +264,94 @@ def _checks_after(b: list[Any], f: int, t: int, p: int, k: int) -> bool:
             return True
     elif kind != KING:
         step = LINE[t * SIZE + k]
-        if step and SLIDES_ALONG[SIZE + step][kind]:
+        if step and _SLIDERS_ALONG[SIZE + step] >> kind & 1:
             s = t + step
             while s != k and b[s] == 0:
                 s += step
             if s == k:
                 return True
+    return _discovers(b, k, f, t, p & BLACK)
+
+
+def _discovers(b: list[int], k: int, f: int, t: int, colour: int) -> bool:
+    """Whether a piece leaving ``f`` for ``t`` (``f`` already emptied) opens a line from a slider of ``colour``
+    through ``f`` onto the king on ``k``: a discovered check, or a pin broken."""
     step = LINE[k * SIZE + f]
-    if step and LINE[k * SIZE + t] != step:  # ``f`` emptied off the line ``t`` lies on: a discovered check?
+    if step and LINE[k * SIZE + t] != step:  # ``f`` emptied off the line ``t`` lies on
         s = k + step
         q = b[s]
         while q == 0:
             s += step
             q = b[s]
-        if q != OFF and q & BLACK == p & BLACK and SLIDES_ALONG[SIZE + step][q & 7]:
+        if q != OFF and q & BLACK == colour and _SLIDERS_ALONG[SIZE + step] >> (q & 7) & 1:
             return True
     return False
+
+
+def _ep_legal(b: list[int], s: int, t: int, us: int, k: int) -> bool:
+    """Whether the en passant capture ``s`` -> ``t`` by ``us`` leaves its king on ``k`` safe."""
+    captured = t - (N if us == WHITE else S)
+    pawn = b[s]
+    taken = b[captured]
+    b[s] = EMPTY
+    b[captured] = EMPTY
+    b[t] = pawn
+    safe = not _attacked(b, k, us ^ BLACK)
+    b[t] = EMPTY
+    b[captured] = taken
+    b[s] = pawn
+    return safe
+
+
+def _castling_legal(b: list[int], k: int, r: int, us: int) -> bool:
+    """Whether ``us``'s king on ``k`` may castle with its rook on ``r`` (rights and check already known)."""
+    them = us ^ BLACK
+    rank_base = k - FILE_OF[k]
+    a_side = r < k
+    kt = rank_base + (2 if a_side else 6)
+    rt = rank_base + (3 if a_side else 5)
+    for sq in range(min(k, kt), max(k, kt) + 1):
+        if sq != k and sq != r and b[sq]:
+            return False
+    for sq in range(min(r, rt), max(r, rt) + 1):
+        if sq != k and sq != r and b[sq]:
+            return False
+    king = b[k]
+    rook = b[r]
+    b[k] = EMPTY
+    step = 1 if kt > k else -1
+    safe = True
+    for sq in range(k, kt, step):
+        if _attacked(b, sq, them):
+            safe = False
+            break
+    if safe:
+        b[r] = EMPTY
+        old = b[rt]
+        b[rt] = rook
+        safe = not _attacked(b, kt, them)
+        b[rt] = old
+        b[r] = rook
+    b[k] = king
+    return safe
+
+
+def _evades(t: int, k: int, checker: int, step: int) -> bool:
+    """Whether a non-king move to ``t`` answers the one check on the king on ``k``, from ``checker`` along
+    ``step`` (0 for a knight or pawn): it takes the checker or steps between."""
+    return t == checker or (step != 0 and LINE[k * SIZE + t] == step and LINE[t * SIZE + checker] == step)
+
+
+def _add_pawn_move(moves: list[Move], s: int, t: int, promotes: bool) -> None:
+    """Append the pawn move ``s`` -> ``t``: the four promotions (queen, rook, bishop, knight) if it ``promotes``."""
+    key = (s * SIZE + t) * 8
+    if promotes:
+        moves.append(MOVE_TABLE[key + QUEEN])
+        moves.append(MOVE_TABLE[key + ROOK])
+        moves.append(MOVE_TABLE[key + BISHOP])
+        moves.append(MOVE_TABLE[key + KNIGHT])
+    else:
+        moves.append(MOVE_TABLE[key])
 
 
 # Compiled with mypyc (docs/architecture.md, "Compiled build"); plybits.chess.Position subclasses it interpreted.
@@ -248,7 +372,7 @@ class Board:
 
         :raises InvalidPositionError: if ``fen`` is not a valid position.
         """
-        self.cells: list[Any] = GEOMETRY.empty_cells(EMPTY)
+        self.cells: list[int] = GEOMETRY.empty_cells(EMPTY)
         self.turn = WHITE
         self.castling: frozenset[int] = frozenset()
         self.ep = 0
@@ -330,9 +454,9 @@ class Board:
             raise InvalidPositionError(f"move counters out of range: {halfmove!r} {fullmove!r}")
         self.halfmove_clock, self.fullmove_number = halfmove_clock, fullmove_number
         them = self.turn ^ BLACK
-        if self.attacked(self.kings[them >> 3], self.turn):
+        if _attacked(b, self.kings[them >> 3], self.turn):
             raise InvalidPositionError(f"the side not to move is in check: {fen!r}")
-        self._anchor = self._snapshot()
+        self._anchor = _snapshot(self)
 
     def _set_castling(self, text: str, chess960: bool, fen: str) -> None:
         if text == "-":
@@ -413,9 +537,6 @@ class Board:
                         out += ("K" if file == 7 else "Q") if rank == 0 else ("k" if file == 7 else "q")
         return out
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (self.cells[:], self.turn, self.castling, self.ep, self.kings[:])
-
     def _key(self) -> tuple[Any, ...]:
         """What makes two positions the same for repetition: pieces, side, castling, en passant."""
         ep = self.ep
@@ -443,7 +564,7 @@ class Board:
             other._anchor = self._anchor
             other._trail = self._trail[:]
         else:
-            other._anchor = self._snapshot()
+            other._anchor = _snapshot(self)
             other._trail = []
         other._legal = self._legal
         other._check = self._check
@@ -457,41 +578,7 @@ class Board:
 
     def attacked(self, sq: int, by: int) -> bool:
         """Whether any piece of colour ``by`` attacks ``sq`` (with the board as it stands)."""
-        b = self.cells
-        if by == WHITE:
-            if b[sq - 11] == PAWN or b[sq - 13] == PAWN:
-                return True
-        elif b[sq + 11] == BLACK | PAWN or b[sq + 13] == BLACK | PAWN:
-            return True
-        knight = by | KNIGHT
-        for d in KNIGHT_STEPS:
-            if b[sq + d] == knight:
-                return True
-        king = by | KING
-        rook = by | ROOK
-        queen = by | QUEEN
-        for d in ORTHOGONAL:
-            t = sq + d
-            p = b[t]
-            if p == king:
-                return True
-            while p == 0:
-                t += d
-                p = b[t]
-            if p == rook or p == queen:
-                return True
-        bishop = by | BISHOP
-        for d in DIAGONAL:
-            t = sq + d
-            p = b[t]
-            if p == king:
-                return True
-            while p == 0:
-                t += d
-                p = b[t]
-            if p == bishop or p == queen:
-                return True
-        return False
+        return _attacked(self.cells, sq, by)
 
     def attackers(self, sq: int, by: int) -> list[int]:
         """Squares of the pieces of colour ``by`` that attack ``sq``."""
@@ -506,212 +593,19 @@ class Board:
             while b[t] == 0:
                 t += d
             p = b[t]
-            if p != OFF and p & BLACK == by and SLIDES_ALONG[SIZE + d][p & 7]:
+            if p != OFF and p & BLACK == by and _SLIDERS_ALONG[SIZE + d] >> (p & 7) & 1:
                 out.append(t)
         return out
 
     def is_check(self) -> bool:
         """Whether the side to move is in check."""
-        check = self._check
-        if check is None:
-            check = self._check = self.attacked(self.kings[self.turn >> 3], self.turn ^ BLACK)
-        return check
+        return is_check(self)
 
     # ------------------------------------------------------------------ move generation
 
-    def _pins_and_checks(self) -> tuple[dict[int, set[int]], list[int], set[int] | None]:
-        """(pinned square -> squares it may move to, checkers, squares a non-king move must reach or None)."""
-        b = self.cells
-        us = self.turn
-        them = us ^ BLACK
-        k = self.kings[us >> 3]
-        pins: dict[int, set[int]] = {}
-        checkers: list[int] = []
-        block: set[int] | None = None
-        for d in KING_STEPS:
-            t = k + d
-            p = b[t]
-            while p == 0:
-                t += d
-                p = b[t]
-            if p == OFF:
-                continue
-            if p & BLACK == us:
-                own = t
-                t += d
-                p = b[t]
-                while p == 0:
-                    t += d
-                    p = b[t]
-                if p != OFF and p & BLACK == them and SLIDES_ALONG[SIZE + d][p & 7]:
-                    pins[own] = set(range(k + d, t + d, d))
-            elif SLIDES_ALONG[SIZE + d][p & 7]:
-                checkers.append(t)
-                block = set(range(k + d, t + d, d))
-        pawn_from = (k + 11, k + 13) if us == WHITE else (k - 11, k - 13)
-        for s in pawn_from:
-            if b[s] == them | PAWN:
-                checkers.append(s)
-                block = {s}
-        knight = them | KNIGHT
-        for d in KNIGHT_STEPS:
-            if b[k + d] == knight:
-                checkers.append(k + d)
-                block = {k + d}
-        if len(checkers) > 1:
-            block = set()
-        return pins, checkers, block
-
     def legal_moves(self) -> list[Move]:
         """Every legal move of the side to move (castling as king-takes-rook), as a new list."""
-        if self._legal is None:
-            self._legal = self._generate()
-        return self._legal[:]
-
-    def _generate(self) -> list[Move]:
-        b = self.cells
-        us = self.turn
-        them = us ^ BLACK
-        k = self.kings[us >> 3]
-        pins, checkers, block = self._pins_and_checks()
-        moves: list[Move] = []
-        add = moves.append
-        table = MOVE_TABLE
-        if len(checkers) < 2:
-            forward = N if us == WHITE else S
-            start_rank = 1 if us == WHITE else 6
-            last_rank = 7 if us == WHITE else 0
-            before_last = 6 if us == WHITE else 1
-            ep = self.ep
-            enemy = ENEMIES[us >> 3]
-            for s in compress(SQUARES, _ON_BOARD(b)):
-                p = b[s]
-                if p & BLACK != us:
-                    continue
-                kind = p & 7
-                base = s * SIZE
-                allowed = pins.get(s) if pins else None
-                if kind == PAWN:
-                    targets: list[int] = []
-                    t = s + forward
-                    if b[t] == 0:
-                        targets.append(t)
-                        if RANK_OF[s] == start_rank and b[t + forward] == 0:
-                            targets.append(t + forward)
-                    for t in (s + forward + E, s + forward + W):
-                        if b[t] in enemy:
-                            targets.append(t)
-                        elif t == ep and ep and self._ep_legal(s, t):
-                            add(table[(base + t) * 8])
-                    if allowed is None and block is None and RANK_OF[s] != before_last:
-                        for t in targets:
-                            add(table[(base + t) * 8])
-                        continue
-                    for t in targets:
-                        if (allowed is None or t in allowed) and (block is None or t in block):
-                            if RANK_OF[t] == last_rank:
-                                for promo in (QUEEN, ROOK, BISHOP, KNIGHT):
-                                    add(move(s, t, promo))
-                            else:
-                                add(table[(base + t) * 8])
-                elif kind == KNIGHT:
-                    if allowed is not None:
-                        continue  # a pinned knight never stays on its ray
-                    if block is None:
-                        for t in _KNIGHT_TARGETS[s]:
-                            q = b[t]
-                            if q == 0 or q in enemy:
-                                add(table[(base + t) * 8])
-                        continue
-                    for t in _KNIGHT_TARGETS[s]:
-                        q = b[t]
-                        if (q == 0 or q in enemy) and t in block:
-                            add(table[(base + t) * 8])
-                elif kind != KING:
-                    if allowed is None and block is None:
-                        for d in _SLIDER_STEPS_OF[kind]:
-                            t = s + d
-                            q = b[t]
-                            while q == 0:
-                                add(table[(base + t) * 8])
-                                t += d
-                                q = b[t]
-                            if q in enemy:
-                                add(table[(base + t) * 8])
-                    else:
-                        for d in _SLIDER_STEPS_OF[kind]:
-                            t = s + d
-                            q = b[t]
-                            while True:
-                                if (q == 0 or q in enemy) and (allowed is None or t in allowed) \
-                                        and (block is None or t in block):
-                                    add(table[(base + t) * 8])
-                                if q != 0:
-                                    break
-                                t += d
-                                q = b[t]
-        # king steps
-        king = b[k]
-        b[k] = EMPTY
-        base = k * SIZE
-        enemy = ENEMIES[us >> 3]
-        for d in KING_STEPS:
-            t = k + d
-            q = b[t]
-            if (q == 0 or q in enemy) and not self.attacked(t, them):
-                add(table[(base + t) * 8])
-        b[k] = king
-        if self.castling and not checkers:
-            for r in self.castling:
-                if (RANK_OF[r] == 0) == (us == WHITE) and self._castling_legal(k, r):
-                    add(table[(base + r) * 8])
-        return moves
-
-    def _ep_legal(self, s: int, t: int) -> bool:
-        """Whether the en passant capture s -> t leaves the king safe."""
-        b = self.cells
-        us = self.turn
-        captured = t - (N if us == WHITE else S)
-        pawn = b[s]
-        taken = b[captured]
-        b[s] = EMPTY
-        b[captured] = EMPTY
-        b[t] = pawn
-        safe = not self.attacked(self.kings[us >> 3], us ^ BLACK)
-        b[t] = EMPTY
-        b[captured] = taken
-        b[s] = pawn
-        return safe
-
-    def _castling_legal(self, k: int, r: int) -> bool:
-        """Whether the king on ``k`` may castle with its rook on ``r`` (rights and check already known)."""
-        b = self.cells
-        us = self.turn
-        them = us ^ BLACK
-        rank_base = k - FILE_OF[k]
-        a_side = r < k
-        kt = rank_base + (2 if a_side else 6)
-        rt = rank_base + (3 if a_side else 5)
-        for lo, hi in ((min(k, kt), max(k, kt)), (min(r, rt), max(r, rt))):
-            for sq in range(lo, hi + 1):
-                if sq != k and sq != r and b[sq]:
-                    return False
-        king, rook = b[k], b[r]
-        b[k] = EMPTY
-        try:
-            step = 1 if kt > k else -1
-            for sq in range(k, kt, step):
-                if self.attacked(sq, them):
-                    return False
-            b[r] = EMPTY
-            old = b[rt]
-            b[rt] = rook
-            bad = self.attacked(kt, them)
-            b[rt] = old
-            b[r] = rook
-            return not bad
-        finally:
-            b[k] = king
+        return legal_moves(self)
 
     def is_castling(self, m: Move) -> bool:
         """Whether ``m`` (legal here) is a castling move."""
@@ -728,219 +622,20 @@ class Board:
 
     def gives_check(self, m: Move) -> bool:
         """Whether ``m`` (legal here, not the null move) puts the opponent in check, found without playing it."""
-        f, t, promotion = m
-        b = self.cells
-        us = self.turn
-        p = b[f]
-        q = b[t]
-        kind = p & 7
-        k = self.kings[(us >> 3) ^ 1]
-        castles = kind == KING and q == us | ROOK
-        en_passant = kind == PAWN and t == self.ep and not q
-        if self._safe and not promotion and not castles and not en_passant:
-            b[f] = EMPTY
-            check = _checks_after(b, f, t, p, k)
-            b[f] = p
-            return check
-        # play it on the cells, look at the opponent's king, take it back
-        if castles:
-            rank_base = f - FILE_OF[f]
-            kt = rank_base + (2 if t < f else 6)
-            rt = rank_base + (3 if t < f else 5)
-            b[f] = EMPTY
-            b[t] = EMPTY
-            old_k, old_r = b[kt], b[rt]
-            b[kt] = p
-            b[rt] = q
-            check = self.attacked(k, us)
-            b[kt] = old_k
-            b[rt] = old_r
-            b[f] = p
-            b[t] = q
-            return check
-        cap = t - (N if us == WHITE else S) if en_passant else 0
-        taken = b[cap]
-        b[f] = EMPTY
-        if en_passant:
-            b[cap] = EMPTY
-        b[t] = us | promotion if promotion else p
-        check = self.attacked(k, us)
-        b[t] = q
-        b[cap] = taken
-        b[f] = p
-        return check
+        return gives_check(self, m)
 
     def checked_move(self, f: int, t: int, promotion: int = 0) -> Move:
         """The move ``f`` -> ``t`` (castling as king-takes-rook) if it is legal here, checked without generating every move.
 
         :raises IllegalMoveError: naming why it is not legal.
         """
-        b = self.cells
-        us = self.turn
-        them = us ^ BLACK
-        p = b[f]
-        if not p or p == OFF or p & BLACK != us:
-            raise IllegalMoveError(f"no {'white' if us == WHITE else 'black'} piece on {NAMES[f] or f!r}")
-        q = b[t]
-        if q == OFF:
-            raise IllegalMoveError(f"target {t!r} is off the board")
-        kind = p & 7
-        ep_capture = False
-        if q and q & BLACK == us:
-            if kind == KING and q == us | ROOK and t in self.castling and not self.is_check() \
-                    and self._castling_legal(f, t):
-                if promotion:
-                    raise IllegalMoveError("castling cannot promote")
-                return MOVE_TABLE[(f * SIZE + t) * 8]
-            raise IllegalMoveError(f"{NAMES[t]} holds a piece of the side to move")
-        if kind == PAWN:
-            forward = N if us == WHITE else S
-            d = t - f
-            if d == forward:
-                ok = q == 0
-            elif d == 2 * forward:
-                ok = q == 0 and b[f + forward] == 0 and RANK_OF[f] == (1 if us == WHITE else 6)
-            elif d == forward + E or d == forward + W:
-                if q:
-                    ok = True
-                else:
-                    ok = ep_capture = t == self.ep and bool(t)
-            else:
-                ok = False
-            if not ok:
-                raise IllegalMoveError(f"the pawn on {NAMES[f]} cannot move to {NAMES[t]}")
-            if (RANK_OF[t] == (7 if us == WHITE else 0)) != bool(promotion):
-                raise IllegalMoveError("a pawn reaching the last rank must promote" if not promotion
-                                       else "only a pawn reaching the last rank promotes")
-        else:
-            if promotion:
-                raise IllegalMoveError("only a pawn reaching the last rank promotes")
-            d = t - f
-            if kind == KNIGHT:
-                ok = KNIGHT_JUMP[SIZE + d]
-            elif kind == KING:
-                ok = ADJACENT[SIZE + d]
-            else:
-                step = LINE[f * SIZE + t]
-                ok = bool(step) and SLIDES_ALONG[SIZE + step][kind]
-                if ok:
-                    s = f + step
-                    while s != t:
-                        if b[s]:
-                            ok = False
-                            break
-                        s += step
-            if not ok:
-                raise IllegalMoveError(f"the {SYMBOLS[kind]} on {NAMES[f]} cannot move to {NAMES[t]}")
-        if kind != KING and not ep_capture:
-            check = self._check
-            if check is None:
-                check = self.is_check()
-            if not check:
-                # not in check: only a line from the king through ``f`` can open (a pin)
-                k = self.kings[us >> 3]
-                ray = k * SIZE
-                step = LINE[ray + f]
-                if step and LINE[ray + t] != step:
-                    s = k + step
-                    while b[s] == 0:
-                        s += step
-                    if s == f:
-                        s += step
-                        q = b[s]
-                        while q == 0:
-                            s += step
-                            q = b[s]
-                        if q != OFF and q & BLACK == them and SLIDES_ALONG[SIZE + step][q & 7]:
-                            raise IllegalMoveError("it leaves the king in check")
-                found = _MOVES[(f * SIZE + t) * 8 + promotion]
-                return move(f, t, promotion) if found is None else found
-        # play it on the cells, look at the king, take it back
-        b[t] = p
-        b[f] = EMPTY
-        if ep_capture:
-            cap = t - (N if us == WHITE else S)
-            b[cap] = EMPTY
-        k = t if kind == KING else self.kings[us >> 3]
-        exposed = self.attacked(k, them)
-        b[f] = p
-        b[t] = q
-        if ep_capture:
-            b[cap] = them | PAWN
-        if exposed:
-            raise IllegalMoveError("it leaves the king in check")
-        return move(f, t, promotion)
+        return checked_move(self, f, t, promotion)
 
     # ------------------------------------------------------------------ making moves
 
     def push(self, m: Move) -> None:
         """Play ``m`` (legal here, or the null move)."""
-        f, t, promotion = m
-        b = self.cells
-        us = self.turn
-        self._legal = None
-        check = None  # unknown: found on demand by is_check()
-        safe = self._safe  # else the opponent may already be in check: _checks_after does not apply
-        if not f:  # null move
-            if safe is not None:
-                self._safe = not self.is_check()
-            self.ep = 0
-            self.halfmove_clock += 1
-        else:
-            p = b[f]
-            q = b[t]
-            kind = p & 7
-            castling = self.castling
-            if kind == KING and q == us | ROOK:
-                rank_base = f - FILE_OF[f]
-                a_side = t < f
-                kt = rank_base + (2 if a_side else 6)
-                rt = rank_base + (3 if a_side else 5)
-                b[f] = EMPTY
-                b[t] = EMPTY
-                b[kt] = p
-                b[rt] = q
-                self.kings[us >> 3] = kt
-                self.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
-                self.ep = 0
-                self.halfmove_clock += 1
-            else:
-                b[f] = EMPTY
-                if kind == PAWN:
-                    if t == self.ep and not q:
-                        b[t - (N if us == WHITE else S)] = EMPTY
-                    elif not promotion and safe:
-                        check = _checks_after(b, f, t, p, self.kings[(us >> 3) ^ 1])
-                    b[t] = us | promotion if promotion else p
-                    self.ep = (f + t) // 2 if t - f in (2 * N, 2 * S) else 0
-                    self.halfmove_clock = 0
-                else:
-                    b[t] = p
-                    if safe:
-                        check = _checks_after(b, f, t, p, self.kings[(us >> 3) ^ 1])
-                    self.ep = 0
-                    if q:
-                        self.halfmove_clock = 0
-                    else:
-                        self.halfmove_clock += 1
-                    if kind == KING:
-                        self.kings[us >> 3] = t
-                        if castling:
-                            self.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
-                            castling = self.castling
-                if castling and (f in castling or t in castling):
-                    self.castling = castling - {f, t}
-            if safe is not None:
-                self._safe = None if q and q & 7 == KING else True  # a legal move leaves its own king safe
-        self._check = check
-        self.turn = us ^ BLACK
-        if us == BLACK:
-            self.fullmove_number += 1
-        if self.halfmove_clock == 0:
-            self._anchor = (b[:], self.turn, self.castling, self.ep, self.kings[:])
-            self._trail = []
-        else:
-            self._trail.append(m)
+        push(self, m)
 
     # ------------------------------------------------------------------ game state
 
@@ -997,6 +692,379 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
+
+
+# The rules the methods above give, as functions of the board: compiled code (x88, rank) calls these directly,
+# where a method called on an instance of an interpreted subclass (plybits.chess.Position: every board the verbs
+# make) goes through Python's method lookup. Each method is its function; nothing overrides them.
+
+
+def _snapshot(board: Board) -> tuple[Any, ...]:
+    """A copy of the position for :meth:`Board.repetitions` (what :attr:`Board._anchor` holds)."""
+    return (board.cells[:], board.turn, board.castling, board.ep, board.kings[:])
+
+
+def is_check(board: Board) -> bool:
+    """Whether the side to move is in check (:meth:`Board.is_check`)."""
+    check = board._check
+    if check is None:
+        check = board._check = _attacked(board.cells, board.kings[board.turn >> 3], board.turn ^ BLACK)
+    return check
+
+
+def legal_moves(board: Board) -> list[Move]:
+    """Every legal move of the side to move (castling as king-takes-rook), as a new list (:meth:`Board.legal_moves`)."""
+    legal = board._legal
+    if legal is None:
+        legal = board._legal = _generate(board)
+    return legal[:]
+
+
+def _generate(board: Board) -> list[Move]:
+    """The legal moves: each piece's, a1..h8 (a pawn's en passant capture first, then its push, double push
+    and captures; a knight's in :data:`KNIGHT_STEPS` order; a slider's ray by ray outwards), then the king's
+    steps, then castling."""
+    b = board.cells
+    us = board.turn
+    them = us ^ BLACK
+    k = board.kings[us >> 3]
+    table = MOVE_TABLE
+    moves: list[Move] = []
+    # the lines through the king: checks, and pins as (pinned square, step from the king) pairs
+    pins: list[int] = []
+    checks = 0
+    checker = 0
+    check_step = 0  # from the king towards a sliding checker; 0 for a knight or pawn
+    queen = them | QUEEN
+    for d in KING_STEPS:
+        slider = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
+        t = k + d
+        p = b[t]
+        while p == 0:
+            t += d
+            p = b[t]
+        if p == slider or p == queen:
+            checks += 1
+            checker = t
+            check_step = d
+        elif p != OFF and p & BLACK == us:
+            own = t
+            t += d
+            p = b[t]
+            while p == 0:
+                t += d
+                p = b[t]
+            if p == slider or p == queen:
+                pins.append(own)
+                pins.append(d)
+    pawn = them | PAWN
+    captures = _PAWN_CAPTURES[us >> 3]
+    for d in captures:  # where the enemy pawns that attack the king stand
+        if b[k + d] == pawn:
+            checks += 1
+            checker = k + d
+            check_step = 0
+    knight = them | KNIGHT
+    for t in _KNIGHT_TARGETS[k]:
+        if b[t] == knight:
+            checks += 1
+            checker = t
+            check_step = 0
+    if checks < 2:
+        pinned = len(pins)
+        forward = N if us == WHITE else S
+        start_rank = 1 if us == WHITE else 6
+        before_last = 6 if us == WHITE else 1
+        ep = board.ep
+        for s in SQUARES:
+            p = b[s]
+            if p == 0 or p & BLACK != us:
+                continue
+            kind = p & 7
+            if kind == KING:
+                continue
+            pin = 0
+            if pinned:
+                for i in range(0, pinned, 2):
+                    if pins[i] == s:
+                        pin = pins[i + 1]
+            base = s * SIZE
+            if kind == PAWN:
+                t = s + forward
+                if ep and (ep == t + E or ep == t + W) and _ep_legal(b, s, ep, us, k):
+                    moves.append(table[(base + ep) * 8])
+                promotes = RANK_OF[s] == before_last
+                if b[t] == 0:
+                    if (pin == 0 or pin == forward or pin == -forward) and (checks == 0 or _evades(t, k, checker, check_step)):
+                        _add_pawn_move(moves, s, t, promotes)
+                    t += forward
+                    if RANK_OF[s] == start_rank and b[t] == 0 and (pin == 0 or pin == forward or pin == -forward) \
+                            and (checks == 0 or _evades(t, k, checker, check_step)):
+                        moves.append(table[(base + t) * 8])
+                for d in captures:
+                    t = s + d
+                    q = b[t]
+                    if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                            and (checks == 0 or _evades(t, k, checker, check_step)):
+                        _add_pawn_move(moves, s, t, promotes)
+            elif kind == KNIGHT:
+                if pin:
+                    continue  # a pinned knight never stays on its line
+                for t in _KNIGHT_TARGETS[s]:
+                    q = b[t]
+                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
+                        moves.append(table[(base + t) * 8])
+            elif pin == 0 and checks == 0:
+                for d in _SLIDER_STEPS_OF[kind]:
+                    t = s + d
+                    q = b[t]
+                    while q == 0:
+                        moves.append(table[(base + t) * 8])
+                        t += d
+                        q = b[t]
+                    if q ^ them < 8:  # an enemy piece (not an own one, not OFF)
+                        moves.append(table[(base + t) * 8])
+            else:
+                for d in _SLIDER_STEPS_OF[kind]:
+                    if pin != 0 and pin != d and pin != -d:
+                        continue
+                    t = s + d
+                    q = b[t]
+                    while True:
+                        if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
+                            moves.append(table[(base + t) * 8])
+                        if q != 0:
+                            break
+                        t += d
+                        q = b[t]
+    # king steps, the king lifted off so that it does not hide the squares behind it from a slider
+    king = b[k]
+    b[k] = EMPTY
+    base = k * SIZE
+    for d in KING_STEPS:
+        t = k + d
+        q = b[t]
+        if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
+            moves.append(table[(base + t) * 8])
+    b[k] = king
+    if board.castling and not checks:
+        for r in board.castling:
+            if (RANK_OF[r] == 0) == (us == WHITE) and _castling_legal(b, k, r, us):
+                moves.append(table[(base + r) * 8])
+    return moves
+
+
+def gives_check(board: Board, m: Move) -> bool:
+    """Whether ``m`` (legal here, not the null move) puts the opponent in check, found without playing it
+    (:meth:`Board.gives_check`)."""
+    f = m[0]
+    t = m[1]
+    promotion = m[2]
+    b = board.cells
+    us = board.turn
+    p = b[f]
+    q = b[t]
+    kind = p & 7
+    k = board.kings[(us >> 3) ^ 1]
+    castles = kind == KING and q == us | ROOK
+    en_passant = kind == PAWN and t == board.ep and not q
+    if board._safe and not promotion and not castles and not en_passant:
+        b[f] = EMPTY
+        check = _checks_after(b, f, t, p, k)
+        b[f] = p
+        return check
+    # play it on the cells, look at the opponent's king, take it back
+    if castles:
+        rank_base = f - FILE_OF[f]
+        kt = rank_base + (2 if t < f else 6)
+        rt = rank_base + (3 if t < f else 5)
+        b[f] = EMPTY
+        b[t] = EMPTY
+        old_k, old_r = b[kt], b[rt]
+        b[kt] = p
+        b[rt] = q
+        check = _attacked(b, k, us)
+        b[kt] = old_k
+        b[rt] = old_r
+        b[f] = p
+        b[t] = q
+        return check
+    cap = t - (N if us == WHITE else S) if en_passant else 0
+    taken = b[cap]
+    b[f] = EMPTY
+    if en_passant:
+        b[cap] = EMPTY
+    b[t] = us | promotion if promotion else p
+    check = _attacked(b, k, us)
+    b[t] = q
+    b[cap] = taken
+    b[f] = p
+    return check
+
+
+def checked_move(board: Board, f: int, t: int, promotion: int = 0) -> Move:
+    """The move ``f`` -> ``t`` (castling as king-takes-rook) if it is legal here, checked without generating every move
+    (:meth:`Board.checked_move`).
+
+    :raises IllegalMoveError: naming why it is not legal.
+    """
+    b = board.cells
+    us = board.turn
+    them = us ^ BLACK
+    p = b[f]
+    if not p or p == OFF or p & BLACK != us:
+        raise IllegalMoveError(f"no {'white' if us == WHITE else 'black'} piece on {NAMES[f] or f!r}")
+    q = b[t]
+    if q == OFF:
+        raise IllegalMoveError(f"target {t!r} is off the board")
+    kind = p & 7
+    ep_capture = False
+    if q and q & BLACK == us:
+        if kind == KING and q == us | ROOK and t in board.castling and not is_check(board) \
+                and _castling_legal(b, f, t, us):
+            if promotion:
+                raise IllegalMoveError("castling cannot promote")
+            return MOVE_TABLE[(f * SIZE + t) * 8]
+        raise IllegalMoveError(f"{NAMES[t]} holds a piece of the side to move")
+    if kind == PAWN:
+        forward = N if us == WHITE else S
+        d = t - f
+        if d == forward:
+            ok = q == 0
+        elif d == 2 * forward:
+            ok = q == 0 and b[f + forward] == 0 and RANK_OF[f] == (1 if us == WHITE else 6)
+        elif d == forward + E or d == forward + W:
+            if q:
+                ok = True
+            else:
+                ok = ep_capture = t == board.ep and bool(t)
+        else:
+            ok = False
+        if not ok:
+            raise IllegalMoveError(f"the pawn on {NAMES[f]} cannot move to {NAMES[t]}")
+        if (RANK_OF[t] == (7 if us == WHITE else 0)) != bool(promotion):
+            raise IllegalMoveError("a pawn reaching the last rank must promote" if not promotion
+                                   else "only a pawn reaching the last rank promotes")
+    else:
+        if promotion:
+            raise IllegalMoveError("only a pawn reaching the last rank promotes")
+        d = t - f
+        if kind == KNIGHT:
+            ok = KNIGHT_JUMP[SIZE + d]
+        elif kind == KING:
+            ok = ADJACENT[SIZE + d]
+        else:
+            step = LINE[f * SIZE + t]
+            ok = step != 0 and _SLIDERS_ALONG[SIZE + step] >> kind & 1 != 0
+            if ok:
+                s = f + step
+                while s != t:
+                    if b[s]:
+                        ok = False
+                        break
+                    s += step
+        if not ok:
+            raise IllegalMoveError(f"the {SYMBOLS[kind]} on {NAMES[f]} cannot move to {NAMES[t]}")
+    if kind != KING and not ep_capture:
+        check = board._check
+        if check is None:
+            check = is_check(board)
+        if not check:
+            # not in check: only a line from the king through ``f`` can open (a pin)
+            b[f] = EMPTY
+            pinned = _discovers(b, board.kings[us >> 3], f, t, them)
+            b[f] = p
+            if pinned:
+                raise IllegalMoveError("it leaves the king in check")
+            found = _MOVES[(f * SIZE + t) * 8 + promotion]
+            return move(f, t, promotion) if found is None else found
+    # play it on the cells, look at the king, take it back
+    b[t] = p
+    b[f] = EMPTY
+    if ep_capture:
+        cap = t - (N if us == WHITE else S)
+        b[cap] = EMPTY
+    k = t if kind == KING else board.kings[us >> 3]
+    exposed = _attacked(b, k, them)
+    b[f] = p
+    b[t] = q
+    if ep_capture:
+        b[cap] = them | PAWN
+    if exposed:
+        raise IllegalMoveError("it leaves the king in check")
+    return move(f, t, promotion)
+
+
+def push(board: Board, m: Move) -> None:
+    """Play ``m`` (legal here, or the null move) (:meth:`Board.push`)."""
+    f = m[0]
+    t = m[1]
+    promotion = m[2]
+    b = board.cells
+    us = board.turn
+    board._legal = None
+    check: bool | None = None  # unknown: found on demand by is_check()
+    safe = board._safe  # else the opponent may already be in check: _checks_after does not apply
+    if not f:  # null move
+        if safe is not None:
+            board._safe = not is_check(board)
+        board.ep = 0
+        board.halfmove_clock += 1
+    else:
+        p = b[f]
+        q = b[t]
+        kind = p & 7
+        castling = board.castling
+        if kind == KING and q == us | ROOK:
+            rank_base = f - FILE_OF[f]
+            a_side = t < f
+            kt = rank_base + (2 if a_side else 6)
+            rt = rank_base + (3 if a_side else 5)
+            b[f] = EMPTY
+            b[t] = EMPTY
+            b[kt] = p
+            b[rt] = q
+            board.kings[us >> 3] = kt
+            board.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
+            board.ep = 0
+            board.halfmove_clock += 1
+        else:
+            b[f] = EMPTY
+            if kind == PAWN:
+                if t == board.ep and not q:
+                    b[t - (N if us == WHITE else S)] = EMPTY
+                elif not promotion and safe:
+                    check = _checks_after(b, f, t, p, board.kings[(us >> 3) ^ 1])
+                b[t] = us | promotion if promotion else p
+                board.ep = (f + t) // 2 if t - f == 2 * N or t - f == 2 * S else 0
+                board.halfmove_clock = 0
+            else:
+                b[t] = p
+                if safe:
+                    check = _checks_after(b, f, t, p, board.kings[(us >> 3) ^ 1])
+                board.ep = 0
+                if q:
+                    board.halfmove_clock = 0
+                else:
+                    board.halfmove_clock += 1
+                if kind == KING:
+                    board.kings[us >> 3] = t
+                    if castling:
+                        board.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
+                        castling = board.castling
+            if castling and (f in castling or t in castling):
+                board.castling = castling - {f, t}
+        if safe is not None:
+            board._safe = None if q and q & 7 == KING else True  # a legal move leaves its own king safe
+    board._check = check
+    board.turn = us ^ BLACK
+    if us == BLACK:
+        board.fullmove_number += 1
+    if board.halfmove_clock == 0:
+        board._anchor = _snapshot(board)
+        board._trail = []
+    else:
+        board._trail.append(m)
 
 
 _START: Board | None = None

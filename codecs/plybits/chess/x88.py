@@ -8,7 +8,7 @@ standard chess and as king-takes-rook (e1h1) in Chess960. The null move is 0x000
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from bitarray import bitarray
 
@@ -32,23 +32,25 @@ from plybits.chess.board import (
     Move,
     castling_rook,
     castling_two_step,
+    checked_move,
+    push,
 )
 from plybits.errors import IllegalMoveError, InvalidDataError
 from plybits.game import Observer, Scheme, StepEncoder
 
-TO_X88 = [0] * SIZE
+TO_X88: Final[list[int]] = [0] * SIZE
 """TO_X88[mailbox square]: its 0x88 index (rank * 16 + file)."""
-FROM_X88 = [0] * 128
+FROM_X88: Final[list[int]] = [0] * 128
 """FROM_X88[0x88 index]: the mailbox square (0 for the off-board 0x88 codes)."""
 for _sq in SQUARES:
     TO_X88[_sq] = RANK_OF[_sq] * 16 + FILE_OF[_sq]
     FROM_X88[TO_X88[_sq]] = _sq
-X88_NAMES = [""] * 128
+X88_NAMES: Final[list[str]] = [""] * 128
 """X88_NAMES[0x88 index]: the square's name."""
 for _sq in SQUARES:
     X88_NAMES[TO_X88[_sq]] = NAMES[_sq]
 PROMOTION_CODE = {QUEEN: 0, ROOK: 1, BISHOP: 2, KNIGHT: 3}
-PROMOTION_OF_CODE = (QUEEN, ROOK, BISHOP, KNIGHT)
+PROMOTION_OF_CODE: Final[list[int]] = [QUEEN, ROOK, BISHOP, KNIGHT]
 SPARE_BITS = (0x00, 0x08, 0x80, 0x88)
 """The to-byte's spare bits for promotion code p: 0x08 = p & 1, 0x80 = p >> 1."""
 
@@ -99,7 +101,7 @@ class X88Scheme(Scheme[Board, Move]):
         board = start
         for move in moves:
             encoder.add(board, move)
-            board.push(move)
+            push(board, move)
         return encoder.finish(start)
 
     def step_encoder(self) -> X88StepEncoder:
@@ -128,37 +130,32 @@ class X88Scheme(Scheme[Board, Move]):
     def _decode(
         self, start: Board, payload: bytes, plies: int, texts: list[str] | None, observe: Observer[Board, Move] | None,
     ) -> list[Move]:
-        reader = BitReader(payload)
+        reader = BitReader(payload)  # for its checks of the length and of what follows the last ply
         if reader.remaining < 16 * plies:
             raise InvalidDataError(f"truncated data: {plies} plies need {2 * plies} bytes, got {len(payload)}")
         board = start
         b = board.cells
         chess960 = board.chess960
-        read = reader.read
-        from_x88 = FROM_X88
-        checked = board.checked_move
-        push = board.push
         moves: list[Move] = []
         for ply in range(plies):
-            word = read(16)
-            if not word:
+            fx = payload[2 * ply]
+            tx = payload[2 * ply + 1]
+            if fx == 0 and tx == 0:
                 moves.append(NULL_MOVE)
                 if observe is not None:
                     observe(board, NULL_MOVE)
-                push(NULL_MOVE)
+                push(board, NULL_MOVE)
                 if texts is not None:
                     texts.append("0000")
                 continue
-            fx = word >> 8
-            tx = word & 0xFF
             if fx & 0x88:
                 raise InvalidDataError(f"from-byte 0x{fx:02x} is not a square (spare bits set)").at(ply)
-            f = from_x88[fx]
-            t = from_x88[tx & 0x77]
+            f = FROM_X88[fx]
+            t = FROM_X88[tx & 0x77]
             p = b[f]
             promotion = 0
-            kind = p & 7 if p else 0
-            if kind == PAWN and RANK_OF[t] in (0, 7):
+            kind = p & 7
+            if kind == PAWN and (RANK_OF[t] == 0 or RANK_OF[t] == 7):
                 promotion = PROMOTION_OF_CODE[(tx >> 6 & 2) | (tx >> 3 & 1)]
             elif tx & 0x88:
                 raise InvalidDataError(f"to-byte 0x{tx:02x} has spare bits set on a move that is not a promotion").at(ply)
@@ -171,9 +168,9 @@ class X88Scheme(Scheme[Board, Move]):
                     raise InvalidDataError(
                         f"{NAMES[f]}{NAMES[t]}: standard chess writes castling as the king's two-step").at(ply)
             try:
-                move = checked(f, t, promotion)
+                move = checked_move(board, f, t, promotion)
             except IllegalMoveError as err:
-                name = NAMES[f] + NAMES[t] if NAMES[f] else f"0x{word:04x}"
+                name = NAMES[f] + NAMES[t] if NAMES[f] else f"0x{fx << 8 | tx:04x}"
                 raise InvalidDataError(f"illegal move {name}: {err.reason}").at(ply, name) from None
             moves.append(move)
             if texts is not None:
@@ -181,7 +178,8 @@ class X88Scheme(Scheme[Board, Move]):
                 texts.append(text + PROMOTION_LETTERS[promotion] if promotion else text)
             if observe is not None:
                 observe(board, move)
-            push(move)
+            push(board, move)
+        reader.pos = 16 * plies
         reader.finish()
         return moves
 
