@@ -21,36 +21,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from math import log2
 from typing import Any
 
 from plybits import recorddictionary as dictionary
 from plybits.annotations import Comment, Line, Notes, Step
-from plybits.container import MAX_STRING, MAX_TAGS
+from plybits.container import MAX_TAGS
 from plybits.deadline import check as check_deadline
 from plybits.errors import DeadlineExceededError, InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
 from plybits.game import Position
-from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.recordcoder import (
+    MAX_NUMBER_BITS, MAX_TEXT, Bits, Coder, Number, Reader, Signed, Text, Tree, Writer, byte_tree, from_utf8, utf8,
+)
 from plybits.registry import AnyScheme
 
 SECTION_VERSION = 1
 """The layout version written as the section's first byte (it names the dictionary version too)."""
-PROB_BITS = 12
-PROB_ONE = 1 << PROB_BITS
-"""An adaptive bit's probability of 0 is ``p / PROB_ONE``."""
-PROB_MIN, PROB_MAX = 16, PROB_ONE - 16
-"""Probabilities stay in this range, so every decision costs at least 0.0056 bits."""
-RATE_LIMIT = 30
-"""A context's first observations weigh ``1 / (n + 2)`` (a Krichevsky–Trofimov estimate); from the
-``RATE_LIMIT``-th on, ``1 / (RATE_LIMIT + 2)``."""
-_RATES = [(1 << 16) // (n + 2) for n in range(RATE_LIMIT + 1)]
-DECISIONS_PER_BYTE = 2048
-"""Most binary decisions a section may hold per byte of its length (eight bits over the cheapest
-decision's 0.0056 bits is 1,430): more is not data :func:`write_section` made, and reading stops there."""
-MAX_NUMBER_BITS = 40
-"""Numbers in a section are below ``2^40 - 1``."""
-MAX_TEXT = MAX_STRING
-"""Longest text (tag name, tag value, comment part) in UTF-8 bytes, as the container's strings."""
 MAX_COUNT = 1 << 16
 """Most comments or NAGs a step may hold, or variations a step may branch into."""
 MAX_DEPTH = 64
@@ -71,246 +56,6 @@ TOPICS = ("tags", "clock", "eval", "comment", "nag", "variation", "structure")
 """What :func:`section_costs` accounts bits to."""
 
 
-class _Bits:
-    """A bank of adaptive binary contexts: the probability of 0 (``PROB_BITS`` bits) and how often each was seen."""
-
-    __slots__ = ("p", "n")
-
-    def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
-        self.p = [p] * size
-        self.n = [seen] * size
-
-    def copy(self) -> _Bits:
-        """An independent copy, in its current state."""
-        bits = _Bits(0)
-        bits.p, bits.n = self.p.copy(), self.n.copy()
-        return bits
-
-
-class _Coder:
-    """Codes binary decisions and uniform symbols; a writer is given each value, a reader decodes it."""
-
-    writing = False
-    topic = "structure"
-
-    def bit(self, bits: _Bits, ctx: int, bit: int = 0) -> int:
-        """``bit`` (writing) or the decoded bit (reading), under context ``ctx`` of ``bits``, which adapts."""
-        raise NotImplementedError
-
-    def uniform(self, n: int, value: int = 0) -> int:
-        """``value`` in ``range(n)``, each equally likely (``n`` at most 65,536)."""
-        raise NotImplementedError
-
-
-def _adapt(bits: _Bits, ctx: int, p: int, bit: int) -> None:
-    n = bits.n[ctx]
-    rate = _RATES[n]
-    if bit:
-        p -= (p * rate) >> 16
-        bits.p[ctx] = p if p > PROB_MIN else PROB_MIN
-    else:
-        p += ((PROB_ONE - p) * rate) >> 16
-        bits.p[ctx] = p if p < PROB_MAX else PROB_MAX
-    if n < RATE_LIMIT:
-        bits.n[ctx] = n + 1
-
-
-class _Writer(_Coder):
-    writing = True
-
-    def __init__(self, costs: dict[str, float] | None = None) -> None:
-        self.enc = RangeEncoder()
-        self.costs = costs
-
-    def bit(self, bits: _Bits, ctx: int, bit: int = 0) -> int:
-        p = bits.p[ctx]
-        if bit:
-            self.enc.encode(p, PROB_ONE - p, PROB_ONE)
-        else:
-            self.enc.encode(0, p, PROB_ONE)
-        if self.costs is not None:
-            self.costs[self.topic] = self.costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
-        _adapt(bits, ctx, p, bit)
-        return bit
-
-    def uniform(self, n: int, value: int = 0) -> int:
-        self.enc.encode(value, 1, n)
-        if self.costs is not None:
-            self.costs[self.topic] = self.costs.get(self.topic, 0.0) + log2(n)
-        return value
-
-
-class _Reader(_Coder):
-    def __init__(self, data: bytes) -> None:
-        self.dec = RangeDecoder(data)
-        self.budget = DECISIONS_PER_BYTE * (len(data) + 8)
-        self.size = len(data)
-
-    def _spend(self) -> None:
-        self.budget -= 1
-        if self.budget < 0:
-            raise InvalidDataError("it holds more decisions than its length allows")
-
-    def bit(self, bits: _Bits, ctx: int, bit: int = 0) -> int:
-        self._spend()
-        p = bits.p[ctx]
-        if self.dec.decode_target(PROB_ONE) < p:
-            self.dec.consume(0, p)
-            bit = 0
-        else:
-            self.dec.consume(p, PROB_ONE - p)
-            bit = 1
-        _adapt(bits, ctx, p, bit)
-        return bit
-
-    def uniform(self, n: int, value: int = 0) -> int:
-        self._spend()
-        value = self.dec.decode_target(n)
-        self.dec.consume(value, 1)
-        return value
-
-
-class _Number:
-    """Adaptive Exp-Golomb for ``0 <= n < 2^MAX_NUMBER_BITS - 1`` under one of ``contexts``: the bit length
-    of ``n + 1`` in unary, then the bits below its leading one, the first two with their own contexts (by
-    length and position), the others plain."""
-
-    __slots__ = ("unary", "mantissa", "shared")
-
-    def __init__(self, contexts: int = 1, *, shared: bool = False) -> None:
-        self.unary = _Bits(contexts * MAX_NUMBER_BITS)
-        self.mantissa = _Bits((1 if shared else contexts) * MAX_NUMBER_BITS * 2)
-        self.shared = shared
-        """Whether the bits below the leading one share their contexts across ``contexts`` (by length only)."""
-
-    def copy(self) -> _Number:
-        number = _Number(0, shared=self.shared)
-        number.unary, number.mantissa = self.unary.copy(), self.mantissa.copy()
-        return number
-
-    def code(self, c: _Coder, n: int = 0, ctx: int = 0) -> int:
-        """:raises LimitExceededError: (writing) if ``n`` is out of range."""
-        k = (n + 1).bit_length() - 1
-        if c.writing and (n < 0 or k >= MAX_NUMBER_BITS):
-            raise LimitExceededError(f"number {n!r} is outside the record section's range")
-        base = ctx * MAX_NUMBER_BITS
-        length = 0
-        while length < MAX_NUMBER_BITS - 1 and c.bit(self.unary, base + length, int(length < k)):
-            length += 1
-        v = 1
-        base = ((0 if self.shared else base) + length) * 2 + length - 1
-        for i in range(length - 1, -1, -1):
-            bit = ((n + 1) >> i) & 1
-            v = (v << 1) | (c.bit(self.mantissa, base - i, bit) if i >= length - 2 else c.uniform(2, bit))
-        return v - 1
-
-    def at_most(self, c: _Coder, limit: int, what: str, n: int = 0, ctx: int = 0) -> int:
-        """:meth:`code`, refusing (reading) a number over ``limit``."""
-        n = self.code(c, n, ctx)
-        if n > limit:
-            raise InvalidDataError(f"{what} {n} is over the limit of {limit}")
-        return n
-
-
-class _Signed:
-    """A signed number: a sign bit, then the magnitude (less one when negative) as :class:`_Number`."""
-
-    __slots__ = ("sign", "magnitude")
-
-    def __init__(self, contexts: int = 1, *, shared: bool = False) -> None:
-        self.sign = _Bits(contexts)
-        self.magnitude = _Number(contexts, shared=shared)
-
-    def copy(self) -> _Signed:
-        signed = _Signed(0)
-        signed.sign, signed.magnitude = self.sign.copy(), self.magnitude.copy()
-        return signed
-
-    def code(self, c: _Coder, n: int = 0, ctx: int = 0) -> int:
-        if c.bit(self.sign, ctx, int(n < 0)):
-            return -1 - self.magnitude.code(c, -1 - n, ctx)
-        return self.magnitude.code(c, n, ctx)
-
-
-class _Tree:
-    """A symbol of ``width`` bits through a bit tree of adaptive contexts, under one of ``contexts``."""
-
-    __slots__ = ("width", "bits")
-
-    def __init__(self, width: int, contexts: int = 1) -> None:
-        self.width = width
-        self.bits = _Bits(contexts << width)
-
-    def copy(self) -> _Tree:
-        tree = _Tree(self.width, 0)
-        tree.bits = self.bits.copy()
-        return tree
-
-    def code(self, c: _Coder, symbol: int = 0, ctx: int = 0) -> int:
-        node = 1
-        base = ctx << self.width
-        for i in range(self.width - 1, -1, -1):
-            node = (node << 1) | c.bit(self.bits, base + node, (symbol >> i) & 1)
-        return node - (1 << self.width)
-
-
-def _utf8(text: str, what: str) -> bytes:
-    try:
-        raw = text.encode("utf-8")
-    except UnicodeEncodeError as err:
-        raise InvalidRecordError(f"{what} {text!r} holds a lone surrogate at {err.start}: not UTF-8 text") from None
-    if len(raw) > MAX_TEXT:
-        raise LimitExceededError(f"{what} of {len(raw)} bytes is longer than a record section allows ({MAX_TEXT})")
-    return raw
-
-
-def _prior_tree() -> _Bits:
-    """A byte tree whose contexts start at the probabilities of :func:`recorddictionary.byte_weights`."""
-    weights = dictionary.byte_weights()
-    mass = [0] * 512
-    for byte, weight in enumerate(weights):
-        mass[256 + byte] = weight
-    for node in range(255, 0, -1):
-        mass[node] = mass[2 * node] + mass[2 * node + 1]
-    bits = _Bits(256, seen=4)
-    for node in range(1, 256):
-        p = mass[2 * node] * PROB_ONE // mass[node]
-        bits.p[node] = min(max(p, PROB_MIN), PROB_MAX)
-    return bits
-
-
-class _Text:
-    """UTF-8 text: its byte length (:class:`_Number`), then each byte through an adaptive bit tree that starts
-    at the dictionary's prior."""
-
-    __slots__ = ("length", "tree")
-
-    def __init__(self) -> None:
-        self.length = _Number()
-        self.tree = _prior_tree()
-
-    def copy(self) -> _Text:
-        text = _Text.__new__(_Text)
-        text.length, text.tree = self.length.copy(), self.tree.copy()
-        return text
-
-    def code(self, c: _Coder, text: str = "", what: str = "text") -> str:
-        raw = _utf8(text, what) if c.writing else b""
-        n = self.length.at_most(c, MAX_TEXT, f"{what} length", len(raw))
-        out = bytearray()
-        tree = self.tree
-        for i in range(n):
-            byte = raw[i] if c.writing else 0
-            node = 1
-            for shift in range(7, -1, -1):
-                node = (node << 1) | c.bit(tree, node, (byte >> shift) & 1)
-            out.append(node - 256)
-        try:
-            return out.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise InvalidDataError(f"{what} is not UTF-8: {err}") from None
-
-
 _WORDED_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
 """A run of letters: what a dictionary word is (an apostrophe inside, as in ``King's``, included)."""
 _WORD_INDEX = {word: i for i, word in enumerate(dictionary.WORDS)}
@@ -318,15 +63,15 @@ _PIECE_END, _PIECE_WORD, _PIECE_BYTE = range(3)
 
 
 class _Words:
-    """Text as pieces: a word of the dictionary (by index) or a UTF-8 byte (:class:`_Text`'s tree), until an end.
+    """Text as pieces: a word of the dictionary (by index) or a UTF-8 byte (a :class:`Text`'s tree), until an end.
 
     A word is coded as a word exactly where a whole run of letters (apostrophes within it included) is one."""
 
     __slots__ = ("piece", "index", "text")
 
-    def __init__(self, text: _Text) -> None:
-        self.piece = _Tree(2, 3)
-        self.index = _Number()
+    def __init__(self, text: Text) -> None:
+        self.piece = Tree(2, 3)
+        self.index = Number()
         self.text = text
 
     def copy(self) -> _Words:
@@ -334,8 +79,8 @@ class _Words:
         words.piece, words.index = self.piece.copy(), self.index.copy()
         return words
 
-    def code(self, c: _Coder, text: str = "", what: str = "text") -> str:
-        raw = _utf8(text, what) if c.writing else b""
+    def code(self, c: Coder, text: str = "", what: str = "text") -> str:
+        raw = utf8(text, what) if c.writing else b""
         pieces: list[tuple[int, int]] = []  # (kind, word index or byte)
         if c.writing:
             pos = 0
@@ -357,15 +102,9 @@ class _Words:
             if kind == _PIECE_WORD:
                 out += dictionary.WORDS[self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)].encode("utf-8")
             else:
-                node = 1
-                for shift in range(7, -1, -1):
-                    node = (node << 1) | c.bit(self.text.tree, node, (value >> shift) & 1)
-                out.append(node - 256)
+                out.append(self.text.byte(c, value))
             previous = kind
-        try:
-            return out.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise InvalidDataError(f"{what} is not UTF-8: {err}") from None
+        return from_utf8(bytes(out), what)
 
 
 # ---------------------------------------------------------------------------------------------------- values
@@ -437,61 +176,55 @@ def _eval_text(mate: bool, value: int, digits: int) -> str:
     return f"{sign}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
 
 
-def _prior(bits: _Bits, ctx: int, zero: int, seen: int = 2) -> None:
-    """Start context ``ctx`` of ``bits`` at probability ``zero / 64`` of a 0, as if seen ``seen`` times."""
-    bits.p[ctx] = min(max(zero * (PROB_ONE // 64), PROB_MIN), PROB_MAX)
-    bits.n[ctx] = seen
-
-
 class _Models:
     """Every adaptive model of one section, fresh for each (:func:`_fresh_models`), starting from priors that
     say what is usual."""
 
     def __init__(self) -> None:
-        self.flags = _Bits(64)
-        self.count = _Number(8)
-        self.text = _Text()
-        self.comment_text = _Text()
+        self.flags = Bits(64)
+        self.count = Number(8)
+        self.text = Text(byte_tree(dictionary.byte_weights()))
+        self.comment_text = Text(byte_tree(dictionary.byte_weights()))
         self.words = _Words(self.text)
-        self.tag_name = _Number(2)
-        self.typed = _Bits(16)
-        self.small = _Number(16)
-        self.signed = _Signed(16)
-        self.rest = _Tree(2, 3)
-        self.prefix = _Number()
-        self.ids = _Number()
-        self.nag = _Tree(8)
-        self.skeleton_index = _Number(2)
-        self.part = _Tree(2, 4)
-        self.precision = _Tree(2, 5)
-        self.clock = _Signed(32, shared=True)
-        self.emt = _Number(13)
-        self.eval = _Signed(14)
-        self.mate = _Signed(2)
-        self.plies = _Number()
-        self.size = _Number()
+        self.tag_name = Number(2)
+        self.typed = Bits(16)
+        self.small = Number(16)
+        self.signed = Signed(16)
+        self.rest = Tree(2, 3)
+        self.prefix = Number()
+        self.ids = Number()
+        self.nag = Tree(8)
+        self.skeleton_index = Number(2)
+        self.part = Tree(2, 4)
+        self.precision = Tree(2, 5)
+        self.clock = Signed(32, shared=True)
+        self.emt = Number(13)
+        self.eval = Signed(14)
+        self.mate = Signed(2)
+        self.plies = Number()
+        self.size = Number()
         flags = self.flags
         for ctx, zero in _FLAG_PRIORS:
-            _prior(flags, ctx, zero)
+            flags.prior(ctx, zero)
         for ctx in range(16):
-            _prior(self.typed, ctx, 60)
+            self.typed.prior(ctx, 60)
         # what follows a prefix: after none, text; after a URL's "/", an identifier; after a whole value, nothing
         for node, zero in ((1, 8), (3, 8), (4 + 1, 8), (4 + 3, 56), (8 + 1, 60), (8 + 2, 60)):
-            _prior(self.rest.bits, node, zero)
-        _prior(self.tag_name.unary, MAX_NUMBER_BITS, 56)  # the first successor
+            self.rest.bits.prior(node, zero)
+        self.tag_name.unary.prior(MAX_NUMBER_BITS, 56)  # the first successor
         for j, zero in enumerate((8, 8, 16, 40)):  # a tag's text (a name, say) is of 7 to 14 bytes
-            _prior(self.text.length.unary, j, zero)
+            self.text.length.unary.prior(j, zero)
         count = self.count  # a step has as many comments as the one before (none: context 0, one: context 1)
-        _prior(count.unary, 0, 60, 4)
+        count.unary.prior(0, 60, 4)
         for ctx in (1, 2, 3):
-            _prior(count.unary, ctx * MAX_NUMBER_BITS, 4, 4)
-            _prior(count.unary, ctx * MAX_NUMBER_BITS + 1, 60, 4)
-            _prior(count.mantissa, (ctx * MAX_NUMBER_BITS + 1) * 2, 60, 4)
+            count.unary.prior(ctx * MAX_NUMBER_BITS, 4, 4)
+            count.unary.prior(ctx * MAX_NUMBER_BITS + 1, 60, 4)
+            count.mantissa.prior((ctx * MAX_NUMBER_BITS + 1) * 2, 60, 4)
         for ctx in range(32):  # a clock: time spent near the same side's last (its bit length is the context)
-            _prior(self.clock.sign, ctx, 56)
+            self.clock.sign.prior(ctx, 56)
             last = (ctx & 15) - 1
             for j in range(MAX_NUMBER_BITS):
-                _prior(self.clock.magnitude.unary, ctx * MAX_NUMBER_BITS + j,
+                self.clock.magnitude.unary.prior(ctx * MAX_NUMBER_BITS + j,
                        32 if last < 0 else 13 if j < last - 1 else 32 if j <= last else 48, 1)
 
     def copy(self) -> _Models:
@@ -562,7 +295,7 @@ class _State:
 class _Section:
     """The layout of a section, for a writer and a reader alike."""
 
-    def __init__(self, c: _Coder, scheme: AnyScheme, state: _State) -> None:
+    def __init__(self, c: Coder, scheme: AnyScheme, state: _State) -> None:
         self.c = c
         self.m = _fresh_models()
         self.scheme = scheme
@@ -975,7 +708,7 @@ class _NotesWriter(_Section):
 
 
 class _NotesReader(_Section):
-    def __init__(self, c: _Reader, scheme: AnyScheme, state: _State, max_plies: int, version: int) -> None:
+    def __init__(self, c: Reader, scheme: AnyScheme, state: _State, max_plies: int, version: int) -> None:
         super().__init__(c, scheme, state)
         self.r = c
         self.plies_left = max_plies
@@ -1065,13 +798,13 @@ def _write(
     costs: dict[str, float] | None = None, final: _Final | None = None,
 ) -> bytes:
     final = final if final is not None else _Final(start, moves, None)
-    writer = _NotesWriter(_Writer(costs), scheme, _State(final, len(moves)))
+    coder = Writer(costs)
+    writer = _NotesWriter(coder, scheme, _State(final, len(moves)))
     writer.tags(tags)
     writer.result(notes.result)
     writer.comments(notes.comments, -1, 7)
     writer.steps(start, moves, notes.steps, 0, 0)
-    assert isinstance(writer.c, _Writer)
-    return bytes([SECTION_VERSION]) + writer.c.enc.finish()
+    return bytes([SECTION_VERSION]) + coder.finish()
 
 
 def write_section(
@@ -1115,14 +848,14 @@ def read_section(
     if data[0] != SECTION_VERSION:
         raise InvalidDataError(f"record section version {data[0]} is not supported (this build reads {SECTION_VERSION})")
     after = _Final(start, moves, final)
-    reader = _NotesReader(_Reader(data[1:]), scheme, _State(after, len(moves)), max_plies,
+    reader = _NotesReader(Reader(data[1:]), scheme, _State(after, len(moves)), max_plies,
                           scheme.version if version is None else version)
     try:
         tags = reader.tags({})
         notes: Notes[Any] = Notes(result=reader.result(None))
         notes.comments = reader.comments((), -1, 7)
         notes.steps = reader.steps(start, moves, 0, 0)
-        reader.r.dec.finish()
+        reader.r.finish()
         again = _write(scheme, start, moves, notes, tags, final=after)
     except InvalidDataError as err:
         raise InvalidDataError(f"record section: {err.reason}", ply=err.ply) from None
