@@ -13,14 +13,20 @@ with the container's own scheme from the position where they branch.
 
 Reading and writing share one description of the layout (:class:`_Section`, its models and value coders):
 each is given the value to write (a writer codes it and returns it) or a placeholder (a reader returns what
-it decodes); only the walk over steps and lines has a writer's and a reader's side. A reader writes what it
-read back and demands the same bytes, so every record has exactly one section.
+it decodes); only the walk over steps and lines has a writer's and a reader's side. The binary coding itself
+(adaptive bits, numbers, text) is :mod:`plybits.recordcoder`, compiled.
+
+Every record has exactly one section. Where a record could be coded in two ways (a typed tag value as text, a
+date in full that is the last one, a comment's commands as text, ...), the reader checks each choice as it
+decodes it against the one a writer makes for the value it decoded, and the range decoder demands the bytes a
+writer writes for the decisions read: so a section is read only if writing what it holds gives it back.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from plybits import recorddictionary as dictionary
@@ -80,16 +86,10 @@ class _Words:
         return words
 
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
+        """:raises InvalidDataError: (reading) on pieces a writer would not code for the text they make."""
         raw = utf8(text, what) if c.writing else b""
-        pieces: list[tuple[int, int]] = []  # (kind, word index or byte)
-        if c.writing:
-            pos = 0
-            for match in _WORDED_RE.finditer(text):
-                if match.group() in _WORD_INDEX:
-                    pieces += [(_PIECE_BYTE, b) for b in text[pos:match.start()].encode("utf-8")]
-                    pieces.append((_PIECE_WORD, _WORD_INDEX[match.group()]))
-                    pos = match.end()
-            pieces += [(_PIECE_BYTE, b) for b in text[pos:].encode("utf-8")]
+        pieces = _pieces(text) if c.writing else []
+        decoded: list[tuple[int, int]] = []
         out = bytearray()
         previous = 0
         for i in range(len(raw) + 1 if c.writing else MAX_TEXT + 1):
@@ -100,11 +100,30 @@ class _Words:
             if kind > _PIECE_BYTE or i == MAX_TEXT:
                 raise InvalidDataError(f"{what}: piece of kind {kind} or more than {MAX_TEXT} pieces")
             if kind == _PIECE_WORD:
-                out += dictionary.WORDS[self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)].encode("utf-8")
+                value = self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)
+                out += dictionary.WORDS[value].encode("utf-8")
             else:
-                out.append(self.text.byte(c, value))
+                value = self.text.byte(c, value)
+                out.append(value)
+            decoded.append((kind, value))
             previous = kind
-        return from_utf8(bytes(out), what)
+        text = from_utf8(bytes(out), what)
+        if not c.writing and (len(out) > MAX_TEXT or _pieces(text) != decoded):
+            raise InvalidDataError(f"{what} {text!r} is not coded in the pieces a writer codes it in")
+        return text
+
+
+def _pieces(text: str) -> list[tuple[int, int]]:
+    """How :class:`_Words` codes ``text``: ``(kind, word index or byte)`` pieces."""
+    pieces: list[tuple[int, int]] = []
+    pos = 0
+    for match in _WORDED_RE.finditer(text):
+        if match.group() in _WORD_INDEX:
+            pieces += [(_PIECE_BYTE, b) for b in text[pos:match.start()].encode("utf-8")]
+            pieces.append((_PIECE_WORD, _WORD_INDEX[match.group()]))
+            pos = match.end()
+    pieces += [(_PIECE_BYTE, b) for b in text[pos:].encode("utf-8")]
+    return pieces
 
 
 # ---------------------------------------------------------------------------------------------------- values
@@ -174,6 +193,30 @@ def _eval_text(mate: bool, value: int, digits: int) -> str:
     sign = "-" if value < 0 else ""
     units = abs(value) // 10 ** (2 - digits)
     return f"{sign}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
+
+
+def _others(unused: list[str], successors: list[str], last: str) -> list[str]:
+    """The unused known tag names that are not ``successors``, in :data:`recorddictionary.TAG_NAMES` order from
+    the one after ``last`` on, then from the start (``unused`` is in that order)."""
+    split = bisect_right(unused, _NAME_INDEX.get(last, -1), key=_NAME_INDEX.__getitem__)
+    order = unused[split:] + unused[:split]
+    return [n for n in order if n not in successors] if successors else order
+
+
+def _prefix_index(prefixes: Sequence[str], value: str) -> int:
+    """The index of the longest of ``prefixes`` that ``value`` starts with."""
+    return max((i for i, p in enumerate(prefixes) if value.startswith(p)), key=lambda i: len(prefixes[i]))
+
+
+def _rest_kind(rest: str) -> int:
+    """How the rest of a value after its prefix is coded."""
+    if not rest:
+        return _REST_NONE
+    if _decimal(rest) is not None:
+        return _REST_DECIMAL
+    if _ID_RE.fullmatch(rest):
+        return _REST_ID
+    return _REST_TEXT
 
 
 class _Models:
@@ -328,33 +371,42 @@ class _Section:
         :data:`recorddictionary.SUCCESSORS` predicts after ``last``; else its text."""
         c, m = self.c, self.m
         if c.bit(m.flags, _F_NAME_OTHER, int(c.writing and name not in unused)):
-            return m.text.code(c, name, "tag name")
+            name = m.text.code(c, name, "tag name")
+            if name in unused:
+                raise InvalidDataError(f"known tag name {name!r} coded as text")
+            return name
         successors = [n for n in dictionary.SUCCESSORS.get(last, ()) if n in unused]
-        after = _NAME_INDEX.get(last, -1)
-        candidates = successors + [n for n in unused if _NAME_INDEX[n] > after and n not in successors] + [
-            n for n in unused if _NAME_INDEX[n] <= after and n not in successors]
-        rank = candidates.index(name) if c.writing else 0
-        name = candidates[m.tag_name.at_most(c, len(candidates) - 1, "tag name rank", rank, int(bool(successors)))]
+        rank = 0
+        if c.writing and name not in successors:
+            rank = len(successors) + _others(unused, successors, last).index(name)
+        elif c.writing:
+            rank = successors.index(name)
+        rank = m.tag_name.at_most(c, len(unused) - 1, "tag name rank", rank, int(bool(successors)))
+        if not c.writing:
+            name = successors[rank] if rank < len(successors) else _others(unused, successors, last)[
+                rank - len(successors)]
         unused.remove(name)
         return name
 
     def tag_value(self, name: str, value: str) -> str:
+        """:raises InvalidDataError: (reading) on a value coded as text that has a type, or the other way round."""
         c, m = self.c, self.m
         kind = dictionary.TAG_KINDS.get(name, dictionary.PREFIXED if name in dictionary.PREFIXES else dictionary.TEXT)
         if kind == dictionary.TEXT:
             return m.text.code(c, value, f"tag {name!r} value")
         if kind == dictionary.WORDED:
             return m.words.code(c, value, f"tag {name!r} value")
-        coders = {dictionary.DATE: self.value_date, dictionary.TIME: self.value_time, dictionary.ELO: self.value_elo,
-                  dictionary.RATING_DIFF: self.value_diff, dictionary.TIME_CONTROL: self.value_timecontrol,
-                  dictionary.ECO: self.value_eco, dictionary.RESULT: self.value_result,
-                  dictionary.FINAL_FEN: self.value_final_fen, dictionary.PLY_COUNT: self.value_ply_count,
-                  dictionary.PREFIXED: self.value_prefixed}
-        coder = coders[kind]
-        typed = not c.writing or coder(value, check=True) is not None
-        if c.bit(m.typed, list(coders).index(kind), int(not typed)):
-            return m.text.code(c, value, f"tag {name!r} value")
-        return coder(value, name=name) or ""
+        index, coder = _VALUE_CODERS[kind]
+        typed = not c.writing or coder(self, value, True, name) is not None
+        if c.bit(m.typed, index, int(not typed)):
+            value = m.text.code(c, value, f"tag {name!r} value")
+            typed = False
+        else:
+            value = coder(self, value, False, name) or ""
+            typed = True
+        if not c.writing and (coder(self, value, True, name) is not None) != typed:
+            raise InvalidDataError(f"tag {name!r} value {value!r} coded {'with' if typed else 'without'} its type")
+        return value
 
     def value_date(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
@@ -374,6 +426,8 @@ class _Section:
         day = c.uniform(32, 0 if parts[2] == "??" else int(parts[2]))
         text = ".".join(["????" if year == 0 else f"{year - 1:04d}", "??" if month == 0 else f"{month:02d}",
                          "??" if day == 0 else f"{day:02d}"])
+        if text == last:
+            raise InvalidDataError(f"date {text} is the last date but coded in full")
         self.s.last_date = text
         return text
 
@@ -455,20 +509,12 @@ class _Section:
         if check:
             return value
         prefixes = dictionary.PREFIXES[name]
-        index = max((i for i, p in enumerate(prefixes) if value.startswith(p)), key=lambda i: len(prefixes[i])) \
-            if c.writing else 0
-        index = m.prefix.at_most(c, len(prefixes) - 1, f"tag {name!r} prefix", index)
+        index = m.prefix.at_most(c, len(prefixes) - 1, f"tag {name!r} prefix",
+                                 _prefix_index(prefixes, value) if c.writing else 0)
         prefix = prefixes[index]
         rest = value[len(prefix):]
-        kind = _REST_TEXT
-        if c.writing:
-            if not rest:
-                kind = _REST_NONE
-            elif _decimal(rest) is not None:
-                kind = _REST_DECIMAL
-            elif _ID_RE.fullmatch(rest):
-                kind = _REST_ID
-        kind = m.rest.code(c, kind, 0 if not prefix else 1 if prefix.endswith("/") else 2)
+        kind = m.rest.code(c, _rest_kind(rest) if c.writing else _REST_TEXT,
+                           0 if not prefix else 1 if prefix.endswith("/") else 2)
         if kind == _REST_NONE:
             rest = ""
         elif kind == _REST_DECIMAL:
@@ -483,6 +529,8 @@ class _Section:
             rest = "".join(_ID62[c.uniform(62, _ID62_INDEX[rest[i]] if c.writing else 0)] for i in range(length))
         else:
             rest = m.text.code(c, rest, f"tag {name!r} value")
+        if not c.writing and (_prefix_index(prefixes, prefix + rest) != index or _rest_kind(rest) != kind):
+            raise InvalidDataError(f"tag {name!r} value {prefix + rest!r} not coded by its longest prefix and kind")
         return prefix + rest
 
     # ------------------------------------------------------------------------------------------- comments
@@ -528,7 +576,10 @@ class _Section:
             else:
                 text.append(f"[%eval {self.eval(value)}]")
             c.topic = "comment"
-        return Comment("".join(text), line)
+        joined = "".join(text)
+        if not c.writing and _split_comment(joined)[0] != skeleton:
+            raise InvalidDataError(f"comment {joined!r} is not coded by the skeleton a writer splits it into")
+        return Comment(joined, line)
 
     def skeleton(self, skeleton: tuple[str | int, ...]) -> tuple[str | int, ...]:
         """A skeleton coded part by part: 0 ends it, 1 is text, 2 a clock, 3 an elapsed time or evaluation."""
@@ -627,10 +678,23 @@ class _Section:
         if c.bit(self.m.flags, _F_RESULT_SAME, int(result != tag)):
             choices: list[str | None] = [None, *dictionary.RESULTS]
             index = c.uniform(len(choices) + 1, choices.index(result) if result in choices else len(choices))
-            if index < len(choices):
-                return choices[index]
-            return self.m.text.code(c, result or "", "result")
+            result = choices[index] if index < len(choices) else self.m.text.code(c, result or "", "result")
+            if result == tag or (index == len(choices) and result in choices):
+                raise InvalidDataError(f"result {result!r} not coded as a writer codes it")
+            return result
         return tag
+
+
+_VALUE_CODERS: dict[str, tuple[int, Callable[[_Section, str, bool, str], str | None]]] = {
+    kind: (index, coder) for index, (kind, coder) in enumerate((
+        (dictionary.DATE, _Section.value_date), (dictionary.TIME, _Section.value_time),
+        (dictionary.ELO, _Section.value_elo), (dictionary.RATING_DIFF, _Section.value_diff),
+        (dictionary.TIME_CONTROL, _Section.value_timecontrol), (dictionary.ECO, _Section.value_eco),
+        (dictionary.RESULT, _Section.value_result), (dictionary.FINAL_FEN, _Section.value_final_fen),
+        (dictionary.PLY_COUNT, _Section.value_ply_count), (dictionary.PREFIXED, _Section.value_prefixed)))
+}
+"""The typed tag values: their kind's context of the ``typed`` flag, and the method that checks (``check``) or
+codes one."""
 
 
 def _split_comment(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
@@ -719,6 +783,8 @@ class _NotesReader(_Section):
         self.c.topic = "structure"
         if not self.c.bit(self.m.flags, _F_STEPS + min(depth, 1)):
             return []
+        if not moves:
+            raise InvalidDataError("annotation steps for a line without moves")
         steps = []
         previous = 0
         cursor = _Cursor(position, moves)
@@ -756,6 +822,8 @@ class _NotesReader(_Section):
             moves = self.scheme.decode(position.copy(), payload, plies, self.version)
         except InvalidDataError as err:
             raise InvalidDataError(f"a variation at ply {ply}: {err}") from None
+        if self.scheme.encode(position.copy(), moves).tobytes() != payload:
+            raise InvalidDataError(f"a variation at ply {ply} is not coded as the scheme codes its moves")
         line: Line[Any] = Line(moves=moves, comments=self.comments((), ply, 6))
         line.steps = self.steps(position, moves, ply, depth)
         return line
@@ -856,13 +924,10 @@ def read_section(
         notes.comments = reader.comments((), -1, 7)
         notes.steps = reader.steps(start, moves, 0, 0)
         reader.r.finish()
-        again = _write(scheme, start, moves, notes, tags, final=after)
     except InvalidDataError as err:
         raise InvalidDataError(f"record section: {err.reason}", ply=err.ply) from None
     except DeadlineExceededError:
         raise
     except PlybitsError as err:
         raise InvalidDataError(f"record section: {err.reason}") from None
-    if again != data:
-        raise InvalidDataError("record section not in the form write_section writes (corrupted)")
     return notes, tags
