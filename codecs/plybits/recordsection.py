@@ -577,7 +577,7 @@ class _Section:
                 text.append(f"[%eval {self.eval(value)}]")
             c.topic = "comment"
         joined = "".join(text)
-        if not c.writing and _split_comment(joined)[0] != skeleton:
+        if not c.writing and not _split_as(skeleton, joined):
             raise InvalidDataError(f"comment {joined!r} is not coded by the skeleton a writer splits it into")
         return Comment(joined, line)
 
@@ -653,7 +653,7 @@ class _Section:
             if number == 0 or abs(number) > MAX_EVAL:
                 raise InvalidDataError(f"mate in {number}")
             s.eval_mate, s.eval_value = True, number
-            return _eval_text(True, number, 0)
+            return self.eval_checked(True, number, 0)
         prediction = 0 if s.eval_mate else s.eval_value
         delta = m.eval.code(c, number - prediction, min(((abs(prediction) + s.eval_swing) // 2).bit_length(), 13))
         number = prediction + delta
@@ -667,7 +667,14 @@ class _Section:
             digits = 2
         s.eval_mate, s.eval_value, s.eval_swing = False, number, abs(delta)
         s.step_swing = abs(delta)
-        return _eval_text(False, number, digits)
+        return self.eval_checked(False, number, digits)
+
+    def eval_checked(self, mate: bool, number: int, digits: int) -> str:
+        """The text of an evaluation, checked (reading) to be one a writer codes as a number."""
+        text = _eval_text(mate, number, digits)
+        if not self.c.writing and _eval_value(text) != (mate, number, digits):
+            raise InvalidDataError(f"evaluation {text!r} coded as a number")
+        return text
 
     # ------------------------------------------------------------------------------------- steps and lines
 
@@ -697,6 +704,32 @@ _VALUE_CODERS: dict[str, tuple[int, Callable[[_Section, str, bool, str], str | N
 codes one."""
 
 
+def _command_value(match: re.Match[str]) -> Any:
+    """The value of a comment command (:data:`_COMMAND_RE`), or ``None`` if it stays text."""
+    if dictionary.COMMANDS[match.group(1)] == dictionary.EVAL:
+        return _eval_value(match.group(2))
+    return _clock_value(match.group(2))
+
+
+def _split_as(skeleton: tuple[str | int, ...], text: str) -> bool:
+    """Whether :func:`_split_comment` splits ``text`` (made of ``skeleton``'s parts, each command written back
+    from its value) into ``skeleton``: of one text part, as it splits it; else with text parts that are not
+    empty, never two in a row, and hold no command that is a number (a command's value written back is read
+    back the same: :meth:`_Section.clock`, :meth:`_Section.eval_checked`)."""
+    if len(skeleton) == 1 and isinstance(skeleton[0], str):
+        return _split_comment(text)[0] == skeleton
+    after_text = False
+    for part in skeleton:
+        if isinstance(part, str):
+            if not part or after_text or ("[%" in part and any(
+                    _command_value(match) is not None for match in _COMMAND_RE.finditer(part))):
+                return False
+            after_text = True
+        else:
+            after_text = False
+    return True
+
+
 def _split_comment(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
     """A comment's skeleton (literal texts and commands) and the value of each command, in order."""
     parts: list[str | int] = []
@@ -704,7 +737,7 @@ def _split_comment(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
     pos = 0
     for match in _COMMAND_RE.finditer(text):
         command = dictionary.COMMANDS[match.group(1)]
-        value: Any = _eval_value(match.group(2)) if command == dictionary.EVAL else _clock_value(match.group(2))
+        value = _command_value(match)
         if value is None:
             continue
         if match.start() > pos:
