@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from plybits import recordsection
 from plybits.annotations import Comment, Line, Notes, Step
 from plybits.container import Container, pack, unpack
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
-from plybits import recordsection
 from plybits.recordcoder import Coder, Writer
 from plybits.recorddictionary import TAG_NAMES
 from plybits.recordsection import read_section, section_costs, write_section
