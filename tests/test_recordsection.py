@@ -268,6 +268,21 @@ def test_a_section_with_any_decision_changed_is_invalid_or_the_one_section_of_wh
     assert outcomes[True] >= 10 and outcomes[False] >= 10  # both occur: the checks are exercised
 
 
+@pytest.mark.parametrize("text, skeleton", [
+    ("ab", ("a", "b")),  # two text parts in a row: a writer keeps them one
+    (" [%clk 0:01:00] x", (" [%clk 0:01:00]", " x")),  # a clock as text beside another part
+    ("", ("",)),
+])
+def test_a_comment_coded_by_a_skeleton_a_writer_does_not_split_it_into_is_invalid(monkeypatch, text, skeleton):
+    scheme, start, moves = get_scheme("chess", "rank"), *play("chess", "e4")
+    split = recordsection._split_comment
+    monkeypatch.setattr(recordsection, "_split_comment", lambda t: (skeleton, []) if t == text else split(t))
+    data = write_section(scheme, start, moves, Notes(comments=[Comment(text)]), {})
+    monkeypatch.setattr(recordsection, "_split_comment", split)
+    with pytest.raises(InvalidDataError, match="skeleton"):
+        read_section(scheme, start, moves, data, max_plies=10)
+
+
 def test_every_truncation_is_invalid_data_or_another_section():
     scheme, start, moves, notes, tags = annotated_chess()
     data = write_section(scheme, start, moves, notes, tags)
