@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
+from plybits import recordsection
 from plybits.annotations import Comment, Line, Notes, Step
 from plybits.container import Container, pack, unpack
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
+from plybits.recordcoder import Coder, Writer
 from plybits.recorddictionary import TAG_NAMES
 from plybits.recordsection import read_section, section_costs, write_section
 from plybits.registry import get_game, get_scheme, schemes
@@ -197,6 +199,88 @@ def read_back_or_invalid(scheme: Any, start: Any, moves: list[Any], data: bytes,
         return True
     assert write_section(scheme, start, moves, notes, tags) == data
     return False
+
+
+class OneChangeWriter(Coder):
+    """A writer that codes decision number ``change`` otherwise than it is given (another bit, another uniform
+    value) and goes on with the layout from there: a section a writer makes for no record, or for another one."""
+
+    def __init__(self, change: int, rng: random.Random) -> None:
+        super().__init__(True)
+        self.writer, self.count, self.change, self.rng = Writer(), 0, change, rng
+
+    def bit(self, bits: Any, ctx: int, bit: int = 0) -> int:
+        bit ^= self.count == self.change
+        self.count += 1
+        return self.writer.bit(bits, ctx, bit)
+
+    def uniform(self, n: int, value: int = 0) -> int:
+        if self.count == self.change and n > 1:
+            value = (value + self.rng.randrange(1, n)) % n
+        self.count += 1
+        return self.writer.uniform(n, value)
+
+
+def changed_sections(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any], tags: dict[str, str],
+                     rng: random.Random, most: int) -> list[bytes]:
+    """Sections written for the record with one decision changed (at most ``most`` of them, at random)."""
+    def write(change: int) -> tuple[bytes, int]:
+        coder = OneChangeWriter(change, rng)
+        writer = recordsection._NotesWriter(coder, scheme, recordsection._State(
+            recordsection._Final(start, moves, None), len(moves)))
+        writer.tags(tags)
+        writer.result(notes.result)
+        writer.comments(notes.comments, -1, 7)
+        writer.steps(start, moves, notes.steps, 0, 0)
+        return bytes([recordsection.SECTION_VERSION]) + coder.writer.finish(), coder.count
+
+    decisions = write(-1)[1]
+    sections = []
+    for change in sorted(rng.sample(range(decisions), min(most, decisions))):
+        try:
+            sections.append(write(change)[0])
+        except Exception:  # the layout may not go on with the changed decision (a value that is not there)
+            continue
+    return sections
+
+
+def test_a_section_with_any_decision_changed_is_invalid_or_the_one_section_of_what_it_holds():
+    """The reader checks each choice a record could be coded with two ways (a typed value as text, a known tag
+    name or a result token as text, a comment's numbers as text, a date in full that is the last one, ...) as
+    it decodes it: a section read is the one write_section makes of what it holds."""
+    from conftest import QUICK
+
+    rng = random.Random(5)
+    records = [annotated_chess()]
+    every = schemes()
+    for _ in range(6 if QUICK else 40):
+        scheme = rng.choice(every)
+        start, moves = random_moves(scheme.game, rng.randrange(0, 20), rng.randrange(10**6))
+        notes: Notes[Any] = Notes(result=rng.choice([None, "1-0", "*", "2-0", ""]),
+                                  comments=[Comment(_text(rng))] if rng.random() < 0.3 else [])
+        notes.steps = _random_steps(rng, start, moves, 0) if rng.random() < 0.8 else []
+        tags = {rng.choice(_NAMES): rng.choice(_VALUES) for _ in range(rng.randrange(0, 12))}
+        records.append((scheme, start, moves, notes, tags))
+    outcomes = Counter()
+    for scheme, start, moves, notes, tags in records:
+        for data in changed_sections(scheme, start, moves, notes, tags, rng, 40 if QUICK else 200):
+            outcomes[read_back_or_invalid(scheme, start, moves, data)] += 1
+    assert outcomes[True] >= 10 and outcomes[False] >= 10  # both occur: the checks are exercised
+
+
+@pytest.mark.parametrize("text, skeleton", [
+    ("ab", ("a", "b")),  # two text parts in a row: a writer keeps them one
+    (" [%clk 0:01:00] x", (" [%clk 0:01:00]", " x")),  # a clock as text beside another part
+    ("", ("",)),
+])
+def test_a_comment_coded_by_a_skeleton_a_writer_does_not_split_it_into_is_invalid(monkeypatch, text, skeleton):
+    scheme, start, moves = get_scheme("chess", "rank"), *play("chess", "e4")
+    split = recordsection._split_comment
+    monkeypatch.setattr(recordsection, "_split_comment", lambda t: (skeleton, []) if t == text else split(t))
+    data = write_section(scheme, start, moves, Notes(comments=[Comment(text)]), {})
+    monkeypatch.setattr(recordsection, "_split_comment", split)
+    with pytest.raises(InvalidDataError, match="skeleton"):
+        read_section(scheme, start, moves, data, max_plies=10)
 
 
 def test_every_truncation_is_invalid_data_or_another_section():

@@ -24,6 +24,7 @@ MODULES: Final = (
     "plybits.mailbox",
     "plybits.bitio",
     "plybits.rangecoder",
+    "plybits.recordcoder",
     "plybits.rank",
     "plybits.chess.board",
     "plybits.chess.rank",

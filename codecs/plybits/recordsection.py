@@ -13,44 +13,35 @@ with the container's own scheme from the position where they branch.
 
 Reading and writing share one description of the layout (:class:`_Section`, its models and value coders):
 each is given the value to write (a writer codes it and returns it) or a placeholder (a reader returns what
-it decodes); only the walk over steps and lines has a writer's and a reader's side. A reader writes what it
-read back and demands the same bytes, so every record has exactly one section.
+it decodes); only the walk over steps and lines has a writer's and a reader's side. The binary coding itself
+(adaptive bits, numbers, text) is :mod:`plybits.recordcoder`, compiled.
+
+Every record has exactly one section. Where a record could be coded in two ways (a typed tag value as text, a
+date in full that is the last one, a comment's commands as text, ...), the reader checks each choice as it
+decodes it against the one a writer makes for the value it decoded, and the range decoder demands the bytes a
+writer writes for the decisions read: so a section is read only if writing what it holds gives it back.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from math import log2
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from plybits import recorddictionary as dictionary
 from plybits.annotations import Comment, Line, Notes, Step
-from plybits.container import MAX_STRING, MAX_TAGS
+from plybits.container import MAX_TAGS
 from plybits.deadline import check as check_deadline
 from plybits.errors import DeadlineExceededError, InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
 from plybits.game import Position
-from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.recordcoder import (
+    MAX_NUMBER_BITS, MAX_TEXT, Bits, Coder, Number, Reader, Signed, Text, Tree, Writer, byte_tree, from_utf8, utf8,
+)
 from plybits.registry import AnyScheme
 
 SECTION_VERSION = 1
 """The layout version written as the section's first byte (it names the dictionary version too)."""
-PROB_BITS = 12
-PROB_ONE = 1 << PROB_BITS
-"""An adaptive bit's probability of 0 is ``p / PROB_ONE``."""
-PROB_MIN, PROB_MAX = 16, PROB_ONE - 16
-"""Probabilities stay in this range, so every decision costs at least 0.0056 bits."""
-RATE_LIMIT = 30
-"""A context's first observations weigh ``1 / (n + 2)`` (a Krichevsky–Trofimov estimate); from the
-``RATE_LIMIT``-th on, ``1 / (RATE_LIMIT + 2)``."""
-_RATES = [(1 << 16) // (n + 2) for n in range(RATE_LIMIT + 1)]
-DECISIONS_PER_BYTE = 2048
-"""Most binary decisions a section may hold per byte of its length (eight bits over the cheapest
-decision's 0.0056 bits is 1,430): more is not data :func:`write_section` made, and reading stops there."""
-MAX_NUMBER_BITS = 40
-"""Numbers in a section are below ``2^40 - 1``."""
-MAX_TEXT = MAX_STRING
-"""Longest text (tag name, tag value, comment part) in UTF-8 bytes, as the container's strings."""
 MAX_COUNT = 1 << 16
 """Most comments or NAGs a step may hold, or variations a step may branch into."""
 MAX_DEPTH = 64
@@ -71,246 +62,6 @@ TOPICS = ("tags", "clock", "eval", "comment", "nag", "variation", "structure")
 """What :func:`section_costs` accounts bits to."""
 
 
-class _Bits:
-    """A bank of adaptive binary contexts: the probability of 0 (``PROB_BITS`` bits) and how often each was seen."""
-
-    __slots__ = ("p", "n")
-
-    def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
-        self.p = [p] * size
-        self.n = [seen] * size
-
-    def copy(self) -> _Bits:
-        """An independent copy, in its current state."""
-        bits = _Bits(0)
-        bits.p, bits.n = self.p.copy(), self.n.copy()
-        return bits
-
-
-class _Coder:
-    """Codes binary decisions and uniform symbols; a writer is given each value, a reader decodes it."""
-
-    writing = False
-    topic = "structure"
-
-    def bit(self, bits: _Bits, ctx: int, bit: int = 0) -> int:
-        """``bit`` (writing) or the decoded bit (reading), under context ``ctx`` of ``bits``, which adapts."""
-        raise NotImplementedError
-
-    def uniform(self, n: int, value: int = 0) -> int:
-        """``value`` in ``range(n)``, each equally likely (``n`` at most 65,536)."""
-        raise NotImplementedError
-
-
-def _adapt(bits: _Bits, ctx: int, p: int, bit: int) -> None:
-    n = bits.n[ctx]
-    rate = _RATES[n]
-    if bit:
-        p -= (p * rate) >> 16
-        bits.p[ctx] = p if p > PROB_MIN else PROB_MIN
-    else:
-        p += ((PROB_ONE - p) * rate) >> 16
-        bits.p[ctx] = p if p < PROB_MAX else PROB_MAX
-    if n < RATE_LIMIT:
-        bits.n[ctx] = n + 1
-
-
-class _Writer(_Coder):
-    writing = True
-
-    def __init__(self, costs: dict[str, float] | None = None) -> None:
-        self.enc = RangeEncoder()
-        self.costs = costs
-
-    def bit(self, bits: _Bits, ctx: int, bit: int = 0) -> int:
-        p = bits.p[ctx]
-        if bit:
-            self.enc.encode(p, PROB_ONE - p, PROB_ONE)
-        else:
-            self.enc.encode(0, p, PROB_ONE)
-        if self.costs is not None:
-            self.costs[self.topic] = self.costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
-        _adapt(bits, ctx, p, bit)
-        return bit
-
-    def uniform(self, n: int, value: int = 0) -> int:
-        self.enc.encode(value, 1, n)
-        if self.costs is not None:
-            self.costs[self.topic] = self.costs.get(self.topic, 0.0) + log2(n)
-        return value
-
-
-class _Reader(_Coder):
-    def __init__(self, data: bytes) -> None:
-        self.dec = RangeDecoder(data)
-        self.budget = DECISIONS_PER_BYTE * (len(data) + 8)
-        self.size = len(data)
-
-    def _spend(self) -> None:
-        self.budget -= 1
-        if self.budget < 0:
-            raise InvalidDataError("it holds more decisions than its length allows")
-
-    def bit(self, bits: _Bits, ctx: int, bit: int = 0) -> int:
-        self._spend()
-        p = bits.p[ctx]
-        if self.dec.decode_target(PROB_ONE) < p:
-            self.dec.consume(0, p)
-            bit = 0
-        else:
-            self.dec.consume(p, PROB_ONE - p)
-            bit = 1
-        _adapt(bits, ctx, p, bit)
-        return bit
-
-    def uniform(self, n: int, value: int = 0) -> int:
-        self._spend()
-        value = self.dec.decode_target(n)
-        self.dec.consume(value, 1)
-        return value
-
-
-class _Number:
-    """Adaptive Exp-Golomb for ``0 <= n < 2^MAX_NUMBER_BITS - 1`` under one of ``contexts``: the bit length
-    of ``n + 1`` in unary, then the bits below its leading one, the first two with their own contexts (by
-    length and position), the others plain."""
-
-    __slots__ = ("unary", "mantissa", "shared")
-
-    def __init__(self, contexts: int = 1, *, shared: bool = False) -> None:
-        self.unary = _Bits(contexts * MAX_NUMBER_BITS)
-        self.mantissa = _Bits((1 if shared else contexts) * MAX_NUMBER_BITS * 2)
-        self.shared = shared
-        """Whether the bits below the leading one share their contexts across ``contexts`` (by length only)."""
-
-    def copy(self) -> _Number:
-        number = _Number(0, shared=self.shared)
-        number.unary, number.mantissa = self.unary.copy(), self.mantissa.copy()
-        return number
-
-    def code(self, c: _Coder, n: int = 0, ctx: int = 0) -> int:
-        """:raises LimitExceededError: (writing) if ``n`` is out of range."""
-        k = (n + 1).bit_length() - 1
-        if c.writing and (n < 0 or k >= MAX_NUMBER_BITS):
-            raise LimitExceededError(f"number {n!r} is outside the record section's range")
-        base = ctx * MAX_NUMBER_BITS
-        length = 0
-        while length < MAX_NUMBER_BITS - 1 and c.bit(self.unary, base + length, int(length < k)):
-            length += 1
-        v = 1
-        base = ((0 if self.shared else base) + length) * 2 + length - 1
-        for i in range(length - 1, -1, -1):
-            bit = ((n + 1) >> i) & 1
-            v = (v << 1) | (c.bit(self.mantissa, base - i, bit) if i >= length - 2 else c.uniform(2, bit))
-        return v - 1
-
-    def at_most(self, c: _Coder, limit: int, what: str, n: int = 0, ctx: int = 0) -> int:
-        """:meth:`code`, refusing (reading) a number over ``limit``."""
-        n = self.code(c, n, ctx)
-        if n > limit:
-            raise InvalidDataError(f"{what} {n} is over the limit of {limit}")
-        return n
-
-
-class _Signed:
-    """A signed number: a sign bit, then the magnitude (less one when negative) as :class:`_Number`."""
-
-    __slots__ = ("sign", "magnitude")
-
-    def __init__(self, contexts: int = 1, *, shared: bool = False) -> None:
-        self.sign = _Bits(contexts)
-        self.magnitude = _Number(contexts, shared=shared)
-
-    def copy(self) -> _Signed:
-        signed = _Signed(0)
-        signed.sign, signed.magnitude = self.sign.copy(), self.magnitude.copy()
-        return signed
-
-    def code(self, c: _Coder, n: int = 0, ctx: int = 0) -> int:
-        if c.bit(self.sign, ctx, int(n < 0)):
-            return -1 - self.magnitude.code(c, -1 - n, ctx)
-        return self.magnitude.code(c, n, ctx)
-
-
-class _Tree:
-    """A symbol of ``width`` bits through a bit tree of adaptive contexts, under one of ``contexts``."""
-
-    __slots__ = ("width", "bits")
-
-    def __init__(self, width: int, contexts: int = 1) -> None:
-        self.width = width
-        self.bits = _Bits(contexts << width)
-
-    def copy(self) -> _Tree:
-        tree = _Tree(self.width, 0)
-        tree.bits = self.bits.copy()
-        return tree
-
-    def code(self, c: _Coder, symbol: int = 0, ctx: int = 0) -> int:
-        node = 1
-        base = ctx << self.width
-        for i in range(self.width - 1, -1, -1):
-            node = (node << 1) | c.bit(self.bits, base + node, (symbol >> i) & 1)
-        return node - (1 << self.width)
-
-
-def _utf8(text: str, what: str) -> bytes:
-    try:
-        raw = text.encode("utf-8")
-    except UnicodeEncodeError as err:
-        raise InvalidRecordError(f"{what} {text!r} holds a lone surrogate at {err.start}: not UTF-8 text") from None
-    if len(raw) > MAX_TEXT:
-        raise LimitExceededError(f"{what} of {len(raw)} bytes is longer than a record section allows ({MAX_TEXT})")
-    return raw
-
-
-def _prior_tree() -> _Bits:
-    """A byte tree whose contexts start at the probabilities of :func:`recorddictionary.byte_weights`."""
-    weights = dictionary.byte_weights()
-    mass = [0] * 512
-    for byte, weight in enumerate(weights):
-        mass[256 + byte] = weight
-    for node in range(255, 0, -1):
-        mass[node] = mass[2 * node] + mass[2 * node + 1]
-    bits = _Bits(256, seen=4)
-    for node in range(1, 256):
-        p = mass[2 * node] * PROB_ONE // mass[node]
-        bits.p[node] = min(max(p, PROB_MIN), PROB_MAX)
-    return bits
-
-
-class _Text:
-    """UTF-8 text: its byte length (:class:`_Number`), then each byte through an adaptive bit tree that starts
-    at the dictionary's prior."""
-
-    __slots__ = ("length", "tree")
-
-    def __init__(self) -> None:
-        self.length = _Number()
-        self.tree = _prior_tree()
-
-    def copy(self) -> _Text:
-        text = _Text.__new__(_Text)
-        text.length, text.tree = self.length.copy(), self.tree.copy()
-        return text
-
-    def code(self, c: _Coder, text: str = "", what: str = "text") -> str:
-        raw = _utf8(text, what) if c.writing else b""
-        n = self.length.at_most(c, MAX_TEXT, f"{what} length", len(raw))
-        out = bytearray()
-        tree = self.tree
-        for i in range(n):
-            byte = raw[i] if c.writing else 0
-            node = 1
-            for shift in range(7, -1, -1):
-                node = (node << 1) | c.bit(tree, node, (byte >> shift) & 1)
-            out.append(node - 256)
-        try:
-            return out.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise InvalidDataError(f"{what} is not UTF-8: {err}") from None
-
-
 _WORDED_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
 """A run of letters: what a dictionary word is (an apostrophe inside, as in ``King's``, included)."""
 _WORD_INDEX = {word: i for i, word in enumerate(dictionary.WORDS)}
@@ -318,15 +69,15 @@ _PIECE_END, _PIECE_WORD, _PIECE_BYTE = range(3)
 
 
 class _Words:
-    """Text as pieces: a word of the dictionary (by index) or a UTF-8 byte (:class:`_Text`'s tree), until an end.
+    """Text as pieces: a word of the dictionary (by index) or a UTF-8 byte (a :class:`Text`'s tree), until an end.
 
     A word is coded as a word exactly where a whole run of letters (apostrophes within it included) is one."""
 
     __slots__ = ("piece", "index", "text")
 
-    def __init__(self, text: _Text) -> None:
-        self.piece = _Tree(2, 3)
-        self.index = _Number()
+    def __init__(self, text: Text) -> None:
+        self.piece = Tree(2, 3)
+        self.index = Number()
         self.text = text
 
     def copy(self) -> _Words:
@@ -334,17 +85,11 @@ class _Words:
         words.piece, words.index = self.piece.copy(), self.index.copy()
         return words
 
-    def code(self, c: _Coder, text: str = "", what: str = "text") -> str:
-        raw = _utf8(text, what) if c.writing else b""
-        pieces: list[tuple[int, int]] = []  # (kind, word index or byte)
-        if c.writing:
-            pos = 0
-            for match in _WORDED_RE.finditer(text):
-                if match.group() in _WORD_INDEX:
-                    pieces += [(_PIECE_BYTE, b) for b in text[pos:match.start()].encode("utf-8")]
-                    pieces.append((_PIECE_WORD, _WORD_INDEX[match.group()]))
-                    pos = match.end()
-            pieces += [(_PIECE_BYTE, b) for b in text[pos:].encode("utf-8")]
+    def code(self, c: Coder, text: str = "", what: str = "text") -> str:
+        """:raises InvalidDataError: (reading) on pieces a writer would not code for the text they make."""
+        raw = utf8(text, what) if c.writing else b""
+        pieces = _pieces(text) if c.writing else []
+        decoded: list[tuple[int, int]] = []
         out = bytearray()
         previous = 0
         for i in range(len(raw) + 1 if c.writing else MAX_TEXT + 1):
@@ -355,17 +100,30 @@ class _Words:
             if kind > _PIECE_BYTE or i == MAX_TEXT:
                 raise InvalidDataError(f"{what}: piece of kind {kind} or more than {MAX_TEXT} pieces")
             if kind == _PIECE_WORD:
-                out += dictionary.WORDS[self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)].encode("utf-8")
+                value = self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)
+                out += dictionary.WORDS[value].encode("utf-8")
             else:
-                node = 1
-                for shift in range(7, -1, -1):
-                    node = (node << 1) | c.bit(self.text.tree, node, (value >> shift) & 1)
-                out.append(node - 256)
+                value = self.text.byte(c, value)
+                out.append(value)
+            decoded.append((kind, value))
             previous = kind
-        try:
-            return out.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise InvalidDataError(f"{what} is not UTF-8: {err}") from None
+        text = from_utf8(bytes(out), what)
+        if not c.writing and (len(out) > MAX_TEXT or _pieces(text) != decoded):
+            raise InvalidDataError(f"{what} {text!r} is not coded in the pieces a writer codes it in")
+        return text
+
+
+def _pieces(text: str) -> list[tuple[int, int]]:
+    """How :class:`_Words` codes ``text``: ``(kind, word index or byte)`` pieces."""
+    pieces: list[tuple[int, int]] = []
+    pos = 0
+    for match in _WORDED_RE.finditer(text):
+        if match.group() in _WORD_INDEX:
+            pieces += [(_PIECE_BYTE, b) for b in text[pos:match.start()].encode("utf-8")]
+            pieces.append((_PIECE_WORD, _WORD_INDEX[match.group()]))
+            pos = match.end()
+    pieces += [(_PIECE_BYTE, b) for b in text[pos:].encode("utf-8")]
+    return pieces
 
 
 # ---------------------------------------------------------------------------------------------------- values
@@ -437,10 +195,28 @@ def _eval_text(mate: bool, value: int, digits: int) -> str:
     return f"{sign}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
 
 
-def _prior(bits: _Bits, ctx: int, zero: int, seen: int = 2) -> None:
-    """Start context ``ctx`` of ``bits`` at probability ``zero / 64`` of a 0, as if seen ``seen`` times."""
-    bits.p[ctx] = min(max(zero * (PROB_ONE // 64), PROB_MIN), PROB_MAX)
-    bits.n[ctx] = seen
+def _others(unused: list[str], successors: list[str], last: str) -> list[str]:
+    """The unused known tag names that are not ``successors``, in :data:`recorddictionary.TAG_NAMES` order from
+    the one after ``last`` on, then from the start (``unused`` is in that order)."""
+    split = bisect_right(unused, _NAME_INDEX.get(last, -1), key=_NAME_INDEX.__getitem__)
+    order = unused[split:] + unused[:split]
+    return [n for n in order if n not in successors] if successors else order
+
+
+def _prefix_index(prefixes: Sequence[str], value: str) -> int:
+    """The index of the longest of ``prefixes`` that ``value`` starts with."""
+    return max((i for i, p in enumerate(prefixes) if value.startswith(p)), key=lambda i: len(prefixes[i]))
+
+
+def _rest_kind(rest: str) -> int:
+    """How the rest of a value after its prefix is coded."""
+    if not rest:
+        return _REST_NONE
+    if _decimal(rest) is not None:
+        return _REST_DECIMAL
+    if _ID_RE.fullmatch(rest):
+        return _REST_ID
+    return _REST_TEXT
 
 
 class _Models:
@@ -448,50 +224,50 @@ class _Models:
     say what is usual."""
 
     def __init__(self) -> None:
-        self.flags = _Bits(64)
-        self.count = _Number(8)
-        self.text = _Text()
-        self.comment_text = _Text()
+        self.flags = Bits(64)
+        self.count = Number(8)
+        self.text = Text(byte_tree(dictionary.byte_weights()))
+        self.comment_text = Text(byte_tree(dictionary.byte_weights()))
         self.words = _Words(self.text)
-        self.tag_name = _Number(2)
-        self.typed = _Bits(16)
-        self.small = _Number(16)
-        self.signed = _Signed(16)
-        self.rest = _Tree(2, 3)
-        self.prefix = _Number()
-        self.ids = _Number()
-        self.nag = _Tree(8)
-        self.skeleton_index = _Number(2)
-        self.part = _Tree(2, 4)
-        self.precision = _Tree(2, 5)
-        self.clock = _Signed(32, shared=True)
-        self.emt = _Number(13)
-        self.eval = _Signed(14)
-        self.mate = _Signed(2)
-        self.plies = _Number()
-        self.size = _Number()
+        self.tag_name = Number(2)
+        self.typed = Bits(16)
+        self.small = Number(16)
+        self.signed = Signed(16)
+        self.rest = Tree(2, 3)
+        self.prefix = Number()
+        self.ids = Number()
+        self.nag = Tree(8)
+        self.skeleton_index = Number(2)
+        self.part = Tree(2, 4)
+        self.precision = Tree(2, 5)
+        self.clock = Signed(32, shared=True)
+        self.emt = Number(13)
+        self.eval = Signed(14)
+        self.mate = Signed(2)
+        self.plies = Number()
+        self.size = Number()
         flags = self.flags
         for ctx, zero in _FLAG_PRIORS:
-            _prior(flags, ctx, zero)
+            flags.prior(ctx, zero)
         for ctx in range(16):
-            _prior(self.typed, ctx, 60)
+            self.typed.prior(ctx, 60)
         # what follows a prefix: after none, text; after a URL's "/", an identifier; after a whole value, nothing
         for node, zero in ((1, 8), (3, 8), (4 + 1, 8), (4 + 3, 56), (8 + 1, 60), (8 + 2, 60)):
-            _prior(self.rest.bits, node, zero)
-        _prior(self.tag_name.unary, MAX_NUMBER_BITS, 56)  # the first successor
+            self.rest.bits.prior(node, zero)
+        self.tag_name.unary.prior(MAX_NUMBER_BITS, 56)  # the first successor
         for j, zero in enumerate((8, 8, 16, 40)):  # a tag's text (a name, say) is of 7 to 14 bytes
-            _prior(self.text.length.unary, j, zero)
+            self.text.length.unary.prior(j, zero)
         count = self.count  # a step has as many comments as the one before (none: context 0, one: context 1)
-        _prior(count.unary, 0, 60, 4)
+        count.unary.prior(0, 60, 4)
         for ctx in (1, 2, 3):
-            _prior(count.unary, ctx * MAX_NUMBER_BITS, 4, 4)
-            _prior(count.unary, ctx * MAX_NUMBER_BITS + 1, 60, 4)
-            _prior(count.mantissa, (ctx * MAX_NUMBER_BITS + 1) * 2, 60, 4)
+            count.unary.prior(ctx * MAX_NUMBER_BITS, 4, 4)
+            count.unary.prior(ctx * MAX_NUMBER_BITS + 1, 60, 4)
+            count.mantissa.prior((ctx * MAX_NUMBER_BITS + 1) * 2, 60, 4)
         for ctx in range(32):  # a clock: time spent near the same side's last (its bit length is the context)
-            _prior(self.clock.sign, ctx, 56)
+            self.clock.sign.prior(ctx, 56)
             last = (ctx & 15) - 1
             for j in range(MAX_NUMBER_BITS):
-                _prior(self.clock.magnitude.unary, ctx * MAX_NUMBER_BITS + j,
+                self.clock.magnitude.unary.prior(ctx * MAX_NUMBER_BITS + j,
                        32 if last < 0 else 13 if j < last - 1 else 32 if j <= last else 48, 1)
 
     def copy(self) -> _Models:
@@ -562,7 +338,7 @@ class _State:
 class _Section:
     """The layout of a section, for a writer and a reader alike."""
 
-    def __init__(self, c: _Coder, scheme: AnyScheme, state: _State) -> None:
+    def __init__(self, c: Coder, scheme: AnyScheme, state: _State) -> None:
         self.c = c
         self.m = _fresh_models()
         self.scheme = scheme
@@ -595,33 +371,42 @@ class _Section:
         :data:`recorddictionary.SUCCESSORS` predicts after ``last``; else its text."""
         c, m = self.c, self.m
         if c.bit(m.flags, _F_NAME_OTHER, int(c.writing and name not in unused)):
-            return m.text.code(c, name, "tag name")
+            name = m.text.code(c, name, "tag name")
+            if name in unused:
+                raise InvalidDataError(f"known tag name {name!r} coded as text")
+            return name
         successors = [n for n in dictionary.SUCCESSORS.get(last, ()) if n in unused]
-        after = _NAME_INDEX.get(last, -1)
-        candidates = successors + [n for n in unused if _NAME_INDEX[n] > after and n not in successors] + [
-            n for n in unused if _NAME_INDEX[n] <= after and n not in successors]
-        rank = candidates.index(name) if c.writing else 0
-        name = candidates[m.tag_name.at_most(c, len(candidates) - 1, "tag name rank", rank, int(bool(successors)))]
+        rank = 0
+        if c.writing and name not in successors:
+            rank = len(successors) + _others(unused, successors, last).index(name)
+        elif c.writing:
+            rank = successors.index(name)
+        rank = m.tag_name.at_most(c, len(unused) - 1, "tag name rank", rank, int(bool(successors)))
+        if not c.writing:
+            name = successors[rank] if rank < len(successors) else _others(unused, successors, last)[
+                rank - len(successors)]
         unused.remove(name)
         return name
 
     def tag_value(self, name: str, value: str) -> str:
+        """:raises InvalidDataError: (reading) on a value coded as text that has a type, or the other way round."""
         c, m = self.c, self.m
         kind = dictionary.TAG_KINDS.get(name, dictionary.PREFIXED if name in dictionary.PREFIXES else dictionary.TEXT)
         if kind == dictionary.TEXT:
             return m.text.code(c, value, f"tag {name!r} value")
         if kind == dictionary.WORDED:
             return m.words.code(c, value, f"tag {name!r} value")
-        coders = {dictionary.DATE: self.value_date, dictionary.TIME: self.value_time, dictionary.ELO: self.value_elo,
-                  dictionary.RATING_DIFF: self.value_diff, dictionary.TIME_CONTROL: self.value_timecontrol,
-                  dictionary.ECO: self.value_eco, dictionary.RESULT: self.value_result,
-                  dictionary.FINAL_FEN: self.value_final_fen, dictionary.PLY_COUNT: self.value_ply_count,
-                  dictionary.PREFIXED: self.value_prefixed}
-        coder = coders[kind]
-        typed = not c.writing or coder(value, check=True) is not None
-        if c.bit(m.typed, list(coders).index(kind), int(not typed)):
-            return m.text.code(c, value, f"tag {name!r} value")
-        return coder(value, name=name) or ""
+        index, coder = _VALUE_CODERS[kind]
+        typed = not c.writing or coder(self, value, True, name) is not None
+        if c.bit(m.typed, index, int(not typed)):
+            value = m.text.code(c, value, f"tag {name!r} value")
+            typed = False
+        else:
+            value = coder(self, value, False, name) or ""
+            typed = True
+        if not c.writing and (coder(self, value, True, name) is not None) != typed:
+            raise InvalidDataError(f"tag {name!r} value {value!r} coded {'with' if typed else 'without'} its type")
+        return value
 
     def value_date(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
@@ -641,6 +426,8 @@ class _Section:
         day = c.uniform(32, 0 if parts[2] == "??" else int(parts[2]))
         text = ".".join(["????" if year == 0 else f"{year - 1:04d}", "??" if month == 0 else f"{month:02d}",
                          "??" if day == 0 else f"{day:02d}"])
+        if text == last:
+            raise InvalidDataError(f"date {text} is the last date but coded in full")
         self.s.last_date = text
         return text
 
@@ -722,20 +509,12 @@ class _Section:
         if check:
             return value
         prefixes = dictionary.PREFIXES[name]
-        index = max((i for i, p in enumerate(prefixes) if value.startswith(p)), key=lambda i: len(prefixes[i])) \
-            if c.writing else 0
-        index = m.prefix.at_most(c, len(prefixes) - 1, f"tag {name!r} prefix", index)
+        index = m.prefix.at_most(c, len(prefixes) - 1, f"tag {name!r} prefix",
+                                 _prefix_index(prefixes, value) if c.writing else 0)
         prefix = prefixes[index]
         rest = value[len(prefix):]
-        kind = _REST_TEXT
-        if c.writing:
-            if not rest:
-                kind = _REST_NONE
-            elif _decimal(rest) is not None:
-                kind = _REST_DECIMAL
-            elif _ID_RE.fullmatch(rest):
-                kind = _REST_ID
-        kind = m.rest.code(c, kind, 0 if not prefix else 1 if prefix.endswith("/") else 2)
+        kind = m.rest.code(c, _rest_kind(rest) if c.writing else _REST_TEXT,
+                           0 if not prefix else 1 if prefix.endswith("/") else 2)
         if kind == _REST_NONE:
             rest = ""
         elif kind == _REST_DECIMAL:
@@ -750,6 +529,8 @@ class _Section:
             rest = "".join(_ID62[c.uniform(62, _ID62_INDEX[rest[i]] if c.writing else 0)] for i in range(length))
         else:
             rest = m.text.code(c, rest, f"tag {name!r} value")
+        if not c.writing and (_prefix_index(prefixes, prefix + rest) != index or _rest_kind(rest) != kind):
+            raise InvalidDataError(f"tag {name!r} value {prefix + rest!r} not coded by its longest prefix and kind")
         return prefix + rest
 
     # ------------------------------------------------------------------------------------------- comments
@@ -795,7 +576,10 @@ class _Section:
             else:
                 text.append(f"[%eval {self.eval(value)}]")
             c.topic = "comment"
-        return Comment("".join(text), line)
+        joined = "".join(text)
+        if not c.writing and not _split_as(skeleton, joined):
+            raise InvalidDataError(f"comment {joined!r} is not coded by the skeleton a writer splits it into")
+        return Comment(joined, line)
 
     def skeleton(self, skeleton: tuple[str | int, ...]) -> tuple[str | int, ...]:
         """A skeleton coded part by part: 0 ends it, 1 is text, 2 a clock, 3 an elapsed time or evaluation."""
@@ -869,7 +653,7 @@ class _Section:
             if number == 0 or abs(number) > MAX_EVAL:
                 raise InvalidDataError(f"mate in {number}")
             s.eval_mate, s.eval_value = True, number
-            return _eval_text(True, number, 0)
+            return self.eval_checked(True, number, 0)
         prediction = 0 if s.eval_mate else s.eval_value
         delta = m.eval.code(c, number - prediction, min(((abs(prediction) + s.eval_swing) // 2).bit_length(), 13))
         number = prediction + delta
@@ -883,7 +667,14 @@ class _Section:
             digits = 2
         s.eval_mate, s.eval_value, s.eval_swing = False, number, abs(delta)
         s.step_swing = abs(delta)
-        return _eval_text(False, number, digits)
+        return self.eval_checked(False, number, digits)
+
+    def eval_checked(self, mate: bool, number: int, digits: int) -> str:
+        """The text of an evaluation, checked (reading) to be one a writer codes as a number."""
+        text = _eval_text(mate, number, digits)
+        if not self.c.writing and _eval_value(text) != (mate, number, digits):
+            raise InvalidDataError(f"evaluation {text!r} coded as a number")
+        return text
 
     # ------------------------------------------------------------------------------------- steps and lines
 
@@ -894,10 +685,49 @@ class _Section:
         if c.bit(self.m.flags, _F_RESULT_SAME, int(result != tag)):
             choices: list[str | None] = [None, *dictionary.RESULTS]
             index = c.uniform(len(choices) + 1, choices.index(result) if result in choices else len(choices))
-            if index < len(choices):
-                return choices[index]
-            return self.m.text.code(c, result or "", "result")
+            result = choices[index] if index < len(choices) else self.m.text.code(c, result or "", "result")
+            if result == tag or (index == len(choices) and result in choices):
+                raise InvalidDataError(f"result {result!r} not coded as a writer codes it")
+            return result
         return tag
+
+
+_VALUE_CODERS: dict[str, tuple[int, Callable[[_Section, str, bool, str], str | None]]] = {
+    kind: (index, coder) for index, (kind, coder) in enumerate((
+        (dictionary.DATE, _Section.value_date), (dictionary.TIME, _Section.value_time),
+        (dictionary.ELO, _Section.value_elo), (dictionary.RATING_DIFF, _Section.value_diff),
+        (dictionary.TIME_CONTROL, _Section.value_timecontrol), (dictionary.ECO, _Section.value_eco),
+        (dictionary.RESULT, _Section.value_result), (dictionary.FINAL_FEN, _Section.value_final_fen),
+        (dictionary.PLY_COUNT, _Section.value_ply_count), (dictionary.PREFIXED, _Section.value_prefixed)))
+}
+"""The typed tag values: their kind's context of the ``typed`` flag, and the method that checks (``check``) or
+codes one."""
+
+
+def _command_value(match: re.Match[str]) -> Any:
+    """The value of a comment command (:data:`_COMMAND_RE`), or ``None`` if it stays text."""
+    if dictionary.COMMANDS[match.group(1)] == dictionary.EVAL:
+        return _eval_value(match.group(2))
+    return _clock_value(match.group(2))
+
+
+def _split_as(skeleton: tuple[str | int, ...], text: str) -> bool:
+    """Whether :func:`_split_comment` splits ``text`` (made of ``skeleton``'s parts, each command written back
+    from its value) into ``skeleton``: of one text part, as it splits it; else with text parts that are not
+    empty, never two in a row, and hold no command that is a number (a command's value written back is read
+    back the same: :meth:`_Section.clock`, :meth:`_Section.eval_checked`)."""
+    if len(skeleton) == 1 and isinstance(skeleton[0], str):
+        return _split_comment(text)[0] == skeleton
+    after_text = False
+    for part in skeleton:
+        if isinstance(part, str):
+            if not part or after_text or ("[%" in part and any(
+                    _command_value(match) is not None for match in _COMMAND_RE.finditer(part))):
+                return False
+            after_text = True
+        else:
+            after_text = False
+    return True
 
 
 def _split_comment(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
@@ -907,7 +737,7 @@ def _split_comment(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
     pos = 0
     for match in _COMMAND_RE.finditer(text):
         command = dictionary.COMMANDS[match.group(1)]
-        value: Any = _eval_value(match.group(2)) if command == dictionary.EVAL else _clock_value(match.group(2))
+        value = _command_value(match)
         if value is None:
             continue
         if match.start() > pos:
@@ -975,7 +805,7 @@ class _NotesWriter(_Section):
 
 
 class _NotesReader(_Section):
-    def __init__(self, c: _Reader, scheme: AnyScheme, state: _State, max_plies: int, version: int) -> None:
+    def __init__(self, c: Reader, scheme: AnyScheme, state: _State, max_plies: int, version: int) -> None:
         super().__init__(c, scheme, state)
         self.r = c
         self.plies_left = max_plies
@@ -986,6 +816,8 @@ class _NotesReader(_Section):
         self.c.topic = "structure"
         if not self.c.bit(self.m.flags, _F_STEPS + min(depth, 1)):
             return []
+        if not moves:
+            raise InvalidDataError("annotation steps for a line without moves")
         steps = []
         previous = 0
         cursor = _Cursor(position, moves)
@@ -1023,6 +855,8 @@ class _NotesReader(_Section):
             moves = self.scheme.decode(position.copy(), payload, plies, self.version)
         except InvalidDataError as err:
             raise InvalidDataError(f"a variation at ply {ply}: {err}") from None
+        if self.scheme.encode(position.copy(), moves).tobytes() != payload:
+            raise InvalidDataError(f"a variation at ply {ply} is not coded as the scheme codes its moves")
         line: Line[Any] = Line(moves=moves, comments=self.comments((), ply, 6))
         line.steps = self.steps(position, moves, ply, depth)
         return line
@@ -1065,13 +899,13 @@ def _write(
     costs: dict[str, float] | None = None, final: _Final | None = None,
 ) -> bytes:
     final = final if final is not None else _Final(start, moves, None)
-    writer = _NotesWriter(_Writer(costs), scheme, _State(final, len(moves)))
+    coder = Writer(costs)
+    writer = _NotesWriter(coder, scheme, _State(final, len(moves)))
     writer.tags(tags)
     writer.result(notes.result)
     writer.comments(notes.comments, -1, 7)
     writer.steps(start, moves, notes.steps, 0, 0)
-    assert isinstance(writer.c, _Writer)
-    return bytes([SECTION_VERSION]) + writer.c.enc.finish()
+    return bytes([SECTION_VERSION]) + coder.finish()
 
 
 def write_section(
@@ -1115,21 +949,18 @@ def read_section(
     if data[0] != SECTION_VERSION:
         raise InvalidDataError(f"record section version {data[0]} is not supported (this build reads {SECTION_VERSION})")
     after = _Final(start, moves, final)
-    reader = _NotesReader(_Reader(data[1:]), scheme, _State(after, len(moves)), max_plies,
+    reader = _NotesReader(Reader(data[1:]), scheme, _State(after, len(moves)), max_plies,
                           scheme.version if version is None else version)
     try:
         tags = reader.tags({})
         notes: Notes[Any] = Notes(result=reader.result(None))
         notes.comments = reader.comments((), -1, 7)
         notes.steps = reader.steps(start, moves, 0, 0)
-        reader.r.dec.finish()
-        again = _write(scheme, start, moves, notes, tags, final=after)
+        reader.r.finish()
     except InvalidDataError as err:
         raise InvalidDataError(f"record section: {err.reason}", ply=err.ply) from None
     except DeadlineExceededError:
         raise
     except PlybitsError as err:
         raise InvalidDataError(f"record section: {err.reason}") from None
-    if again != data:
-        raise InvalidDataError("record section not in the form write_section writes (corrupted)")
     return notes, tags

@@ -1,0 +1,332 @@
+"""The adaptive binary coder of the record section (:mod:`plybits.recordsection`): banks of adaptive bit
+contexts, and the coding of bits, numbers, bit-tree symbols and UTF-8 text through the range coder.
+
+A writer (:class:`Writer`) is given each value, codes it and returns it; a reader (:class:`Reader`) is given a
+placeholder and returns what it decodes: the section's layout is written once, for both. The layout itself
+(which model codes what, in which context) stays in :mod:`plybits.recordsection`; this module is its hot
+core, compiled with mypyc (:mod:`plybits.compiled`): concrete ``int``/``list[int]`` state and final classes.
+"""
+
+from __future__ import annotations
+
+from math import log2
+from typing import Final, final
+
+from mypy_extensions import mypyc_attr
+from plybits.container import MAX_STRING
+from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
+from plybits.rangecoder import RangeDecoder, RangeEncoder
+
+PROB_BITS: Final = 12
+PROB_ONE: Final = 1 << PROB_BITS
+"""An adaptive bit's probability of 0 is ``p / PROB_ONE``."""
+PROB_MIN: Final = 16
+PROB_MAX: Final = PROB_ONE - 16
+"""Probabilities stay in ``PROB_MIN..PROB_MAX``, so every decision costs at least 0.0056 bits."""
+RATE_LIMIT: Final = 30
+"""A context's first observations weigh ``1 / (n + 2)`` (a Krichevsky–Trofimov estimate); from the
+``RATE_LIMIT``-th on, ``1 / (RATE_LIMIT + 2)``."""
+_RATES: Final = [(1 << 16) // (n + 2) for n in range(RATE_LIMIT + 1)]
+DECISIONS_PER_BYTE: Final = 2048
+"""Most binary decisions a section may hold per byte of its length (eight bits over the cheapest
+decision's 0.0056 bits is 1,430): more is not data a writer made, and reading stops there."""
+MAX_NUMBER_BITS: Final = 40
+"""Numbers are below ``2^40 - 1``."""
+MAX_TEXT: Final = MAX_STRING
+"""Longest text in UTF-8 bytes, as the container's strings."""
+
+
+@final
+class Bits:
+    """A bank of adaptive binary contexts: the probability of 0 (``PROB_BITS`` bits) and how often each was seen."""
+
+    __slots__ = ("p", "n")
+
+    def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
+        self.p: list[int] = [p] * size
+        self.n: list[int] = [seen] * size
+
+    def copy(self) -> Bits:
+        """An independent copy, in its current state."""
+        bits = Bits(0)
+        bits.p = self.p.copy()
+        bits.n = self.n.copy()
+        return bits
+
+    def prior(self, ctx: int, zero: int, seen: int = 2) -> None:
+        """Start context ``ctx`` at probability ``zero / 64`` of a 0, as if seen ``seen`` times."""
+        self.p[ctx] = min(max(zero * (PROB_ONE // 64), PROB_MIN), PROB_MAX)
+        self.n[ctx] = seen
+
+    def adapt(self, ctx: int, p: int, bit: int) -> None:
+        """Move context ``ctx`` (at probability ``p``) towards ``bit``."""
+        n = self.n[ctx]
+        rate = _RATES[n]
+        if bit:
+            p -= (p * rate) >> 16
+            self.p[ctx] = p if p > PROB_MIN else PROB_MIN
+        else:
+            p += ((PROB_ONE - p) * rate) >> 16
+            self.p[ctx] = p if p < PROB_MAX else PROB_MAX
+        if n < RATE_LIMIT:
+            self.n[ctx] = n + 1
+
+
+# tests subclass it interpreted (a writer that changes one decision, to make sections a writer does not make)
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Coder:
+    """Codes binary decisions and uniform symbols; a writer is given each value, a reader decodes it."""
+
+    def __init__(self, writing: bool) -> None:
+        self.writing = writing
+        self.topic = "structure"
+        """What a writer accounts its bits to (:data:`plybits.recordsection.TOPICS`)."""
+
+    def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
+        """``bit`` (writing) or the decoded bit (reading), under context ``ctx`` of ``bits``, which adapts."""
+        raise NotImplementedError
+
+    def uniform(self, n: int, value: int = 0) -> int:
+        """``value`` in ``range(n)``, each equally likely (``n`` at most 65,536)."""
+        raise NotImplementedError
+
+
+@final
+class Writer(Coder):
+    """Codes the values it is given into a :class:`RangeEncoder`; with ``costs``, adds up their bits by topic."""
+
+    def __init__(self, costs: dict[str, float] | None = None) -> None:
+        super().__init__(True)
+        self.enc = RangeEncoder()
+        self.costs = costs
+
+    def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
+        p = bits.p[ctx]
+        if bit:
+            self.enc.encode(p, PROB_ONE - p, PROB_ONE)
+        else:
+            self.enc.encode(0, p, PROB_ONE)
+        costs = self.costs
+        if costs is not None:
+            costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
+        bits.adapt(ctx, p, bit)
+        return bit
+
+    def uniform(self, n: int, value: int = 0) -> int:
+        self.enc.encode(value, 1, n)
+        costs = self.costs
+        if costs is not None:
+            costs[self.topic] = costs.get(self.topic, 0.0) + log2(n)
+        return value
+
+    def finish(self) -> bytes:
+        """The coded bytes."""
+        return self.enc.finish()
+
+
+@final
+class Reader(Coder):
+    """Decodes what a :class:`Writer` coded, stopping with :class:`InvalidDataError` at more decisions than
+    :data:`DECISIONS_PER_BYTE` a byte."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(False)
+        self.dec = RangeDecoder(data)
+        self.budget = DECISIONS_PER_BYTE * (len(data) + 8)
+        self.size = len(data)
+
+    def _spend(self) -> None:
+        self.budget -= 1
+        if self.budget < 0:
+            raise InvalidDataError("it holds more decisions than its length allows")
+
+    def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
+        self._spend()
+        p = bits.p[ctx]
+        dec = self.dec
+        if dec.decode_target(PROB_ONE) < p:
+            dec.consume(0, p)
+            bit = 0
+        else:
+            dec.consume(p, PROB_ONE - p)
+            bit = 1
+        bits.adapt(ctx, p, bit)
+        return bit
+
+    def uniform(self, n: int, value: int = 0) -> int:
+        self._spend()
+        value = self.dec.decode_target(n)
+        self.dec.consume(value, 1)
+        return value
+
+    def finish(self) -> None:
+        """Check the data is exactly what a writer writes for the decisions read (:meth:`RangeDecoder.finish`)."""
+        self.dec.finish()
+
+
+@final
+class Number:
+    """Adaptive Exp-Golomb for ``0 <= n < 2^MAX_NUMBER_BITS - 1`` under one of ``contexts``: the bit length
+    of ``n + 1`` in unary, then the bits below its leading one, the first two with their own contexts (by
+    length and position), the others plain."""
+
+    __slots__ = ("unary", "mantissa", "shared")
+
+    def __init__(self, contexts: int = 1, *, shared: bool = False) -> None:
+        self.unary = Bits(contexts * MAX_NUMBER_BITS)
+        self.mantissa = Bits((1 if shared else contexts) * MAX_NUMBER_BITS * 2)
+        self.shared = shared
+        """Whether the bits below the leading one share their contexts across ``contexts`` (by length only)."""
+
+    def copy(self) -> Number:
+        number = Number(0, shared=self.shared)
+        number.unary = self.unary.copy()
+        number.mantissa = self.mantissa.copy()
+        return number
+
+    def code(self, c: Coder, n: int = 0, ctx: int = 0) -> int:
+        """:raises LimitExceededError: (writing) if ``n`` is out of range."""
+        k = (n + 1).bit_length() - 1
+        if c.writing and (n < 0 or k >= MAX_NUMBER_BITS):
+            raise LimitExceededError(f"number {n!r} is outside the record section's range")
+        base = ctx * MAX_NUMBER_BITS
+        unary = self.unary
+        length = 0
+        while length < MAX_NUMBER_BITS - 1 and c.bit(unary, base + length, 1 if length < k else 0):
+            length += 1
+        v = 1
+        base = ((0 if self.shared else base) + length) * 2 + length - 1
+        mantissa = self.mantissa
+        for i in range(length - 1, -1, -1):
+            bit = ((n + 1) >> i) & 1
+            v = (v << 1) | (c.bit(mantissa, base - i, bit) if i >= length - 2 else c.uniform(2, bit))
+        return v - 1
+
+    def at_most(self, c: Coder, limit: int, what: str, n: int = 0, ctx: int = 0) -> int:
+        """:meth:`code`, refusing (reading) a number over ``limit``."""
+        n = self.code(c, n, ctx)
+        if n > limit:
+            raise InvalidDataError(f"{what} {n} is over the limit of {limit}")
+        return n
+
+
+@final
+class Signed:
+    """A signed number: a sign bit, then the magnitude (less one when negative) as :class:`Number`."""
+
+    __slots__ = ("sign", "magnitude")
+
+    def __init__(self, contexts: int = 1, *, shared: bool = False) -> None:
+        self.sign = Bits(contexts)
+        self.magnitude = Number(contexts, shared=shared)
+
+    def copy(self) -> Signed:
+        signed = Signed(0)
+        signed.sign = self.sign.copy()
+        signed.magnitude = self.magnitude.copy()
+        return signed
+
+    def code(self, c: Coder, n: int = 0, ctx: int = 0) -> int:
+        if c.bit(self.sign, ctx, 1 if n < 0 else 0):
+            return -1 - self.magnitude.code(c, -1 - n, ctx)
+        return self.magnitude.code(c, n, ctx)
+
+
+@final
+class Tree:
+    """A symbol of ``width`` bits through a bit tree of adaptive contexts, under one of ``contexts``."""
+
+    __slots__ = ("width", "bits")
+
+    def __init__(self, width: int, contexts: int = 1) -> None:
+        self.width = width
+        self.bits = Bits(contexts << width)
+
+    def copy(self) -> Tree:
+        tree = Tree(self.width, 0)
+        tree.bits = self.bits.copy()
+        return tree
+
+    def code(self, c: Coder, symbol: int = 0, ctx: int = 0) -> int:
+        bits = self.bits
+        node = 1
+        base = ctx << self.width
+        for i in range(self.width - 1, -1, -1):
+            node = (node << 1) | c.bit(bits, base + node, (symbol >> i) & 1)
+        return node - (1 << self.width)
+
+
+def utf8(text: str, what: str) -> bytes:
+    """``text`` in UTF-8.
+
+    :raises InvalidRecordError: if it holds a lone surrogate. :raises LimitExceededError: if it is longer
+        than :data:`MAX_TEXT` bytes.
+    """
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise InvalidRecordError(f"{what} {text!r} holds a lone surrogate at {err.start}: not UTF-8 text") from None
+    if len(raw) > MAX_TEXT:
+        raise LimitExceededError(f"{what} of {len(raw)} bytes is longer than a record section allows ({MAX_TEXT})")
+    return raw
+
+
+def from_utf8(raw: bytes, what: str) -> str:
+    """The text of ``raw``. :raises InvalidDataError: if ``raw`` is not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InvalidDataError(f"{what} is not UTF-8: {err}") from None
+
+
+def byte_tree(weights: list[int]) -> Bits:
+    """A byte tree (the contexts of :class:`Text`) starting at the probabilities of ``weights``, an integer
+    weight for each of the 256 bytes."""
+    mass = [0] * 512
+    for byte in range(256):
+        mass[256 + byte] = weights[byte]
+    for node in range(255, 0, -1):
+        mass[node] = mass[2 * node] + mass[2 * node + 1]
+    tree = Bits(256, seen=4)
+    for node in range(1, 256):
+        p = mass[2 * node] * PROB_ONE // mass[node]
+        tree.p[node] = min(max(p, PROB_MIN), PROB_MAX)
+    return tree
+
+
+@final
+class Text:
+    """UTF-8 text: its byte length (:class:`Number`), then each byte through the adaptive bit tree ``tree``
+    (:func:`byte_tree`)."""
+
+    __slots__ = ("length", "tree")
+
+    def __init__(self, tree: Bits) -> None:
+        self.length = Number()
+        self.tree = tree
+
+    def copy(self) -> Text:
+        text = Text(self.tree.copy())
+        text.length = self.length.copy()
+        return text
+
+    def byte(self, c: Coder, byte: int = 0) -> int:
+        """One byte through the tree."""
+        tree = self.tree
+        node = 1
+        for shift in range(7, -1, -1):
+            node = (node << 1) | c.bit(tree, node, (byte >> shift) & 1)
+        return node - 256
+
+    def code(self, c: Coder, text: str = "", what: str = "text") -> str:
+        """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
+        raw = utf8(text, what) if c.writing else b""
+        n = self.length.at_most(c, MAX_TEXT, f"{what} length", len(raw))
+        out = bytearray(n)
+        if c.writing:
+            for i in range(n):
+                out[i] = self.byte(c, raw[i])
+        else:
+            for i in range(n):
+                out[i] = self.byte(c, 0)
+        return from_utf8(bytes(out), what)
