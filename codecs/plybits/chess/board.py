@@ -221,9 +221,7 @@ def _attacked(b: list[int], sq: int, by: int) -> bool:
         if b[t] == knight:
             return True
     king = by | KING
-    rook = by | ROOK
-    queen = by | QUEEN
-    for d in ORTHOGONAL:
+    for d in KING_STEPS:
         t = sq + d
         p = b[t]
         if p == king:
@@ -231,18 +229,8 @@ def _attacked(b: list[int], sq: int, by: int) -> bool:
         while p == 0:
             t += d
             p = b[t]
-        if p == rook or p == queen:
-            return True
-    bishop = by | BISHOP
-    for d in DIAGONAL:
-        t = sq + d
-        p = b[t]
-        if p == king:
-            return True
-        while p == 0:
-            t += d
-            p = b[t]
-        if p == bishop or p == queen:
+        # the first piece along d attacks sq if it is ours and a slider along d (OFF is of no colour or kind)
+        if p & BLACK == by and p != OFF and _SLIDERS_ALONG[SIZE + d] >> (p & 7) & 1:
             return True
     return False
 
