@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> None:
                f"{platform.python_version()}; load average {load_average():.1f} at the end")
     report("abalone", args, rows, heading="## Abalone", command_line=command("abalone", args, options),
            context=context, peer="abalone-boai",
-           before=[f"Timing: {POLICY}. Measured while the machine was shared with other jobs. The peer has no "
+           before=[f"Timing: {POLICY}. The load average of each run is given with its command. The peer has no "
                    "notation reader and no FEN: its moves are given in its own `(marbles, Direction)` form and its "
                    "positions built from the FEN by this bench's `peer_board` (inside its timed region, a small "
                    "cost next to its move generation)."],

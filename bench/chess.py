@@ -130,14 +130,16 @@ def run(args: argparse.Namespace) -> None:
                "at the end")
     report("chess", args, rows, heading="## Chess", command_line=command("chess", args, options),
            context=context, peer="python-chess",
-           before=[f"Timing: {POLICY}. Measured while the machine was shared with other jobs."],
+           before=[f"Timing: {POLICY}. The load average of each run is given with its command."],
            after=[
                "The verb rows are the comparison to read; the scheme-internal rows show what the verbs are built on "
                "(no container, no FEN parsed or written). `plybits.decode` does more than the bare replay: it "
-               "unpacks and checks the container and writes each move as UCI and the final FEN during the "
-               "scheme's one replay. Reading PGN is dominated by SAN: each move's origin is found from the target "
-               "square backwards and checked with the single-move legality test, without a full move list."
-               " The legal-moves verb is close to python-chess although the generation alone is ahead: in a cProfile of 200 calls, `Board.legal_moves()` is about an eighth of the verb; reading the start (`Game.canonical_start` builds the position from the FEN three times and writes its FEN three times) is about 40 %, and writing and sorting the UCI moves and the final FEN most of the rest.",
+               "unpacks and checks the container, reads its record section (the containers keep each record whole, "
+               "`encode`'s default for a record: its tags, range-coded) and writes each move as UCI and the final "
+               "FEN during the scheme's one replay; python-chess only replays. Reading PGN is dominated by SAN: each "
+               "move's origin is found from the target square backwards and checked with the single-move legality "
+               "test, without a full move list. The legal-moves verb also reads the FEN and writes and sorts the UCI "
+               "moves and the final FEN, which is most of its time.",
            ])
 
 

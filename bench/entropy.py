@@ -117,7 +117,7 @@ def measure(games: int, seed: int, repeats: int) -> tuple[list[str], list[Row], 
         f"({13.0 / info_per_turn:.2f}x); a whole game's container is {container_bytes:.0f} bytes "
         "(header and CRC included).",
         "",
-        f"Speed (timing: {POLICY}; measured while the machine was shared with other jobs):",
+        f"Speed (timing: {POLICY}; the load average of each run is given with its command):",
     ]
     return size, rows, (f"{games} random two-round games, {turns} turns; Python {sys.version.split()[0]}; "
                         f"load average {load_average():.1f} at the end")

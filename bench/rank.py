@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
         "figure above on the held-out file.",
         "",
         f"Speed on the first {args.speed_games} held-out games of each game (no peer: there is no other "
-        f"implementation of this scheme; timing: {POLICY}; measured while the machine was shared with other jobs):",
+        f"implementation of this scheme; timing: {POLICY}; the load average of each run is given with its command):",
     ]
     rows = speed(held, args.repeats)
     context = (f"Python {platform.python_version()}; load average {load_average():.1f} at the end; whole run "

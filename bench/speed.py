@@ -49,10 +49,6 @@ SIDES = ("compiled", "pure", "base")
 WORKER = r"""
 import base64, inspect, json, sys
 import plybits
-try:
-    from plybits.compiled import compiled_modules
-except ImportError:  # a revision from before the compiled build
-    compiled_modules = list
 from bench.timing import each, repeat
 cases = json.load(sys.stdin)
 # an earlier revision may predate `fidelity`: its records were then always coded as moves and tags
@@ -68,7 +64,10 @@ for name, case in cases.items():
     encode = repeat(each(lambda r: plybits.encode(game, scheme, record=r, **moves_only), records), 3)
     out[name] = {"decode": sorted(decode)[1], "encode": sorted(encode)[1], "moves": moves,
                  "encoded": [base64.b64encode(e).decode() for e in encoded]}
-json.dump({"compiled": compiled_modules(), "out": out}, sys.stdout)
+# the plybits modules loaded from extension modules (a revision from before the compiled build has none)
+compiled = sorted(name for name, module in sys.modules.items()
+                  if name.split(".")[0] == "plybits" and not str(getattr(module, "__file__", ".py")).endswith(".py"))
+json.dump({"compiled": compiled, "out": out}, sys.stdout)
 """
 
 

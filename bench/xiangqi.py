@@ -166,7 +166,7 @@ def run(args: argparse.Namespace) -> None:
                f"{load_average():.1f} at the end")
     report("xiangqi", args, rows, heading="## Xiangqi", command_line=command("xiangqi", args, options),
            context=context, peer="peer",
-           before=[f"Timing: {POLICY}. Measured while the machine was shared with other jobs."],
+           before=[f"Timing: {POLICY}. The load average of each run is given with its command."],
            after=[
                "A pyffish call builds a fresh position from the FEN and replays the moves in C++: its cost is "
                "mostly the fixed part a call, so its whole-game rate depends on the games' length; the per-call "
@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> None:
                "legality tests, then its internal `_move_piece`; its public `ChessBoard.move` also copies the board "
                "and looks for check and mate after every move (about 4x slower in a trial), which would only widen "
                "the gap."
-               " `plybits.legal_moves(start=fen)` spends over half its time building the start position from the FEN (`Game.canonical_start` builds it three times a call; cProfile of 50 calls).",
+               " `plybits.legal_moves(start=fen)` also reads the FEN and writes each move, which is most of its time (compare the scheme-internal row).",
            ])
 
 
