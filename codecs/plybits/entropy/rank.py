@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from plybits.entropy.board import SQUARES, Board, Turn
 from plybits.errors import InvalidDataError
 from plybits.rangecoder import RangeDecoder, RangeEncoder
-from plybits.rank import MoveModel, RankScheme, UniformModel
+from plybits.rank import MoveModel, RankScheme, UniformModel, decode_index, encode_index
 
 
 def canonical_turns(board: Board) -> list[Turn]:
@@ -45,8 +45,7 @@ class ChanceModel(MoveModel):
     def encode_ply(self, encoder: RangeEncoder, position: Any, move: Any, history: Sequence[Any]) -> None:
         board: Board = position
         colour, cell, to = move
-        bag = board.bag
-        encoder.encode(sum(bag[:colour]), bag[colour], sum(bag))
+        encode_index(encoder, board.bag, colour)
         cells = board.cells
         empty = [i for i in SQUARES if cells[i] is None]
         encoder.encode(empty.index(cell), 1, len(empty))
@@ -57,13 +56,7 @@ class ChanceModel(MoveModel):
         board: Board = position
         if board.finished:
             raise InvalidDataError("a turn is coded after the game's last turn")
-        bag = board.bag
-        target = decoder.decode_target(sum(bag))
-        colour, low = 0, 0
-        while low + bag[colour] <= target:
-            low += bag[colour]
-            colour += 1
-        decoder.consume(low, bag[colour])
+        colour = decode_index(decoder, board.bag)
         cells = board.cells
         empty = [i for i in SQUARES if cells[i] is None]
         index = decoder.decode_target(len(empty))
