@@ -331,43 +331,31 @@ class LinearAbaloneModel(LinearModel):
                     c += step
                 out.append(score + w_threat[threat])
             else:
-                g0 = cell_of[code]
-                g1 = g0 + lstep_of[code]
-                d0 = g0 + step
-                d1 = g1 + step
-                change = own[d0] + own[d1] - own[g0] - own[g1] + cohesion_base[code]
-                near_dest = dist[last + d0]
-                near_group = dist[mine + g0]
-                threat = exposure[g0]
-                level = exposure[g1]
-                if level > threat:
-                    threat = level
-                if has_last:
-                    near = dist[last + d1]
-                    if near < near_dest:
-                        near_dest = near
-                if has_mine:
-                    near = dist[mine + g1]
-                    if near < near_group:
-                        near_group = near
-                if marbles_of[code] == 3:
-                    kind = 4
-                    g2 = g1 + lstep_of[code]
-                    d2 = g2 + step
-                    change += own[d2] - own[g2]
-                    level = exposure[g2]
+                # a broadside: 2 or 3 marbles in a line along ``lstep``, each moving by ``step``
+                marbles = marbles_of[code]
+                lstep = lstep_of[code]
+                g = cell_of[code]
+                d = g + step
+                change = own[d] - own[g] + cohesion_base[code]
+                near_dest = dist[last + d]
+                near_group = dist[mine + g]
+                threat = exposure[g]
+                for _ in range(1, marbles):
+                    g += lstep
+                    d = g + step
+                    change += own[d] - own[g]
+                    level = exposure[g]
                     if level > threat:
                         threat = level
                     if has_last:
-                        near = dist[last + d2]
+                        near = dist[last + d]
                         if near < near_dest:
                             near_dest = near
                     if has_mine:
-                        near = dist[mine + g2]
+                        near = dist[mine + g]
                         if near < near_group:
                             near_group = near
-                else:
-                    kind = 3
+                kind = 4 if marbles == 3 else 3
                 score = w_broadside[broadside_base + code] + w_cohesion[kind * 61 + change]
                 if has_last:
                     score += w_near_last[near_dest]
