@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Iterator
 
 import pytest
 
@@ -200,41 +202,49 @@ def test_shortcut_check_test_equals_testing_every_move():
     assert positions > 10_000
 
 
+def _random_playout(seed: int, plies: int) -> Iterator[Board]:
+    """The board at each position of a seeded random game from the start, up to ``plies`` moves (or its end)."""
+    rng = random.Random(seed)
+    board = Board()
+    for _ in range(plies):
+        yield board
+        moves = board.legal_moves()
+        if not moves:
+            return
+        board.push(rng.choice(moves))
+
+
+def _reached(board: Board, color: int) -> set[int]:
+    """The cells the pseudo-legal moves of ``color`` move to, whoever is to move."""
+    turn = board.turn
+    board.turn = color
+    reached = {m.to_square for m in board.pseudo_legal_moves()}
+    board.turn = turn
+    return reached
+
+
 def test_reaches_is_what_the_pseudo_legal_moves_reach():
     """Board.reaches (the rank model's recapture test, read from the target back) names exactly the cells the
     pseudo-legal moves of that colour reach, for both colours on every position of seeded random playouts."""
-    import random
-
     from plybits.xiangqi.board import BLACK, RED, SQUARES
 
     checked = 0
     for seed in range(6):
-        rng = random.Random(seed)
-        board = Board()
-        for _ in range(160):
+        for board in _random_playout(seed, 160):
             for color in (RED, BLACK):
-                turn = board.turn
-                board.turn = color
-                reached = {m.to_square for m in board.pseudo_legal_moves()}
-                board.turn = turn
+                reached = _reached(board, color)
                 for cell in SQUARES:
                     piece = board.cells[cell]
                     if piece and piece & BLACK == color:
                         continue  # a colour never moves onto its own piece
                     assert board.reaches(cell, color) == (cell in reached), (board.fen(), cell, color)
                     checked += 1
-            moves = board.legal_moves()
-            if not moves:
-                break
-            board.push(rng.choice(moves))
     assert checked > 50_000
 
 
 def test_move_generation_lists_moves_in_canonical_order():
     """pseudo_legal_moves() (and so legal_moves(), the rank scheme's canonical order) lists exactly the moves
     is_pseudo_legal accepts, ordered by from-point then to-point, on every position of seeded random playouts."""
-    import random
-
     from plybits.xiangqi.board import MOVES, SQUARES, square_name
 
     def point(cell: int) -> int:
@@ -244,42 +254,24 @@ def test_move_generation_lists_moves_in_canonical_order():
     order = sorted(SQUARES, key=point)
     positions = 0
     for seed in range(3):
-        rng = random.Random(100 + seed)
-        board = Board()
-        for _ in range(60):
+        for board in _random_playout(100 + seed, 60):
             expected = [MOVES[a][b] for a in order for b in order if a != b and board.is_pseudo_legal(a, b)]
             assert board.pseudo_legal_moves() == expected, board.fen()
             positions += 1
-            moves = board.legal_moves()
-            if not moves:
-                break
-            board.push(rng.choice(moves))
     assert positions > 100
 
 
 def test_targets_are_the_pseudo_legal_moves_targets():
     """board.targets (the rank model's attack map) marks exactly the to-cells of the pseudo-legal moves of that
     colour, for both colours on every position of seeded random playouts."""
-    import random
-
     from plybits.xiangqi.board import BLACK, RED, targets
 
     positions = 0
     for seed in range(6):
-        rng = random.Random(200 + seed)
-        board = Board()
-        for _ in range(160):
+        for board in _random_playout(200 + seed, 160):
             for color in (RED, BLACK):
-                turn = board.turn
-                board.turn = color
-                reached = {m.to_square for m in board.pseudo_legal_moves()}
-                board.turn = turn
                 marks = targets(board.cells, color)
-                assert {cell for cell, mark in enumerate(marks) if mark} == reached, (board.fen(), color)
+                assert {cell for cell, mark in enumerate(marks) if mark} == _reached(board, color), (board.fen(), color)
                 assert set(marks) <= {0, 1}
             positions += 1
-            moves = board.legal_moves()
-            if not moves:
-                break
-            board.push(rng.choice(moves))
     assert positions > 500
