@@ -244,6 +244,21 @@ def changed_sections(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any
     return sections
 
 
+def _random_record(
+    rng: random.Random, every: list[Any], max_plies: int
+) -> tuple[Any, Any, list[Any], Notes[Any], dict[str, str]]:
+    """(scheme, start, moves, notes, tags) of a random record of up to ``max_plies`` plies: comments, steps with
+    notes (in four records of five), a result, odd tags."""
+    scheme = rng.choice(every)
+    start, moves = random_moves(scheme.game, rng.randrange(0, max_plies), rng.randrange(10**6))
+    notes: Notes[Any] = Notes(result=rng.choice([None, "1-0", "*", "2-0", ""]),
+                              comments=[Comment(_text(rng))] if rng.random() < 0.3 else [])
+    if rng.random() < 0.8:
+        notes.steps = _random_steps(rng, start, moves, 0)
+    tags = {rng.choice(_NAMES): rng.choice(_VALUES) for _ in range(rng.randrange(0, 12))}
+    return scheme, start, moves, notes, tags
+
+
 def test_a_section_with_any_decision_changed_is_invalid_or_the_one_section_of_what_it_holds():
     """The reader checks each choice a record could be coded with two ways (a typed value as text, a known tag
     name or a result token as text, a comment's numbers as text, a date in full that is the last one, ...) as
@@ -254,13 +269,7 @@ def test_a_section_with_any_decision_changed_is_invalid_or_the_one_section_of_wh
     records = [annotated_chess()]
     every = schemes()
     for _ in range(6 if QUICK else 40):
-        scheme = rng.choice(every)
-        start, moves = random_moves(scheme.game, rng.randrange(0, 20), rng.randrange(10**6))
-        notes: Notes[Any] = Notes(result=rng.choice([None, "1-0", "*", "2-0", ""]),
-                                  comments=[Comment(_text(rng))] if rng.random() < 0.3 else [])
-        notes.steps = _random_steps(rng, start, moves, 0) if rng.random() < 0.8 else []
-        tags = {rng.choice(_NAMES): rng.choice(_VALUES) for _ in range(rng.randrange(0, 12))}
-        records.append((scheme, start, moves, notes, tags))
+        records.append(_random_record(rng, every, 20))
     outcomes = Counter()
     for scheme, start, moves, notes, tags in records:
         for data in changed_sections(scheme, start, moves, notes, tags, rng, 40 if QUICK else 200):
@@ -503,11 +512,4 @@ def test_random_records_of_every_game_round_trip(seed):
     rng = random.Random(seed)
     every = schemes()
     for _ in range(25 if QUICK else 100):
-        scheme = rng.choice(every)
-        start, moves = random_moves(scheme.game, rng.randrange(0, 30), rng.randrange(10**6))
-        notes: Notes[Any] = Notes(result=rng.choice([None, "1-0", "*", "2-0", ""]),
-                                  comments=[Comment(_text(rng))] if rng.random() < 0.3 else [])
-        if rng.random() < 0.8:
-            notes.steps = _random_steps(rng, start, moves, 0)
-        tags = {rng.choice(_NAMES): rng.choice(_VALUES) for _ in range(rng.randrange(0, 12))}
-        round_trip(scheme, start, moves, notes, tags)
+        round_trip(*_random_record(rng, every, 30))
