@@ -137,8 +137,6 @@ _SLIDERS_ALONG: Final[list[int]] = [0] * (2 * SIZE)
 for _kind, _steps in SLIDER_STEPS.items():
     for _step in _steps:
         _SLIDERS_ALONG[SIZE + _step] |= 1 << _kind
-SLIDES_ALONG = [[bool(_kinds >> _kind & 1) for _kind in range(7)] for _kinds in _SLIDERS_ALONG]
-"""SLIDES_ALONG[SIZE + step][kind]: whether a piece of that kind moves along ``step``."""
 
 
 class Move(NamedTuple):
