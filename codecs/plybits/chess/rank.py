@@ -39,6 +39,7 @@ from plybits.chess.board import (
     WHITE,
     Board,
     Move,
+    legal_moves,
     move,
 )
 from plybits.rank import LinearModel, RankScheme, UniformModel, softmax_frequencies
@@ -74,7 +75,7 @@ _key = _KEYS.__getitem__
 
 def canonical_moves(board: Board) -> list[Move]:
     """The legal moves in canonical order, then the null move."""
-    moves = board.legal_moves()
+    moves = legal_moves(board)  # the function: a method call on a Position goes through Python's lookup
     moves.sort(key=_key)
     moves.append(NULL_MOVE)
     return moves
