@@ -55,8 +55,8 @@ def test_codes_give_the_legal_moves_and_the_canonical_order() -> None:
 
 
 @pytest.mark.parametrize("index", range(0, 360, 7))
-def test_ranked_is_the_base_models_ranking(index: int) -> None:
-    """The model's own ranked (codes scored directly) gives what LinearModel.ranked makes of
+def test_scored_is_the_base_models_scoring(index: int) -> None:
+    """The model's own scored (codes scored directly) gives what LinearModel.scored makes of
     canonical_moves and scores."""
     board, history = POSITIONS[index]
-    assert MODEL.ranked(board, history) == LinearModel.ranked(MODEL, board, history)
+    assert MODEL.scored(board, history) == LinearModel.scored(MODEL, board, history)

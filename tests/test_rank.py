@@ -12,7 +12,9 @@ from plybits.rank import (
     EXP2,
     SCORE_SCALE,
     decode_index,
+    decode_scored,
     encode_index,
+    encode_scored,
     load_model_data,
     quantise,
     softmax_frequencies,
@@ -80,6 +82,28 @@ def test_encode_index_and_decode_index_code_the_symbol_at_its_cumulative_frequen
     assert data == reference.finish()
     decoder = RangeDecoder(data)
     assert [decode_index(decoder, freqs) for freqs in rows] == indices
+    decoder.finish()
+
+
+def test_scored_coders_code_what_the_index_coders_code_under_the_softmax():
+    """encode_scored / decode_scored (the frequencies never listed) write and read exactly what encode_index /
+    decode_index do with softmax_frequencies of the same scores: among them scores far apart (frequency 1),
+    ties, one score alone, the null move's -2^20 and 218 moves."""
+    import random
+
+    rng = random.Random(17)
+    rows = [[rng.randrange(-3000, 3000) for _ in range(rng.randrange(1, 219))] for _ in range(400)]
+    rows[:4] = [[0], [5, 5, 5], [0, -(1 << 20), 900], [64 * k for k in range(218)]]
+    indices = [rng.randrange(len(scores)) for scores in rows]
+    indices[3] = 217
+    reference, fused = RangeEncoder(), RangeEncoder()
+    for scores, index in zip(rows, indices):
+        encode_index(reference, softmax_frequencies(scores), index)
+        encode_scored(fused, scores, index)
+    data = fused.finish()
+    assert data == reference.finish()
+    decoder = RangeDecoder(data)
+    assert [decode_scored(decoder, scores) for scores in rows] == indices
     decoder.finish()
 
 

@@ -2,9 +2,10 @@
 canonical order, range-coded under a versioned, integer move-probability model.
 
 A game plugs in with a :class:`RankScheme` subclass and one :class:`MoveModel` per released model
-version (the container's scheme-version byte). Models give integer frequencies; the shared
-:func:`softmax_frequencies` turns integer scores (log2 units of ``1/SCORE_SCALE``) into frequencies
-with exact integer arithmetic, so encoder and decoder agree bit for bit on every platform.
+version (the container's scheme-version byte). Models give integer scores (log2 units of
+``1/SCORE_SCALE``); the shared :func:`softmax_frequencies` turns them into frequencies with exact integer
+arithmetic, so encoder and decoder agree bit for bit on every platform. :func:`encode_scored` and
+:func:`decode_scored` code a symbol under those frequencies without making the list.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from math import isqrt
 from typing import Any, ClassVar, Final, TypeVar, cast
 
 from bitarray import bitarray
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
@@ -60,29 +61,97 @@ def softmax_frequencies(scores: list[int], budget: int = MAX_TOTAL) -> list[int]
 
     :raises ValueError: if there are no scores or more than ``budget``.
     """
+    top, spare, total = _softmax_terms(scores, budget)
+    table = EXP2
+    size: i64 = len(table)
+    n = len(scores)
+    freqs = [1] * n
+    for i in range(n):
+        d: i64 = top - scores[i]
+        if d < size:
+            weight: i64 = table[d]
+            freqs[i] = 1 + weight * spare // total
+    return freqs
+
+
+# The softmax's integers are typed i64 (docs/architecture.md, "What makes compiled code fast"): a weight is up
+# to 2^40 and a product up to 2^56, past the 2^31 under which mypyc multiplies plain ints without objects.
+def _softmax_terms(scores: list[int], budget: int) -> tuple[i64, i64, i64]:
+    """(the top score, the frequency spared beyond the floor of 1 each, the sum of the weights ``EXP2[top - s]``).
+
+    :raises ValueError: if there are no scores or more than ``budget``.
+    """
     n = len(scores)
     if n == 0:
         raise ValueError("no scores to turn into frequencies")
-    top = scores[0]
+    top: i64 = scores[0]
     for i in range(1, n):
-        if scores[i] > top:
-            top = scores[i]
-    spare = budget - n
+        score: i64 = scores[i]
+        if score > top:
+            top = score
+    spare: i64 = budget - n
     if spare < 0:
         raise ValueError(f"{n} moves do not fit a frequency budget of {budget}")
     table = EXP2
-    size = len(table)
-    total = 0  # >= 2^40: the best move has weight EXP2[0]
-    for s in scores:
-        if top - s < size:
-            total += table[top - s]
-    # the weights looked up again rather than kept: a list of them would hold a new int object each
-    freqs = [1] * n
+    size: i64 = len(table)
+    total: i64 = 0  # >= 2^40: the best move has weight EXP2[0]
     for i in range(n):
-        d = top - scores[i]
+        d: i64 = top - scores[i]
         if d < size:
-            freqs[i] = 1 + table[d] * spare // total
-    return freqs
+            total += table[d]
+    return top, spare, total
+
+
+def encode_scored(encoder: RangeEncoder, scores: list[int], index: int, budget: int = MAX_TOTAL) -> None:
+    """Code symbol ``index`` under :func:`softmax_frequencies` of ``scores`` (what :func:`encode_index` codes)."""
+    top, spare, total = _softmax_terms(scores, budget)
+    table = EXP2
+    size: i64 = len(table)
+    low: i64 = 0
+    freq: i64 = 0
+    sum_freqs: i64 = 0
+    for i in range(len(scores)):
+        d: i64 = top - scores[i]
+        f: i64 = 1
+        if d < size:
+            weight: i64 = table[d]
+            f += weight * spare // total
+        if i < index:
+            low += f
+        elif i == index:
+            freq = f
+        sum_freqs += f
+    encoder.encode(low, freq, sum_freqs)
+
+
+def decode_scored(decoder: RangeDecoder, scores: list[int], budget: int = MAX_TOTAL) -> int:
+    """The index of the next symbol under :func:`softmax_frequencies` of ``scores`` (what :func:`decode_index`
+    reads), read from ``decoder``."""
+    top, spare, total = _softmax_terms(scores, budget)
+    table = EXP2
+    size: i64 = len(table)
+    n = len(scores)
+    sum_freqs: i64 = 0
+    for i in range(n):
+        d: i64 = top - scores[i]
+        f: i64 = 1
+        if d < size:
+            weight: i64 = table[d]
+            f += weight * spare // total
+        sum_freqs += f
+    target: i64 = decoder.decode_target(sum_freqs)
+    low: i64 = 0
+    for i in range(n):  # stops before the end: target < sum_freqs
+        d = top - scores[i]
+        f = 1
+        if d < size:
+            weight = table[d]
+            f += weight * spare // total
+        if low + f > target:
+            decoder.consume(low, f)
+            return i
+        low += f
+    raise AssertionError("decode_target returned a target beyond its total")
 
 
 def quantise(probabilities: list[int], budget: int = MAX_TOTAL) -> list[int]:
@@ -141,45 +210,53 @@ def load_model_data(package: str, filename: str) -> dict[str, Any]:
 # Compiled with mypyc (docs/architecture.md, "Compiled build"); entropy's ChanceModel subclasses it interpreted.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class MoveModel:
-    """One released model version: the canonical order of the legal moves and their frequencies.
+    """One released model version: the canonical order of the legal moves and their scores.
 
-    Subclasses implement :meth:`ranked`; a game with chance (Entropy's draws) overrides
+    Subclasses implement :meth:`scored`; a game with chance (Entropy's draws) overrides
     :meth:`encode_ply` / :meth:`decode_ply` to code more than one symbol a ply.
     """
 
     version: int = 0
     description: str = "uniform: every legal move equally likely"
 
-    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
-        """The legal moves in canonical order and their frequencies (``None`` = all equal).
+    def scored(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
+        """The legal moves in canonical order and their integer scores (``None``: all equally likely), which
+        :func:`softmax_frequencies` turns into the frequencies they are coded with.
 
         ``history`` is every move played so far from the start, oldest first.
         """
         raise NotImplementedError
 
+    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
+        """The legal moves in canonical order and their frequencies (``None`` = all equal)."""
+        moves, scores = self.scored(position, history)
+        if scores is None or not moves:
+            return moves, None
+        return moves, softmax_frequencies(scores)
+
     def encode_ply(self, encoder: RangeEncoder, position: Any, move: Any, history: Sequence[Any]) -> None:
         """Code ``move`` (legal in ``position``)."""
-        moves, freqs = self.ranked(position, history)
+        moves, scores = self.scored(position, history)
         index = moves.index(move)
-        if freqs is None:
+        if scores is None:
             encoder.encode(index, 1, len(moves))
         else:
-            encode_index(encoder, freqs, index)
+            encode_scored(encoder, scores, index)
 
     def decode_ply(self, decoder: RangeDecoder, position: Any, history: Sequence[Any]) -> Any:
         """The next move, read from ``decoder`` (always one of ``position``'s legal moves).
 
         :raises InvalidDataError: if there is no legal move or the data points outside them.
         """
-        moves, freqs = self.ranked(position, history)
+        moves, scores = self.scored(position, history)
         n = len(moves)
         if n == 0:
             raise InvalidDataError("a move is coded but the position has no legal move")
-        if freqs is None:
+        if scores is None:
             index = decoder.decode_target(n)
             decoder.consume(index, 1)
             return moves[index]
-        return moves[decode_index(decoder, freqs)]
+        return moves[decode_scored(decoder, scores)]
 
 
 class UniformModel(MoveModel):
@@ -188,7 +265,7 @@ class UniformModel(MoveModel):
     def __init__(self, canonical: Any) -> None:
         self._canonical = canonical
 
-    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
+    def scored(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
         return self._canonical(position), None
 
 
@@ -293,11 +370,11 @@ class LinearModel(MoveModel):
         w = self.weights
         return [sum([w[i] for i in feats]) for feats in self.features(position, moves, history)]
 
-    def ranked(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
+    def scored(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], list[int] | None]:
         moves = self.canonical(position)
         if not moves:
             return moves, None
-        return moves, softmax_frequencies(self.scores(position, moves, history))
+        return moves, self.scores(position, moves, history)
 
 
 class RankScheme(Scheme[BoardT, MoveT]):

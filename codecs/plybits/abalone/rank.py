@@ -22,7 +22,7 @@ from plybits.abalone.board import (
     ALL_MOVES, BLACK, CELL_NUMBER, GEOMETRY, INLINE_CODES, MOVE_OF, N_CODES, SQUARES, STEPS, Board, Move, move_code,
 )
 from plybits.mailbox import OFF
-from plybits.rank import LinearModel, RankScheme, UniformModel, softmax_frequencies
+from plybits.rank import LinearModel, RankScheme, UniformModel
 
 
 def move_key(move: Move) -> tuple[int, ...]:
@@ -240,13 +240,13 @@ class LinearAbaloneModel(LinearModel):
         super().__init__(filename, version, description, package="plybits.abalone", n_features=N_FEATURES,
                          canonical=canonical_moves, features=None)
 
-    def ranked(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
+    def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
         codes = canonical_codes(position)
         moves = MOVE_OF
         legal = [moves[code] for code in codes]
         if not codes:
             return legal, None
-        return legal, softmax_frequencies(self.code_scores(position, codes, history))
+        return legal, self.code_scores(position, codes, history)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` 0-2 inline of

@@ -42,7 +42,7 @@ from plybits.chess.board import (
     legal_moves,
     move,
 )
-from plybits.rank import LinearModel, RankScheme, UniformModel, softmax_frequencies
+from plybits.rank import LinearModel, RankScheme, UniformModel
 
 SQUARE64 = [-1] * SIZE
 """a1 = 0 ... h8 = 63 of each mailbox index."""
@@ -242,7 +242,7 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
 
 
 NULL_SCORE = -(1 << 20)
-"""The null move's score in :meth:`LinearChessModel.ranked`, whatever its weight: far below every move, so
+"""The null move's score in :meth:`LinearChessModel.scored`, whatever its weight: far below every move, so
 its frequency is 1."""
 
 _SLIDE_LENGTH = [0] * (SIZE * SIZE)
@@ -343,12 +343,12 @@ class LinearChessModel(LinearModel):
                          canonical=canonical_moves, features=None)
         self._tables: _Tables | None = None
 
-    def ranked(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
-        """The legal moves and the null move (last, at :data:`NULL_SCORE`) with their frequencies."""
+    def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
+        """The legal moves and the null move (last, at :data:`NULL_SCORE`) with their scores."""
         moves = canonical_moves(position)
         scores = self.scores(position, moves, history)
         scores[-1] = NULL_SCORE
-        return moves, softmax_frequencies(scores)
+        return moves, scores
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (ids by block, ``kind``
