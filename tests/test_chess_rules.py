@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
+import chess
 import pytest
 
 import plybits
 from plybits.chess import GAME
-from plybits.chess.board import Board, parse_square
+from plybits.chess.board import REANCHOR, Board, parse_square
 from plybits.chess.notation import parse_san, parse_uci, san, uci
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 
@@ -377,3 +380,27 @@ def test_a_pawn_move_on_one_board_leaves_the_repetition_history_of_others_alone(
     for text in shuffle:
         fresh.push(fresh.parse_move(text))
     assert fresh.repetitions() == 2
+
+
+def test_repetitions_are_counted_from_the_last_pawn_move_or_capture_however_long_the_game():
+    # a board copies its cells only once in REANCHOR moves and replays from that copy: at every ply of a long
+    # game of knight shuffles between pawn moves (and the captures and promotions they bring), the count is
+    # python-chess's
+    rng = random.Random(17)
+    ours, theirs = GAME.position(), chess.Board()
+    shuffles = [["g1f3", "g8f6", "f3g1", "f6g8"], ["b1c3", "b8c6", "c3b1", "c6b8"]]
+    plies = 0
+    while plies < 12 * REANCHOR and not theirs.is_game_over():
+        moves = list(theirs.legal_moves)
+        pushes = [m for m in moves if theirs.piece_type_at(m.from_square) == chess.PAWN and not theirs.is_capture(m)]
+        cycle = [rng.choice(pushes or moves).uci()] + rng.choice(shuffles) * rng.randrange(4)
+        for text in cycle:
+            move = chess.Move.from_uci(text)
+            if not theirs.is_legal(move):
+                break
+            ours.push(ours.parse_move(text, "uci"))
+            theirs.push(move)
+            plies += 1
+            expected = max(n for n in range(1, 10) if theirs.is_repetition(n))
+            assert ours.repetitions() == expected, (plies, theirs.fen())
+    assert plies >= 8 * REANCHOR

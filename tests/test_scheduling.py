@@ -217,6 +217,25 @@ def test_library_loops_stop_at_the_deadline() -> None:
     assert plybits.encode("chess", "rank", moves=moves[:40]).data == data  # and none at all, outside the block
 
 
+@pytest.mark.parametrize(("game", "notation"), [(g.name, n) for g in registry.games() for n in g.notations])
+def test_a_decode_checks_the_deadline_once_in_so_many_plies(game: str, notation: str,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # each check reads the clock once: a clock that moves a second a read is past a deadline half a second away at
+    # the second check, which is ply EVERY (the first is ply 0)
+    from types import SimpleNamespace
+
+    from plybits import deadline as deadlines
+    from plybits.errors import DeadlineExceededError
+
+    texts, _ = random_game(registry.get_game(game), 200, seed=1)
+    assert len(texts) > deadlines.EVERY
+    data = plybits.encode(game, seed_scheme(game), moves=texts).data
+    reads = iter(range(1000))
+    monkeypatch.setattr(deadlines, "time", SimpleNamespace(monotonic=lambda: next(reads)))
+    with deadlines.deadline(0.5, 0.5), pytest.raises(DeadlineExceededError, match=f"stopped at ply {deadlines.EVERY}:"):
+        plybits.decode(data, notation=notation)
+
+
 def test_worker_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLYBITS_WORKERS", "3")
     monkeypatch.setenv("PLYBITS_MAX_WAITING", "0")

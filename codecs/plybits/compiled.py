@@ -23,6 +23,7 @@ from typing import Final
 MODULES: Final = (
     "plybits.mailbox",
     "plybits.bitio",
+    "plybits.container",  # a container's header and tags are read on every decode
     "plybits.rangecoder",
     "plybits.recordcoder",
     "plybits.rank",

@@ -129,7 +129,23 @@ class _Cursor:
         self.pos += length
         return raw
 
-    def string(self, what: str) -> str:
+    def string(self, what: str, subject: object = None) -> str:
+        """A UTF-8 string (:meth:`blob`); ``what``, a :meth:`str.format` pattern filled with ``subject``, names it
+        in an error (and is filled only then: a string of fewer than 128 bytes, all there, is read at once)."""
+        body = self.body
+        pos = self.pos
+        if pos < len(body):
+            size = body[pos]
+            end = pos + 1 + size
+            if size < 0x80 and end <= len(body):
+                try:
+                    text = body[pos + 1:end].decode("utf-8")
+                except UnicodeDecodeError:
+                    pass
+                else:
+                    self.pos = end
+                    return text
+        what = what.format(subject)
         raw = self.blob(what, MAX_STRING)
         try:
             return raw.decode("utf-8")
@@ -174,9 +190,9 @@ def unpack(data: bytes, *, max_plies: int) -> Container:
         if count == 0 or count > MAX_TAGS:
             raise InvalidDataError(f"tag count {count} out of range 1..{MAX_TAGS}")
         for i in range(count):
-            key = cursor.string(f"tag {i} name")
+            key = cursor.string("tag {} name", i)
             if key in tags:
                 raise InvalidDataError(f"tag {key!r} appears twice")
-            tags[key] = cursor.string(f"tag {key!r} value")
+            tags[key] = cursor.string("tag {!r} value", key)
     record = cursor.blob("record section", len(body)) if flags & FLAG_RECORD else None
     return Container(codec_id, scheme_version, plies, body[cursor.pos:], start, tags, record)

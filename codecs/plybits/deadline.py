@@ -1,7 +1,9 @@
 """A wall-clock deadline for the verbs' per-ply loops, set by a caller around a call (the service's workers).
 
 The loops of :func:`plybits.records.read_record` (every verb that reads moves), of the ``rank`` decoder and of
-writing moves call :func:`check` between plies; with no deadline set it costs one context-variable read.
+writing moves call :func:`check` between plies; with no deadline set it costs one context-variable read. A loop
+of cheap plies (a scheme's decode writing each move's text) may instead ask :func:`active` once and check every
+:data:`EVERY` plies from ply 0.
 """
 
 from __future__ import annotations
@@ -10,11 +12,15 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Final
 
 from plybits.errors import DeadlineExceededError
 
 _END: ContextVar[tuple[float, float] | None] = ContextVar("plybits_deadline", default=None)
 """(``time.monotonic()`` at which to stop, the seconds allowed) of the current context, if any."""
+EVERY: Final = 64
+"""How many plies a loop of cheap plies may run between two checks (it checks at ply 0, ``EVERY``, ...): it then
+runs past a deadline by at most that many plies' work (a few milliseconds at most, in pure Python)."""
 
 
 @contextmanager

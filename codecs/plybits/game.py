@@ -5,12 +5,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 from bitarray import bitarray
 
 from plybits.annotations import Notes
 from plybits.bitio import BitReader, BitWriter
+from plybits.deadline import EVERY
+from plybits.deadline import active as deadline_active
+from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, InvalidRecordError
 from plybits.mailbox import Geometry
 from plybits.pgntext import split_records
@@ -257,6 +260,28 @@ class Scheme(ABC, Generic[BoardT, MoveT]):
 
         :raises InvalidDataError: on out-of-range fields, illegal moves (with their ply), truncation or trailing data.
         """
+
+    def decode_texts(
+        self, start: BoardT, payload: bytes, plies: int, version: int, notation: str | None,
+    ) -> tuple[list[MoveT], list[str]]:
+        """:meth:`decode` (no observer), and each move written in ``notation`` as :meth:`Position.move_text` writes
+        it from the position before the move: ``start`` is a position of the scheme's game, checked in ``notation``.
+
+        The deadline (:mod:`plybits.deadline`) is checked every :data:`~plybits.deadline.EVERY` plies from ply 0.
+        This default writes each move as the scheme's :meth:`decode` tells it; a scheme that can write its moves
+        more cheaply overrides it (``chess/0x88``).
+        """
+        texts: list[str] = []
+        keep = texts.append
+        write = cast("Position[MoveT]", start).move_text  # the observer sees ``start`` itself, as decode plays it
+        timed = deadline_active()
+
+        def observe(position: BoardT, move: MoveT) -> None:
+            if timed and len(texts) % EVERY == 0:
+                check_deadline(len(texts))
+            keep(write(move, notation))
+
+        return self.decode(start, payload, plies, version, observe), texts
 
 
 class MoveScheme(Scheme[BoardT, MoveT]):

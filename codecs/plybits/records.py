@@ -410,23 +410,26 @@ def _open(data: bytes | container.Container, max_plies: int) -> tuple[container.
     return box, scheme, get_game(scheme.game)
 
 
-def _replay(
-    box: container.Container, scheme: AnyScheme, game: AnyGame, observe: Observer[Position[Any], Any] | None,
-    max_plies: int,
-) -> Replay:
-    """Decode ``box``'s moves (each checked legal) in the scheme's one replay, which leaves the final position;
-    a full-fidelity container's tags and notes come from its record section (at most ``max_plies`` variation
-    plies)."""
+def _start(box: container.Container, game: AnyGame) -> Position[Any]:
+    """``box``'s start position, checked stored in the one form encode stores."""
     try:
-        start_position = game.position(box.start)
+        start_position: Position[Any] = game.position(box.start)
     except PlybitsError as err:
         raise InvalidDataError(f"stored start position is invalid: {err.reason}") from None
     if box.start is not None:
         canonical = game.canonical_start(box.start, start_position)
         if canonical != box.start:
             raise InvalidDataError(f"stored start {box.start!r} is not in the one form encode stores ({canonical!r})")
-    final = start_position.copy()
-    moves = scheme.decode(final, box.payload, box.plies, box.scheme_version, observe)
+    return start_position
+
+
+def _replay(
+    box: container.Container, scheme: AnyScheme, game: AnyGame, start_position: Position[Any], moves: list[Any],
+    final: Position[Any], max_plies: int,
+) -> Replay:
+    """The replay of ``moves``, which the scheme's one replay decoded from ``box`` (each checked legal) and played
+    from ``start_position`` to ``final``; a full-fidelity container's tags and notes come from its record section
+    (at most ``max_plies`` variation plies)."""
     if box.record is None:
         return Replay(game, box.start, start_position, moves, final, box.tags)
     notes, tags = read_section(scheme, start_position, moves, box.record, max_plies=max_plies,
@@ -446,7 +449,10 @@ def decode_moves(
     :raises InvalidDataError: on any corruption; :raises LimitExceededError: on too many plies.
     """
     box, scheme, game = _open(data, max_plies)
-    return _replay(box, scheme, game, observe, max_plies), scheme.name
+    start_position = _start(box, game)
+    final = start_position.copy()
+    moves = scheme.decode(final, box.payload, box.plies, box.scheme_version, observe)
+    return _replay(box, scheme, game, start_position, moves, final, max_plies), scheme.name
 
 
 def decode(
@@ -455,10 +461,11 @@ def decode(
 ) -> Decoded:
     """Decode a container (bytes, or one :func:`unpack` returned) into moves written in ``notation``.
 
-    The game is replayed once: each move is written as the scheme's decode plays it. ``format="record"``
-    also writes the record's text (:attr:`Decoded.record`) by the game's record writer, moves in
-    ``notation``: a full-fidelity container's comments, NAGs, variations and result token included (its
-    variations written from the positions where they branch, reached by playing the mainline's moves again).
+    The game is replayed once: the scheme's decode writes each move as it plays it
+    (:meth:`~plybits.game.Scheme.decode_texts`). ``format="record"`` also writes the record's text
+    (:attr:`Decoded.record`) by the game's record writer, moves in ``notation``: a full-fidelity container's
+    comments, NAGs, variations and result token included (its variations written from the positions where they
+    branch, reached by playing the mainline's moves again).
 
     :raises PlybitsError: on corrupted data or an unknown notation or format.
     """
@@ -466,14 +473,10 @@ def decode(
         raise UnknownCodecError(f"unknown decode format {format!r}; known: {', '.join(FORMATS)}")
     box, scheme, game = _open(data, max_plies)
     check_notation(game, notation)
-    texts: list[str] = []
-    keep = texts.append
-
-    def write(position: Position[Any], move: Any) -> None:
-        check_deadline(len(texts))
-        keep(position.move_text(move, notation))
-
-    replay = _replay(box, scheme, game, write, max_plies)
+    start_position = _start(box, game)
+    final = start_position.copy()
+    moves, texts = scheme.decode_texts(final, box.payload, box.plies, box.scheme_version, notation)
+    replay = _replay(box, scheme, game, start_position, moves, final, max_plies)
     text = None
     if format == "record":
         notes = None if replay.notes is None else _notes_text(replay, notation)

@@ -367,9 +367,10 @@ class Board:
         self.chess960 = chess960
         self.kings = [0, 0]
         self._anchor: tuple[Any, ...] = ()
-        """The position after the last capture or pawn move (cells, turn, castling, ep, kings), for repetitions."""
+        """A position (cells, turn, castling, ep, kings) at or before the last capture or pawn move, for
+        repetitions: :func:`push` takes a new one only once :attr:`_trail` holds :data:`REANCHOR` moves."""
         self._trail: list[Move] = []
-        """The moves played since :attr:`_anchor` (all reversible)."""
+        """The moves played since :attr:`_anchor`."""
         self._legal: list[Move] | None = None
         self._check: bool | None = None
         """Whether the side to move is in check; ``None`` until known (see :meth:`is_check`)."""
@@ -653,6 +654,8 @@ class Board:
         keys = [replay._key()]
         for m in self._trail:
             replay.push(m)
+            if replay.halfmove_clock == 0:  # a capture or pawn move: no position before it comes again
+                keys.clear()
             keys.append(replay._key())
         return keys.count(keys[-1])
 
@@ -683,6 +686,11 @@ class Board:
 # The rules the methods above give, as functions of the board: compiled code (x88, rank) calls these directly,
 # where a method called on an instance of an interpreted subclass (plybits.chess.Position: every board the verbs
 # make) goes through Python's method lookup. Each method is its function; nothing overrides them.
+
+
+REANCHOR: Final = 32
+"""How many moves :attr:`Board._trail` holds before a capture or pawn move takes a new :attr:`Board._anchor`
+(copying the cells at each one cost a tenth of a compiled replay)."""
 
 
 def _snapshot(board: Board) -> tuple[Any, ...]:
@@ -1046,7 +1054,7 @@ def push(board: Board, m: Move) -> None:
     board.turn = us ^ BLACK
     if us == BLACK:
         board.fullmove_number += 1
-    if board.halfmove_clock == 0:
+    if board.halfmove_clock == 0 and len(board._trail) >= REANCHOR:  # a copy of the cells once in so many moves
         board._anchor = _snapshot(board)
         board._trail = []
     else:

@@ -35,6 +35,10 @@ from plybits.chess.board import (
     W,
     castling_rook,
     castling_two_step,
+    checked_move,
+    gives_check,
+    legal_moves,
+    push,
     square,
 )
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PlybitsError
@@ -202,7 +206,7 @@ def _castle(board: Board, text: str, kingside: bool) -> Move:
 
 def _legal(board: Board, f: int, t: int) -> bool:
     try:
-        board.checked_move(f, t)
+        checked_move(board, f, t)
     except IllegalMoveError:
         return False
     return True
@@ -328,10 +332,10 @@ def san(board: Board, m: Move) -> str:
         if b[t]:
             text += "x"
         text += NAMES[t]
-    if board.gives_check(m):  # only a check needs the position after it, to tell mate
+    if gives_check(board, m):  # only a check needs the position after it, to tell mate
         after = board.copy(history=False)
-        after.push(m)
-        text += "#" if not after.legal_moves() else "+"
+        push(after, m)
+        text += "#" if not legal_moves(after) else "+"
     return text
 
 

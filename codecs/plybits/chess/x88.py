@@ -35,6 +35,10 @@ from plybits.chess.board import (
     checked_move,
     push,
 )
+from plybits.chess.notation import san
+from plybits.deadline import EVERY
+from plybits.deadline import active as deadline_active
+from plybits.deadline import check as check_deadline
 from plybits.errors import IllegalMoveError, InvalidDataError
 from plybits.game import Observer, Scheme, StepEncoder
 
@@ -116,20 +120,34 @@ class X88Scheme(Scheme[Board, Move]):
 
         :raises InvalidDataError: on a spare bit set, an illegal move (with its ply), truncation or trailing data.
         """
-        return self._decode(start, payload, plies, None, observe)
+        return self._decode(start, payload, plies, None, False, observe)
 
-    def decode_uci(self, start: Board, payload: bytes, plies: int) -> list[str]:
-        """The moves in ``payload`` as UCI text (each checked legal): the 0x88 words already are UCI's squares.
+    def decode_texts(
+        self, start: Board, payload: bytes, plies: int, version: int, notation: str | None,
+    ) -> tuple[list[Move], list[str]]:
+        """:meth:`decode`, and each move written in ``notation`` (``"uci"``, else SAN) from the position before it:
+        UCI from the 0x88 words themselves (their squares are UCI's, castling included), SAN by
+        :func:`plybits.chess.notation.san`, both in the decode's own loop (the deadline checked every
+        :data:`~plybits.deadline.EVERY` plies).
 
         :raises InvalidDataError: as :meth:`decode`.
         """
         texts: list[str] = []
-        self._decode(start, payload, plies, texts, None)
-        return texts
+        moves = self._decode(start, payload, plies, texts, notation != "uci", None)
+        return moves, texts
+
+    def decode_uci(self, start: Board, payload: bytes, plies: int) -> list[str]:
+        """The moves in ``payload`` as UCI text (each checked legal): :meth:`decode_texts`' texts.
+
+        :raises InvalidDataError: as :meth:`decode`.
+        """
+        return self.decode_texts(start, payload, plies, 0, "uci")[1]
 
     def _decode(
-        self, start: Board, payload: bytes, plies: int, texts: list[str] | None, observe: Observer[Board, Move] | None,
+        self, start: Board, payload: bytes, plies: int, texts: list[str] | None, write_san: bool,
+        observe: Observer[Board, Move] | None,
     ) -> list[Move]:
+        """:meth:`decode`, each move also written into ``texts`` when given (SAN if ``write_san``, else UCI)."""
         reader = BitReader(payload)  # for its checks of the length and of what follows the last ply
         if reader.remaining < 16 * plies:
             raise InvalidDataError(f"truncated data: {plies} plies need {2 * plies} bytes, got {len(payload)}")
@@ -137,45 +155,49 @@ class X88Scheme(Scheme[Board, Move]):
         b = board.cells
         chess960 = board.chess960
         moves: list[Move] = []
+        timed = texts is not None and deadline_active()
         for ply in range(plies):
             fx = payload[2 * ply]
             tx = payload[2 * ply + 1]
-            if fx == 0 and tx == 0:
-                moves.append(NULL_MOVE)
-                if observe is not None:
-                    observe(board, NULL_MOVE)
-                push(board, NULL_MOVE)
-                if texts is not None:
-                    texts.append("0000")
-                continue
-            if fx & 0x88:
-                raise InvalidDataError(f"from-byte 0x{fx:02x} is not a square (spare bits set)").at(ply)
-            f = FROM_X88[fx]
-            t = FROM_X88[tx & 0x77]
-            p = b[f]
             promotion = 0
-            kind = p & 7
-            if kind == PAWN and (RANK_OF[t] == 0 or RANK_OF[t] == 7):
-                promotion = PROMOTION_OF_CODE[(tx >> 6 & 2) | (tx >> 3 & 1)]
-            elif tx & 0x88:
-                raise InvalidDataError(f"to-byte 0x{tx:02x} has spare bits set on a move that is not a promotion").at(ply)
-            if kind == KING and not chess960:
-                rook = castling_rook(f, t)
-                if rook >= 0 and b[rook] == (p & BLACK) | ROOK:
-                    if rook in board.castling:
-                        t = rook
-                elif b[t] == (p & BLACK) | ROOK:
+            if fx == 0 and tx == 0:
+                move = NULL_MOVE
+            else:
+                if fx & 0x88:
+                    raise InvalidDataError(f"from-byte 0x{fx:02x} is not a square (spare bits set)").at(ply)
+                f = FROM_X88[fx]
+                t = FROM_X88[tx & 0x77]
+                p = b[f]
+                kind = p & 7
+                if kind == PAWN and (RANK_OF[t] == 0 or RANK_OF[t] == 7):
+                    promotion = PROMOTION_OF_CODE[(tx >> 6 & 2) | (tx >> 3 & 1)]
+                elif tx & 0x88:
                     raise InvalidDataError(
-                        f"{NAMES[f]}{NAMES[t]}: standard chess writes castling as the king's two-step").at(ply)
-            try:
-                move = checked_move(board, f, t, promotion)
-            except IllegalMoveError as err:
-                name = NAMES[f] + NAMES[t] if NAMES[f] else f"0x{fx << 8 | tx:04x}"
-                raise InvalidDataError(f"illegal move {name}: {err.reason}").at(ply, name) from None
+                        f"to-byte 0x{tx:02x} has spare bits set on a move that is not a promotion").at(ply)
+                if kind == KING and not chess960:
+                    rook = castling_rook(f, t)
+                    if rook >= 0 and b[rook] == (p & BLACK) | ROOK:
+                        if rook in board.castling:
+                            t = rook
+                    elif b[t] == (p & BLACK) | ROOK:
+                        raise InvalidDataError(
+                            f"{NAMES[f]}{NAMES[t]}: standard chess writes castling as the king's two-step").at(ply)
+                try:
+                    move = checked_move(board, f, t, promotion)
+                except IllegalMoveError as err:
+                    name = NAMES[f] + NAMES[t] if NAMES[f] else f"0x{fx << 8 | tx:04x}"
+                    raise InvalidDataError(f"illegal move {name}: {err.reason}").at(ply, name) from None
             moves.append(move)
             if texts is not None:
-                text = X88_NAMES[fx] + X88_NAMES[tx & 0x77]
-                texts.append(text + PROMOTION_LETTERS[promotion] if promotion else text)
+                if timed and ply % EVERY == 0:
+                    check_deadline(ply)
+                if write_san:
+                    texts.append(san(board, move))
+                elif move is NULL_MOVE:
+                    texts.append("0000")
+                else:
+                    text = X88_NAMES[fx] + X88_NAMES[tx & 0x77]
+                    texts.append(text + PROMOTION_LETTERS[promotion] if promotion else text)
             if observe is not None:
                 observe(board, move)
             push(board, move)
