@@ -7,6 +7,7 @@ import logging
 import sys
 import time
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import cast
 
 from fastapi import APIRouter
@@ -50,6 +51,27 @@ BATCH_LINES = Counter(
 )
 
 access_log = logging.getLogger("plybits.access")
+
+
+# Each request's series, looked up once per label set (prometheus-client's ``labels`` checks and converts its
+# arguments and takes a lock at every call). The label sets are bounded (see route_path and method_label), so are
+# these caches.
+@cache
+def requests_counter(method: str, path: str, status: int) -> Counter:
+    """The ``plybits_requests_total`` series of a (method, route, status)."""
+    return REQUESTS.labels(method, path, str(status))
+
+
+@cache
+def errors_counter(path: str, status: int) -> Counter:
+    """The ``plybits_request_errors_total`` series of a (route, status)."""
+    return ERRORS.labels(path, str(status))
+
+
+@cache
+def latency_histogram(path: str) -> Histogram:
+    """The ``plybits_request_duration_seconds`` series of a route."""
+    return LATENCY.labels(path)
 
 
 def configure_access_log() -> None:
@@ -130,10 +152,10 @@ class ObserveMiddleware:
         finally:
             elapsed = time.perf_counter() - start
             path = route_path(scope, received)
-            REQUESTS.labels(method_label(scope), path, str(status)).inc()
+            requests_counter(method_label(scope), path, status).inc()
             if status >= 400:
-                ERRORS.labels(path, str(status)).inc()
-            LATENCY.labels(path).observe(elapsed)
+                errors_counter(path, status).inc()
+            latency_histogram(path).observe(elapsed)
             if self.log and access_log.isEnabledFor(logging.INFO):
                 client = scope.get("client")
                 access_log.info(json.dumps({
