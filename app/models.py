@@ -17,6 +17,8 @@ def plain_text(value: str) -> str:
 
     :raises ValueError: naming the first bad character (by code point, never as itself) and where it is.
     """
+    if value.isascii() and value.isprintable():  # the usual move or name, at once (called for every move sent)
+        return value
     bad = _NOT_TEXT.search(value)
     if bad is not None:
         code = ord(bad.group())
