@@ -127,9 +127,13 @@ SLIDER_STEPS = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: KING_STEPS}
 _SLIDER_STEPS_OF: Final[list[list[int]]] = [list(SLIDER_STEPS.get(kind, ())) for kind in range(8)]
 """_SLIDER_STEPS_OF[kind]: the steps a slider of that kind moves along (none for the other kinds)."""
 _KNIGHT_TARGETS: Final[list[list[int]]] = [
-    [s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]] if GEOMETRY.on_board[s] else [] for s in range(SIZE)
+    sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [] for s in range(SIZE)
 ]
-"""_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, in :data:`KNIGHT_STEPS` order."""
+"""_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, ascending (the legal moves' order)."""
+_KING_STEPS_BELOW: Final[tuple[int, ...]] = (S + W, S, S + E)
+_KING_STEPS_ALONG: Final[tuple[int, ...]] = (W, E)
+_KING_STEPS_ABOVE: Final[tuple[int, ...]] = (N + W, N, N + E)
+"""The king's steps in the legal moves' order: to the rank below, along its own rank, to the rank above."""
 _PAWN_CAPTURES: Final[list[list[int]]] = [[N + E, N + W], [S + E, S + W]]
 """_PAWN_CAPTURES[colour >> 3]: the steps a pawn of that colour captures along."""
 _SLIDERS_ALONG: Final[list[int]] = [0] * (2 * SIZE)
@@ -329,13 +333,13 @@ def _evades(t: int, k: int, checker: int, step: int) -> bool:
 
 
 def _add_pawn_move(moves: list[Move], s: int, t: int, promotes: bool) -> None:
-    """Append the pawn move ``s`` -> ``t``: the four promotions (queen, rook, bishop, knight) if it ``promotes``."""
+    """Append the pawn move ``s`` -> ``t``: the four promotions (knight, bishop, rook, queen) if it ``promotes``."""
     key = (s * SIZE + t) * 8
     if promotes:
-        moves.append(MOVE_TABLE[key + QUEEN])
-        moves.append(MOVE_TABLE[key + ROOK])
-        moves.append(MOVE_TABLE[key + BISHOP])
         moves.append(MOVE_TABLE[key + KNIGHT])
+        moves.append(MOVE_TABLE[key + BISHOP])
+        moves.append(MOVE_TABLE[key + ROOK])
+        moves.append(MOVE_TABLE[key + QUEEN])
     else:
         moves.append(MOVE_TABLE[key])
 
@@ -707,9 +711,10 @@ def legal_moves(board: Board) -> list[Move]:
 
 
 def _generate(board: Board) -> list[Move]:
-    """The legal moves: each piece's, a1..h8 (a pawn's en passant capture first, then its push, double push
-    and captures; a knight's in :data:`KNIGHT_STEPS` order; a slider's ray by ray outwards), then the king's
-    steps, then castling."""
+    """The legal moves in canonical order: by origin square, then target square, then promotion kind (knight,
+    bishop, rook, queen). Square indices grow as a1 = 0 ... h8 = 63 do and promotion kinds in that order, so
+    this is the order of the moves as tuples (castling, king-takes-rook, sorts by the rook's square): each
+    piece's moves are made in that order, and only a slider's answers to a check are sorted afterwards."""
     b = board.cells
     us = board.turn
     them = us ^ BLACK
@@ -744,8 +749,7 @@ def _generate(board: Board) -> list[Move]:
                 pins.append(own)
                 pins.append(d)
     pawn = them | PAWN
-    captures = _PAWN_CAPTURES[us >> 3]
-    for d in captures:  # where the enemy pawns that attack the king stand
+    for d in _PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
         if b[k + d] == pawn:
             checks += 1
             checker = k + d
@@ -756,88 +760,199 @@ def _generate(board: Board) -> list[Move]:
             checks += 1
             checker = t
             check_step = 0
-    if checks < 2:
-        pinned = len(pins)
-        forward = N if us == WHITE else S
-        start_rank = 1 if us == WHITE else 6
-        before_last = 6 if us == WHITE else 1
-        ep = board.ep
-        for s in SQUARES:
-            p = b[s]
-            if p == 0 or p & BLACK != us:
-                continue
-            kind = p & 7
-            if kind == KING:
-                continue
-            pin = 0
-            if pinned:
-                for i in range(0, pinned, 2):
-                    if pins[i] == s:
-                        pin = pins[i + 1]
-            base = s * SIZE
-            if kind == PAWN:
-                t = s + forward
-                if ep and (ep == t + E or ep == t + W) and _ep_legal(b, s, ep, us, k):
+    pinned = len(pins)
+    forward = N if us == WHITE else S
+    start_rank = 1 if us == WHITE else 6
+    before_last = 6 if us == WHITE else 1
+    ep = board.ep
+    unsorted = False  # a slider's answers to a check, made ray by ray
+    for s in SQUARES:
+        p = b[s]
+        if p == 0 or p & BLACK != us:
+            continue
+        kind = p & 7
+        if kind == KING:
+            _add_king_moves(board, k, checks, moves)
+            continue
+        if checks >= 2:
+            continue
+        pin = 0
+        if pinned:
+            for i in range(0, pinned, 2):
+                if pins[i] == s:
+                    pin = pins[i + 1]
+        base = s * SIZE
+        if kind == PAWN:
+            # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
+            t = s + forward
+            along = pin == 0 or pin == forward or pin == -forward
+            push = along and b[t] == 0
+            double = push and RANK_OF[s] == start_rank and b[t + forward] == 0 \
+                and (checks == 0 or _evades(t + forward, k, checker, check_step))
+            if push and checks:
+                push = _evades(t, k, checker, check_step)
+            promotes = RANK_OF[s] == before_last
+            if double and us == BLACK:
+                moves.append(table[(base + t + forward) * 8])
+            d = forward + W
+            c = t + W
+            if c == ep:
+                if _ep_legal(b, s, ep, us, k):
                     moves.append(table[(base + ep) * 8])
-                promotes = RANK_OF[s] == before_last
-                if b[t] == 0:
-                    if (pin == 0 or pin == forward or pin == -forward) and (checks == 0 or _evades(t, k, checker, check_step)):
-                        _add_pawn_move(moves, s, t, promotes)
-                    t += forward
-                    if RANK_OF[s] == start_rank and b[t] == 0 and (pin == 0 or pin == forward or pin == -forward) \
-                            and (checks == 0 or _evades(t, k, checker, check_step)):
-                        moves.append(table[(base + t) * 8])
-                for d in captures:
-                    t = s + d
-                    q = b[t]
-                    if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
-                            and (checks == 0 or _evades(t, k, checker, check_step)):
-                        _add_pawn_move(moves, s, t, promotes)
-            elif kind == KNIGHT:
-                if pin:
-                    continue  # a pinned knight never stays on its line
-                for t in _KNIGHT_TARGETS[s]:
-                    q = b[t]
-                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
-                        moves.append(table[(base + t) * 8])
-            elif pin == 0 and checks == 0:
-                for d in _SLIDER_STEPS_OF[kind]:
-                    t = s + d
-                    q = b[t]
-                    while q == 0:
-                        moves.append(table[(base + t) * 8])
-                        t += d
-                        q = b[t]
-                    if q ^ them < 8:  # an enemy piece (not an own one, not OFF)
-                        moves.append(table[(base + t) * 8])
             else:
-                for d in _SLIDER_STEPS_OF[kind]:
-                    if pin != 0 and pin != d and pin != -d:
-                        continue
-                    t = s + d
+                q = b[c]
+                if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                        and (checks == 0 or _evades(c, k, checker, check_step)):
+                    _add_pawn_move(moves, s, c, promotes)
+            if push:
+                _add_pawn_move(moves, s, t, promotes)
+            d = forward + E
+            c = t + E
+            if c == ep:
+                if _ep_legal(b, s, ep, us, k):
+                    moves.append(table[(base + ep) * 8])
+            else:
+                q = b[c]
+                if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                        and (checks == 0 or _evades(c, k, checker, check_step)):
+                    _add_pawn_move(moves, s, c, promotes)
+            if double and us == WHITE:
+                moves.append(table[(base + t + forward) * 8])
+        elif kind == KNIGHT:
+            if pin:
+                continue  # a pinned knight never stays on its line
+            for t in _KNIGHT_TARGETS[s]:
+                q = b[t]
+                if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
+                    moves.append(table[(base + t) * 8])
+        elif checks == 0:
+            _add_slides(moves, b, s, kind, pin, them)
+        else:
+            for d in _SLIDER_STEPS_OF[kind]:
+                if pin != 0 and pin != d and pin != -d:
+                    continue
+                t = s + d
+                q = b[t]
+                while True:
+                    if (q == 0 or q ^ them < 8) and _evades(t, k, checker, check_step):
+                        moves.append(table[(base + t) * 8])
+                        unsorted = True
+                    if q != 0:
+                        break
+                    t += d
                     q = b[t]
-                    while True:
-                        if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
-                            moves.append(table[(base + t) * 8])
-                        if q != 0:
-                            break
-                        t += d
-                        q = b[t]
-    # king steps, the king lifted off so that it does not hide the squares behind it from a slider
-    king = b[k]
-    b[k] = EMPTY
+    if unsorted:
+        moves.sort()
+    return moves
+
+
+def _reach(b: list[int], s: int, d: int, them: int) -> int:
+    """How many squares a slider on ``s`` moves to along ``d``: the empty ones, and an enemy piece's that ends them."""
+    n = 0
+    t = s + d
+    q = b[t]
+    while q == 0:
+        n += 1
+        t += d
+        q = b[t]
+    if q ^ them < 8:  # an enemy piece (not an own one, not OFF)
+        n += 1
+    return n
+
+
+def _add_slides(moves: list[Move], b: list[int], s: int, kind: int, pin: int, them: int) -> None:
+    """Append the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side not in
+    check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
+    above it, nearest first."""
+    sw = so = se = w = e = nw = no = ne = 0
+    if kind != ROOK:
+        if pin == 0 or pin == S + W or pin == N + E:
+            sw = _reach(b, s, S + W, them)
+            ne = _reach(b, s, N + E, them)
+        if pin == 0 or pin == S + E or pin == N + W:
+            se = _reach(b, s, S + E, them)
+            nw = _reach(b, s, N + W, them)
+    if kind != BISHOP:
+        if pin == 0 or pin == S or pin == N:
+            so = _reach(b, s, S, them)
+            no = _reach(b, s, N, them)
+        if pin == 0 or pin == W or pin == E:
+            w = _reach(b, s, W, them)
+            e = _reach(b, s, E, them)
+    table = MOVE_TABLE
+    base = (s * SIZE + s) * 8  # the table's key of s -> s; a step of one square adds 8
+    j = sw if sw > so else so
+    if se > j:
+        j = se
+    while j > 0:
+        if sw >= j:
+            moves.append(table[base + (S + W) * 8 * j])
+        if so >= j:
+            moves.append(table[base + S * 8 * j])
+        if se >= j:
+            moves.append(table[base + (S + E) * 8 * j])
+        j -= 1
+    for j in range(w, 0, -1):
+        moves.append(table[base + W * 8 * j])
+    for j in range(1, e + 1):
+        moves.append(table[base + E * 8 * j])
+    top = nw if nw > no else no
+    if ne > top:
+        top = ne
+    for j in range(1, top + 1):
+        if nw >= j:
+            moves.append(table[base + (N + W) * 8 * j])
+        if no >= j:
+            moves.append(table[base + N * 8 * j])
+        if ne >= j:
+            moves.append(table[base + (N + E) * 8 * j])
+
+
+def _add_king_moves(board: Board, k: int, checks: int, moves: list[Move]) -> None:
+    """Append the legal moves of the king on ``k`` (``checks``: how many pieces give check), in target order:
+    the rank below, castling towards a, the steps along its rank, castling towards h, the rank above."""
+    b = board.cells
+    us = board.turn
+    them = us ^ BLACK
+    table = MOVE_TABLE
     base = k * SIZE
-    for d in KING_STEPS:
+    a_rook = h_rook = 0
+    if board.castling and not checks:
+        back = 0 if us == WHITE else 7
+        for r in board.castling:
+            if RANK_OF[r] == back:
+                if r < k:
+                    a_rook = r
+                else:
+                    h_rook = r
+    king = b[k]
+    b[k] = EMPTY  # lifted, so that it does not hide the squares behind it from a slider
+    for d in _KING_STEPS_BELOW:
+        t = k + d
+        q = b[t]
+        if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
+            moves.append(table[(base + t) * 8])
+    if a_rook:
+        b[k] = king
+        if _castling_legal(b, k, a_rook, us):
+            moves.append(table[(base + a_rook) * 8])
+        b[k] = EMPTY
+    for d in _KING_STEPS_ALONG:
+        t = k + d
+        q = b[t]
+        if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
+            moves.append(table[(base + t) * 8])
+    if h_rook:
+        b[k] = king
+        if _castling_legal(b, k, h_rook, us):
+            moves.append(table[(base + h_rook) * 8])
+        b[k] = EMPTY
+    for d in _KING_STEPS_ABOVE:
         t = k + d
         q = b[t]
         if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
             moves.append(table[(base + t) * 8])
     b[k] = king
-    if board.castling and not checks:
-        for r in board.castling:
-            if (RANK_OF[r] == 0) == (us == WHITE) and _castling_legal(b, k, r, us):
-                moves.append(table[(base + r) * 8])
-    return moves
 
 
 def gives_check(board: Board, m: Move) -> bool:

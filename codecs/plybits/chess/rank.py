@@ -61,22 +61,10 @@ def move_key(move: Move) -> int:
     return (SQUARE64[move[0]] * 64 + SQUARE64[move[1]]) * 8 + PROMOTION_ORDER[move[2]]
 
 
-_KEYS: dict[Move, int] = {}
-"""The sort key of every move object there is (moves are interned by :func:`plybits.chess.board.move`)."""
-for _a in SQUARES:
-    for _b in SQUARES:
-        if _a != _b:
-            _KEYS[move(_a, _b)] = move_key(move(_a, _b))
-            if abs(RANK_OF[_a] - RANK_OF[_b]) == 1 and RANK_OF[_b] in (0, 7) and abs(FILE_OF[_a] - FILE_OF[_b]) <= 1:
-                for _promotion in (KNIGHT, BISHOP, ROOK, QUEEN):
-                    _KEYS[move(_a, _b, _promotion)] = move_key(move(_a, _b, _promotion))
-_key = _KEYS.__getitem__
-
-
 def canonical_moves(board: Board) -> list[Move]:
-    """The legal moves in canonical order, then the null move."""
+    """The legal moves in canonical order (the order :func:`~plybits.chess.board.legal_moves` makes them in:
+    ascending :func:`move_key`), then the null move."""
     moves = legal_moves(board)  # the function: a method call on a Position goes through Python's lookup
-    moves.sort(key=_key)
     moves.append(NULL_MOVE)
     return moves
 
