@@ -22,20 +22,24 @@ from plybits.chess.board import (
     BISHOP,
     BLACK,
     DIAGONAL,
+    E,
     FILE_OF,
     KING,
     KING_STEPS,
     KNIGHT,
     KNIGHT_STEPS,
     LINE,
+    N,
     NULL_MOVE,
     ORTHOGONAL,
     PAWN,
     QUEEN,
     RANK_OF,
     ROOK,
+    S,
     SIZE,
     SQUARES,
+    W,
     WHITE,
     Board,
     Move,
@@ -108,110 +112,121 @@ F_HANGING_VICTIM = _block(7)  # captures an undefended piece, by victim kind
 N_FEATURES = _next
 
 
-def _rays(s: int, steps: Sequence[int]) -> list[list[int]]:
-    rays = []
-    for d in steps:
-        ray = []
-        t = s + d
-        while RELATIVE[0][t] >= 0:
-            ray.append(t)
-            t += d
-        if ray:
-            rays.append(ray)
-    return rays
-
-
-def _jumps(s: int, steps: Sequence[int]) -> list[int]:
-    return [s + d for d in steps if RELATIVE[0][s + d] >= 0]
-
-
-_JUMPS: Final[list[list[int]]] = [[] for _ in range(16 * SIZE)]
-"""_JUMPS[piece * SIZE + sq]: the squares that piece (pawn, knight or king) standing on sq attacks."""
-_RAYS: Final[list[list[list[int]]]] = [[] for _ in range(16 * SIZE)]
-"""_RAYS[piece * SIZE + sq]: the rays (nearest square first) of that slider standing on sq."""
-for _sq in SQUARES:
-    for _colour in (WHITE, BLACK):
-        _JUMPS[(_colour | PAWN) * SIZE + _sq] = _jumps(_sq, (11, 13) if _colour == WHITE else (-11, -13))
-        _JUMPS[(_colour | KNIGHT) * SIZE + _sq] = _jumps(_sq, KNIGHT_STEPS)
-        _JUMPS[(_colour | KING) * SIZE + _sq] = _jumps(_sq, KING_STEPS)
-        _RAYS[(_colour | BISHOP) * SIZE + _sq] = _rays(_sq, DIAGONAL)
-        _RAYS[(_colour | ROOK) * SIZE + _sq] = _rays(_sq, ORTHOGONAL)
-        _RAYS[(_colour | QUEEN) * SIZE + _sq] = _rays(_sq, KING_STEPS)
 _MATERIAL: Final[list[int]] = [VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)]
 _THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
-"""The distinct attack values (1, 3, 5, 9, 20): an attack map stores a value's level (1..5), 0 for none."""
+"""The distinct attack values (1, 3, 5, 9, 20)."""
+_RANKS: Final = len(_THREAT_LEVELS)
 _OWN_SLOTS: Final = 17
 """A square holds at most 16 of one side's attacks (each piece attacks it once at most): counts 0..16."""
 _THREAT: Final[list[int]] = [
-    (_THREAT_LEVELS.index(ATTACK_VALUE[p & 7]) + 1) * _OWN_SLOTS if PAWN <= p & 7 <= KING else 0 for p in range(16)
+    (_RANKS - _THREAT_LEVELS.index(ATTACK_VALUE[p & 7])) * _OWN_SLOTS if PAWN <= p & 7 <= KING else 0
+    for p in range(16)
 ]
-"""_THREAT[piece]: the level of its attack value times :data:`_OWN_SLOTS`; levels order as the values do."""
+"""_THREAT[piece]: the rank of its attack value, the cheapest the highest (pawn 5 ... king 1), times
+:data:`_OWN_SLOTS`: the cheapest attacker of a square is the one of the highest rank."""
+_STEPS_OF: Final[list[tuple[int, ...]]] = [(), (), KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS, ()]
+"""_STEPS_OF[kind]: the steps a knight or king jumps or a slider moves along (pawns: by colour, apart)."""
 
 
-def _attack_maps(b: list[int], us: int) -> tuple[list[int], list[int], int]:
-    """(the level of the enemy's cheapest attacker of each square times :data:`_OWN_SLOTS` (0: not attacked),
-    the count of our attacks on each square, the material of both sides' pieces other than pawns and kings)."""
+def _attack_maps(b: list[int], us: int) -> tuple[list[int], int]:
+    """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
+    count of our attacks on it, the material of both sides' pieces other than pawns and kings).
+
+    The map is read on the board's squares only: the border cells a walk ends on hold counts of no meaning.
+    """
     material = 0
-    cheapest = [0] * SIZE
-    own = [0] * SIZE
-    jumps_of = _JUMPS
-    rays_of = _RAYS
-    threat_of = _THREAT
+    attacks = [0] * SIZE
+    ours: list[int] = []
     material_of = _MATERIAL
-    size = SIZE  # locals: the board's constants are module globals to a caller
     black = BLACK
+    # the enemy's pieces first, each square keeping the highest rank: then our counts are added to the ranks.
+    # Pieces are walked by the cell arithmetic of their steps: the border of 2 keeps every step inside the list.
+    left = S + W if us == WHITE else N + W  # an enemy pawn's capture towards a
     for s in SQUARES:
         p = b[s]
         if p == 0:
             continue
         material += material_of[p]
-        key = p * size + s
         if p & black == us:
-            for t in jumps_of[key]:
-                own[t] += 1
-            for ray in rays_of[key]:
-                for t in ray:
-                    own[t] += 1
-                    if b[t]:
-                        break
+            ours.append(s)
+            continue
+        kind = p & 7
+        value = _THREAT[kind]
+        if kind == PAWN:
+            t = s + left
+            if attacks[t] < value:
+                attacks[t] = value
+            t += 2
+            if attacks[t] < value:
+                attacks[t] = value
+        elif kind == KNIGHT or kind == KING:
+            for d in _STEPS_OF[kind]:
+                t = s + d
+                if attacks[t] < value:
+                    attacks[t] = value
         else:
-            value = threat_of[p]
-            for t in jumps_of[key]:
-                c = cheapest[t]
-                if c == 0 or c > value:
-                    cheapest[t] = value
-            for ray in rays_of[key]:
-                for t in ray:
-                    c = cheapest[t]
-                    if c == 0 or c > value:
-                        cheapest[t] = value
+            for d in _STEPS_OF[kind]:
+                t = s + d
+                while True:
+                    if attacks[t] < value:
+                        attacks[t] = value
                     if b[t]:
                         break
-    return cheapest, own, material
+                    t += d
+    left = N + W if us == WHITE else S + W  # our pawn's
+    for s in ours:
+        kind = b[s] & 7
+        if kind == PAWN:
+            attacks[s + left] += 1
+            attacks[s + left + 2] += 1
+        elif kind == KNIGHT or kind == KING:
+            for d in _STEPS_OF[kind]:
+                attacks[s + d] += 1
+        else:
+            for d in _STEPS_OF[kind]:
+                t = s + d
+                while True:
+                    attacks[t] += 1
+                    if b[t]:
+                        break
+                    t += d
+    return attacks, material
 
 
 _ZONE: Final = 1
 """Bit of a :func:`_target_marks` entry: the square touches the enemy king."""
+_DIAGONAL_CHECKERS: Final = 1 << BISHOP | 1 << QUEEN
+_ORTHOGONAL_CHECKERS: Final = 1 << ROOK | 1 << QUEEN
 
 
 def _target_marks(b: list[int], king: int, us: int) -> list[int]:
     """Per square: bit ``kind`` set if a piece of ``us`` of that kind standing there would attack the enemy
-    ``king`` (blockers as they stand now), and bit :data:`_ZONE` if the square touches that king."""
+    ``king`` (blockers as they stand now), and bit :data:`_ZONE` if the square touches that king.
+
+    Read on the board's squares only (the border cells next to the king get marks too)."""
     marks = [0] * SIZE
-    for t in _JUMPS[(us ^ BLACK | KNIGHT) * SIZE + king]:
-        marks[t] |= 1 << KNIGHT
+    for d in KNIGHT_STEPS:
+        marks[king + d] = 1 << KNIGHT
     # a pawn of ours checks from where an enemy pawn on the king's square would capture
-    for t in _JUMPS[(us ^ BLACK | PAWN) * SIZE + king]:
-        marks[t] |= 1 << PAWN
-    for kind in (BISHOP, ROOK):
-        bits = 1 << kind | 1 << QUEEN
-        for ray in _RAYS[kind * SIZE + king]:
-            for t in ray:
-                marks[t] |= bits
-                if b[t]:
-                    break
-    for t in _JUMPS[KING * SIZE + king]:
-        marks[t] |= _ZONE
+    left = S + W if us == WHITE else N + W
+    marks[king + left] = 1 << PAWN
+    marks[king + left + 2] = 1 << PAWN
+    for d in DIAGONAL:
+        t = king + d
+        while True:
+            marks[t] |= _DIAGONAL_CHECKERS
+            if b[t]:
+                break
+            t += d
+    for d in ORTHOGONAL:
+        t = king + d
+        while True:
+            marks[t] |= _ORTHOGONAL_CHECKERS
+            if b[t]:
+                break
+            t += d
+    for d in KING_STEPS:
+        marks[king + d] |= _ZONE
     return marks
 
 
@@ -242,7 +257,7 @@ for _f in SQUARES:
 _NO_ROW: Final[list[int]] = []
 """A :attr:`_Tables.rows` entry not made yet."""
 _LEVELS: Final = 6 * _OWN_SLOTS
-"""The span of a (cheapest level, own count) index: the stride of the safety and from-threat tables."""
+"""The span of an attack map entry (enemy rank, own count): the stride of the safety and from-threat tables."""
 
 
 @final
@@ -261,21 +276,21 @@ class _Tables:
         its squares and the phase only (to- and from-square, phase, pawn double step or slide length)."""
         levels = _LEVELS
         self.safety = [0] * (7 * 2 * levels)
-        """safety[(kind * 2 + capture) * 6 * 17 + cheapest level * 17 + own attacks]: the ``F_SAFETY`` weight."""
+        """safety[(kind * 2 + capture) * 6 * 17 + attack map entry]: the ``F_SAFETY`` weight."""
         self.from_threat = [0] * (7 * levels)
-        """from_threat[kind * 6 * 17 + cheapest level * 17]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
+        """from_threat[kind * 6 * 17 + attack map entry]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
         for kind in range(1, 7):
-            for level in range(6):
-                cheapest = _THREAT_LEVELS[level - 1] if level else 0
-                attacked = 0 if not level else 1 if cheapest < ATTACK_VALUE[kind] else 2
-                if level:
-                    threat = 1 if cheapest >= ATTACK_VALUE[kind] else 2
-                    self.from_threat[kind * levels + level * _OWN_SLOTS] = w[F_FROM_THREAT + threat * 7 + kind]
-                for capture in (0, 1):
-                    for count in range(_OWN_SLOTS):
+            for rank in range(_RANKS + 1):
+                cheapest = _THREAT_LEVELS[_RANKS - rank] if rank else 0
+                attacked = 0 if not rank else 1 if cheapest < ATTACK_VALUE[kind] else 2
+                threat = 1 if cheapest >= ATTACK_VALUE[kind] else 2
+                for count in range(_OWN_SLOTS):
+                    if rank:
+                        self.from_threat[kind * levels + rank * _OWN_SLOTS + count] = w[F_FROM_THREAT + threat * 7 + kind]
+                    for capture in (0, 1):
                         defenders = count - (0 if kind == PAWN and not capture else 1)
                         feature = F_SAFETY + ((capture * 3 + attacked) * 3 + (2 if defenders > 1 else defenders)) * 7
-                        self.safety[(kind * 2 + capture) * levels + level * _OWN_SLOTS + count] = w[feature + kind]
+                        self.safety[(kind * 2 + capture) * levels + rank * _OWN_SLOTS + count] = w[feature + kind]
         self.capture = w[F_CAPTURE:F_CAPTURE + 7 * 7]
         self.hanging = w[F_HANGING_VICTIM:F_HANGING_VICTIM + 7]
         self.recapture = w[F_RECAPTURE:F_RECAPTURE + 7]
@@ -362,10 +377,7 @@ class LinearChessModel(LinearModel):
         b: list[int] = board.cells
         us: int = board.turn
         side = us >> 3
-        attacks = _attack_maps(b, us)
-        cheapest = attacks[0]
-        own_count = attacks[1]
-        material = attacks[2]
+        attacks, material = _attack_maps(b, us)
         king: int = board.kings[side]
         enemy_king: int = board.kings[side ^ 1]
         last = history[-1] if history else NULL_MOVE
@@ -376,7 +388,7 @@ class LinearChessModel(LinearModel):
         if last_to >= 0 and board.halfmove_clock == 0:
             last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
         phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
-        in_check = cheapest[king] != 0
+        in_check = attacks[king] >= _OWN_SLOTS
         marks = _target_marks(b, enemy_king, us)
         castling = board.castling
         own_rights = _own_rights(castling, us)
@@ -399,6 +411,7 @@ class LinearChessModel(LinearModel):
         castle_h = tables.castle_h[phase]
         castle_a = tables.castle_a[phase]
         levels = _LEVELS
+        own_slots = _OWN_SLOTS
         size = SIZE  # locals: the board's constants are module globals to a caller
         black, pawn, rook, king_kind = BLACK, PAWN, ROOK, KING
         n = len(listed)
@@ -422,7 +435,7 @@ class LinearChessModel(LinearModel):
                 row = rows[row_base + p * size + f]
                 if not row:
                     row = tables.row(phase, p, f)
-                fixed = from_threat[kind * levels + cheapest[f]]
+                fixed = from_threat[kind * levels + attacks[f]]
                 if f == my_last_to:
                     fixed += same_w[kind]
                 if in_check:
@@ -439,6 +452,7 @@ class LinearChessModel(LinearModel):
                 check = check_w[kind]
                 zone = zone_w[kind]
             q = b[t]
+            a = attacks[t]
             score = row[t] + fixed
             if q:
                 if q & black == us:  # castling: the king takes its own rook
@@ -446,18 +460,18 @@ class LinearChessModel(LinearModel):
                     continue
                 victim = q & 7
                 score += capture_w[victim * 7 + kind]
-                if not cheapest[t]:
+                if a < own_slots:  # not attacked
                     score += hanging_w[victim]
                 if t == last_to:
                     score += recapture_w[kind] if last_capture else takes_last_w[kind]
-                score += safety[capture_safety + cheapest[t] + own_count[t]]
+                score += safety[capture_safety + a]
             elif t == pawn_ep:
                 score += en_passant
-                if not cheapest[t]:
+                if a < own_slots:
                     score += hanging_w[pawn]
-                score += safety[capture_safety + cheapest[t] + own_count[t]]
+                score += safety[capture_safety + a]
             else:
-                score += safety[quiet_safety + cheapest[t] + own_count[t]]
+                score += safety[quiet_safety + a]
             mark = marks[t]
             if mark & _ZONE:
                 score += zone
