@@ -44,7 +44,6 @@ from plybits.chess.board import (
     Board,
     Move,
     legal_moves,
-    move,
 )
 from plybits.rank import LinearModel, RankScheme, UniformModel
 
