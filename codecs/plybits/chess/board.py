@@ -19,7 +19,7 @@ from __future__ import annotations
 import operator
 from typing import Any, Final, NamedTuple, Self, cast
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
@@ -213,18 +213,33 @@ STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 def _attacked(b: list[int], sq: int, by: int) -> bool:
     """Whether any piece of colour ``by`` attacks ``sq`` on the cells ``b``."""
-    if by == WHITE:
-        if b[sq + S + W] == PAWN or b[sq + S + E] == PAWN:
+    # i64 locals: compiled, plain C arithmetic (docs/architecture.md, "What makes compiled code fast")
+    s: i64 = sq
+    colour: i64 = by
+    p: i64
+    if colour == WHITE:
+        p = b[s + S + W]
+        if p == PAWN:
             return True
-    elif b[sq + N + W] == BLACK | PAWN or b[sq + N + E] == BLACK | PAWN:
-        return True
-    knight = by | KNIGHT
-    for t in _KNIGHT_TARGETS[sq]:
-        if b[t] == knight:
+        p = b[s + S + E]
+        if p == PAWN:
             return True
-    king = by | KING
-    for d in KING_STEPS:
-        t = sq + d
+    else:
+        p = b[s + N + W]
+        if p == BLACK | PAWN:
+            return True
+        p = b[s + N + E]
+        if p == BLACK | PAWN:
+            return True
+    knight: i64 = colour | KNIGHT
+    for jump in KNIGHT_STEPS:  # the border of 2 keeps every jump inside the cells
+        p = b[s + jump]
+        if p == knight:
+            return True
+    king: i64 = colour | KING
+    for step in KING_STEPS:
+        d: i64 = step
+        t: i64 = s + d
         p = b[t]
         if p == king:
             return True
@@ -232,8 +247,10 @@ def _attacked(b: list[int], sq: int, by: int) -> bool:
             t += d
             p = b[t]
         # the first piece along d attacks sq if it is ours and a slider along d (OFF is of no colour or kind)
-        if p & BLACK == by and p != OFF and _SLIDERS_ALONG[SIZE + d] >> (p & 7) & 1:
-            return True
+        if p & BLACK == colour and p != OFF:
+            along: i64 = _SLIDERS_ALONG[SIZE + d]
+            if along >> (p & 7) & 1:
+                return True
     return False
 
 
@@ -716,21 +733,23 @@ def _generate(board: Board) -> list[Move]:
     this is the order of the moves as tuples (castling, king-takes-rook, sorts by the rook's square): each
     piece's moves are made in that order, and only a slider's answers to a check are sorted afterwards."""
     b = board.cells
-    us = board.turn
-    them = us ^ BLACK
-    k = board.kings[us >> 3]
+    # squares and pieces in i64 locals: compiled, plain C arithmetic (docs/architecture.md)
+    us: i64 = board.turn
+    them: i64 = us ^ BLACK
+    k: i64 = board.kings[us >> 3]
     table = MOVE_TABLE
     moves: list[Move] = []
     # the lines through the king: checks, and pins as (pinned square, step from the king) pairs
     pins: list[int] = []
-    checks = 0
-    checker = 0
-    check_step = 0  # from the king towards a sliding checker; 0 for a knight or pawn
-    queen = them | QUEEN
-    for d in KING_STEPS:
-        slider = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
-        t = k + d
-        p = b[t]
+    checks: i64 = 0
+    checker: i64 = 0
+    check_step: i64 = 0  # from the king towards a sliding checker; 0 for a knight or pawn
+    queen: i64 = them | QUEEN
+    for step in KING_STEPS:
+        d: i64 = step
+        slider: i64 = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
+        t: i64 = k + d
+        p: i64 = b[t]
         while p == 0:
             t += d
             p = b[t]
@@ -739,7 +758,7 @@ def _generate(board: Board) -> list[Move]:
             checker = t
             check_step = d
         elif p != OFF and p & BLACK == us:
-            own = t
+            own: i64 = t
             t += d
             p = b[t]
             while p == 0:
@@ -748,40 +767,43 @@ def _generate(board: Board) -> list[Move]:
             if p == slider or p == queen:
                 pins.append(own)
                 pins.append(d)
-    pawn = them | PAWN
-    for d in _PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
-        if b[k + d] == pawn:
+    pawn: i64 = them | PAWN
+    for step in _PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
+        p = b[k + step]
+        if p == pawn:
             checks += 1
-            checker = k + d
+            checker = k + step
             check_step = 0
-    knight = them | KNIGHT
-    for t in _KNIGHT_TARGETS[k]:
-        if b[t] == knight:
+    knight: i64 = them | KNIGHT
+    for jump in _KNIGHT_TARGETS[k]:
+        p = b[jump]
+        if p == knight:
             checks += 1
-            checker = t
+            checker = jump
             check_step = 0
     pinned = len(pins)
-    forward = N if us == WHITE else S
-    start_rank = 1 if us == WHITE else 6
-    before_last = 6 if us == WHITE else 1
-    ep = board.ep
+    forward: i64 = N if us == WHITE else S
+    start_rank: i64 = 1 if us == WHITE else 6
+    before_last: i64 = 6 if us == WHITE else 1
+    ep: i64 = board.ep
     unsorted = False  # a slider's answers to a check, made ray by ray
-    for s in SQUARES:
+    for square in SQUARES:
+        s: i64 = square
         p = b[s]
         if p == 0 or p & BLACK != us:
             continue
-        kind = p & 7
+        kind: i64 = p & 7
         if kind == KING:
             _add_king_moves(board, k, checks, moves)
             continue
         if checks >= 2:
             continue
-        pin = 0
+        pin: i64 = 0
         if pinned:
             for i in range(0, pinned, 2):
                 if pins[i] == s:
                     pin = pins[i + 1]
-        base = s * SIZE
+        base: i64 = s * SIZE
         if kind == PAWN:
             # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
             t = s + forward
@@ -795,12 +817,12 @@ def _generate(board: Board) -> list[Move]:
             if double and us == BLACK:
                 moves.append(table[(base + t + forward) * 8])
             d = forward + W
-            c = t + W
+            c: i64 = t + W
             if c == ep:
                 if _ep_legal(b, s, ep, us, k):
                     moves.append(table[(base + ep) * 8])
             else:
-                q = b[c]
+                q: i64 = b[c]
                 if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
                         and (checks == 0 or _evades(c, k, checker, check_step)):
                     _add_pawn_move(moves, s, c, promotes)
@@ -821,14 +843,15 @@ def _generate(board: Board) -> list[Move]:
         elif kind == KNIGHT:
             if pin:
                 continue  # a pinned knight never stays on its line
-            for t in _KNIGHT_TARGETS[s]:
-                q = b[t]
-                if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
-                    moves.append(table[(base + t) * 8])
+            for jump in _KNIGHT_TARGETS[s]:
+                q = b[jump]
+                if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(jump, k, checker, check_step)):
+                    moves.append(table[(base + jump) * 8])
         elif checks == 0:
             _add_slides(moves, b, s, kind, pin, them)
         else:
-            for d in _SLIDER_STEPS_OF[kind]:
+            for step in _SLIDER_STEPS_OF[kind]:
+                d = step
                 if pin != 0 and pin != d and pin != -d:
                     continue
                 t = s + d
@@ -846,11 +869,11 @@ def _generate(board: Board) -> list[Move]:
     return moves
 
 
-def _reach(b: list[int], s: int, d: int, them: int) -> int:
+def _reach(b: list[int], s: i64, d: i64, them: i64) -> i64:
     """How many squares a slider on ``s`` moves to along ``d``: the empty ones, and an enemy piece's that ends them."""
-    n = 0
-    t = s + d
-    q = b[t]
+    n: i64 = 0
+    t: i64 = s + d
+    q: i64 = b[t]
     while q == 0:
         n += 1
         t += d
@@ -860,11 +883,18 @@ def _reach(b: list[int], s: int, d: int, them: int) -> int:
     return n
 
 
-def _add_slides(moves: list[Move], b: list[int], s: int, kind: int, pin: int, them: int) -> None:
+def _add_slides(moves: list[Move], b: list[int], s: i64, kind: i64, pin: i64, them: i64) -> None:
     """Append the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side not in
     check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
     above it, nearest first."""
-    sw = so = se = w = e = nw = no = ne = 0
+    sw: i64 = 0
+    so: i64 = 0
+    se: i64 = 0
+    w: i64 = 0
+    e: i64 = 0
+    nw: i64 = 0
+    no: i64 = 0
+    ne: i64 = 0
     if kind != ROOK:
         if pin == 0 or pin == S + W or pin == N + E:
             sw = _reach(b, s, S + W, them)
@@ -880,8 +910,8 @@ def _add_slides(moves: list[Move], b: list[int], s: int, kind: int, pin: int, th
             w = _reach(b, s, W, them)
             e = _reach(b, s, E, them)
     table = MOVE_TABLE
-    base = (s * SIZE + s) * 8  # the table's key of s -> s; a step of one square adds 8
-    j = sw if sw > so else so
+    base: i64 = (s * SIZE + s) * 8  # the table's key of s -> s; a step of one square adds 8
+    j: i64 = sw if sw > so else so
     if se > j:
         j = se
     while j > 0:
@@ -892,20 +922,26 @@ def _add_slides(moves: list[Move], b: list[int], s: int, kind: int, pin: int, th
         if se >= j:
             moves.append(table[base + (S + E) * 8 * j])
         j -= 1
-    for j in range(w, 0, -1):
+    j = w
+    while j > 0:
         moves.append(table[base + W * 8 * j])
-    for j in range(1, e + 1):
+        j -= 1
+    j = 1
+    while j <= e:
         moves.append(table[base + E * 8 * j])
-    top = nw if nw > no else no
+        j += 1
+    top: i64 = nw if nw > no else no
     if ne > top:
         top = ne
-    for j in range(1, top + 1):
+    j = 1
+    while j <= top:
         if nw >= j:
             moves.append(table[base + (N + W) * 8 * j])
         if no >= j:
             moves.append(table[base + N * 8 * j])
         if ne >= j:
             moves.append(table[base + (N + E) * 8 * j])
+        j += 1
 
 
 def _add_king_moves(board: Board, k: int, checks: int, moves: list[Move]) -> None:

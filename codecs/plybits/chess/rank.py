@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast, final
 
+from mypy_extensions import i64
+
 from plybits.chess.board import (
     BISHOP,
     BLACK,
@@ -127,66 +129,89 @@ _STEPS_OF: Final[list[tuple[int, ...]]] = [(), (), KNIGHT_STEPS, DIAGONAL, ORTHO
 """_STEPS_OF[kind]: the steps a knight or king jumps or a slider moves along (pawns: by colour, apart)."""
 
 
+# The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
+# fast"): compiled, their arithmetic and comparisons are then plain C, about a third faster than tagged ints.
 def _attack_maps(b: list[int], us: int) -> tuple[list[int], int]:
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
     count of our attacks on it, the material of both sides' pieces other than pawns and kings).
 
     The map is read on the board's squares only: the border cells a walk ends on hold counts of no meaning.
     """
-    material = 0
+    material: i64 = 0
     attacks = [0] * SIZE
     ours: list[int] = []
     material_of = _MATERIAL
-    black = BLACK
+    steps_of = _STEPS_OF
+    colour: i64 = us
     # the enemy's pieces first, each square keeping the highest rank: then our counts are added to the ranks.
     # Pieces are walked by the cell arithmetic of their steps: the border of 2 keeps every step inside the list.
-    left = S + W if us == WHITE else N + W  # an enemy pawn's capture towards a
-    for s in SQUARES:
-        p = b[s]
+    left: i64 = S + W if us == WHITE else N + W  # an enemy pawn's capture towards a
+    for square in SQUARES:
+        s: i64 = square
+        p: i64 = b[s]
         if p == 0:
             continue
         material += material_of[p]
-        if p & black == us:
-            ours.append(s)
+        if p & BLACK == colour:
+            ours.append(square)
             continue
-        kind = p & 7
-        value = _THREAT[kind]
+        kind: i64 = p & 7
+        value: i64 = _THREAT[kind]
+        t: i64
+        a: i64
         if kind == PAWN:
             t = s + left
-            if attacks[t] < value:
+            a = attacks[t]
+            if a < value:
                 attacks[t] = value
             t += 2
-            if attacks[t] < value:
+            a = attacks[t]
+            if a < value:
                 attacks[t] = value
         elif kind == KNIGHT or kind == KING:
-            for d in _STEPS_OF[kind]:
-                t = s + d
-                if attacks[t] < value:
+            for step in steps_of[kind]:
+                t = s + step
+                a = attacks[t]
+                if a < value:
                     attacks[t] = value
         else:
-            for d in _STEPS_OF[kind]:
+            for step in steps_of[kind]:
+                d: i64 = step
                 t = s + d
                 while True:
-                    if attacks[t] < value:
+                    a = attacks[t]
+                    if a < value:
                         attacks[t] = value
-                    if b[t]:
+                    q: i64 = b[t]
+                    if q:
                         break
                     t += d
     left = N + W if us == WHITE else S + W  # our pawn's
-    for s in ours:
-        kind = b[s] & 7
+    for square in ours:
+        s = square
+        p = b[s]
+        kind = p & 7
         if kind == PAWN:
-            attacks[s + left] += 1
-            attacks[s + left + 2] += 1
+            t = s + left
+            a = attacks[t]
+            attacks[t] = a + 1
+            t += 2
+            a = attacks[t]
+            attacks[t] = a + 1
         elif kind == KNIGHT or kind == KING:
-            for d in _STEPS_OF[kind]:
-                attacks[s + d] += 1
+            for step in steps_of[kind]:
+                t = s + step
+                a = attacks[t]
+                attacks[t] = a + 1
         else:
-            for d in _STEPS_OF[kind]:
+            for step in steps_of[kind]:
+                d = step
                 t = s + d
                 while True:
-                    attacks[t] += 1
-                    if b[t]:
+                    a = attacks[t]
+                    attacks[t] = a + 1
+                    q = b[t]
+                    if q:
                         break
                     t += d
     return attacks, material
@@ -204,28 +229,39 @@ def _target_marks(b: list[int], king: int, us: int) -> list[int]:
 
     Read on the board's squares only (the border cells next to the king get marks too)."""
     marks = [0] * SIZE
-    for d in KNIGHT_STEPS:
-        marks[king + d] = 1 << KNIGHT
+    k: i64 = king
+    for step in KNIGHT_STEPS:
+        marks[k + step] = 1 << KNIGHT
     # a pawn of ours checks from where an enemy pawn on the king's square would capture
-    left = S + W if us == WHITE else N + W
-    marks[king + left] = 1 << PAWN
-    marks[king + left + 2] = 1 << PAWN
-    for d in DIAGONAL:
-        t = king + d
+    t: i64 = k + (S + W if us == WHITE else N + W)
+    marks[t] = 1 << PAWN
+    marks[t + 2] = 1 << PAWN
+    m: i64
+    q: i64
+    for step in DIAGONAL:
+        d: i64 = step
+        t = k + d
         while True:
-            marks[t] |= _DIAGONAL_CHECKERS
-            if b[t]:
+            m = marks[t]
+            marks[t] = m | _DIAGONAL_CHECKERS
+            q = b[t]
+            if q:
                 break
             t += d
-    for d in ORTHOGONAL:
-        t = king + d
+    for step in ORTHOGONAL:
+        d = step
+        t = k + d
         while True:
-            marks[t] |= _ORTHOGONAL_CHECKERS
-            if b[t]:
+            m = marks[t]
+            marks[t] = m | _ORTHOGONAL_CHECKERS
+            q = b[t]
+            if q:
                 break
             t += d
-    for d in KING_STEPS:
-        marks[king + d] |= _ZONE
+    for step in KING_STEPS:
+        t = k + step
+        m = marks[t]
+        marks[t] = m | _ZONE
     return marks
 
 
@@ -381,8 +417,8 @@ class LinearChessModel(LinearModel):
         enemy_king: int = board.kings[side ^ 1]
         last = history[-1] if history else NULL_MOVE
         mine = history[-2] if len(history) >= 2 else NULL_MOVE
-        last_to = last[1] if last[0] else -1
-        my_last_to = mine[1] if mine[0] else -1
+        last_to: i64 = last[1] if last[0] else -1
+        my_last_to: i64 = mine[1] if mine[0] else -1
         last_capture = False
         if last_to >= 0 and board.halfmove_clock == 0:
             last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
@@ -391,7 +427,7 @@ class LinearChessModel(LinearModel):
         marks = _target_marks(b, enemy_king, us)
         castling = board.castling
         own_rights = _own_rights(castling, us)
-        ep: int = board.ep or -1
+        ep: i64 = board.ep or -1
         row_base = (phase * 16) * SIZE
         rows = tables.rows
         safety = tables.safety
@@ -410,26 +446,32 @@ class LinearChessModel(LinearModel):
         castle_h = tables.castle_h[phase]
         castle_a = tables.castle_a[phase]
         levels = _LEVELS
-        own_slots = _OWN_SLOTS
         size = SIZE  # locals: the board's constants are module globals to a caller
-        black, pawn, rook, king_kind = BLACK, PAWN, ROOK, KING
+        colour: i64 = us
         n = len(listed)
         out = [0] * n
-        origin = -1
+        # squares, pieces and indices in i64 locals (plain C arithmetic compiled); weights and scores stay ints,
+        # which features() reads back from scores under weights of 2^(8 * feature id)
+        origin: i64 = -1
         # what depends on the origin square only (set when it changes)
         row = _NO_ROW
-        fixed = kind = quiet_safety = capture_safety = pawn_ep = check_bit = check = zone = 0
+        kind: i64 = 0
+        quiet_safety: i64 = 0
+        capture_safety: i64 = 0
+        pawn_ep: i64 = -1
+        check_bit: i64 = 0
+        fixed = check = zone = 0
         for i in range(n):
             m = listed[i]
-            f: int = m[0]
-            t: int = m[1]
-            promotion: int = m[2]
+            f: i64 = m[0]
+            t: i64 = m[1]
+            promotion: i64 = m[2]
             if f != origin:
                 if f == 0:
                     out[i] = tables.null
                     continue
                 origin = f
-                p = b[f]
+                p: i64 = b[f]
                 kind = p & 7
                 row = rows[row_base + p * size + f]
                 if not row:
@@ -439,39 +481,39 @@ class LinearChessModel(LinearModel):
                     fixed += same_w[kind]
                 if in_check:
                     fixed += evasion_w[kind]
-                if kind == king_kind:
+                if kind == KING:
                     if own_rights:
                         fixed += loses_castling
-                elif kind == rook and f in castling:
+                elif kind == ROOK and f in castling:
                     fixed += loses_castling
                 quiet_safety = kind * 2 * levels
                 capture_safety = quiet_safety + levels
-                pawn_ep = ep if kind == pawn else -1
+                pawn_ep = ep if kind == PAWN else -1
                 check_bit = 1 << kind
                 check = check_w[kind]
                 zone = zone_w[kind]
-            q = b[t]
-            a = attacks[t]
+            q: i64 = b[t]
+            a: i64 = attacks[t]
             score = row[t] + fixed
             if q:
-                if q & black == us:  # castling: the king takes its own rook
+                if q & BLACK == colour:  # castling: the king takes its own rook
                     out[i] = castle_h if t > f else castle_a
                     continue
-                victim = q & 7
+                victim: i64 = q & 7
                 score += capture_w[victim * 7 + kind]
-                if a < own_slots:  # not attacked
+                if a < _OWN_SLOTS:  # not attacked
                     score += hanging_w[victim]
                 if t == last_to:
                     score += recapture_w[kind] if last_capture else takes_last_w[kind]
                 score += safety[capture_safety + a]
             elif t == pawn_ep:
                 score += en_passant
-                if a < own_slots:
-                    score += hanging_w[pawn]
+                if a < _OWN_SLOTS:
+                    score += hanging_w[PAWN]
                 score += safety[capture_safety + a]
             else:
                 score += safety[quiet_safety + a]
-            mark = marks[t]
+            mark: i64 = marks[t]
             if mark & _ZONE:
                 score += zone
             if promotion:
