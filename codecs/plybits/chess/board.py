@@ -19,7 +19,7 @@ from __future__ import annotations
 import operator
 from typing import Any, Final, NamedTuple, Self, cast
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
@@ -127,9 +127,13 @@ SLIDER_STEPS = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: KING_STEPS}
 _SLIDER_STEPS_OF: Final[list[list[int]]] = [list(SLIDER_STEPS.get(kind, ())) for kind in range(8)]
 """_SLIDER_STEPS_OF[kind]: the steps a slider of that kind moves along (none for the other kinds)."""
 _KNIGHT_TARGETS: Final[list[list[int]]] = [
-    [s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]] if GEOMETRY.on_board[s] else [] for s in range(SIZE)
+    sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [] for s in range(SIZE)
 ]
-"""_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, in :data:`KNIGHT_STEPS` order."""
+"""_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, ascending (the legal moves' order)."""
+_KING_STEPS_BELOW: Final[tuple[int, ...]] = (S + W, S, S + E)
+_KING_STEPS_ALONG: Final[tuple[int, ...]] = (W, E)
+_KING_STEPS_ABOVE: Final[tuple[int, ...]] = (N + W, N, N + E)
+"""The king's steps in the legal moves' order: to the rank below, along its own rank, to the rank above."""
 _PAWN_CAPTURES: Final[list[list[int]]] = [[N + E, N + W], [S + E, S + W]]
 """_PAWN_CAPTURES[colour >> 3]: the steps a pawn of that colour captures along."""
 _SLIDERS_ALONG: Final[list[int]] = [0] * (2 * SIZE)
@@ -209,18 +213,33 @@ STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 def _attacked(b: list[int], sq: int, by: int) -> bool:
     """Whether any piece of colour ``by`` attacks ``sq`` on the cells ``b``."""
-    if by == WHITE:
-        if b[sq + S + W] == PAWN or b[sq + S + E] == PAWN:
+    # i64 locals: compiled, plain C arithmetic (docs/architecture.md, "What makes compiled code fast")
+    s: i64 = sq
+    colour: i64 = by
+    p: i64
+    if colour == WHITE:
+        p = b[s + S + W]
+        if p == PAWN:
             return True
-    elif b[sq + N + W] == BLACK | PAWN or b[sq + N + E] == BLACK | PAWN:
-        return True
-    knight = by | KNIGHT
-    for t in _KNIGHT_TARGETS[sq]:
-        if b[t] == knight:
+        p = b[s + S + E]
+        if p == PAWN:
             return True
-    king = by | KING
-    for d in KING_STEPS:
-        t = sq + d
+    else:
+        p = b[s + N + W]
+        if p == BLACK | PAWN:
+            return True
+        p = b[s + N + E]
+        if p == BLACK | PAWN:
+            return True
+    knight: i64 = colour | KNIGHT
+    for jump in KNIGHT_STEPS:  # the border of 2 keeps every jump inside the cells
+        p = b[s + jump]
+        if p == knight:
+            return True
+    king: i64 = colour | KING
+    for step in KING_STEPS:
+        d: i64 = step
+        t: i64 = s + d
         p = b[t]
         if p == king:
             return True
@@ -228,8 +247,10 @@ def _attacked(b: list[int], sq: int, by: int) -> bool:
             t += d
             p = b[t]
         # the first piece along d attacks sq if it is ours and a slider along d (OFF is of no colour or kind)
-        if p & BLACK == by and p != OFF and _SLIDERS_ALONG[SIZE + d] >> (p & 7) & 1:
-            return True
+        if p & BLACK == colour and p != OFF:
+            along: i64 = _SLIDERS_ALONG[SIZE + d]
+            if along >> (p & 7) & 1:
+                return True
     return False
 
 
@@ -329,13 +350,13 @@ def _evades(t: int, k: int, checker: int, step: int) -> bool:
 
 
 def _add_pawn_move(moves: list[Move], s: int, t: int, promotes: bool) -> None:
-    """Append the pawn move ``s`` -> ``t``: the four promotions (queen, rook, bishop, knight) if it ``promotes``."""
+    """Append the pawn move ``s`` -> ``t``: the four promotions (knight, bishop, rook, queen) if it ``promotes``."""
     key = (s * SIZE + t) * 8
     if promotes:
-        moves.append(MOVE_TABLE[key + QUEEN])
-        moves.append(MOVE_TABLE[key + ROOK])
-        moves.append(MOVE_TABLE[key + BISHOP])
         moves.append(MOVE_TABLE[key + KNIGHT])
+        moves.append(MOVE_TABLE[key + BISHOP])
+        moves.append(MOVE_TABLE[key + ROOK])
+        moves.append(MOVE_TABLE[key + QUEEN])
     else:
         moves.append(MOVE_TABLE[key])
 
@@ -715,25 +736,28 @@ def legal_moves(board: Board) -> list[Move]:
 
 
 def _generate(board: Board) -> list[Move]:
-    """The legal moves: each piece's, a1..h8 (a pawn's en passant capture first, then its push, double push
-    and captures; a knight's in :data:`KNIGHT_STEPS` order; a slider's ray by ray outwards), then the king's
-    steps, then castling."""
+    """The legal moves in canonical order: by origin square, then target square, then promotion kind (knight,
+    bishop, rook, queen). Square indices grow as a1 = 0 ... h8 = 63 do and promotion kinds in that order, so
+    this is the order of the moves as tuples (castling, king-takes-rook, sorts by the rook's square): each
+    piece's moves are made in that order, and only a slider's answers to a check are sorted afterwards."""
     b = board.cells
-    us = board.turn
-    them = us ^ BLACK
-    k = board.kings[us >> 3]
+    # squares and pieces in i64 locals: compiled, plain C arithmetic (docs/architecture.md)
+    us: i64 = board.turn
+    them: i64 = us ^ BLACK
+    k: i64 = board.kings[us >> 3]
     table = MOVE_TABLE
     moves: list[Move] = []
     # the lines through the king: checks, and pins as (pinned square, step from the king) pairs
     pins: list[int] = []
-    checks = 0
-    checker = 0
-    check_step = 0  # from the king towards a sliding checker; 0 for a knight or pawn
-    queen = them | QUEEN
-    for d in KING_STEPS:
-        slider = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
-        t = k + d
-        p = b[t]
+    checks: i64 = 0
+    checker: i64 = 0
+    check_step: i64 = 0  # from the king towards a sliding checker; 0 for a knight or pawn
+    queen: i64 = them | QUEEN
+    for step in KING_STEPS:
+        d: i64 = step
+        slider: i64 = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
+        t: i64 = k + d
+        p: i64 = b[t]
         while p == 0:
             t += d
             p = b[t]
@@ -742,7 +766,7 @@ def _generate(board: Board) -> list[Move]:
             checker = t
             check_step = d
         elif p != OFF and p & BLACK == us:
-            own = t
+            own: i64 = t
             t += d
             p = b[t]
             while p == 0:
@@ -751,101 +775,228 @@ def _generate(board: Board) -> list[Move]:
             if p == slider or p == queen:
                 pins.append(own)
                 pins.append(d)
-    pawn = them | PAWN
-    captures = _PAWN_CAPTURES[us >> 3]
-    for d in captures:  # where the enemy pawns that attack the king stand
-        if b[k + d] == pawn:
+    pawn: i64 = them | PAWN
+    for step in _PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
+        p = b[k + step]
+        if p == pawn:
             checks += 1
-            checker = k + d
+            checker = k + step
             check_step = 0
-    knight = them | KNIGHT
-    for t in _KNIGHT_TARGETS[k]:
-        if b[t] == knight:
+    knight: i64 = them | KNIGHT
+    for jump in _KNIGHT_TARGETS[k]:
+        p = b[jump]
+        if p == knight:
             checks += 1
-            checker = t
+            checker = jump
             check_step = 0
-    if checks < 2:
-        pinned = len(pins)
-        forward = N if us == WHITE else S
-        start_rank = 1 if us == WHITE else 6
-        before_last = 6 if us == WHITE else 1
-        ep = board.ep
-        for s in SQUARES:
-            p = b[s]
-            if p == 0 or p & BLACK != us:
-                continue
-            kind = p & 7
-            if kind == KING:
-                continue
-            pin = 0
-            if pinned:
-                for i in range(0, pinned, 2):
-                    if pins[i] == s:
-                        pin = pins[i + 1]
-            base = s * SIZE
-            if kind == PAWN:
-                t = s + forward
-                if ep and (ep == t + E or ep == t + W) and _ep_legal(b, s, ep, us, k):
+    pinned = len(pins)
+    forward: i64 = N if us == WHITE else S
+    start_rank: i64 = 1 if us == WHITE else 6
+    before_last: i64 = 6 if us == WHITE else 1
+    ep: i64 = board.ep
+    unsorted = False  # a slider's answers to a check, made ray by ray
+    for square in SQUARES:
+        s: i64 = square
+        p = b[s]
+        if p == 0 or p & BLACK != us:
+            continue
+        kind: i64 = p & 7
+        if kind == KING:
+            _add_king_moves(board, k, checks, moves)
+            continue
+        if checks >= 2:
+            continue
+        pin: i64 = 0
+        if pinned:
+            for i in range(0, pinned, 2):
+                if pins[i] == s:
+                    pin = pins[i + 1]
+        base: i64 = s * SIZE
+        if kind == PAWN:
+            # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
+            t = s + forward
+            along = pin == 0 or pin == forward or pin == -forward
+            push = along and b[t] == 0
+            double = push and RANK_OF[s] == start_rank and b[t + forward] == 0 \
+                and (checks == 0 or _evades(t + forward, k, checker, check_step))
+            if push and checks:
+                push = _evades(t, k, checker, check_step)
+            promotes = RANK_OF[s] == before_last
+            if double and us == BLACK:
+                moves.append(table[(base + t + forward) * 8])
+            d = forward + W
+            c: i64 = t + W
+            if c == ep:
+                if _ep_legal(b, s, ep, us, k):
                     moves.append(table[(base + ep) * 8])
-                promotes = RANK_OF[s] == before_last
-                if b[t] == 0:
-                    if (pin == 0 or pin == forward or pin == -forward) and (checks == 0 or _evades(t, k, checker, check_step)):
-                        _add_pawn_move(moves, s, t, promotes)
-                    t += forward
-                    if RANK_OF[s] == start_rank and b[t] == 0 and (pin == 0 or pin == forward or pin == -forward) \
-                            and (checks == 0 or _evades(t, k, checker, check_step)):
-                        moves.append(table[(base + t) * 8])
-                for d in captures:
-                    t = s + d
-                    q = b[t]
-                    if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
-                            and (checks == 0 or _evades(t, k, checker, check_step)):
-                        _add_pawn_move(moves, s, t, promotes)
-            elif kind == KNIGHT:
-                if pin:
-                    continue  # a pinned knight never stays on its line
-                for t in _KNIGHT_TARGETS[s]:
-                    q = b[t]
-                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
-                        moves.append(table[(base + t) * 8])
-            elif pin == 0 and checks == 0:
-                for d in _SLIDER_STEPS_OF[kind]:
-                    t = s + d
-                    q = b[t]
-                    while q == 0:
-                        moves.append(table[(base + t) * 8])
-                        t += d
-                        q = b[t]
-                    if q ^ them < 8:  # an enemy piece (not an own one, not OFF)
-                        moves.append(table[(base + t) * 8])
             else:
-                for d in _SLIDER_STEPS_OF[kind]:
-                    if pin != 0 and pin != d and pin != -d:
-                        continue
-                    t = s + d
+                q: i64 = b[c]
+                if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                        and (checks == 0 or _evades(c, k, checker, check_step)):
+                    _add_pawn_move(moves, s, c, promotes)
+            if push:
+                _add_pawn_move(moves, s, t, promotes)
+            d = forward + E
+            c = t + E
+            if c == ep:
+                if _ep_legal(b, s, ep, us, k):
+                    moves.append(table[(base + ep) * 8])
+            else:
+                q = b[c]
+                if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                        and (checks == 0 or _evades(c, k, checker, check_step)):
+                    _add_pawn_move(moves, s, c, promotes)
+            if double and us == WHITE:
+                moves.append(table[(base + t + forward) * 8])
+        elif kind == KNIGHT:
+            if pin:
+                continue  # a pinned knight never stays on its line
+            for jump in _KNIGHT_TARGETS[s]:
+                q = b[jump]
+                if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(jump, k, checker, check_step)):
+                    moves.append(table[(base + jump) * 8])
+        elif checks == 0:
+            _add_slides(moves, b, s, kind, pin, them)
+        else:
+            for step in _SLIDER_STEPS_OF[kind]:
+                d = step
+                if pin != 0 and pin != d and pin != -d:
+                    continue
+                t = s + d
+                q = b[t]
+                while True:
+                    if (q == 0 or q ^ them < 8) and _evades(t, k, checker, check_step):
+                        moves.append(table[(base + t) * 8])
+                        unsorted = True
+                    if q != 0:
+                        break
+                    t += d
                     q = b[t]
-                    while True:
-                        if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(t, k, checker, check_step)):
-                            moves.append(table[(base + t) * 8])
-                        if q != 0:
-                            break
-                        t += d
-                        q = b[t]
-    # king steps, the king lifted off so that it does not hide the squares behind it from a slider
-    king = b[k]
-    b[k] = EMPTY
+    if unsorted:
+        moves.sort()
+    return moves
+
+
+def _reach(b: list[int], s: i64, d: i64, them: i64) -> i64:
+    """How many squares a slider on ``s`` moves to along ``d``: the empty ones, and an enemy piece's that ends them."""
+    n: i64 = 0
+    t: i64 = s + d
+    q: i64 = b[t]
+    while q == 0:
+        n += 1
+        t += d
+        q = b[t]
+    if q ^ them < 8:  # an enemy piece (not an own one, not OFF)
+        n += 1
+    return n
+
+
+def _add_slides(moves: list[Move], b: list[int], s: i64, kind: i64, pin: i64, them: i64) -> None:
+    """Append the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side not in
+    check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
+    above it, nearest first."""
+    sw: i64 = 0
+    so: i64 = 0
+    se: i64 = 0
+    w: i64 = 0
+    e: i64 = 0
+    nw: i64 = 0
+    no: i64 = 0
+    ne: i64 = 0
+    if kind != ROOK:
+        if pin == 0 or pin == S + W or pin == N + E:
+            sw = _reach(b, s, S + W, them)
+            ne = _reach(b, s, N + E, them)
+        if pin == 0 or pin == S + E or pin == N + W:
+            se = _reach(b, s, S + E, them)
+            nw = _reach(b, s, N + W, them)
+    if kind != BISHOP:
+        if pin == 0 or pin == S or pin == N:
+            so = _reach(b, s, S, them)
+            no = _reach(b, s, N, them)
+        if pin == 0 or pin == W or pin == E:
+            w = _reach(b, s, W, them)
+            e = _reach(b, s, E, them)
+    table = MOVE_TABLE
+    base: i64 = (s * SIZE + s) * 8  # the table's key of s -> s; a step of one square adds 8
+    j: i64 = sw if sw > so else so
+    if se > j:
+        j = se
+    while j > 0:
+        if sw >= j:
+            moves.append(table[base + (S + W) * 8 * j])
+        if so >= j:
+            moves.append(table[base + S * 8 * j])
+        if se >= j:
+            moves.append(table[base + (S + E) * 8 * j])
+        j -= 1
+    j = w
+    while j > 0:
+        moves.append(table[base + W * 8 * j])
+        j -= 1
+    j = 1
+    while j <= e:
+        moves.append(table[base + E * 8 * j])
+        j += 1
+    top: i64 = nw if nw > no else no
+    if ne > top:
+        top = ne
+    j = 1
+    while j <= top:
+        if nw >= j:
+            moves.append(table[base + (N + W) * 8 * j])
+        if no >= j:
+            moves.append(table[base + N * 8 * j])
+        if ne >= j:
+            moves.append(table[base + (N + E) * 8 * j])
+        j += 1
+
+
+def _add_king_moves(board: Board, k: int, checks: int, moves: list[Move]) -> None:
+    """Append the legal moves of the king on ``k`` (``checks``: how many pieces give check), in target order:
+    the rank below, castling towards a, the steps along its rank, castling towards h, the rank above."""
+    b = board.cells
+    us = board.turn
+    them = us ^ BLACK
+    table = MOVE_TABLE
     base = k * SIZE
-    for d in KING_STEPS:
+    a_rook = h_rook = 0
+    if board.castling and not checks:
+        back = 0 if us == WHITE else 7
+        for r in board.castling:
+            if RANK_OF[r] == back:
+                if r < k:
+                    a_rook = r
+                else:
+                    h_rook = r
+    king = b[k]
+    b[k] = EMPTY  # lifted, so that it does not hide the squares behind it from a slider
+    for d in _KING_STEPS_BELOW:
+        t = k + d
+        q = b[t]
+        if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
+            moves.append(table[(base + t) * 8])
+    if a_rook:
+        b[k] = king
+        if _castling_legal(b, k, a_rook, us):
+            moves.append(table[(base + a_rook) * 8])
+        b[k] = EMPTY
+    for d in _KING_STEPS_ALONG:
+        t = k + d
+        q = b[t]
+        if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
+            moves.append(table[(base + t) * 8])
+    if h_rook:
+        b[k] = king
+        if _castling_legal(b, k, h_rook, us):
+            moves.append(table[(base + h_rook) * 8])
+        b[k] = EMPTY
+    for d in _KING_STEPS_ABOVE:
         t = k + d
         q = b[t]
         if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
             moves.append(table[(base + t) * 8])
     b[k] = king
-    if board.castling and not checks:
-        for r in board.castling:
-            if (RANK_OF[r] == 0) == (us == WHITE) and _castling_legal(b, k, r, us):
-                moves.append(table[(base + r) * 8])
-    return moves
 
 
 def gives_check(board: Board, m: Move) -> bool:

@@ -18,29 +18,34 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast, final
 
+from mypy_extensions import i64
+
 from plybits.chess.board import (
     BISHOP,
     BLACK,
     DIAGONAL,
+    E,
     FILE_OF,
     KING,
     KING_STEPS,
     KNIGHT,
     KNIGHT_STEPS,
     LINE,
+    N,
     NULL_MOVE,
     ORTHOGONAL,
     PAWN,
     QUEEN,
     RANK_OF,
     ROOK,
+    S,
     SIZE,
     SQUARES,
+    W,
     WHITE,
     Board,
     Move,
     legal_moves,
-    move,
 )
 from plybits.rank import LinearModel, RankScheme, UniformModel
 
@@ -61,22 +66,10 @@ def move_key(move: Move) -> int:
     return (SQUARE64[move[0]] * 64 + SQUARE64[move[1]]) * 8 + PROMOTION_ORDER[move[2]]
 
 
-_KEYS: dict[Move, int] = {}
-"""The sort key of every move object there is (moves are interned by :func:`plybits.chess.board.move`)."""
-for _a in SQUARES:
-    for _b in SQUARES:
-        if _a != _b:
-            _KEYS[move(_a, _b)] = move_key(move(_a, _b))
-            if abs(RANK_OF[_a] - RANK_OF[_b]) == 1 and RANK_OF[_b] in (0, 7) and abs(FILE_OF[_a] - FILE_OF[_b]) <= 1:
-                for _promotion in (KNIGHT, BISHOP, ROOK, QUEEN):
-                    _KEYS[move(_a, _b, _promotion)] = move_key(move(_a, _b, _promotion))
-_key = _KEYS.__getitem__
-
-
 def canonical_moves(board: Board) -> list[Move]:
-    """The legal moves in canonical order, then the null move."""
+    """The legal moves in canonical order (the order :func:`~plybits.chess.board.legal_moves` makes them in:
+    ascending :func:`move_key`), then the null move."""
     moves = legal_moves(board)  # the function: a method call on a Position goes through Python's lookup
-    moves.sort(key=_key)
     moves.append(NULL_MOVE)
     return moves
 
@@ -120,110 +113,155 @@ F_HANGING_VICTIM = _block(7)  # captures an undefended piece, by victim kind
 N_FEATURES = _next
 
 
-def _rays(s: int, steps: Sequence[int]) -> list[list[int]]:
-    rays = []
-    for d in steps:
-        ray = []
-        t = s + d
-        while RELATIVE[0][t] >= 0:
-            ray.append(t)
-            t += d
-        if ray:
-            rays.append(ray)
-    return rays
-
-
-def _jumps(s: int, steps: Sequence[int]) -> list[int]:
-    return [s + d for d in steps if RELATIVE[0][s + d] >= 0]
-
-
-_JUMPS: Final[list[list[int]]] = [[] for _ in range(16 * SIZE)]
-"""_JUMPS[piece * SIZE + sq]: the squares that piece (pawn, knight or king) standing on sq attacks."""
-_RAYS: Final[list[list[list[int]]]] = [[] for _ in range(16 * SIZE)]
-"""_RAYS[piece * SIZE + sq]: the rays (nearest square first) of that slider standing on sq."""
-for _sq in SQUARES:
-    for _colour in (WHITE, BLACK):
-        _JUMPS[(_colour | PAWN) * SIZE + _sq] = _jumps(_sq, (11, 13) if _colour == WHITE else (-11, -13))
-        _JUMPS[(_colour | KNIGHT) * SIZE + _sq] = _jumps(_sq, KNIGHT_STEPS)
-        _JUMPS[(_colour | KING) * SIZE + _sq] = _jumps(_sq, KING_STEPS)
-        _RAYS[(_colour | BISHOP) * SIZE + _sq] = _rays(_sq, DIAGONAL)
-        _RAYS[(_colour | ROOK) * SIZE + _sq] = _rays(_sq, ORTHOGONAL)
-        _RAYS[(_colour | QUEEN) * SIZE + _sq] = _rays(_sq, KING_STEPS)
 _MATERIAL: Final[list[int]] = [VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)]
 _THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
-"""The distinct attack values (1, 3, 5, 9, 20): an attack map stores a value's level (1..5), 0 for none."""
+"""The distinct attack values (1, 3, 5, 9, 20)."""
+_RANKS: Final = len(_THREAT_LEVELS)
 _OWN_SLOTS: Final = 17
 """A square holds at most 16 of one side's attacks (each piece attacks it once at most): counts 0..16."""
 _THREAT: Final[list[int]] = [
-    (_THREAT_LEVELS.index(ATTACK_VALUE[p & 7]) + 1) * _OWN_SLOTS if PAWN <= p & 7 <= KING else 0 for p in range(16)
+    (_RANKS - _THREAT_LEVELS.index(ATTACK_VALUE[p & 7])) * _OWN_SLOTS if PAWN <= p & 7 <= KING else 0
+    for p in range(16)
 ]
-"""_THREAT[piece]: the level of its attack value times :data:`_OWN_SLOTS`; levels order as the values do."""
+"""_THREAT[piece]: the rank of its attack value, the cheapest the highest (pawn 5 ... king 1), times
+:data:`_OWN_SLOTS`: the cheapest attacker of a square is the one of the highest rank."""
+_STEPS_OF: Final[list[tuple[int, ...]]] = [(), (), KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS, ()]
+"""_STEPS_OF[kind]: the steps a knight or king jumps or a slider moves along (pawns: by colour, apart)."""
 
 
-def _attack_maps(b: list[int], us: int) -> tuple[list[int], list[int], int]:
-    """(the level of the enemy's cheapest attacker of each square times :data:`_OWN_SLOTS` (0: not attacked),
-    the count of our attacks on each square, the material of both sides' pieces other than pawns and kings)."""
-    material = 0
-    cheapest = [0] * SIZE
-    own = [0] * SIZE
-    jumps_of = _JUMPS
-    rays_of = _RAYS
-    threat_of = _THREAT
+# The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
+# fast"): compiled, their arithmetic and comparisons are then plain C, about a third faster than tagged ints.
+def _attack_maps(b: list[int], us: int) -> tuple[list[int], int]:
+    """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
+    count of our attacks on it, the material of both sides' pieces other than pawns and kings).
+
+    The map is read on the board's squares only: the border cells a walk ends on hold counts of no meaning.
+    """
+    material: i64 = 0
+    attacks = [0] * SIZE
+    ours: list[int] = []
     material_of = _MATERIAL
-    size = SIZE  # locals: the board's constants are module globals to a caller
-    black = BLACK
-    for s in SQUARES:
-        p = b[s]
+    steps_of = _STEPS_OF
+    colour: i64 = us
+    # the enemy's pieces first, each square keeping the highest rank: then our counts are added to the ranks.
+    # Pieces are walked by the cell arithmetic of their steps: the border of 2 keeps every step inside the list.
+    left: i64 = S + W if us == WHITE else N + W  # an enemy pawn's capture towards a
+    for square in SQUARES:
+        s: i64 = square
+        p: i64 = b[s]
         if p == 0:
             continue
         material += material_of[p]
-        key = p * size + s
-        if p & black == us:
-            for t in jumps_of[key]:
-                own[t] += 1
-            for ray in rays_of[key]:
-                for t in ray:
-                    own[t] += 1
-                    if b[t]:
-                        break
+        if p & BLACK == colour:
+            ours.append(square)
+            continue
+        kind: i64 = p & 7
+        value: i64 = _THREAT[kind]
+        t: i64
+        a: i64
+        if kind == PAWN:
+            t = s + left
+            a = attacks[t]
+            if a < value:
+                attacks[t] = value
+            t += 2
+            a = attacks[t]
+            if a < value:
+                attacks[t] = value
+        elif kind == KNIGHT or kind == KING:
+            for step in steps_of[kind]:
+                t = s + step
+                a = attacks[t]
+                if a < value:
+                    attacks[t] = value
         else:
-            value = threat_of[p]
-            for t in jumps_of[key]:
-                c = cheapest[t]
-                if c == 0 or c > value:
-                    cheapest[t] = value
-            for ray in rays_of[key]:
-                for t in ray:
-                    c = cheapest[t]
-                    if c == 0 or c > value:
-                        cheapest[t] = value
-                    if b[t]:
+            for step in steps_of[kind]:
+                d: i64 = step
+                t = s + d
+                while True:
+                    a = attacks[t]
+                    if a < value:
+                        attacks[t] = value
+                    q: i64 = b[t]
+                    if q:
                         break
-    return cheapest, own, material
+                    t += d
+    left = N + W if us == WHITE else S + W  # our pawn's
+    for square in ours:
+        s = square
+        p = b[s]
+        kind = p & 7
+        if kind == PAWN:
+            t = s + left
+            a = attacks[t]
+            attacks[t] = a + 1
+            t += 2
+            a = attacks[t]
+            attacks[t] = a + 1
+        elif kind == KNIGHT or kind == KING:
+            for step in steps_of[kind]:
+                t = s + step
+                a = attacks[t]
+                attacks[t] = a + 1
+        else:
+            for step in steps_of[kind]:
+                d = step
+                t = s + d
+                while True:
+                    a = attacks[t]
+                    attacks[t] = a + 1
+                    q = b[t]
+                    if q:
+                        break
+                    t += d
+    return attacks, material
 
 
 _ZONE: Final = 1
 """Bit of a :func:`_target_marks` entry: the square touches the enemy king."""
+_DIAGONAL_CHECKERS: Final = 1 << BISHOP | 1 << QUEEN
+_ORTHOGONAL_CHECKERS: Final = 1 << ROOK | 1 << QUEEN
 
 
 def _target_marks(b: list[int], king: int, us: int) -> list[int]:
     """Per square: bit ``kind`` set if a piece of ``us`` of that kind standing there would attack the enemy
-    ``king`` (blockers as they stand now), and bit :data:`_ZONE` if the square touches that king."""
+    ``king`` (blockers as they stand now), and bit :data:`_ZONE` if the square touches that king.
+
+    Read on the board's squares only (the border cells next to the king get marks too)."""
     marks = [0] * SIZE
-    for t in _JUMPS[(us ^ BLACK | KNIGHT) * SIZE + king]:
-        marks[t] |= 1 << KNIGHT
+    k: i64 = king
+    for step in KNIGHT_STEPS:
+        marks[k + step] = 1 << KNIGHT
     # a pawn of ours checks from where an enemy pawn on the king's square would capture
-    for t in _JUMPS[(us ^ BLACK | PAWN) * SIZE + king]:
-        marks[t] |= 1 << PAWN
-    for kind in (BISHOP, ROOK):
-        bits = 1 << kind | 1 << QUEEN
-        for ray in _RAYS[kind * SIZE + king]:
-            for t in ray:
-                marks[t] |= bits
-                if b[t]:
-                    break
-    for t in _JUMPS[KING * SIZE + king]:
-        marks[t] |= _ZONE
+    t: i64 = k + (S + W if us == WHITE else N + W)
+    marks[t] = 1 << PAWN
+    marks[t + 2] = 1 << PAWN
+    m: i64
+    q: i64
+    for step in DIAGONAL:
+        d: i64 = step
+        t = k + d
+        while True:
+            m = marks[t]
+            marks[t] = m | _DIAGONAL_CHECKERS
+            q = b[t]
+            if q:
+                break
+            t += d
+    for step in ORTHOGONAL:
+        d = step
+        t = k + d
+        while True:
+            m = marks[t]
+            marks[t] = m | _ORTHOGONAL_CHECKERS
+            q = b[t]
+            if q:
+                break
+            t += d
+    for step in KING_STEPS:
+        t = k + step
+        m = marks[t]
+        marks[t] = m | _ZONE
     return marks
 
 
@@ -254,7 +292,7 @@ for _f in SQUARES:
 _NO_ROW: Final[list[int]] = []
 """A :attr:`_Tables.rows` entry not made yet."""
 _LEVELS: Final = 6 * _OWN_SLOTS
-"""The span of a (cheapest level, own count) index: the stride of the safety and from-threat tables."""
+"""The span of an attack map entry (enemy rank, own count): the stride of the safety and from-threat tables."""
 
 
 @final
@@ -273,21 +311,21 @@ class _Tables:
         its squares and the phase only (to- and from-square, phase, pawn double step or slide length)."""
         levels = _LEVELS
         self.safety = [0] * (7 * 2 * levels)
-        """safety[(kind * 2 + capture) * 6 * 17 + cheapest level * 17 + own attacks]: the ``F_SAFETY`` weight."""
+        """safety[(kind * 2 + capture) * 6 * 17 + attack map entry]: the ``F_SAFETY`` weight."""
         self.from_threat = [0] * (7 * levels)
-        """from_threat[kind * 6 * 17 + cheapest level * 17]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
+        """from_threat[kind * 6 * 17 + attack map entry]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
         for kind in range(1, 7):
-            for level in range(6):
-                cheapest = _THREAT_LEVELS[level - 1] if level else 0
-                attacked = 0 if not level else 1 if cheapest < ATTACK_VALUE[kind] else 2
-                if level:
-                    threat = 1 if cheapest >= ATTACK_VALUE[kind] else 2
-                    self.from_threat[kind * levels + level * _OWN_SLOTS] = w[F_FROM_THREAT + threat * 7 + kind]
-                for capture in (0, 1):
-                    for count in range(_OWN_SLOTS):
+            for rank in range(_RANKS + 1):
+                cheapest = _THREAT_LEVELS[_RANKS - rank] if rank else 0
+                attacked = 0 if not rank else 1 if cheapest < ATTACK_VALUE[kind] else 2
+                threat = 1 if cheapest >= ATTACK_VALUE[kind] else 2
+                for count in range(_OWN_SLOTS):
+                    if rank:
+                        self.from_threat[kind * levels + rank * _OWN_SLOTS + count] = w[F_FROM_THREAT + threat * 7 + kind]
+                    for capture in (0, 1):
                         defenders = count - (0 if kind == PAWN and not capture else 1)
                         feature = F_SAFETY + ((capture * 3 + attacked) * 3 + (2 if defenders > 1 else defenders)) * 7
-                        self.safety[(kind * 2 + capture) * levels + level * _OWN_SLOTS + count] = w[feature + kind]
+                        self.safety[(kind * 2 + capture) * levels + rank * _OWN_SLOTS + count] = w[feature + kind]
         self.capture = w[F_CAPTURE:F_CAPTURE + 7 * 7]
         self.hanging = w[F_HANGING_VICTIM:F_HANGING_VICTIM + 7]
         self.recapture = w[F_RECAPTURE:F_RECAPTURE + 7]
@@ -374,25 +412,22 @@ class LinearChessModel(LinearModel):
         b: list[int] = board.cells
         us: int = board.turn
         side = us >> 3
-        attacks = _attack_maps(b, us)
-        cheapest = attacks[0]
-        own_count = attacks[1]
-        material = attacks[2]
+        attacks, material = _attack_maps(b, us)
         king: int = board.kings[side]
         enemy_king: int = board.kings[side ^ 1]
         last = history[-1] if history else NULL_MOVE
         mine = history[-2] if len(history) >= 2 else NULL_MOVE
-        last_to = last[1] if last[0] else -1
-        my_last_to = mine[1] if mine[0] else -1
+        last_to: i64 = last[1] if last[0] else -1
+        my_last_to: i64 = mine[1] if mine[0] else -1
         last_capture = False
         if last_to >= 0 and board.halfmove_clock == 0:
             last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
         phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
-        in_check = cheapest[king] != 0
+        in_check = attacks[king] >= _OWN_SLOTS
         marks = _target_marks(b, enemy_king, us)
         castling = board.castling
         own_rights = _own_rights(castling, us)
-        ep: int = board.ep or -1
+        ep: i64 = board.ep or -1
         row_base = (phase * 16) * SIZE
         rows = tables.rows
         safety = tables.safety
@@ -412,65 +447,73 @@ class LinearChessModel(LinearModel):
         castle_a = tables.castle_a[phase]
         levels = _LEVELS
         size = SIZE  # locals: the board's constants are module globals to a caller
-        black, pawn, rook, king_kind = BLACK, PAWN, ROOK, KING
+        colour: i64 = us
         n = len(listed)
         out = [0] * n
-        origin = -1
+        # squares, pieces and indices in i64 locals (plain C arithmetic compiled); weights and scores stay ints,
+        # which features() reads back from scores under weights of 2^(8 * feature id)
+        origin: i64 = -1
         # what depends on the origin square only (set when it changes)
         row = _NO_ROW
-        fixed = kind = quiet_safety = capture_safety = pawn_ep = check_bit = check = zone = 0
+        kind: i64 = 0
+        quiet_safety: i64 = 0
+        capture_safety: i64 = 0
+        pawn_ep: i64 = -1
+        check_bit: i64 = 0
+        fixed = check = zone = 0
         for i in range(n):
             m = listed[i]
-            f: int = m[0]
-            t: int = m[1]
-            promotion: int = m[2]
+            f: i64 = m[0]
+            t: i64 = m[1]
+            promotion: i64 = m[2]
             if f != origin:
                 if f == 0:
                     out[i] = tables.null
                     continue
                 origin = f
-                p = b[f]
+                p: i64 = b[f]
                 kind = p & 7
                 row = rows[row_base + p * size + f]
                 if not row:
                     row = tables.row(phase, p, f)
-                fixed = from_threat[kind * levels + cheapest[f]]
+                fixed = from_threat[kind * levels + attacks[f]]
                 if f == my_last_to:
                     fixed += same_w[kind]
                 if in_check:
                     fixed += evasion_w[kind]
-                if kind == king_kind:
+                if kind == KING:
                     if own_rights:
                         fixed += loses_castling
-                elif kind == rook and f in castling:
+                elif kind == ROOK and f in castling:
                     fixed += loses_castling
                 quiet_safety = kind * 2 * levels
                 capture_safety = quiet_safety + levels
-                pawn_ep = ep if kind == pawn else -1
+                pawn_ep = ep if kind == PAWN else -1
                 check_bit = 1 << kind
                 check = check_w[kind]
                 zone = zone_w[kind]
-            q = b[t]
+            q: i64 = b[t]
+            a: i64 = attacks[t]
             score = row[t] + fixed
             if q:
-                if q & black == us:  # castling: the king takes its own rook
+                if q & BLACK == colour:  # castling: the king takes its own rook
                     out[i] = castle_h if t > f else castle_a
                     continue
-                victim = q & 7
+                victim: i64 = q & 7
                 score += capture_w[victim * 7 + kind]
-                if not cheapest[t]:
+                if a < _OWN_SLOTS:  # not attacked
                     score += hanging_w[victim]
                 if t == last_to:
                     score += recapture_w[kind] if last_capture else takes_last_w[kind]
-                score += safety[capture_safety + cheapest[t] + own_count[t]]
+                score += safety[capture_safety + a]
             elif t == pawn_ep:
                 score += en_passant
-                if not cheapest[t]:
-                    score += hanging_w[pawn]
-                score += safety[capture_safety + cheapest[t] + own_count[t]]
+                if a < _OWN_SLOTS:
+                    score += hanging_w[PAWN]
+                score += safety[capture_safety + a]
             else:
-                score += safety[quiet_safety + cheapest[t] + own_count[t]]
-            mark = marks[t]
+                score += safety[quiet_safety + a]
+            mark: i64 = marks[t]
             if mark & _ZONE:
                 score += zone
             if promotion:
