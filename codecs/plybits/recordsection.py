@@ -204,8 +204,17 @@ def _others(unused: list[str], successors: list[str], last: str) -> list[str]:
 
 
 def _prefix_index(prefixes: Sequence[str], value: str) -> int:
-    """The index of the longest of ``prefixes`` that ``value`` starts with."""
-    return max((i for i, p in enumerate(prefixes) if value.startswith(p)), key=lambda i: len(prefixes[i]))
+    """The index of the longest of ``prefixes`` that ``value`` starts with (the first of the longest).
+
+    :raises ValueError: if it starts with none (every tag's prefixes hold the empty one).
+    """
+    index, longest = -1, -1
+    for i, prefix in enumerate(prefixes):
+        if len(prefix) > longest and value.startswith(prefix):
+            index, longest = i, len(prefix)
+    if index < 0:
+        raise ValueError(f"{value!r} starts with none of the prefixes")
+    return index
 
 
 def _rest_kind(rest: str) -> int:
@@ -887,10 +896,14 @@ class _Cursor:
     """A line's moves played on a copy of its start only as far as a variation needs a position."""
 
     def __init__(self, start: Position[Any], moves: Sequence[Any]) -> None:
-        self.position, self.moves, self.played = start.copy(), moves, 0
+        self.start, self.moves, self.played = start, moves, 0
+        self.position: Position[Any] | None = None
+        """The copy of the start the moves are played on, made when a variation first needs it."""
 
     def at(self, index: int) -> Position[Any]:
         """The position before ``moves[index]``."""
+        if self.position is None:
+            self.position = self.start.copy()
         position, moves = self.position, self.moves
         for played in range(self.played, index):
             position.push(moves[played])
