@@ -308,6 +308,48 @@ def test_what_the_tree_cannot_hold_is_refused_not_dropped() -> None:
         plybits.encode("chess", "0x88", record="(1. d4) 1. e4 *")
 
 
+PLAIN_MOVETEXTS = (
+    "1. e4 e5 2. Nf3 *", "1.e4 e5 2.Nf3 Nc6 1-0", "1...e5 2. Nf3 0-1", "12 e4 0000 0000. 00000 e5 1/2-1/2", "e4\te5\n",
+    "", "1-0", "1. e4\u00a0e5\u2003*", "e4 e5. 3.O-O-O+ 1-0 1-0", "1. e4 1-0 2. e5", "1. e4 * Nf3",
+)
+"""Movetexts of moves, move numbers and results only, each read by the reader's fast path."""
+GENERAL_MOVETEXTS = ("1.0-0 e5", "1. e4 ... e5", "*x e4", "1-0x e4", "1.é4 e5", "1. e4 {c} e5", "1. e4! e5", "e4 (d4) e5",
+                     "e4 $1", "e4 ; c", "1. e4 e5 .")
+"""Movetexts the fast path leaves to the token reader."""
+
+
+def test_plain_movetext_is_read_by_the_fast_path_as_the_token_reader_reads_it() -> None:
+    def both(movetext: str) -> tuple[Any, Any] | None:
+        read: list[Any] = []
+        for plain in (True, False):
+            record = pgntext.RecordText()
+            try:
+                if plain and not pgntext._plain_movetext(movetext, record):
+                    return None
+                if not plain:
+                    pgntext._movetext(movetext, record, lenient=True)
+            except InvalidRecordError as err:
+                read.append(str(err))
+                continue
+            read.append((record.moves, record.result, record.notes, record.dropped, [str(f) for f in record.faults]))
+        return read[0], read[1]
+
+    for movetext in PLAIN_MOVETEXTS:
+        read = both(movetext)
+        assert read is not None, movetext
+        assert read[0] == read[1], movetext
+    for movetext in GENERAL_MOVETEXTS:
+        assert both(movetext) is None, movetext
+    taken = 0
+    for name in [*chess_files(), "xiangqi/Hu_Ronghua_1391_UCI_games.pgn", "abalone/migs-2016-2017.train.apgn"]:
+        for index, text in games(shared_data(name)):
+            read = both(text[pgntext._tags(text, "PGN")[1]:])
+            if read is not None:
+                taken += 1
+                assert read[0] == read[1], f"{name} game {index}"
+    assert taken > 100
+
+
 # ---------------------------------------------------------------- the real collections
 
 

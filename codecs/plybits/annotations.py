@@ -45,7 +45,7 @@ class Line(Generic[MoveT]):
 
     moves: list[MoveT] = field(default_factory=list)
     steps: list[Step[MoveT]] = field(default_factory=list)
-    """One per move, in step with :attr:`moves`."""
+    """One per move, in step with :attr:`moves`; none when no move has a note (the readers leave it empty then)."""
     comments: list[Comment] = field(default_factory=list)
     """Comments before the first move (python-chess's ``starting_comment``)."""
 
@@ -55,7 +55,8 @@ class Notes(Generic[MoveT]):
     """The annotations of a whole record; its mainline moves live beside it (``Record.moves``)."""
 
     steps: list[Step[MoveT]] = field(default_factory=list)
-    """One per mainline move, in step with the record's moves (a record without annotations may leave it empty)."""
+    """One per mainline move, in step with the record's moves; none when no move has a note (the readers leave it
+    empty then)."""
     comments: list[Comment] = field(default_factory=list)
     """Comments before the first move (python-chess's game comment)."""
     result: str | None = None

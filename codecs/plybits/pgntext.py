@@ -178,7 +178,8 @@ class RecordText:
     result: str | None = None
     """The result token of the movetext, if it has one."""
     notes: Notes[str] = field(default_factory=Notes)
-    """Comments, NAGs and variations beside :attr:`moves` (one step per move), and the result token."""
+    """Comments, NAGs and variations beside :attr:`moves` (one step per move, or none when no move has a note),
+    and the result token."""
     dropped: dict[str, int] = field(default_factory=dict)
     """``comments``, ``nags`` and ``variations`` of the mainline counted (a key only when there was one): what a
     move list cannot carry."""
@@ -210,7 +211,8 @@ def read(text: str, *, kind: str, lenient: bool = False) -> RecordText:
     if "%" in movetext:  # "%" escape lines are not movetext
         movetext = "\n".join(line for line in movetext.split("\n") if not line.startswith("%"))
     record = RecordText(tags=tags)
-    _movetext(movetext, record, lenient)
+    if not _plain_movetext(movetext, record):
+        _movetext(movetext, record, lenient)
     return record
 def _tags(text: str, kind: str) -> tuple[dict[str, str], int]:
     """The tags at the head of ``text`` and where its movetext starts."""
@@ -240,6 +242,63 @@ def _where(lines: list[Line[str]]) -> str:
     return f" (in a variation {len(lines) - 1} deep, after its move {len(lines[-1].moves)})" if len(lines) > 1 else ""
 
 
+_NOTED: Final = re.compile(r"[{}();$!?]")
+"""A character that only a comment, NAG, mark or variation holds (or a stray one): movetext without any is plain."""
+_NUMBERED: Final = re.compile(r"[0-9]+(?:\.+([A-Za-z].*))?|[0-9]+\.*")
+"""A word of plain movetext that starts with a digit: a move number, alone (``12.``, ``12...``, ``12``) or glued to
+its move (``1.e4``, group 1)."""
+
+
+def _plain_movetext(movetext: str, record: RecordText) -> bool:
+    """Read movetext of moves, move numbers and a result only (the common case) exactly as :func:`_movetext`
+    reads it, word by word instead of token by token; ``False``, with nothing read, for any other movetext.
+
+    Without :data:`_NOTED` characters, a word is one move token unless it starts as a move number, a result or
+    stray dots do (a digit, ``*``, ``.``): those words are read here when they are a result, a move number or a
+    number glued to a move starting with a letter, and any other sends the movetext to the general reader.
+
+    :raises InvalidRecordError: on a move after the result.
+    """
+    if _NOTED.search(movetext) is not None:
+        return False
+    moves: list[str] = []
+    result = None
+    for word in movetext.split():
+        if word[0] in "0123456789.*":
+            if word in RESULTS:
+                result = word
+                continue
+            number = _NUMBERED.fullmatch(word)
+            if number is None:
+                return False
+            if number.group(1) is not None:
+                word = number.group(1)
+            elif word != "0000":  # a null move in UCI, not a move number
+                continue
+        if result is not None:
+            raise InvalidRecordError(f"move {word!r} after the result {result!r}: one game per record")
+        moves.append(word)
+    record.moves += moves
+    record.result = result
+    record.notes = Notes(result=result)
+    return True
+
+
+def _last_step(line: Line[str]) -> Step[str]:
+    """The step of ``line``'s last move; made when the move has none yet (with empty steps for the moves before
+    it without one: steps are made only for a line with notes)."""
+    steps = line.steps
+    while len(steps) < len(line.moves):
+        steps.append(Step())
+    return steps[-1]
+
+
+def _close(line: Line[str]) -> None:
+    """Give every move of ``line`` its step when any has one (a line without notes keeps none)."""
+    if line.steps:
+        _last_step(line)
+
+
 def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
     main: Line[str] = Line(moves=record.moves)
     lines = [main]  # the mainline, then each open variation
@@ -253,15 +312,15 @@ def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
 
     def note(comment: Comment) -> None:
         line = lines[-1]
-        if line.steps:
-            line.steps[-1].comments.append(comment)
+        if line.moves:
+            _last_step(line).comments.append(comment)
         else:
             line.comments.append(comment)
 
     def nag(values: list[int]) -> None:
         line = lines[-1]
-        if line.steps:
-            line.steps[-1].nags.extend(values)
+        if line.moves:
+            _last_step(line).nags.extend(values)
         else:
             fault(f"NAG {values} before the first move of its line is not kept")
 
@@ -285,7 +344,8 @@ def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
                     continue
             line = lines[-1]
             line.moves.append(token)
-            line.steps.append(Step(nags=marks))
+            if marks:
+                _last_step(line).nags += marks
         elif kind == 4:
             if len(lines) == 1 and not skip:
                 variations += 1
@@ -297,7 +357,7 @@ def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
                 variation: Line[str] = Line()
                 # An alternative to a variation's first move is a sibling of that variation (as python-chess reads it).
                 owner = lines[-2] if len(lines) > 1 and len(lines[-1].moves) == 1 else lines[-1]
-                owner.steps[-1].variations.append(variation)
+                _last_step(owner).variations.append(variation)
                 lines.append(variation)
         elif kind == 5:
             if skip:
@@ -305,7 +365,7 @@ def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
             elif len(lines) == 1:
                 raise InvalidRecordError(f"unbalanced ')' at character {match.start()}")
             else:
-                lines.pop()
+                _close(lines.pop())
         elif kind == 1 and not match.group(1).endswith("}"):
             if not lenient:
                 raise InvalidRecordError(
@@ -334,6 +394,7 @@ def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
                 fault(f"result {match.group(6)!r} inside a variation is not kept")
     if len(lines) > 1 or skip:
         raise InvalidRecordError("unterminated variation '(': a '(' is never closed")
+    _close(main)
     record.result = result
     record.notes = Notes(steps=main.steps, comments=main.comments, result=result)
     for name, count in (("comments", comments), ("nags", nags), ("variations", variations)):

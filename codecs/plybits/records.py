@@ -186,9 +186,12 @@ def _read(
     keep = played.append
     error: PlybitsError | None = None
     kept: Notes[Any] | None = None
+    reader: _VariationReader | None = None
     if variations:
         kept = Notes(comments=list(notes.comments), result=notes.result) if notes is not None else Notes()
-        observe = _VariationReader(notes, kept, notation, max_plies, observe)
+        reader = _VariationReader(notes.steps if notes is not None else [], kept, notation, max_plies, observe)
+        if reader.branches:
+            observe = reader
     timed = deadline_active()  # set around the whole call or not at all
     for ply, token in enumerate(tokens):
         if timed:
@@ -202,20 +205,28 @@ def _read(
             observe(position, move)
         push(move)
         keep(move)
-    if kept is not None and all(step.is_empty() for step in kept.steps):
-        kept.steps = []
+    if reader is not None:
+        reader.finish(len(played))
     replay = Replay(game, game.canonical_start(start, start_position), start_position, played, position, tags,
                     dropped, kept)
     return replay, error
 
 
-class _VariationReader:
-    """An observer of the mainline replay that copies each mainline step of ``notes`` into ``kept``, its
-    variations read into moves from the position the observer sees (before the step's move)."""
+def _kept_step(given: Step[str], variations: list[Line[Any]] | None = None) -> Step[Any]:
+    """A copy of a step read from text (its NAGs and comments), with ``variations`` read into moves."""
+    return Step(list(given.nags), list(given.comments), [] if variations is None else variations)
 
-    def __init__(self, notes: Notes[str] | None, kept: Notes[Any], notation: str | None, max_plies: int,
+
+class _VariationReader:
+    """Copies each mainline step of ``steps`` into ``kept``, its variations read into moves from the position
+    before the step's move: an observer of the mainline replay when a step has variations (:attr:`branches`),
+    else a copy made by :meth:`finish` (no step then needs a position, and the replay calls nothing more)."""
+
+    def __init__(self, steps: list[Step[str]], kept: Notes[Any], notation: str | None, max_plies: int,
                  then: Observer[Position[Any], Any] | None) -> None:
-        self.steps = notes.steps if notes is not None else []
+        self.steps = steps
+        self.branches = any(step.variations for step in steps)
+        """Whether a step has variations: then the reader must observe the replay."""
         self.kept = kept
         self.notation = notation
         self.plies_left = max_plies
@@ -227,11 +238,20 @@ class _VariationReader:
         step: Step[Any] = Step()
         if ply < len(self.steps):
             given = self.steps[ply]
-            step = Step(list(given.nags), list(given.comments),
-                        [self.line(position, line, ply, f"variation {n}") for n, line in enumerate(given.variations, 1)])
+            step = _kept_step(given, [self.line(position, line, ply, f"variation {n}")
+                                      for n, line in enumerate(given.variations, 1)])
         self.kept.steps.append(step)
         if self.then is not None:
             self.then(position, move)
+
+    def finish(self, plies: int) -> None:
+        """End the copy after the replay's ``plies`` plies (the steps copied here when no step branches); ``kept``
+        holds no step when every one is empty."""
+        kept, steps = self.kept, self.steps
+        if not self.branches and steps:
+            kept.steps = [_kept_step(steps[ply]) if ply < len(steps) else Step() for ply in range(plies)]
+        if all(step.is_empty() for step in kept.steps):
+            kept.steps = []
 
     def line(self, branch: Position[Any], line: Line[str], ply: int, where: str) -> Line[Any]:
         """``line``'s moves read from ``branch`` (not changed), with its nested variations."""
@@ -249,7 +269,7 @@ class _VariationReader:
                 raise type(err)(f"{where}, move {index + 1} {token!r}: {err.reason}", ply=ply) from None
             if index < len(line.steps):
                 given = line.steps[index]
-                steps.append(Step(list(given.nags), list(given.comments), [
+                steps.append(_kept_step(given, [
                     self.line(position, nested, ply, f"{where}, move {index + 1}, variation {n}")
                     for n, nested in enumerate(given.variations, 1)]))
             position.push(move)

@@ -204,8 +204,17 @@ def _others(unused: list[str], successors: list[str], last: str) -> list[str]:
 
 
 def _prefix_index(prefixes: Sequence[str], value: str) -> int:
-    """The index of the longest of ``prefixes`` that ``value`` starts with."""
-    return max((i for i, p in enumerate(prefixes) if value.startswith(p)), key=lambda i: len(prefixes[i]))
+    """The index of the longest of ``prefixes`` that ``value`` starts with (the first of the longest).
+
+    :raises ValueError: if it starts with none (every tag's prefixes hold the empty one).
+    """
+    index, longest = -1, -1
+    for i, prefix in enumerate(prefixes):
+        if len(prefix) > longest and value.startswith(prefix):
+            index, longest = i, len(prefix)
+    if index < 0:
+        raise ValueError(f"{value!r} starts with none of the prefixes")
+    return index
 
 
 def _rest_kind(rest: str) -> int:
@@ -270,23 +279,27 @@ class _Models:
                 self.clock.magnitude.unary.prior(ctx * MAX_NUMBER_BITS + j,
                        32 if last < 0 else 13 if j < last - 1 else 32 if j <= last else 48, 1)
 
-    def copy(self) -> _Models:
-        """Independent copies of every model, in their current state."""
-        models = _Models.__new__(_Models)
-        for name, model in vars(self).items():
-            setattr(models, name, model.copy())
-        models.words.text = models.text
-        return models
+    def __getattr__(self, name: str) -> object:
+        """A model that a section made by :func:`_fresh_models` has not used yet: an independent copy of the primed
+        one, made on its first use (a section of tags only copies none of the comment models)."""
+        primed = vars(_PRIMED[0]) if _PRIMED and self is not _PRIMED[0] else {}
+        if name not in primed:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        model = primed[name].copy()
+        if name == "words":
+            model.text = self.text  # a word's bytes are coded with the section's own text model
+        setattr(self, name, model)
+        return model
 
 
 _PRIMED: list[_Models] = []
 
 
 def _fresh_models() -> _Models:
-    """The models at their priors (copies of a set built once)."""
+    """The models at their priors: each a copy of the one in a set built once, made when first used."""
     if not _PRIMED:
         _PRIMED.append(_Models())
-    return _PRIMED[0].copy()
+    return _Models.__new__(_Models)
 
 
 _F_MORE_TAGS, _F_DATE_SAME, _F_COMMON_TC, _F_RESULT_SAME, _F_LINE_COMMENT = 0, 1, 3, 4, 5
@@ -883,10 +896,14 @@ class _Cursor:
     """A line's moves played on a copy of its start only as far as a variation needs a position."""
 
     def __init__(self, start: Position[Any], moves: Sequence[Any]) -> None:
-        self.position, self.moves, self.played = start.copy(), moves, 0
+        self.start, self.moves, self.played = start, moves, 0
+        self.position: Position[Any] | None = None
+        """The copy of the start the moves are played on, made when a variation first needs it."""
 
     def at(self, index: int) -> Position[Any]:
         """The position before ``moves[index]``."""
+        if self.position is None:
+            self.position = self.start.copy()
         position, moves = self.position, self.moves
         for played in range(self.played, index):
             position.push(moves[played])
