@@ -786,6 +786,23 @@ def legal(cells: list[int], k: int, us: int, scan: list[int] = POINT_CELLS) -> l
                 out.append(m)
         return out
     danger = DANGER[k]
+    # the rays from the general on which an enemy chariot or cannon (along the file also the general) stands
+    # anywhere: a move can expose the general along a line only if the line is one of them (a move puts no enemy
+    # piece on a line), by its step from the general + STRIDE
+    enemy = us ^ BLACK
+    e_rook = CHARIOT | enemy
+    e_cannon = CANNON | enemy
+    e_king = KING | enemy
+    threats = [False] * (2 * STRIDE + 1)
+    for step in ORTHOGONAL:
+        t = k + step
+        p = cells[t]
+        while p != OFF:
+            if p == e_rook or p == e_cannon or (p == e_king and (step == STRIDE or step == -STRIDE)):
+                threats[step + STRIDE] = True
+                break
+            t += step
+            p = cells[t]
     for m in moves:
         frm = m.from_square
         to = m.to_square
@@ -796,6 +813,12 @@ def legal(cells: list[int], k: int, us: int, scan: list[int] = POINT_CELLS) -> l
         elif frm == k:
             if _safe(cells, k, us, frm, to):
                 out.append(m)
+        elif (
+            df != LEG
+            and (df == 0 or not threats[df + STRIDE])
+            and (dt == 0 or dt == LEG or not threats[dt + STRIDE])
+        ):
+            out.append(m)  # what _exposes would find: no line it can open or close holds a threat
         elif not _exposes(cells, us, frm, to, k, df, dt):
             out.append(m)
     return out
