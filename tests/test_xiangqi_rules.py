@@ -275,3 +275,29 @@ def test_targets_are_the_pseudo_legal_moves_targets():
                 assert set(marks) <= {0, 1}
             positions += 1
     assert positions > 500
+
+
+def test_scanning_the_occupied_cells_gives_the_same_moves():
+    """legal, pseudo_legal and targets told to scan only the occupied cells (as the rank model's scorer does) give
+    what they give scanning every point, and legal gives the pseudo-legal moves that pass the full own-general
+    test (its line shortcuts included), for both colours on every position of seeded random playouts."""
+    from plybits.xiangqi.board import BLACK, RED, SQUARES, legal, occupied_cells, pseudo_legal, targets
+
+    positions = 0
+    for seed in range(4):
+        for board in _random_playout(300 + seed, 160):
+            cells, us = board.cells, board.turn
+            scan = occupied_cells(cells)
+            assert scan == [cell for cell in SQUARES if cells[cell]]
+            general = board.kings[us >> 3]
+            brute = [m for m in board.pseudo_legal_moves() if board._safe(m.from_square, m.to_square)]
+            assert legal(cells, general, us, scan) == legal(cells, general, us) == brute, board.fen()
+            for color in (RED, BLACK):
+                every: list[Move] = []
+                occupied: list[Move] = []
+                pseudo_legal(cells, color, every)
+                pseudo_legal(cells, color, occupied, scan)
+                assert occupied == every, (board.fen(), color)
+                assert targets(cells, color, scan) == targets(cells, color), (board.fen(), color)
+            positions += 1
+    assert positions > 300

@@ -120,7 +120,11 @@ class Move:
 
     def iccs(self) -> str:
         """ICCS text, e.g. ``"h2e2"``."""
-        return square_name(self.from_square) + square_name(self.to_square)
+        key = self.from_square * _size + self.to_square
+        text = _ICCS_TEXT[key]
+        if not text:
+            text = _ICCS_TEXT[key] = square_name(self.from_square) + square_name(self.to_square)
+        return text
 
     def __repr__(self) -> str:
         return f"Move.from_iccs({self.iccs()!r})"
@@ -138,6 +142,8 @@ class Move:
 
 _size: Final = GEOMETRY.size
 _on: Final = GEOMETRY.on_board
+_ICCS_TEXT: Final = [""] * (_size * _size)
+"""``_ICCS_TEXT[from * size + to]``: a move's ICCS text, written on first use (a move is written every ply)."""
 MOVES: Final = cast("list[list[Move]]", [[None] * _size for _ in range(_size)])
 """MOVES[a][b]: the shared move from cell ``a`` to cell ``b`` (``None`` where either is off the board, or a == b)."""
 for _a in SQUARES:
@@ -452,44 +458,13 @@ class Board:
 
     def is_pseudo_legal(self, frm: int, to: int) -> bool:
         """Whether the piece on ``frm`` (of the side to move) may move to ``to`` by its movement rules."""
-        cells = self.cells
-        us = self.turn
-        p = cells[frm]
-        if p == OFF or not p or p & BLACK != us or not _on[to]:
-            return False
-        q = cells[to]
-        if q != 0 and q & BLACK == us:
-            return False
-        kind = p & 7
-        if kind == CHARIOT or kind == CANNON:
-            if FILE_OF[frm] == FILE_OF[to]:
-                step = STRIDE if to > frm else -STRIDE
-            elif RANK_OF[frm] == RANK_OF[to]:
-                step = 1 if to > frm else -1
-            else:
-                return False
-            between = 0
-            t = frm + step
-            while t != to:
-                if cells[t]:
-                    between += 1
-                t += step
-            if kind == CHARIOT:
-                return between == 0
-            return between == 0 if q == 0 else between == 1
-        if kind == HORSE or kind == ELEPHANT:
-            pairs = HORSE_JUMPS[frm] if kind == HORSE else ELEPHANT_STEPS[us][frm]
-            for t, block in pairs:
-                if t == to and cells[block] == 0:
-                    return True
-            return False
-        table = (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[us]
-        return to in table[frm]
+        return _pseudo_legal_move(self.cells, self.turn, frm, to)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
         frm, to = move.from_square, move.to_square
-        return self.is_pseudo_legal(frm, to) and self._safe(frm, to)
+        cells, us = self.cells, self.turn
+        return _pseudo_legal_move(cells, us, frm, to) and _safe(cells, self.kings[us >> 3], us, frm, to)
 
     # ---- playing ---------------------------------------------------------------------------------------
 
@@ -628,10 +603,25 @@ def reached_by(cells: list[int], king: int, index: int, color: int) -> bool:
     return king in KING_STEPS[color][index]
 
 
-def pseudo_legal(cells: list[int], us: int, out: list[Move]) -> None:
+POINT_CELLS: Final = list(SQUARES)
+"""The cells of the 90 points in point order, as a list (what the move generators scan unless told fewer)."""
+
+
+def occupied_cells(cells: list[int]) -> list[int]:
+    """The cells holding a piece, in point order: what :func:`pseudo_legal`, :func:`targets` and :func:`legal`
+    need scan, for a caller that runs more than one of them on a position."""
+    out: list[int] = []
+    for i in POINT_CELLS:
+        if cells[i]:
+            out.append(i)
+    return out
+
+
+def pseudo_legal(cells: list[int], us: int, out: list[Move], scan: list[int] = POINT_CELLS) -> None:
     """Append to ``out`` the moves of ``us`` that follow each piece's movement rules (:meth:`Board.pseudo_legal_moves`
-    on a cell list), by from-cell, then to-cell."""
-    for i in SQUARES:
+    on a cell list), by from-cell, then to-cell. ``scan``: the cells to look at, in point order (every piece of
+    ``us`` among them; :func:`occupied_cells`)."""
+    for i in scan:
         p = cells[i]
         if p == 0 or p & BLACK != us:
             continue
@@ -693,11 +683,12 @@ def pseudo_legal(cells: list[int], us: int, out: list[Move]) -> None:
                     out.append(row[t])
 
 
-def targets(cells: list[int], color: int) -> list[int]:
+def targets(cells: list[int], color: int, scan: list[int] = POINT_CELLS) -> list[int]:
     """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
-    :func:`pseudo_legal` for ``color``, without building the moves (the rank model's attack map)."""
+    :func:`pseudo_legal` for ``color``, without building the moves (the rank model's attack map). ``scan`` as
+    :func:`pseudo_legal` takes it."""
     marks = [0] * _size
-    for i in SQUARES:
+    for i in scan:
         p = cells[i]
         if p == 0 or p & BLACK != color:
             continue
@@ -736,6 +727,41 @@ def targets(cells: list[int], color: int) -> list[int]:
     return marks
 
 
+def _pseudo_legal_move(cells: list[int], us: int, frm: int, to: int) -> bool:
+    """:meth:`Board.is_pseudo_legal` on a cell list, ``us`` to move."""
+    p = cells[frm]
+    if p == OFF or not p or p & BLACK != us or not _on[to]:
+        return False
+    q = cells[to]
+    if q != 0 and q & BLACK == us:
+        return False
+    kind = p & 7
+    if kind == CHARIOT or kind == CANNON:
+        if FILE_OF[frm] == FILE_OF[to]:
+            step = STRIDE if to > frm else -STRIDE
+        elif RANK_OF[frm] == RANK_OF[to]:
+            step = 1 if to > frm else -1
+        else:
+            return False
+        between = 0
+        t = frm + step
+        while t != to:
+            if cells[t]:
+                between += 1
+            t += step
+        if kind == CHARIOT:
+            return between == 0
+        return between == 0 if q == 0 else between == 1
+    if kind == HORSE or kind == ELEPHANT:
+        pairs = HORSE_JUMPS[frm] if kind == HORSE else ELEPHANT_STEPS[us][frm]
+        for t, block in pairs:
+            if t == to and cells[block] == 0:
+                return True
+        return False
+    table = (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[us]
+    return to in table[frm]
+
+
 def _safe(cells: list[int], k: int, us: int, frm: int, to: int) -> bool:
     """Whether moving ``frm`` -> ``to`` (pseudo-legal) leaves the general of ``us`` (on ``k``) unattacked."""
     piece = cells[frm]
@@ -748,10 +774,11 @@ def _safe(cells: list[int], k: int, us: int, frm: int, to: int) -> bool:
     return not bad
 
 
-def legal(cells: list[int], k: int, us: int) -> list[Move]:
-    """The legal moves of ``us``, whose general stands on ``k`` (:meth:`Board.legal_moves` on a cell list)."""
+def legal(cells: list[int], k: int, us: int, scan: list[int] = POINT_CELLS) -> list[Move]:
+    """The legal moves of ``us``, whose general stands on ``k`` (:meth:`Board.legal_moves` on a cell list); ``scan``
+    as :func:`pseudo_legal` takes it."""
     moves: list[Move] = []
-    pseudo_legal(cells, us, moves)
+    pseudo_legal(cells, us, moves, scan)
     out: list[Move] = []
     if _attacked(cells, k, us):
         for m in moves:
@@ -759,6 +786,23 @@ def legal(cells: list[int], k: int, us: int) -> list[Move]:
                 out.append(m)
         return out
     danger = DANGER[k]
+    # the rays from the general on which an enemy chariot or cannon (along the file also the general) stands
+    # anywhere: a move can expose the general along a line only if the line is one of them (a move puts no enemy
+    # piece on a line), by its step from the general + STRIDE
+    enemy = us ^ BLACK
+    e_rook = CHARIOT | enemy
+    e_cannon = CANNON | enemy
+    e_king = KING | enemy
+    threats = [False] * (2 * STRIDE + 1)
+    for step in ORTHOGONAL:
+        t = k + step
+        p = cells[t]
+        while p != OFF:
+            if p == e_rook or p == e_cannon or (p == e_king and (step == STRIDE or step == -STRIDE)):
+                threats[step + STRIDE] = True
+                break
+            t += step
+            p = cells[t]
     for m in moves:
         frm = m.from_square
         to = m.to_square
@@ -769,6 +813,12 @@ def legal(cells: list[int], k: int, us: int) -> list[Move]:
         elif frm == k:
             if _safe(cells, k, us, frm, to):
                 out.append(m)
+        elif (
+            df != LEG
+            and (df == 0 or not threats[df + STRIDE])
+            and (dt == 0 or dt == LEG or not threats[dt + STRIDE])
+        ):
+            out.append(m)  # what _exposes would find: no line it can open or close holds a threat
         elif not _exposes(cells, us, frm, to, k, df, dt):
             out.append(m)
     return out

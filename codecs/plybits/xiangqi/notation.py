@@ -153,14 +153,23 @@ def write_iccs(board: Board, move: Move) -> str:
     return move.iccs()
 
 
+_ICCS_MOVES: Final[dict[str, Move]] = {}
+"""Moves by their ICCS text as :func:`write_iccs` writes it, kept as :func:`parse_iccs` reads them (at most one
+entry a move): the text of a move read before skips the syntax checks."""
+
+
 def parse_iccs(board: Board, text: str) -> Move:
     """The legal move written ``h2e2`` or ``H2-E2``.
 
     :raises InvalidMoveError: on bad syntax; :raises IllegalMoveError: if not legal here.
     """
-    if not _ICCS.match(text.strip()):
-        raise InvalidMoveError(f"not an ICCS move: {text!r}")
-    move = Move.from_iccs(text)
+    move = _ICCS_MOVES.get(text)
+    if move is None:
+        if not _ICCS.match(text.strip()):
+            raise InvalidMoveError(f"not an ICCS move: {text!r}")
+        move = Move.from_iccs(text)
+        if move.iccs() == text:
+            _ICCS_MOVES[text] = move
     if not board.is_legal(move):
         raise IllegalMoveError(f"illegal move {text!r}")
     return move
@@ -330,7 +339,7 @@ def _match(
 def detect(text: str) -> str:
     """Which notation ``text`` is written in (by its characters alone)."""
     t = text.strip()
-    if any(ord(ch) > 127 for ch in t):
+    if not t.isascii():
         return "chinese"
     if _ICCS.match(t):
         return "iccs"
@@ -350,10 +359,14 @@ def parse_move(board: Board, text: str, notation: str | None = None) -> Move:
     """
     if not isinstance(text, str) or len(text) > 16:
         raise InvalidMoveError(f"not a xiangqi move: {text!r}")
-    return _PARSERS[detect(text) if notation is None else notation](board, text)
+    if notation is None:
+        notation = "iccs" if text in _ICCS_MOVES else detect(text)
+    return _PARSERS[notation](board, text)
 
 
 def move_text(board: Board, move: Move, notation: str | None = None) -> str:
     """``move`` (legal on ``board``) written in ``notation`` (one of :data:`NOTATIONS`, as the verbs checked;
     ICCS when ``None``)."""
-    return _WRITERS[notation or "iccs"](board, move)
+    if not notation or notation == "iccs":
+        return move.iccs()  # the notation of every decoded move unless told otherwise: no look-up
+    return _WRITERS[notation](board, move)

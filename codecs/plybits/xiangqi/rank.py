@@ -28,6 +28,8 @@ from plybits.xiangqi.board import (
     SQUARES,
     Board,
     Move,
+    legal,
+    occupied_cells,
     reached_by,
     targets,
 )
@@ -49,9 +51,10 @@ def move_key(move: Move) -> int:
 
 
 def canonical_moves(board: Board) -> list[Move]:
-    """The legal moves of a position in canonical order (:func:`move_key`): :meth:`Board.legal_moves` lists
-    them so (cells number in point order)."""
-    return board.legal_moves()
+    """The legal moves of a position in canonical order (:func:`move_key`): the board module's :func:`legal`
+    lists them so (cells number in point order). Called as a module function, not :meth:`Board.legal_moves`: on
+    a :class:`~plybits.xiangqi.Position`, compiled code would call the method through Python's lookup."""
+    return legal(board.cells, board.kings[board.turn >> 3], board.turn)
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)
@@ -91,46 +94,49 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-_KING_DISTANCE: Final = [0] * (_SIZE * _SIZE)
-"""_KING_DISTANCE[a * SIZE + b]: the king-step (Chebyshev) distance between two points."""
-for _a in SQUARES:
-    for _b in SQUARES:
-        _KING_DISTANCE[_a * _SIZE + _b] = max(abs(FILE_OF[_a] - FILE_OF[_b]), abs(RANK_OF[_a] - RANK_OF[_b]))
+def _point_pairs() -> tuple[list[list[int]], list[list[int]]]:
+    """(the king-step distance between two points, 5 and more alike; the ``F_SLIDE`` offset of a slide between
+    them: 10 + ranks moved along a file, files moved along a rank, 0 off the lines), by cell and cell."""
+    near = [[5] * _SIZE for _ in range(_SIZE)]
+    slide = [[0] * _SIZE for _ in range(_SIZE)]
+    for a in SQUARES:
+        for b in SQUARES:
+            d_file = abs(FILE_OF[a] - FILE_OF[b])
+            d_rank = abs(RANK_OF[a] - RANK_OF[b])
+            near[a][b] = min(5, max(d_file, d_rank))
+            slide[a][b] = 10 + d_rank if d_file == 0 else d_file if d_rank == 0 else 0
+    return near, slide
+
+
+_NEAR_STEPS, _SLIDE_STEPS = _point_pairs()
 
 
 @final
 class _Tables:
-    """What :meth:`LinearXiangqiModel.scores` derives from the weights, laid out by the indices it has at hand."""
+    """What :meth:`LinearXiangqiModel.scores` derives from the weights, laid out by the indices it has at hand.
 
-    __slots__ = ("w", "rows", "near")
+    Small on purpose: every entry is one of the weights (no table of sums per origin and target), so what a
+    ply reads stays in the processor's cache; the sums are made per move.
+    """
+
+    __slots__ = ("w", "to", "origin", "near")
 
     def __init__(self, w: list[int]) -> None:
         self.w: list[int] = w
-        self.rows: list[list[int] | None] = [None] * (16 * _SIZE)
-        """rows[piece * SIZE + from][to]: the weights of the to- and from-point and slide features."""
+        self.to: list[int] = [0] * (16 * _SIZE)
+        """to[piece * SIZE + t]: the ``F_TO`` weight of that piece's move to ``t``."""
+        self.origin: list[int] = [0] * (16 * _SIZE)
+        """origin[piece * SIZE + f]: the ``F_FROM`` weight of that piece's move from ``f``."""
         self.near: list[list[int] | None] = [None] * _SIZE
         """near[last_to][to]: the ``F_NEAR_LAST`` weight of a target ``to``."""
-
-    def row(self, piece: int, f: int) -> list[int]:
-        """``rows[piece * SIZE + f]``, made on first use."""
-        row = self.rows[piece * _SIZE + f]
-        if row is not None:
-            return row
-        w = self.w
-        kind = piece & 7
-        rel = RELATIVE[piece >> 3]
-        fixed = w[F_FROM + kind * 90 + rel[f]]
-        row = [0] * _SIZE
-        for t in SQUARES:
-            score = fixed + w[F_TO + kind * 90 + rel[t]]
-            if kind == CHARIOT or kind == CANNON:
-                d_file = FILE_OF[t] - FILE_OF[f]
-                d_rank = RANK_OF[t] - RANK_OF[f]
-                along_file = 1 if d_file == 0 else 0
-                score += w[F_SLIDE + ((0 if kind == CHARIOT else 1) * 2 + along_file) * 10 + abs(d_rank or d_file)]
-            row[t] = score
-        self.rows[piece * _SIZE + f] = row
-        return row
+        for piece in range(16):
+            kind = piece & 7
+            if kind == 0:
+                continue
+            rel = RELATIVE[piece >> 3]
+            for sq in SQUARES:
+                self.to[piece * _SIZE + sq] = w[F_TO + kind * 90 + rel[sq]]
+                self.origin[piece * _SIZE + sq] = w[F_FROM + kind * 90 + rel[sq]]
 
     def near_row(self, last_to: int) -> list[int]:
         """``near[last_to]``, made on first use."""
@@ -140,9 +146,13 @@ class _Tables:
         w = self.w
         row = [0] * _SIZE
         for t in range(_SIZE):
-            row[t] = w[F_NEAR_LAST + min(5, _KING_DISTANCE[last_to * _SIZE + t])]
+            row[t] = w[F_NEAR_LAST + _NEAR_STEPS[last_to][t]]
         self.near[last_to] = row
         return row
+
+
+_NO_NEAR: Final = [0] * _SIZE
+"""The ``F_NEAR_LAST`` row of the first ply (no last target): no weight anywhere."""
 
 
 @final
@@ -152,6 +162,18 @@ class LinearXiangqiModel(LinearModel):
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.xiangqi", n_features=N_FEATURES,
                          canonical=canonical_moves, features=None)
+        self._tables: _Tables | None = None
+
+    def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
+        """The legal moves in canonical order (:func:`canonical_moves`) and their :meth:`scores`; the board is
+        scanned for its pieces once, for both."""
+        cells = position.cells
+        us = position.turn
+        scan = occupied_cells(cells)
+        moves = legal(cells, position.kings[us >> 3], us, scan)
+        if not moves:
+            return moves, None
+        return moves, self._scores(position, moves, history, scan)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` the mover's, points
@@ -164,44 +186,71 @@ class LinearXiangqiModel(LinearModel):
         - ``F_NEAR_LAST``: king-step distance (0..4, 5+) from the opponent's last target;
         - ``F_TO_ATTACKED`` (by capture? and kind) / ``F_FROM_ATTACKED`` where the opponent could move;
           ``F_SAME_PIECE``; ``F_EVASION`` in check.
+
+        What depends on the origin point only is summed once for all the moves from it (they come grouped).
         """
-        tables = self.derived("tables", _Tables)
+        return self._scores(board, moves, history, occupied_cells(board.cells))
+
+    def _scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move], scan: list[int]) -> list[int]:
+        """:meth:`scores`, given the board's :func:`~plybits.xiangqi.board.occupied_cells`."""
+        tables = self._tables
+        if tables is None:
+            tables = self._tables = self.derived("tables", _Tables)
         w = tables.w
-        rows = tables.rows
+        to_w = tables.to
+        origin_w = tables.origin
         cells = board.cells
         us = board.turn
         them = us ^ BLACK
         their_king = board.kings[them >> 3]
-        attacked = targets(cells, them)
+        attacked = targets(cells, them, scan)
         played = len(history)
         last_to = history[played - 1].to_square if played >= 1 else -1
         my_last_to = history[played - 2].to_square if played >= 2 else -1
         last_capture = played >= 1 and board.halfmove_clock == 0
+        near = tables.near_row(last_to) if last_to >= 0 else _NO_NEAR
         material = 0
-        for sq in SQUARES:
+        for sq in scan:
             material += VALUE[cells[sq] & 7]
         phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
         in_check = attacked[board.kings[us >> 3]] != 0
-        near: list[int] | None = tables.near_row(last_to) if last_to >= 0 else None
         phase_base = F_PHASE + phase * 8
-        out: list[int] = []
         listed: list[Move] = moves if isinstance(moves, list) else list(moves)
-        for m in listed:
+        n = len(listed)
+        out = [0] * n
+        origin = -1
+        # what depends on the origin point only (set when it changes)
+        fixed = kind = p = base = 0
+        slide = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
+        slide_steps = _NO_NEAR
+        for i in range(n):
+            m = listed[i]
             f = m.from_square
             t = m.to_square
-            p = cells[f]
-            kind = p & 7
+            if f != origin:
+                origin = f
+                p = cells[f]
+                kind = p & 7
+                base = p * _SIZE
+                fixed = origin_w[base + f] + w[phase_base + kind]
+                if attacked[f]:
+                    fixed += w[F_FROM_ATTACKED + kind]
+                if f == my_last_to:
+                    fixed += w[F_SAME_PIECE + kind]
+                if in_check:
+                    fixed += w[F_EVASION + kind]
+                slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
+                slide_steps = _SLIDE_STEPS[f]
+            score = to_w[base + t] + fixed + near[t]
+            if slide >= 0:
+                score += w[slide + slide_steps[t]]
             q = cells[t]
-            row = rows[p * _SIZE + f]
-            if row is None:
-                row = tables.row(p, f)
-            score = row[t] + w[phase_base + kind]
-            capture = 0
             if q:
-                capture = 1
                 score += w[F_CAPTURE + (q & 7) * 8 + kind]
                 if t == last_to:
                     score += w[F_RECAPTURE + kind] if last_capture else w[F_TAKES_LAST + kind]
+                if attacked[t]:
+                    score += w[F_TO_ATTACKED + 8 + kind]
                 # can the opponent take back on t after this capture?
                 cells[t] = p
                 cells[f] = 0
@@ -210,17 +259,9 @@ class LinearXiangqiModel(LinearModel):
                 cells[t] = q
                 if back:
                     score += w[F_DEFENDED_VICTIM + kind]
-            if near is not None:
-                score += near[t]
-            if attacked[t]:
-                score += w[F_TO_ATTACKED + capture * 8 + kind]
-            if attacked[f]:
-                score += w[F_FROM_ATTACKED + kind]
-            if f == my_last_to:
-                score += w[F_SAME_PIECE + kind]
-            if in_check:
-                score += w[F_EVASION + kind]
-            out.append(score)
+            elif attacked[t]:
+                score += w[F_TO_ATTACKED + kind]
+            out[i] = score
         return out
 
 
