@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final, NamedTuple, Self
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import IllegalMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
@@ -181,22 +181,11 @@ def _moves_by_code() -> list[Move]:
 MOVE_OF: Final[list[Move]] = _moves_by_code()
 """The move of each code (:func:`move_code`)."""
 
-_INLINE_TABLE: Final[list[list[tuple[int, int]]]] = [
-    [(STEPS[d], sq * 6 + d) for d in range(6)] if sq in INLINE else [] for sq in range(GEOMETRY.size)
-]
-"""Per mailbox index: (step, move code) of its inline moves in the six directions."""
-_BROADSIDE_TABLE: Final[list[list[tuple[int, int, int]]]] = [
-    [
-        (STEPS[line], INLINE_CODES + (sq * 3 + line) * 12, line)
-        for line in (0, 1, 2)
-        if (sq, line, 2, SIDEWAYS[line][0]) in BROADSIDE
-    ]
-    for sq in range(GEOMETRY.size)
-]
-"""Per mailbox index, for each line direction 0..2 along which two marbles fit: (line step, the code
-of its two-marble broadside in direction 0 (``+ 6``: three marbles; ``+ d``: direction d), line)."""
-_SIDEWAYS_TABLE: Final[list[list[tuple[int, int]]]] = [[(STEPS[d], d) for d in SIDEWAYS[line]] for line in range(3)]
-"""Per line direction 0..2: (step, direction) of the four directions it moves broadside in."""
+_SIDEWAYS_STEP: Final[list[int]] = [STEPS[d] for line in range(3) for d in SIDEWAYS[line]]
+"""``_SIDEWAYS_STEP[line * 4 + k]``: the step of the ``k``-th of the four directions a line along direction
+``line`` (0..2) moves broadside in (:data:`SIDEWAYS`, flat)."""
+_SIDEWAYS_DIRECTION: Final[list[int]] = [d for line in range(3) for d in SIDEWAYS[line]]
+"""``_SIDEWAYS_DIRECTION[line * 4 + k]``: that direction."""
 
 LAYOUTS: Final[dict[str, str]] = {
     "standard": "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0 1",
@@ -389,72 +378,9 @@ class Board:
         cells a1..i9; for each cell its inline moves by direction 0..5, then the broadsides
         that have it as first end, by line direction 0..2, two before three marbles, move
         directions ascending. Empty once a side has won."""
-        codes: list[int] = []
-        self.legal_codes(codes, codes)
-        moves = MOVE_OF
-        return [moves[code] for code in codes]
-
-    def legal_codes(self, inline: list[int], broadside: list[int]) -> None:
-        """Append the :func:`move_code` of every legal move, the inline ones to ``inline`` and the
-        broadsides to ``broadside``, each in generation order (:meth:`legal_moves`' order when both
-        are one list; the ``rank`` scheme's canonical order when ``broadside`` follows ``inline``)."""
-        ejected = self.ejected
-        if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
-            return
-        cells = self.cells
-        me = self.turn
-        opp = 3 - me
-        add = inline.append
-        inline_table = _INLINE_TABLE
-        broadside_table = _BROADSIDE_TABLE
-        sideways = _SIDEWAYS_TABLE
-        for sq in _SQUARE_LIST:
-            if cells[sq] != me:
-                continue
-            for step, code in inline_table[sq]:
-                t = sq + step
-                c = cells[t]
-                if c == EMPTY:
-                    add(code)
-                    continue
-                if c != me:
-                    continue  # a lone marble pushes nothing; off the board is suicide
-                t += step
-                c = cells[t]
-                if c == me:
-                    t += step
-                    c = cells[t]
-                    if c == me:
-                        continue  # four in a row cannot move
-                    if c == EMPTY:
-                        add(code)
-                    elif c == opp:  # 3 against 1 or 2
-                        t += step
-                        c = cells[t]
-                        if c == EMPTY or c == OFF:
-                            add(code)
-                        elif c == opp:
-                            c = cells[t + step]
-                            if c == EMPTY or c == OFF:
-                                add(code)
-                elif c == EMPTY:
-                    add(code)
-                elif c == opp:  # 2 against 1
-                    c = cells[t + step]
-                    if c == EMPTY or c == OFF:
-                        add(code)
-            for lstep, code, line in broadside_table[sq]:
-                a = sq + lstep
-                if cells[a] != me:
-                    continue
-                for s, d in sideways[line]:
-                    if cells[sq + s] == EMPTY and cells[a + s] == EMPTY:
-                        broadside.append(code + d)
-                b = a + lstep
-                if cells[b] == me:
-                    for s, d in sideways[line]:
-                        if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
-                            broadside.append(code + 6 + d)
+        moves: list[Move] = []
+        legal_moves_into(self, moves, moves)
+        return moves
 
     def illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is not legal here, or ``None`` if it is."""
@@ -585,4 +511,86 @@ class Board:
         if me == WHITE:
             self.fullmove += 1
         self.turn = 3 - me
-from plybits.text import ascii_text, decimal
+
+
+def legal_moves_into(board: Board, inline: list[Move], broadside: list[Move], cells: bytes | None = None) -> None:
+    """Append every legal move of ``board``, the inline ones to ``inline`` and the broadsides to ``broadside``,
+    each in generation order (:meth:`Board.legal_moves`' order when both are one list; the ``rank`` scheme's
+    canonical order when ``broadside`` follows ``inline``); none once a side has won. ``cells``:
+    ``bytes(board.cells)``, when the caller has made it (to read the cells too).
+
+    Written for mypyc (docs/architecture.md): a module function, which compiled callers call directly (a method
+    on the interpreted ``Position`` goes through Python's attribute lookup); the cells read from bytes, which
+    compiled code indexes without the reference counting and unboxing of a list's items (the cells are small
+    ints: ``OFF`` is 0x40); ``i64`` locals, which compiled code adds and compares as plain machine ints (a plain
+    ``int`` is tagged, checked at every operation); flat tables, no tuples; the moves appended are the shared
+    instances of :data:`MOVE_OF`, so appending one allocates nothing (a move code above 256 would be a new int).
+    """
+    ejected = board.ejected
+    if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
+        return
+    if cells is None:
+        cells = bytes(board.cells)
+    me: i64 = board.turn
+    opp: i64 = 3 - me
+    off: i64 = OFF
+    steps = _STEP
+    moves = MOVE_OF
+    sideways_step = _SIDEWAYS_STEP
+    sideways_direction = _SIDEWAYS_DIRECTION
+    for square in _SQUARE_LIST:
+        sq: i64 = square
+        if cells[sq] != me:
+            continue
+        code: i64 = sq * 6  # the inline move's code: cell * 6 + direction
+        for d in range(6):
+            step: i64 = steps[d]
+            t: i64 = sq + step
+            c: i64 = cells[t]
+            if c == EMPTY:
+                inline.append(moves[code + d])
+                continue
+            if c != me:
+                continue  # a lone marble pushes nothing; off the board is suicide
+            t += step
+            c = cells[t]
+            if c == me:
+                t += step
+                c = cells[t]
+                if c == me:
+                    continue  # four in a row cannot move
+                if c == EMPTY:
+                    inline.append(moves[code + d])
+                elif c == opp:  # 3 against 1 or 2
+                    t += step
+                    c = cells[t]
+                    if c == EMPTY or c == off:
+                        inline.append(moves[code + d])
+                    elif c == opp:
+                        c = cells[t + step]
+                        if c == EMPTY or c == off:
+                            inline.append(moves[code + d])
+            elif c == EMPTY:
+                inline.append(moves[code + d])
+            elif c == opp:  # 2 against 1
+                c = cells[t + step]
+                if c == EMPTY or c == off:
+                    inline.append(moves[code + d])
+        for line in range(3):
+            lstep: i64 = steps[line]
+            a: i64 = sq + lstep
+            if cells[a] != me:
+                continue  # also when the line leaves the board: no broadside along it from sq
+            code = INLINE_CODES + (sq * 3 + line) * 12  # + direction: two marbles; + 6 + direction: three
+            side: i64 = line * 4
+            for k in range(side, side + 4):
+                s: i64 = sideways_step[k]
+                if cells[sq + s] == EMPTY and cells[a + s] == EMPTY:
+                    broadside.append(moves[code + sideways_direction[k]])
+            b: i64 = a + lstep
+            if cells[b] == me:
+                code += 6
+                for k in range(side, side + 4):
+                    s = sideways_step[k]
+                    if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
+                        broadside.append(moves[code + sideways_direction[k]])
