@@ -181,11 +181,22 @@ def _moves_by_code() -> list[Move]:
 MOVE_OF: Final[list[Move]] = _moves_by_code()
 """The move of each code (:func:`move_code`)."""
 
-_SIDEWAYS_STEP: Final[list[int]] = [STEPS[d] for line in range(3) for d in SIDEWAYS[line]]
-"""``_SIDEWAYS_STEP[line * 4 + k]``: the step of the ``k``-th of the four directions a line along direction
-``line`` (0..2) moves broadside in (:data:`SIDEWAYS`, flat)."""
-_SIDEWAYS_DIRECTION: Final[list[int]] = [d for line in range(3) for d in SIDEWAYS[line]]
-"""``_SIDEWAYS_DIRECTION[line * 4 + k]``: that direction."""
+_INLINE_TABLE: Final[list[list[tuple[int, Move]]]] = [
+    [(STEPS[d], INLINE[sq][d]) for d in range(6)] if sq in INLINE else [] for sq in range(GEOMETRY.size)
+]
+"""Per mailbox index: (step, move) of its inline moves in the six directions."""
+_BROADSIDE_TABLE: Final[list[list[tuple[int, int, int]]]] = [
+    [
+        (STEPS[line], INLINE_CODES + (sq * 3 + line) * 12, line)
+        for line in (0, 1, 2)
+        if (sq, line, 2, SIDEWAYS[line][0]) in BROADSIDE
+    ]
+    for sq in range(GEOMETRY.size)
+]
+"""Per mailbox index, for each line direction 0..2 along which two marbles fit: (line step, the code
+of its two-marble broadside in direction 0 (``+ 6``: three marbles; ``+ d``: direction d), line)."""
+_SIDEWAYS_TABLE: Final[list[list[tuple[int, int]]]] = [[(STEPS[d], d) for d in SIDEWAYS[line]] for line in range(3)]
+"""Per line direction 0..2: (step, direction) of the four directions it moves broadside in."""
 
 LAYOUTS: Final[dict[str, str]] = {
     "standard": "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b 0 0 1",
@@ -513,42 +524,41 @@ class Board:
         self.turn = 3 - me
 
 
-def legal_moves_into(board: Board, inline: list[Move], broadside: list[Move], cells: bytes | None = None) -> None:
+def legal_moves_into(board: Board, inline: list[Move], broadside: list[Move]) -> None:
     """Append every legal move of ``board``, the inline ones to ``inline`` and the broadsides to ``broadside``,
     each in generation order (:meth:`Board.legal_moves`' order when both are one list; the ``rank`` scheme's
-    canonical order when ``broadside`` follows ``inline``); none once a side has won. ``cells``:
-    ``bytes(board.cells)``, when the caller has made it (to read the cells too).
+    canonical order when ``broadside`` follows ``inline``); none once a side has won.
 
     Written for mypyc (docs/architecture.md): a module function, which compiled callers call directly (a method
-    on the interpreted ``Position`` goes through Python's attribute lookup); the cells read from bytes, which
-    compiled code indexes without the reference counting and unboxing of a list's items (the cells are small
-    ints: ``OFF`` is 0x40); ``i64`` locals, which compiled code adds and compares as plain machine ints (a plain
-    ``int`` is tagged, checked at every operation); flat tables, no tuples; the moves appended are the shared
-    instances of :data:`MOVE_OF`, so appending one allocates nothing (a move code above 256 would be a new int).
+    on the interpreted ``Position`` goes through Python's attribute lookup); ``i64`` locals, which compiled code
+    adds and compares as plain machine ints (a plain ``int`` is tagged, checked at every operation); the moves
+    appended are the shared instances of :data:`MOVE_OF`, so appending one allocates nothing (a move code above
+    256 would be a new int).
     """
     ejected = board.ejected
     if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
         return
-    if cells is None:
-        cells = bytes(board.cells)
+    cells = board.cells
     me: i64 = board.turn
     opp: i64 = 3 - me
     off: i64 = OFF
-    steps = _STEP
     moves = MOVE_OF
-    sideways_step = _SIDEWAYS_STEP
-    sideways_direction = _SIDEWAYS_DIRECTION
+    inline_table = _INLINE_TABLE
+    broadside_table = _BROADSIDE_TABLE
+    sideways = _SIDEWAYS_TABLE
+    step: i64
+    lstep: i64
+    code: i64
+    s: i64
     for square in _SQUARE_LIST:
         sq: i64 = square
         if cells[sq] != me:
             continue
-        code: i64 = sq * 6  # the inline move's code: cell * 6 + direction
-        for d in range(6):
-            step: i64 = steps[d]
+        for step, move in inline_table[sq]:
             t: i64 = sq + step
             c: i64 = cells[t]
             if c == EMPTY:
-                inline.append(moves[code + d])
+                inline.append(move)
                 continue
             if c != me:
                 continue  # a lone marble pushes nothing; off the board is suicide
@@ -560,37 +570,31 @@ def legal_moves_into(board: Board, inline: list[Move], broadside: list[Move], ce
                 if c == me:
                     continue  # four in a row cannot move
                 if c == EMPTY:
-                    inline.append(moves[code + d])
+                    inline.append(move)
                 elif c == opp:  # 3 against 1 or 2
                     t += step
                     c = cells[t]
                     if c == EMPTY or c == off:
-                        inline.append(moves[code + d])
+                        inline.append(move)
                     elif c == opp:
                         c = cells[t + step]
                         if c == EMPTY or c == off:
-                            inline.append(moves[code + d])
+                            inline.append(move)
             elif c == EMPTY:
-                inline.append(moves[code + d])
+                inline.append(move)
             elif c == opp:  # 2 against 1
                 c = cells[t + step]
                 if c == EMPTY or c == off:
-                    inline.append(moves[code + d])
-        for line in range(3):
-            lstep: i64 = steps[line]
+                    inline.append(move)
+        for lstep, code, line in broadside_table[sq]:
             a: i64 = sq + lstep
             if cells[a] != me:
-                continue  # also when the line leaves the board: no broadside along it from sq
-            code = INLINE_CODES + (sq * 3 + line) * 12  # + direction: two marbles; + 6 + direction: three
-            side: i64 = line * 4
-            for k in range(side, side + 4):
-                s: i64 = sideways_step[k]
+                continue
+            for s, d in sideways[line]:
                 if cells[sq + s] == EMPTY and cells[a + s] == EMPTY:
-                    broadside.append(moves[code + sideways_direction[k]])
+                    broadside.append(moves[code + d])
             b: i64 = a + lstep
             if cells[b] == me:
-                code += 6
-                for k in range(side, side + 4):
-                    s = sideways_step[k]
+                for s, d in sideways[line]:
                     if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
-                        broadside.append(moves[code + sideways_direction[k]])
+                        broadside.append(moves[code + 6 + d])

@@ -35,13 +35,12 @@ def move_key(move: Move) -> tuple[int, ...]:
     return (1, CELL_NUMBER[move.cell], move.line, move.marbles, move.direction)
 
 
-def canonical_moves(board: Board, cells: bytes | None = None) -> list[Move]:
+def canonical_moves(board: Board) -> list[Move]:
     """The legal moves of a position in canonical order (:func:`move_key`): generation order is cell, then
-    direction or line, marbles and direction, so the inline moves in it followed by the broadsides are sorted.
-    ``cells``: ``bytes(board.cells)``, when the caller has made it."""
+    direction or line, marbles and direction, so the inline moves in it followed by the broadsides are sorted."""
     moves: list[Move] = []
     broadside: list[Move] = []
-    legal_moves_into(board, moves, broadside, cells)
+    legal_moves_into(board, moves, broadside)
     moves.extend(broadside)
     return moves
 
@@ -70,8 +69,6 @@ DISTANCE: Final[list[list[int]]] = [[9] * _SIZE for _ in range(_SIZE)]
 for _a in SQUARES:
     for _b in SQUARES:
         DISTANCE[_a][_b] = hex_distance(_a, _b)
-_DISTANCE_ROWS: Final[list[bytes]] = [bytes(row) for row in DISTANCE]
-""":data:`DISTANCE` as bytes, which compiled code indexes natively."""
 _ADJACENT = [False] * (2 * _SIZE)
 for _s in STEPS:
     _ADJACENT[_SIZE + _s] = True
@@ -116,7 +113,7 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _neighbourhood(cells: bytes, me: int, opp: int, own: list[int], exposed: list[int]) -> None:
+def _neighbourhood(cells: list[int], me: int, opp: int, own: list[int], exposed: list[int]) -> None:
     """Fill ``own`` (zeros) with the number of ``me``'s marbles next to each cell, and ``exposed`` (zeros) with
     the own marbles an opposing line could push now, by cell: 1 pushable, 2 pushable off the board (0: neither);
     one pass over the cells. Its locals are ``i64``, which compiled code adds and compares as plain machine ints
@@ -249,11 +246,10 @@ class LinearAbaloneModel(LinearModel):
                          canonical=canonical_moves, features=None)
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
-        cells = bytes(position.cells)  # read by both
-        moves = canonical_moves(position, cells)
+        moves = canonical_moves(position)
         if not moves:
             return moves, None
-        return moves, score_moves(self.derived("tables", _ScorerTables), position, moves, history, 0, cells)
+        return moves, score_moves(self.derived("tables", _ScorerTables), position, moves, history)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` 0-2 inline of
@@ -272,15 +268,12 @@ class LinearAbaloneModel(LinearModel):
         return score_moves(self.derived("tables", _ScorerTables), board, listed, history)
 
 
-def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history: Sequence[Move],
-                shift: int = 0, cells: bytes | None = None) -> list[int]:
+def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history: Sequence[Move]) -> list[int]:
     """:meth:`LinearAbaloneModel.scores` of ``moves`` (legal on ``board``) under the model whose ``tables``
-    these are, each plus ``shift``; ``cells``: ``bytes(board.cells)``, when the caller has made it. The parts that
-    depend only on the move and side (and, inline, on the line's length) come from the tables. A module
-    function, so that compiled callers call it directly; the cells are read as bytes (see
-    :func:`~plybits.abalone.board.legal_moves_into`) and the locals are ``i64`` (see :func:`_neighbourhood`), but
-    for the score, which is a plain int: :meth:`~plybits.rank.LinearModel.features` reads the features back from
-    scores under weights far beyond 64 bits."""
+    these are. The parts that depend only on the move and side (and, inline, on the line's length) come from the
+    tables. A module function, so that compiled callers call it directly; the locals are ``i64`` (see
+    :func:`_neighbourhood`) but for the score, a plain int: :meth:`~plybits.rank.LinearModel.features` reads the
+    features back from scores under weights far beyond 64 bits."""
     w_kind = tables.kind
     w_inline = tables.inline
     w_broadside = tables.broadside
@@ -288,8 +281,7 @@ def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history:
     w_threat = tables.threat
     w_near_last = tables.near_last
     w_near_mine = tables.near_mine
-    if cells is None:
-        cells = bytes(board.cells)
+    cells = board.cells
     me: i64 = board.turn
     opp: i64 = 3 - me
     off: i64 = OFF
@@ -304,8 +296,8 @@ def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history:
     has_mine = played >= 2
     last = _destination(history[played - 1]) if has_last else 0
     mine = _destination(history[played - 2]) if has_mine else 0
-    last_dist = _DISTANCE_ROWS[last]
-    mine_dist = _DISTANCE_ROWS[mine]
+    last_dist = DISTANCE[last]
+    mine_dist = DISTANCE[mine]
     last_weight = tables.near_last_rows[last] if has_last else tables.nothing
     mine_weight = tables.near_mine_rows[mine] if has_mine else tables.nothing
     own = [0] * _SIZE
@@ -350,7 +342,7 @@ def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history:
                 level: i64 = exposure[c]
                 if level > threat:
                     threat = level
-            out.append(score + w_threat[threat] + shift)
+            out.append(score + w_threat[threat])
         else:
             # a broadside: 2 or 3 marbles in a line along ``lstep``, each moving by ``step``
             code: i64 = inline_codes + ((cell * 3 + line) * 2 + marbles - 2) * 6 + direction
@@ -380,7 +372,7 @@ def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history:
                 score += w_near_last[near_dest]
             if has_mine:
                 score += w_near_mine[near_group]
-            out.append(score + w_threat[threat] + shift)
+            out.append(score + w_threat[threat])
     return out
 
 
