@@ -45,6 +45,14 @@ def test_every_move_writes_and_reads_back() -> None:
                 assert notation.parse(b + a + GEOMETRY.name(far)) == move
 
 
+def test_words_parse_looks_up_are_what_reading_them_cell_by_cell_gives() -> None:
+    """parse's table of canonical words agrees with the cell-by-cell reader on every word (and the shared move)."""
+    assert len(notation._WORDS) == len(ALL_MOVES)
+    for text, move in notation._WORDS.items():
+        assert notation._parse_word(text) is move
+        assert notation.parse(text.upper()) is move  # not a word of the table: read cell by cell
+
+
 @pytest.mark.parametrize(
     "text, reason",
     [

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final, NamedTuple, Self
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import IllegalMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
@@ -181,10 +181,10 @@ def _moves_by_code() -> list[Move]:
 MOVE_OF: Final[list[Move]] = _moves_by_code()
 """The move of each code (:func:`move_code`)."""
 
-_INLINE_TABLE: Final[list[list[tuple[int, int]]]] = [
-    [(STEPS[d], sq * 6 + d) for d in range(6)] if sq in INLINE else [] for sq in range(GEOMETRY.size)
+_INLINE_TABLE: Final[list[list[tuple[int, Move]]]] = [
+    [(STEPS[d], INLINE[sq][d]) for d in range(6)] if sq in INLINE else [] for sq in range(GEOMETRY.size)
 ]
-"""Per mailbox index: (step, move code) of its inline moves in the six directions."""
+"""Per mailbox index: (step, move) of its inline moves in the six directions."""
 _BROADSIDE_TABLE: Final[list[list[tuple[int, int, int]]]] = [
     [
         (STEPS[line], INLINE_CODES + (sq * 3 + line) * 12, line)
@@ -389,72 +389,9 @@ class Board:
         cells a1..i9; for each cell its inline moves by direction 0..5, then the broadsides
         that have it as first end, by line direction 0..2, two before three marbles, move
         directions ascending. Empty once a side has won."""
-        codes: list[int] = []
-        self.legal_codes(codes, codes)
-        moves = MOVE_OF
-        return [moves[code] for code in codes]
-
-    def legal_codes(self, inline: list[int], broadside: list[int]) -> None:
-        """Append the :func:`move_code` of every legal move, the inline ones to ``inline`` and the
-        broadsides to ``broadside``, each in generation order (:meth:`legal_moves`' order when both
-        are one list; the ``rank`` scheme's canonical order when ``broadside`` follows ``inline``)."""
-        ejected = self.ejected
-        if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
-            return
-        cells = self.cells
-        me = self.turn
-        opp = 3 - me
-        add = inline.append
-        inline_table = _INLINE_TABLE
-        broadside_table = _BROADSIDE_TABLE
-        sideways = _SIDEWAYS_TABLE
-        for sq in _SQUARE_LIST:
-            if cells[sq] != me:
-                continue
-            for step, code in inline_table[sq]:
-                t = sq + step
-                c = cells[t]
-                if c == EMPTY:
-                    add(code)
-                    continue
-                if c != me:
-                    continue  # a lone marble pushes nothing; off the board is suicide
-                t += step
-                c = cells[t]
-                if c == me:
-                    t += step
-                    c = cells[t]
-                    if c == me:
-                        continue  # four in a row cannot move
-                    if c == EMPTY:
-                        add(code)
-                    elif c == opp:  # 3 against 1 or 2
-                        t += step
-                        c = cells[t]
-                        if c == EMPTY or c == OFF:
-                            add(code)
-                        elif c == opp:
-                            c = cells[t + step]
-                            if c == EMPTY or c == OFF:
-                                add(code)
-                elif c == EMPTY:
-                    add(code)
-                elif c == opp:  # 2 against 1
-                    c = cells[t + step]
-                    if c == EMPTY or c == OFF:
-                        add(code)
-            for lstep, code, line in broadside_table[sq]:
-                a = sq + lstep
-                if cells[a] != me:
-                    continue
-                for s, d in sideways[line]:
-                    if cells[sq + s] == EMPTY and cells[a + s] == EMPTY:
-                        broadside.append(code + d)
-                b = a + lstep
-                if cells[b] == me:
-                    for s, d in sideways[line]:
-                        if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
-                            broadside.append(code + 6 + d)
+        moves: list[Move] = []
+        legal_moves_into(self, moves, moves)
+        return moves
 
     def illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is not legal here, or ``None`` if it is."""
@@ -585,4 +522,79 @@ class Board:
         if me == WHITE:
             self.fullmove += 1
         self.turn = 3 - me
-from plybits.text import ascii_text, decimal
+
+
+def legal_moves_into(board: Board, inline: list[Move], broadside: list[Move]) -> None:
+    """Append every legal move of ``board``, the inline ones to ``inline`` and the broadsides to ``broadside``,
+    each in generation order (:meth:`Board.legal_moves`' order when both are one list; the ``rank`` scheme's
+    canonical order when ``broadside`` follows ``inline``); none once a side has won.
+
+    Written for mypyc (docs/architecture.md): a module function, which compiled callers call directly (a method
+    on the interpreted ``Position`` goes through Python's attribute lookup); ``i64`` locals, which compiled code
+    adds and compares as plain machine ints (a plain ``int`` is tagged, checked at every operation); the moves
+    appended are the shared instances of :data:`MOVE_OF`, so appending one allocates nothing (a move code above
+    256 would be a new int).
+    """
+    ejected = board.ejected
+    if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
+        return
+    cells = board.cells
+    me: i64 = board.turn
+    opp: i64 = 3 - me
+    off: i64 = OFF
+    moves = MOVE_OF
+    inline_table = _INLINE_TABLE
+    broadside_table = _BROADSIDE_TABLE
+    sideways = _SIDEWAYS_TABLE
+    step: i64
+    lstep: i64
+    code: i64
+    s: i64
+    for square in _SQUARE_LIST:
+        sq: i64 = square
+        if cells[sq] != me:
+            continue
+        for step, move in inline_table[sq]:
+            t: i64 = sq + step
+            c: i64 = cells[t]
+            if c == EMPTY:
+                inline.append(move)
+                continue
+            if c != me:
+                continue  # a lone marble pushes nothing; off the board is suicide
+            t += step
+            c = cells[t]
+            if c == me:
+                t += step
+                c = cells[t]
+                if c == me:
+                    continue  # four in a row cannot move
+                if c == EMPTY:
+                    inline.append(move)
+                elif c == opp:  # 3 against 1 or 2
+                    t += step
+                    c = cells[t]
+                    if c == EMPTY or c == off:
+                        inline.append(move)
+                    elif c == opp:
+                        c = cells[t + step]
+                        if c == EMPTY or c == off:
+                            inline.append(move)
+            elif c == EMPTY:
+                inline.append(move)
+            elif c == opp:  # 2 against 1
+                c = cells[t + step]
+                if c == EMPTY or c == off:
+                    inline.append(move)
+        for lstep, code, line in broadside_table[sq]:
+            a: i64 = sq + lstep
+            if cells[a] != me:
+                continue
+            for s, d in sideways[line]:
+                if cells[sq + s] == EMPTY and cells[a + s] == EMPTY:
+                    broadside.append(moves[code + d])
+            b: i64 = a + lstep
+            if cells[b] == me:
+                for s, d in sideways[line]:
+                    if cells[sq + s] == EMPTY and cells[a + s] == EMPTY and cells[b + s] == EMPTY:
+                        broadside.append(moves[code + 6 + d])

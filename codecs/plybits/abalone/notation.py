@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from plybits.abalone.board import BROADSIDE, DIRECTIONS, GEOMETRY, INLINE, STEPS, Board, Move
+from plybits.abalone.board import ALL_MOVES, BROADSIDE, DIRECTIONS, GEOMETRY, INLINE, STEPS, Board, Move
 from plybits.errors import InvalidMoveError
 
 NAME: Final = "abapro"
@@ -49,6 +49,12 @@ def parse(text: str) -> Move:
     :raises InvalidMoveError: on anything that is not one move, with the reason: unknown
         cell, not a line, line longer than 3, not adjacent, destination that does not fit.
     """
+    move = _WORDS.get(text) if isinstance(text, str) else None
+    return move if move is not None else _parse_word(text)
+
+
+def _parse_word(text: str) -> Move:
+    """:func:`parse`, reading ``text`` cell by cell."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"Aba-Pro move must be text, not {text!r}")
     raw = text
@@ -98,6 +104,11 @@ def parse(text: str) -> Move:
     if move is None:  # cannot happen on a hexagon: the middle of two cells is a cell
         raise InvalidMoveError(f"Aba-Pro broadside {raw!r} does not fit the board")
     return move
+
+
+_WORDS: Final[dict[str, Move]] = {str(move): move for move in ALL_MOVES}
+"""Every move Aba-Pro can write, by the word :func:`write` gives it: what :func:`parse` reads that word as, looked
+up rather than read cell by cell (records are mostly written this way)."""
 
 
 def write(move: Move) -> str:

@@ -18,8 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast, final
 
+from mypy_extensions import i64
+
 from plybits.abalone.board import (
-    ALL_MOVES, BLACK, CELL_NUMBER, GEOMETRY, INLINE_CODES, MOVE_OF, N_CODES, SQUARES, STEPS, Board, Move, move_code,
+    ALL_MOVES, BLACK, CELL_NUMBER, GEOMETRY, INLINE_CODES, N_CODES, SQUARES, STEPS, Board, Move, legal_moves_into,
+    move_code,
 )
 from plybits.mailbox import OFF
 from plybits.rank import LinearModel, RankScheme, UniformModel
@@ -32,21 +35,14 @@ def move_key(move: Move) -> tuple[int, ...]:
     return (1, CELL_NUMBER[move.cell], move.line, move.marbles, move.direction)
 
 
-def canonical_codes(board: Board) -> list[int]:
-    """The :func:`~plybits.abalone.board.move_code` of each legal move of a position, in canonical order
-    (:func:`move_key`): generation order is cell, then direction or line, marbles and direction, so the
-    inline moves in it followed by the broadsides are sorted."""
-    codes: list[int] = []
-    broadside: list[int] = []
-    board.legal_codes(codes, broadside)
-    codes.extend(broadside)
-    return codes
-
-
 def canonical_moves(board: Board) -> list[Move]:
-    """The legal moves of a position in canonical order (:func:`move_key`)."""
-    moves = MOVE_OF
-    return [moves[code] for code in canonical_codes(board)]
+    """The legal moves of a position in canonical order (:func:`move_key`): generation order is cell, then
+    direction or line, marbles and direction, so the inline moves in it followed by the broadsides are sorted."""
+    moves: list[Move] = []
+    broadside: list[Move] = []
+    legal_moves_into(board, moves, broadside)
+    moves.extend(broadside)
+    return moves
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)
@@ -68,13 +64,11 @@ def hex_distance(a: int, b: int) -> int:
     return max(abs(df), abs(dr), abs(df - dr))
 
 
-DISTANCE: list[list[int]] = [[9] * _SIZE for _ in range(_SIZE)]
+DISTANCE: Final[list[list[int]]] = [[9] * _SIZE for _ in range(_SIZE)]
 """DISTANCE[a][b]: :func:`hex_distance` of two cells."""
 for _a in SQUARES:
     for _b in SQUARES:
         DISTANCE[_a][_b] = hex_distance(_a, _b)
-_DIST: Final[list[int]] = [d for row in DISTANCE for d in row]
-"""``_DIST[a * _SIZE + b]``: :data:`DISTANCE` flat."""
 _ADJACENT = [False] * (2 * _SIZE)
 for _s in STEPS:
     _ADJACENT[_SIZE + _s] = True
@@ -119,61 +113,66 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _exposure(cells: list[int], me: int, opp: int) -> list[int]:
-    """Own marbles an opposing line could push now, by cell: 1 pushable, 2 pushable off the board (0: neither)."""
-    exposed = [0] * _SIZE
+def _neighbourhood(cells: list[int], me: int, opp: int, own: list[int], exposed: list[int]) -> None:
+    """Fill ``own`` (zeros) with the number of ``me``'s marbles next to each cell, and ``exposed`` (zeros) with
+    the own marbles an opposing line could push now, by cell: 1 pushable, 2 pushable off the board (0: neither);
+    one pass over the cells. Its locals are ``i64``, which compiled code adds and compares as plain machine ints
+    (a plain ``int`` is tagged, checked at every operation)."""
     steps = _STEP
-    for sq in _SQUARE_LIST:
-        if cells[sq] != opp:
+    mine: i64 = me
+    theirs: i64 = opp
+    off: i64 = OFF
+    for square in _SQUARE_LIST:
+        sq: i64 = square
+        here: i64 = cells[sq]
+        if here == mine:
+            for each in steps:
+                t: i64 = sq + each
+                own[t] = own[t] + 1
             continue
-        for step in steps:
-            if cells[sq - step] == opp:
+        if here != theirs:
+            continue
+        for each in steps:
+            step: i64 = each
+            if cells[sq - step] == theirs:
                 continue  # sq is not the rear of its line along step
             # an opposing line of n starting at sq (its rear) heading along step
-            n = 1
+            n: i64 = 1
             t = sq + step
-            while cells[t] == opp and n < 4:
+            while cells[t] == theirs and n < 4:
                 n += 1
                 t += step
-            if n > 3 or cells[t] != me:
+            if n > 3 or cells[t] != mine:
                 continue
-            k = 0
-            u = t
-            while cells[u] == me:
+            k: i64 = 0
+            u: i64 = t
+            while cells[u] == mine:
                 k += 1
                 u += step
-            if k >= n or cells[u] == opp:
+            if k >= n or cells[u] == theirs:
                 continue
-            level = 2 if cells[u] == OFF else 1
+            level = 2 if cells[u] == off else 1
             for j in range(k):
-                c = t + j * step
+                c: i64 = t + j * step
                 if exposed[c] < level:
                     exposed[c] = level
-    return exposed
 
 
-def _move_tables() -> tuple[list[int], list[int], list[int], list[int], list[int]]:
-    """By move code: the rear (inline) or first end's (broadside) cell, the step of the move's direction,
-    the step along a broadside's line, a broadside's marbles, and its fixed part of the cohesion index (30 + 2 pairs a
-    line of 2 keeps, 4 of 3, less its (cell, destination) pairs that are adjacent)."""
-    from plybits.abalone.board import BROADSIDE, INLINE
+def _cohesion_base() -> list[int]:
+    """By move code, a broadside's fixed part of the cohesion index: 30 + 2 pairs a line of 2 keeps, 4 of 3, less
+    its (cell, destination) pairs that are adjacent (0 for the inline moves)."""
+    from plybits.abalone.board import BROADSIDE
 
-    cell, dstep, lstep, marbles, cohesion = [0] * N_CODES, [0] * N_CODES, [0] * N_CODES, [0] * N_CODES, [0] * N_CODES
-    for m in [m for moves in INLINE.values() for m in moves] + list(BROADSIDE.values()):
-        code = move_code(m)
-        cell[code] = m.cell
-        dstep[code] = STEPS[m.direction]
-        if m.line >= 0:
-            lstep[code] = STEPS[m.line]
-            marbles[code] = m.marbles
-            group = [m.cell + k * STEPS[m.line] for k in range(m.marbles)]
-            dest = [c + STEPS[m.direction] for c in group]
-            cross = sum(1 for c in group for d in dest if _ADJACENT[_SIZE + d - c])
-            cohesion[code] = 30 - cross + 2 * (m.marbles - 1)
-    return cell, dstep, lstep, marbles, cohesion
+    cohesion = [0] * N_CODES
+    for m in BROADSIDE.values():
+        group = [m.cell + k * STEPS[m.line] for k in range(m.marbles)]
+        dest = [c + STEPS[m.direction] for c in group]
+        cross = sum(1 for c in group for d in dest if _ADJACENT[_SIZE + d - c])
+        cohesion[move_code(m)] = 30 - cross + 2 * (m.marbles - 1)
+    return cohesion
 
 
-_CELL, _DSTEP, _LSTEP, _MARBLES, _COHESION_BASE = _move_tables()
+_COHESION_BASE: Final[list[int]] = _cohesion_base()
 
 
 def _static_score(w: list[int], direction: int, cell: int, side: int, kind: int, vacated: list[int],
@@ -230,6 +229,12 @@ class _ScorerTables:
         """``F_NEAR_LAST`` by distance (0..9)."""
         self.near_mine: list[int] = [w[F_NEAR_MINE + min(5, d)] for d in range(10)]
         """``F_NEAR_MINE`` by distance (0..9)."""
+        self.near_last_rows: list[list[int]] = [[self.near_last[d] for d in row] for row in DISTANCE]
+        """``F_NEAR_LAST`` by the opponent's last destination and a cell (``near_last[DISTANCE[a][b]]``)."""
+        self.near_mine_rows: list[list[int]] = [[self.near_mine[d] for d in row] for row in DISTANCE]
+        """``F_NEAR_MINE`` by one's own last destination and a cell."""
+        self.nothing: list[int] = [0] * _SIZE
+        """The weights of no feature, by cell: the nearness row before there is a last move."""
 
 
 @final
@@ -241,12 +246,10 @@ class LinearAbaloneModel(LinearModel):
                          canonical=canonical_moves, features=None)
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
-        codes = canonical_codes(position)
-        moves = MOVE_OF
-        legal = [moves[code] for code in codes]
-        if not codes:
-            return legal, None
-        return legal, self.code_scores(position, codes, history)
+        moves = canonical_moves(position)
+        if not moves:
+            return moves, None
+        return moves, score_moves(self.derived("tables", _ScorerTables), position, moves, history)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` 0-2 inline of
@@ -261,108 +264,116 @@ class LinearAbaloneModel(LinearModel):
           the nearest destination, and from one's own last destination to the nearest moved marble;
         - ``F_THREAT``: the moved marbles were exposed to a push (1) or an ejection (2).
         """
-        return self.code_scores(board, [move_code(m) for m in moves], history)
+        listed = moves if isinstance(moves, list) else list(moves)
+        return score_moves(self.derived("tables", _ScorerTables), board, listed, history)
 
-    def code_scores(self, board: Board, codes: list[int], history: Sequence[Move]) -> list[int]:
-        """:meth:`scores` of the moves with these :func:`~plybits.abalone.board.move_code`; the parts that
-        depend only on the move and side (and, inline, on the line's length) come from tables."""
-        tables: _ScorerTables = self.derived("tables", _ScorerTables)
-        w_kind = tables.kind
-        w_inline = tables.inline
-        w_broadside = tables.broadside
-        w_cohesion = tables.cohesion
-        w_threat = tables.threat
-        w_near_last = tables.near_last
-        w_near_mine = tables.near_mine
-        cells = board.cells
-        me = board.turn
-        opp = 3 - me
-        side = 0 if me == BLACK else 1
-        inline_base = side * INLINE_CODES
-        broadside_base = side * N_CODES
-        dist = _DIST
-        # the distance rows of the opponent's and one's own last destinations (read only when there is one)
-        has_last = len(history) >= 1
-        has_mine = len(history) >= 2
-        last = _destination(history[-1]) * _SIZE if has_last else 0
-        mine = _destination(history[-2]) * _SIZE if has_mine else 0
-        exposure = _exposure(cells, me, opp)
-        own = [0] * _SIZE
-        steps = _STEP
-        for sq in _SQUARE_LIST:
-            if cells[sq] == me:
-                for st in steps:
-                    t = sq + st
-                    own[t] = own[t] + 1
-        cell_of = _CELL
-        dstep_of = _DSTEP
-        lstep_of = _LSTEP
-        marbles_of = _MARBLES
-        cohesion_base = _COHESION_BASE
-        out: list[int] = []
-        for code in codes:
-            step = dstep_of[code]
-            if code < INLINE_CODES:
-                rear = cell_of[code]
-                front = rear + step
-                n = 1
-                while cells[front] == me:
-                    n += 1
-                    front += step
-                pushed = 0
-                u = front
-                while cells[u] == opp:
+
+def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history: Sequence[Move]) -> list[int]:
+    """:meth:`LinearAbaloneModel.scores` of ``moves`` (legal on ``board``) under the model whose ``tables``
+    these are. The parts that depend only on the move and side (and, inline, on the line's length) come from the
+    tables. A module function, so that compiled callers call it directly; the locals are ``i64`` (see
+    :func:`_neighbourhood`) but for the score, a plain int: :meth:`~plybits.rank.LinearModel.features` reads the
+    features back from scores under weights far beyond 64 bits."""
+    w_kind = tables.kind
+    w_inline = tables.inline
+    w_broadside = tables.broadside
+    w_cohesion = tables.cohesion
+    w_threat = tables.threat
+    w_near_last = tables.near_last
+    w_near_mine = tables.near_mine
+    cells = board.cells
+    me: i64 = board.turn
+    opp: i64 = 3 - me
+    off: i64 = OFF
+    side: i64 = 0 if me == BLACK else 1
+    inline_base: i64 = side * INLINE_CODES
+    broadside_base: i64 = side * N_CODES
+    inline_codes: i64 = INLINE_CODES
+    # the distances from the opponent's and one's own last destinations, and their weights, by cell (a broadside
+    # weighs its least distance; the rows are read only when there is such a move)
+    played = len(history)
+    has_last = played >= 1
+    has_mine = played >= 2
+    last = _destination(history[played - 1]) if has_last else 0
+    mine = _destination(history[played - 2]) if has_mine else 0
+    last_dist = DISTANCE[last]
+    mine_dist = DISTANCE[mine]
+    last_weight = tables.near_last_rows[last] if has_last else tables.nothing
+    mine_weight = tables.near_mine_rows[mine] if has_mine else tables.nothing
+    own = [0] * _SIZE
+    exposure = [0] * _SIZE
+    _neighbourhood(cells, me, opp, own, exposure)
+    steps = _STEP
+    cohesion_base = _COHESION_BASE
+    out: list[int] = []
+    cell: i64
+    direction: i64
+    line: i64
+    marbles: i64
+    for move in moves:
+        cell, direction, line, marbles = move
+        step: i64 = steps[direction]
+        if line < 0:
+            front: i64 = cell + step
+            c: i64 = cells[front]
+            n: i64 = 1
+            while c == me:
+                n += 1
+                front += step
+                c = cells[front]
+            pushed: i64 = 0
+            ejects: i64 = 0
+            if c == opp:
+                u: i64 = front
+                while c == opp:
                     pushed += 1
                     u += step
-                ejects = 1 if pushed > 0 and cells[u] == OFF else 0
-                kind = n - 1
-                score = w_inline[(inline_base + code) * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
-                score += w_cohesion[kind * 61 + own[front] - (1 if n == 1 else 0) - own[rear] + 30]
-                if has_last:
-                    score += w_near_last[dist[last + front]]
-                if has_mine:
-                    score += w_near_mine[dist[mine + rear]]
-                threat = 0
-                c = rear
-                for _ in range(n):
-                    level = exposure[c]
-                    if level > threat:
-                        threat = level
-                    c += step
-                out.append(score + w_threat[threat])
-            else:
-                # a broadside: 2 or 3 marbles in a line along ``lstep``, each moving by ``step``
-                marbles = marbles_of[code]
-                lstep = lstep_of[code]
-                g = cell_of[code]
+                    c = cells[u]
+                if c == off:
+                    ejects = 1
+            kind: i64 = n - 1
+            score = w_inline[(inline_base + cell * 6 + direction) * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
+            score += w_cohesion[kind * 61 + own[front] - (1 if n == 1 else 0) - own[cell] + 30]
+            score += last_weight[front] + mine_weight[cell]
+            threat: i64 = exposure[cell]
+            c = cell
+            for k in range(1, n):
+                c += step
+                level: i64 = exposure[c]
+                if level > threat:
+                    threat = level
+            out.append(score + w_threat[threat])
+        else:
+            # a broadside: 2 or 3 marbles in a line along ``lstep``, each moving by ``step``
+            code: i64 = inline_codes + ((cell * 3 + line) * 2 + marbles - 2) * 6 + direction
+            lstep: i64 = steps[line]
+            g: i64 = cell
+            d: i64 = g + step
+            change: i64 = own[d] - own[g] + cohesion_base[code]
+            near_dest: i64 = last_dist[d]
+            near_group: i64 = mine_dist[g]
+            threat = exposure[g]
+            for k in range(1, marbles):
+                g += lstep
                 d = g + step
-                change = own[d] - own[g] + cohesion_base[code]
-                near_dest = dist[last + d]
-                near_group = dist[mine + g]
-                threat = exposure[g]
-                for _ in range(1, marbles):
-                    g += lstep
-                    d = g + step
-                    change += own[d] - own[g]
-                    level = exposure[g]
-                    if level > threat:
-                        threat = level
-                    if has_last:
-                        near = dist[last + d]
-                        if near < near_dest:
-                            near_dest = near
-                    if has_mine:
-                        near = dist[mine + g]
-                        if near < near_group:
-                            near_group = near
-                kind = 4 if marbles == 3 else 3
-                score = w_broadside[broadside_base + code] + w_cohesion[kind * 61 + change]
-                if has_last:
-                    score += w_near_last[near_dest]
-                if has_mine:
-                    score += w_near_mine[near_group]
-                out.append(score + w_threat[threat])
-        return out
+                change += own[d] - own[g]
+                level = exposure[g]
+                if level > threat:
+                    threat = level
+                near: i64 = last_dist[d]
+                if near < near_dest:
+                    near_dest = near
+                near = mine_dist[g]
+                if near < near_group:
+                    near_group = near
+            kind = 4 if marbles == 3 else 3
+            score = w_broadside[broadside_base + code] + w_cohesion[kind * 61 + change]
+            if has_last:
+                score += w_near_last[near_dest]
+            if has_mine:
+                score += w_near_mine[near_group]
+            out.append(score + w_threat[threat])
+    return out
 
 
 class AbaloneRankScheme(RankScheme[Board, Move]):
