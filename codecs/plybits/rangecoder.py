@@ -19,18 +19,20 @@ The layout is documented in docs/rank.md.
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
+from typing import Final
+
+from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import InvalidDataError
 
-RANGE_BITS = 32
+RANGE_BITS: Final = 32
 """Width of ``low`` and ``range``."""
-MASK = (1 << RANGE_BITS) - 1
-TOP = 1 << (RANGE_BITS - 8)
+MASK: Final = (1 << RANGE_BITS) - 1
+TOP: Final = 1 << (RANGE_BITS - 8)
 """``range`` is renormalised (one byte shifted out) while it is below this."""
-MAX_TOTAL = 1 << 16
+MAX_TOTAL: Final = 1 << 16
 """Largest total frequency a symbol may be coded with: ``range // total`` keeps at least 8 bits."""
-MAX_OVERREAD = 4
+MAX_OVERREAD: Final = 4
 """Bytes the decoder may read past the end of its data (as zeros) before the data counts as truncated."""
 
 
@@ -48,9 +50,11 @@ class RangeEncoder:
 
     __slots__ = ("low", "range", "out")
 
+    # the coder's integers are i64 (docs/architecture.md, "What makes compiled code fast"): ``range // total``
+    # can pass 2^31, past which mypyc multiplies plain ints through objects; every value stays below 2^41
     def __init__(self) -> None:
-        self.low = 0
-        self.range = MASK
+        self.low: i64 = 0
+        self.range: i64 = MASK
         self.out = bytearray()
 
     def encode(self, cum_low: int, freq: int, total: int) -> None:
@@ -61,10 +65,10 @@ class RangeEncoder:
         _check(cum_low, freq, total)
         self._encode(cum_low, freq, total)
 
-    def _encode(self, cum_low: int, freq: int, total: int) -> None:
-        r = self.range // total
-        low = self.low + r * cum_low
-        rng = r * freq
+    def _encode(self, cum_low: i64, freq: i64, total: i64) -> None:
+        r: i64 = self.range // total
+        low: i64 = self.low + r * cum_low
+        rng: i64 = r * freq
         if low > MASK:
             self._carry()
             low &= MASK
@@ -108,13 +112,13 @@ class RangeDecoder:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.pos = 0
-        self.code = 0
+        self.code: i64 = 0
         for _ in range(4):
             self.code = (self.code << 8) | self._next_byte()
-        self.range = MASK
-        self.r = 0
-        self.target = -1
-        self.total = 0
+        self.range: i64 = MASK
+        self.r: i64 = 0
+        self.target: i64 = -1
+        self.total: i64 = 0
         self.mirror = RangeEncoder()
         """The encoder replayed on the decoded symbols, so that :meth:`finish` can demand identical bytes."""
 
@@ -135,8 +139,8 @@ class RangeDecoder:
         """
         if not 0 < total <= MAX_TOTAL:
             raise ValueError(f"total frequency {total!r} is outside 1..{MAX_TOTAL}")
-        r = self.range // total
-        target = self.code // r
+        r: i64 = self.range // total
+        target: i64 = self.code // r
         if target >= total:
             raise InvalidDataError(f"coded value {target} is outside the {total} frequencies of this symbol")
         self.r = r
@@ -153,9 +157,9 @@ class RangeDecoder:
             raise ValueError(f"symbol [{cum_low!r}, {cum_low + freq!r}) does not hold target {self.target!r}")
         self.mirror._encode(cum_low, freq, self.total)
         self.target = -1
-        r = self.r
-        code = self.code - r * cum_low
-        rng = r * freq
+        r: i64 = self.r
+        code: i64 = self.code - r * cum_low
+        rng: i64 = r * freq
         while rng < TOP:
             code = ((code << 8) | self._next_byte()) & MASK
             rng <<= 8
