@@ -958,8 +958,6 @@ def _add_king_moves(board: Board, k: int, checks: int, moves: list[Move]) -> Non
     b = board.cells
     us = board.turn
     them = us ^ BLACK
-    table = MOVE_TABLE
-    base = k * SIZE
     a_rook = h_rook = 0
     if board.castling and not checks:
         back = 0 if us == WHITE else 7
@@ -971,32 +969,36 @@ def _add_king_moves(board: Board, k: int, checks: int, moves: list[Move]) -> Non
                     h_rook = r
     king = b[k]
     b[k] = EMPTY  # lifted, so that it does not hide the squares behind it from a slider
-    for d in _KING_STEPS_BELOW:
-        t = k + d
-        q = b[t]
-        if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
-            moves.append(table[(base + t) * 8])
+    _add_king_steps(moves, b, k, _KING_STEPS_BELOW, them)
     if a_rook:
-        b[k] = king
-        if _castling_legal(b, k, a_rook, us):
-            moves.append(table[(base + a_rook) * 8])
-        b[k] = EMPTY
-    for d in _KING_STEPS_ALONG:
-        t = k + d
-        q = b[t]
-        if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
-            moves.append(table[(base + t) * 8])
+        _add_castling(moves, b, k, king, a_rook)
+    _add_king_steps(moves, b, k, _KING_STEPS_ALONG, them)
     if h_rook:
-        b[k] = king
-        if _castling_legal(b, k, h_rook, us):
-            moves.append(table[(base + h_rook) * 8])
-        b[k] = EMPTY
-    for d in _KING_STEPS_ABOVE:
+        _add_castling(moves, b, k, king, h_rook)
+    _add_king_steps(moves, b, k, _KING_STEPS_ABOVE, them)
+    b[k] = king
+
+
+def _add_castling(moves: list[Move], b: list[int], k: i64, king: i64, rook: i64) -> None:
+    """Append castling of ``king`` (lifted off ``k``: put back for the test, lifted again) with ``rook`` if legal."""
+    b[k] = king
+    if _castling_legal(b, k, rook, king & BLACK):
+        moves.append(MOVE_TABLE[(k * SIZE + rook) * 8])
+    b[k] = EMPTY
+
+
+def _add_king_steps(moves: list[Move], b: list[int], k: i64, steps: tuple[int, ...], them: i64) -> None:
+    """Append the king's (lifted off ``k``) steps along ``steps`` to squares empty or held by ``them`` and not
+    attacked by them."""
+    table = MOVE_TABLE
+    base: i64 = k * SIZE
+    t: i64
+    q: i64
+    for d in steps:
         t = k + d
         q = b[t]
         if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
             moves.append(table[(base + t) * 8])
-    b[k] = king
 
 
 def gives_check(board: Board, m: Move) -> bool:

@@ -236,33 +236,30 @@ def _target_marks(b: list[int], king: int, us: int) -> list[int]:
     t: i64 = k + (S + W if us == WHITE else N + W)
     marks[t] = 1 << PAWN
     marks[t + 2] = 1 << PAWN
+    _mark_rays(marks, b, k, DIAGONAL, _DIAGONAL_CHECKERS)
+    _mark_rays(marks, b, k, ORTHOGONAL, _ORTHOGONAL_CHECKERS)
     m: i64
-    q: i64
-    for step in DIAGONAL:
-        d: i64 = step
-        t = k + d
-        while True:
-            m = marks[t]
-            marks[t] = m | _DIAGONAL_CHECKERS
-            q = b[t]
-            if q:
-                break
-            t += d
-    for step in ORTHOGONAL:
-        d = step
-        t = k + d
-        while True:
-            m = marks[t]
-            marks[t] = m | _ORTHOGONAL_CHECKERS
-            q = b[t]
-            if q:
-                break
-            t += d
     for step in KING_STEPS:
         t = k + step
         m = marks[t]
         marks[t] = m | _ZONE
     return marks
+
+
+def _mark_rays(marks: list[int], b: list[int], k: i64, steps: tuple[int, ...], bits: i64) -> None:
+    """Set ``bits`` in ``marks`` along each ray of ``steps`` from ``k``, up to and including the first occupied cell."""
+    m: i64
+    q: i64
+    for step in steps:
+        d: i64 = step
+        t: i64 = k + d
+        while True:
+            m = marks[t]
+            marks[t] = m | bits
+            q = b[t]
+            if q:
+                break
+            t += d
 
 
 def _own_rights(castling: frozenset[int], us: int) -> bool:
