@@ -74,14 +74,22 @@ def test_encode_index_and_decode_index_code_the_symbol_at_its_cumulative_frequen
     rows = [[rng.randrange(1, 900) for _ in range(rng.randrange(1, 60))] for _ in range(300)]
     indices = [rng.randrange(len(freqs)) for freqs in rows]
     indices[:3] = [0, len(rows[1]) - 1, 0]  # the first and last symbols
-    reference, shared = RangeEncoder(), RangeEncoder()
-    for freqs, index in zip(rows, indices):
-        reference.encode(sum(freqs[:index]), freqs[index], sum(freqs))
-        encode_index(shared, freqs, index)
-    data = shared.finish()
+    _assert_codes_as_reference(
+        rows, indices, lambda encoder, freqs, index: encoder.encode(sum(freqs[:index]), freqs[index], sum(freqs)),
+        encode_index, decode_index)
+
+
+def _assert_codes_as_reference(rows, indices, reference_encode, encode, decode):
+    """``encode`` of each row's index writes the bytes ``reference_encode`` writes, and ``decode`` reads the indices
+    back from them, leaving nothing over."""
+    reference, tested = RangeEncoder(), RangeEncoder()
+    for row, index in zip(rows, indices):
+        reference_encode(reference, row, index)
+        encode(tested, row, index)
+    data = tested.finish()
     assert data == reference.finish()
     decoder = RangeDecoder(data)
-    assert [decode_index(decoder, freqs) for freqs in rows] == indices
+    assert [decode(decoder, row) for row in rows] == indices
     decoder.finish()
 
 
@@ -96,15 +104,9 @@ def test_scored_coders_code_what_the_index_coders_code_under_the_softmax():
     rows[:4] = [[0], [5, 5, 5], [0, -(1 << 20), 900], [64 * k for k in range(218)]]
     indices = [rng.randrange(len(scores)) for scores in rows]
     indices[3] = 217
-    reference, fused = RangeEncoder(), RangeEncoder()
-    for scores, index in zip(rows, indices):
-        encode_index(reference, softmax_frequencies(scores), index)
-        encode_scored(fused, scores, index)
-    data = fused.finish()
-    assert data == reference.finish()
-    decoder = RangeDecoder(data)
-    assert [decode_scored(decoder, scores) for scores in rows] == indices
-    decoder.finish()
+    _assert_codes_as_reference(
+        rows, indices, lambda encoder, scores, index: encode_index(encoder, softmax_frequencies(scores), index),
+        encode_scored, decode_scored)
 
 
 def test_quantise():
