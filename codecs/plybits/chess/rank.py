@@ -125,8 +125,14 @@ _THREAT: Final[list[int]] = [
 ]
 """_THREAT[piece]: the rank of its attack value, the cheapest the highest (pawn 5 ... king 1), times
 :data:`_OWN_SLOTS`: the cheapest attacker of a square is the one of the highest rank."""
-_STEPS_OF: Final[list[tuple[int, ...]]] = [(), (), KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS, ()]
-"""_STEPS_OF[kind]: the steps a knight or king jumps or a slider moves along (pawns: by colour, apart)."""
+_ATTACK_STEPS_OF: Final[list[tuple[int, ...]]] = [
+    (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
+    else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
+    else ()
+    for p in range(16)
+]
+"""_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays."""
+_SLIDING: Final[list[bool]] = [BISHOP <= kind <= QUEEN for kind in range(8)]
 
 
 # The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
@@ -141,80 +147,50 @@ def _attack_maps(b: list[int], us: int) -> tuple[list[int], int]:
     attacks = [0] * SIZE
     ours: list[int] = []
     material_of = _MATERIAL
-    steps_of = _STEPS_OF
     colour: i64 = us
-    # the enemy's pieces first, each square keeping the highest rank: then our counts are added to the ranks.
-    # Pieces are walked by the cell arithmetic of their steps: the border of 2 keeps every step inside the list.
-    left: i64 = S + W if us == WHITE else N + W  # an enemy pawn's capture towards a
+    # the enemy's pieces first, each square keeping the highest rank: then our counts are added to the ranks
     for square in SQUARES:
-        s: i64 = square
-        p: i64 = b[s]
+        p: i64 = b[square]
         if p == 0:
             continue
         material += material_of[p]
         if p & BLACK == colour:
             ours.append(square)
-            continue
-        kind: i64 = p & 7
-        value: i64 = _THREAT[kind]
-        t: i64
-        a: i64
-        if kind == PAWN:
-            t = s + left
-            a = attacks[t]
-            if a < value:
-                attacks[t] = value
-            t += 2
-            a = attacks[t]
-            if a < value:
-                attacks[t] = value
-        elif kind == KNIGHT or kind == KING:
-            for step in steps_of[kind]:
-                t = s + step
-                a = attacks[t]
-                if a < value:
-                    attacks[t] = value
         else:
-            for step in steps_of[kind]:
-                d: i64 = step
-                t = s + d
-                while True:
-                    a = attacks[t]
-                    if a < value:
-                        attacks[t] = value
-                    q: i64 = b[t]
-                    if q:
-                        break
-                    t += d
-    left = N + W if us == WHITE else S + W  # our pawn's
+            _walk_attacks(attacks, b, square, p, _THREAT[p & 7])
     for square in ours:
-        s = square
-        p = b[s]
-        kind = p & 7
-        if kind == PAWN:
-            t = s + left
-            a = attacks[t]
-            attacks[t] = a + 1
-            t += 2
-            a = attacks[t]
-            attacks[t] = a + 1
-        elif kind == KNIGHT or kind == KING:
-            for step in steps_of[kind]:
-                t = s + step
-                a = attacks[t]
-                attacks[t] = a + 1
-        else:
-            for step in steps_of[kind]:
-                d = step
-                t = s + d
-                while True:
-                    a = attacks[t]
-                    attacks[t] = a + 1
-                    q = b[t]
-                    if q:
-                        break
-                    t += d
+        _walk_attacks(attacks, b, square, b[square], 0)
     return attacks, material
+
+
+def _walk_attacks(attacks: list[int], b: list[int], s: i64, p: i64, value: i64) -> None:
+    """Each square the piece ``p`` on ``s`` attacks, in ``attacks``: raised to ``value`` if below it, or (``value``
+    0: our pieces) counted once more. Walked by the cell arithmetic of its steps: the border of 2 keeps every step
+    inside the list."""
+    t: i64
+    a: i64
+    if _SLIDING[p & 7]:
+        for step in _ATTACK_STEPS_OF[p]:
+            d: i64 = step
+            t = s + d
+            while True:
+                a = attacks[t]
+                if value == 0:
+                    attacks[t] = a + 1
+                elif a < value:
+                    attacks[t] = value
+                q: i64 = b[t]
+                if q:
+                    break
+                t += d
+    else:
+        for step in _ATTACK_STEPS_OF[p]:
+            t = s + step
+            a = attacks[t]
+            if value == 0:
+                attacks[t] = a + 1
+            elif a < value:
+                attacks[t] = value
 
 
 _ZONE: Final = 1
