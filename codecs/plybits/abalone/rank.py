@@ -21,8 +21,8 @@ from typing import ClassVar, Final, cast, final
 from mypy_extensions import i64
 
 from plybits.abalone.board import (
-    ALL_MOVES, BLACK, CELL_NUMBER, GEOMETRY, INLINE_CODES, N_CODES, SQUARES, STEPS, Board, Move, legal_moves_into,
-    move_code,
+    ALL_MOVES, BLACK, BROADSIDE_TABLE, CELL_NUMBER, EMPTY, GEOMETRY, INLINE_CODES, MOVE_OF, N_CODES, SIDEWAYS_TABLE,
+    SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
 )
 from plybits.mailbox import OFF
 from plybits.rank import LinearModel, RankScheme, UniformModel
@@ -74,6 +74,11 @@ for _s in STEPS:
     _ADJACENT[_SIZE + _s] = True
 _STEP: Final[list[int]] = list(STEPS)
 _SQUARE_LIST: Final[list[int]] = list(SQUARES)
+_D0: Final = STEPS[0]
+_D1: Final = STEPS[1]
+_D2: Final = STEPS[2]
+"""One step in directions 0, 1 and 2; directions 3, 4 and 5 are their opposites."""
+assert STEPS[3:] == (-_D0, -_D1, -_D2)
 
 
 _next = 0
@@ -113,11 +118,12 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _neighbourhood(cells: list[int], me: int, opp: int, own: list[int], exposed: list[int]) -> None:
-    """Fill ``own`` (zeros) with the number of ``me``'s marbles next to each cell, and ``exposed`` (zeros) with
-    the own marbles an opposing line could push now, by cell: 1 pushable, 2 pushable off the board (0: neither);
-    one pass over the cells. Its locals are ``i64``, which compiled code adds and compares as plain machine ints
-    (a plain ``int`` is tagged, checked at every operation)."""
+def _neighbourhood(cells: list[int], me: int, opp: int, own: list[int], exposed: list[int], marbles: list[int]) -> None:
+    """Fill ``own`` (zeros) with the number of ``me``'s marbles next to each cell, ``exposed`` (zeros) with
+    the own marbles an opposing line could push now, by cell: 1 pushable, 2 pushable off the board (0: neither),
+    and append ``me``'s marbles' cells to ``marbles`` in cell order; one pass over the cells. Its locals are
+    ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is tagged, checked at
+    every operation); the six neighbours of a marble are written out, not read from a list of steps."""
     steps = _STEP
     mine: i64 = me
     theirs: i64 = opp
@@ -126,9 +132,13 @@ def _neighbourhood(cells: list[int], me: int, opp: int, own: list[int], exposed:
         sq: i64 = square
         here: i64 = cells[sq]
         if here == mine:
-            for each in steps:
-                t: i64 = sq + each
-                own[t] = own[t] + 1
+            marbles.append(square)
+            own[sq + _D0] += 1
+            own[sq + _D1] += 1
+            own[sq + _D2] += 1
+            own[sq - _D0] += 1
+            own[sq - _D1] += 1
+            own[sq - _D2] += 1
             continue
         if here != theirs:
             continue
@@ -138,7 +148,7 @@ def _neighbourhood(cells: list[int], me: int, opp: int, own: list[int], exposed:
                 continue  # sq is not the rear of its line along step
             # an opposing line of n starting at sq (its rear) heading along step
             n: i64 = 1
-            t = sq + step
+            t: i64 = sq + step
             while cells[t] == theirs and n < 4:
                 n += 1
                 t += step
@@ -246,10 +256,10 @@ class LinearAbaloneModel(LinearModel):
                          canonical=canonical_moves, features=None)
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
-        moves = canonical_moves(position)
+        moves, scores = scored_moves(self.derived("tables", _ScorerTables), position, history)
         if not moves:
             return moves, None
-        return moves, score_moves(self.derived("tables", _ScorerTables), position, moves, history)
+        return moves, scores
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` 0-2 inline of
@@ -264,16 +274,32 @@ class LinearAbaloneModel(LinearModel):
           the nearest destination, and from one's own last destination to the nearest moved marble;
         - ``F_THREAT``: the moved marbles were exposed to a push (1) or an ejection (2).
         """
-        listed = moves if isinstance(moves, list) else list(moves)
-        return score_moves(self.derived("tables", _ScorerTables), board, listed, history)
+        legal, scores = scored_moves(self.derived("tables", _ScorerTables), board, history)
+        by_code = {move_code(move): score for move, score in zip(legal, scores)}
+        out: list[int] = []
+        for move in moves:
+            score = by_code.get(move_code(move))
+            if score is None:
+                raise ValueError(f"{move!r} is not a legal move of {board!r}")
+            out.append(score)
+        return out
 
 
-def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history: Sequence[Move]) -> list[int]:
-    """:meth:`LinearAbaloneModel.scores` of ``moves`` (legal on ``board``) under the model whose ``tables``
-    these are. The parts that depend only on the move and side (and, inline, on the line's length) come from the
-    tables. A module function, so that compiled callers call it directly; the locals are ``i64`` (see
-    :func:`_neighbourhood`) but for the score, a plain int: :meth:`~plybits.rank.LinearModel.features` reads the
-    features back from scores under weights far beyond 64 bits."""
+def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[list[Move], list[int]]:
+    """The legal moves of ``board`` in canonical order (:func:`canonical_moves`) and their
+    :meth:`LinearAbaloneModel.scores` under the model whose ``tables`` these are, in one pass: each move is scored
+    where it is found legal, from what finding it read (its line's length, what it pushes); a broadside of three
+    shares its first two cells' reads with the broadside of two it extends.
+
+    The parts that depend only on the move and side (and, inline, on the line's length) come from the tables. A
+    module function, so that compiled callers call it directly; the locals are ``i64`` (see :func:`_neighbourhood`)
+    but for the score, a plain int: :meth:`~plybits.rank.LinearModel.features` reads the features back from
+    scores under weights far beyond 64 bits."""
+    moves: list[Move] = []
+    scores: list[int] = []
+    ejected = board.ejected
+    if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
+        return moves, scores
     w_kind = tables.kind
     w_inline = tables.inline
     w_broadside = tables.broadside
@@ -285,10 +311,10 @@ def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history:
     me: i64 = board.turn
     opp: i64 = 3 - me
     off: i64 = OFF
+    empty: i64 = EMPTY
     side: i64 = 0 if me == BLACK else 1
-    inline_base: i64 = side * INLINE_CODES
+    inline_base: i64 = side * INLINE_CODES * 3
     broadside_base: i64 = side * N_CODES
-    inline_codes: i64 = INLINE_CODES
     # the distances from the opponent's and one's own last destinations, and their weights, by cell (a broadside
     # weighs its least distance; the rows are read only when there is such a move)
     played = len(history)
@@ -302,78 +328,135 @@ def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history:
     mine_weight = tables.near_mine_rows[mine] if has_mine else tables.nothing
     own = [0] * _SIZE
     exposure = [0] * _SIZE
-    _neighbourhood(cells, me, opp, own, exposure)
+    marbles: list[int] = []
+    _neighbourhood(cells, me, opp, own, exposure, marbles)
     steps = _STEP
+    move_of = MOVE_OF
+    broadside_table = BROADSIDE_TABLE
+    sideways = SIDEWAYS_TABLE
     cohesion_base = _COHESION_BASE
-    out: list[int] = []
-    cell: i64
-    direction: i64
-    line: i64
-    marbles: i64
-    for move in moves:
-        cell, direction, line, marbles = move
-        step: i64 = steps[direction]
-        if line < 0:
-            front: i64 = cell + step
-            c: i64 = cells[front]
+    wide_moves: list[Move] = []  # the broadsides, which follow every inline move
+    wide_scores: list[int] = []
+    three_moves: list[Move] = []  # a line's broadsides of three, which follow its broadsides of two
+    three_scores: list[int] = []
+    step: i64
+    lstep: i64
+    code: i64
+    s: i64
+    d: i64
+    for square in marbles:
+        sq: i64 = square
+        rear_own: i64 = own[sq]
+        rear_threat: i64 = exposure[sq]
+        rear_weight = mine_weight[sq]
+        row: i64 = inline_base + sq * 18
+        for direction in range(6):
+            step = steps[direction]
+            t: i64 = sq + step
+            c: i64 = cells[t]
+            if c == opp or c == off:
+                continue  # a lone marble pushes nothing; off the board is suicide
             n: i64 = 1
+            threat: i64 = rear_threat
             while c == me:
+                level: i64 = exposure[t]
+                if level > threat:
+                    threat = level
                 n += 1
-                front += step
-                c = cells[front]
+                t += step
+                c = cells[t]
+            if n > 3 or c == off:
+                continue  # four in a row cannot move; nor a line onto the edge
             pushed: i64 = 0
             ejects: i64 = 0
             if c == opp:
-                u: i64 = front
+                u: i64 = t
                 while c == opp:
                     pushed += 1
                     u += step
                     c = cells[u]
+                if pushed >= n or c == me:
+                    continue  # sumito needs more; a push blocked by one's own marble
                 if c == off:
                     ejects = 1
             kind: i64 = n - 1
-            score = w_inline[(inline_base + cell * 6 + direction) * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
-            score += w_cohesion[kind * 61 + own[front] - (1 if n == 1 else 0) - own[cell] + 30]
-            score += last_weight[front] + mine_weight[cell]
-            threat: i64 = exposure[cell]
-            c = cell
-            for k in range(1, n):
-                c += step
-                level: i64 = exposure[c]
-                if level > threat:
-                    threat = level
-            out.append(score + w_threat[threat])
-        else:
-            # a broadside: 2 or 3 marbles in a line along ``lstep``, each moving by ``step``
-            code: i64 = inline_codes + ((cell * 3 + line) * 2 + marbles - 2) * 6 + direction
-            lstep: i64 = steps[line]
-            g: i64 = cell
-            d: i64 = g + step
-            change: i64 = own[d] - own[g] + cohesion_base[code]
-            near_dest: i64 = last_dist[d]
-            near_group: i64 = mine_dist[g]
-            threat = exposure[g]
-            for k in range(1, marbles):
-                g += lstep
-                d = g + step
-                change += own[d] - own[g]
-                level = exposure[g]
-                if level > threat:
-                    threat = level
-                near: i64 = last_dist[d]
-                if near < near_dest:
-                    near_dest = near
-                near = mine_dist[g]
-                if near < near_group:
-                    near_group = near
-            kind = 4 if marbles == 3 else 3
-            score = w_broadside[broadside_base + code] + w_cohesion[kind * 61 + change]
-            if has_last:
-                score += w_near_last[near_dest]
-            if has_mine:
-                score += w_near_mine[near_group]
-            out.append(score + w_threat[threat])
-    return out
+            score = w_inline[row + direction * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
+            score += w_cohesion[kind * 61 + own[t] - (1 if n == 1 else 0) - rear_own + 30]
+            score += last_weight[t] + rear_weight + w_threat[threat]
+            moves.append(move_of[sq * 6 + direction])
+            scores.append(score)
+        # the broadsides with this marble as first end: 2 or 3 marbles in a line along ``lstep``, each moving by s
+        for lstep, code, line in broadside_table[sq]:
+            a: i64 = sq + lstep
+            if cells[a] != me:
+                continue
+            group_change: i64 = -rear_own - own[a]
+            group_near: i64 = mine_dist[sq]
+            near: i64 = mine_dist[a]
+            if near < group_near:
+                group_near = near
+            group_threat: i64 = exposure[a]
+            if rear_threat > group_threat:
+                group_threat = rear_threat
+            b: i64 = a + lstep
+            three = cells[b] == me
+            three_change: i64 = 0
+            three_near: i64 = 0
+            three_threat: i64 = 0
+            if three:
+                three_change = group_change - own[b]
+                three_near = mine_dist[b]
+                if group_near < three_near:
+                    three_near = group_near
+                three_threat = exposure[b]
+                if group_threat > three_threat:
+                    three_threat = group_threat
+            for s, d in sideways[line]:
+                e: i64 = sq + s
+                if cells[e] != empty:
+                    continue
+                f: i64 = a + s
+                if cells[f] != empty:
+                    continue
+                dest_own: i64 = own[e] + own[f]
+                dest_near: i64 = last_dist[e]
+                near = last_dist[f]
+                if near < dest_near:
+                    dest_near = near
+                wide: i64 = code + d
+                score = w_broadside[broadside_base + wide] + w_cohesion[
+                    3 * 61 + group_change + dest_own + cohesion_base[wide]]
+                if has_last:
+                    score += w_near_last[dest_near]
+                if has_mine:
+                    score += w_near_mine[group_near]
+                wide_moves.append(move_of[wide])
+                wide_scores.append(score + w_threat[group_threat])
+                if not three:
+                    continue
+                g: i64 = b + s
+                if cells[g] != empty:
+                    continue
+                near = last_dist[g]
+                if near < dest_near:
+                    dest_near = near
+                wide += 6
+                score = w_broadside[broadside_base + wide] + w_cohesion[
+                    4 * 61 + three_change + dest_own + own[g] + cohesion_base[wide]]
+                if has_last:
+                    score += w_near_last[dest_near]
+                if has_mine:
+                    score += w_near_mine[three_near]
+                three_moves.append(move_of[wide])
+                three_scores.append(score + w_threat[three_threat])
+            if three_moves:
+                wide_moves.extend(three_moves)
+                wide_scores.extend(three_scores)
+                three_moves.clear()
+                three_scores.clear()
+    moves.extend(wide_moves)
+    scores.extend(wide_scores)
+    return moves, scores
 
 
 class AbaloneRankScheme(RankScheme[Board, Move]):
