@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast, final
 
+from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from plybits.abalone.board import (
@@ -64,21 +65,32 @@ def hex_distance(a: int, b: int) -> int:
     return max(abs(df), abs(dr), abs(df - dr))
 
 
-DISTANCE: Final[list[list[int]]] = [[9] * _SIZE for _ in range(_SIZE)]
-"""DISTANCE[a][b]: :func:`hex_distance` of two cells."""
+_DISTANCE_LISTS = [[9] * _SIZE for _ in range(_SIZE)]
 for _a in SQUARES:
     for _b in SQUARES:
-        DISTANCE[_a][_b] = hex_distance(_a, _b)
+        _DISTANCE_LISTS[_a][_b] = hex_distance(_a, _b)
+DISTANCE: Final[list[vec[i64]]] = [vec[i64](row) for row in _DISTANCE_LISTS]
+"""DISTANCE[a][b]: :func:`hex_distance` of two cells (9 off the board). The per-ply arrays are ``vec[i64]``
+(librt): compiled, reading or writing an item is one machine load or store, with no int object to check."""
 _ADJACENT = [False] * (2 * _SIZE)
 for _s in STEPS:
     _ADJACENT[_SIZE + _s] = True
-_STEP: Final[list[int]] = list(STEPS)
-_SQUARE_LIST: Final[list[int]] = list(SQUARES)
-_D0: Final = STEPS[0]
-_D1: Final = STEPS[1]
-_D2: Final = STEPS[2]
-"""One step in directions 0, 1 and 2; directions 3, 4 and 5 are their opposites."""
-assert STEPS[3:] == (-_D0, -_D1, -_D2)
+_STEP: Final = vec[i64](STEPS)
+_SQUARE_LIST: Final = vec[i64](SQUARES)
+_ZEROS: Final = vec[i64]([0] * _SIZE)
+_OFF_CELLS: Final = vec[i64]([OFF] * _SIZE)
+"""A zero (an ``OFF``) for each cell: a copy (``_ZEROS[:]``, one memory copy compiled) starts a per-ply array by
+cell (the cells, whose 61 on the board :func:`_neighbourhood` fills in)."""
+_SIDEWAYS_STEPS: Final = vec[i64]([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
+"""By ``line * 4 + k`` (line direction 0..2): the step of the k-th direction its line moves broadside in."""
+_SIDEWAYS_DIRECTIONS: Final = vec[i64]([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
+"""By ``line * 4 + k``: the k-th direction (ascending) a line along ``line`` moves broadside in."""
+_BROADSIDE_CODES: Final = vec[i64]([-1] * (3 * _SIZE))
+"""By ``cell * 3 + line``: the code of the two-marble broadside from first end ``cell`` along ``line`` in direction
+0 (``+ 6``: three marbles; ``+ d``: direction d), or -1 where two marbles do not fit."""
+for _sq in SQUARES:
+    for _, _code, _line in BROADSIDE_TABLE[_sq]:
+        _BROADSIDE_CODES[_sq * 3 + _line] = _code
 
 
 _next = 0
@@ -118,54 +130,52 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _neighbourhood(cells: list[int], me: int, opp: int, own: list[int], exposed: list[int], marbles: list[int]) -> None:
-    """Fill ``own`` (zeros) with the number of ``me``'s marbles next to each cell, ``exposed`` (zeros) with
-    the own marbles an opposing line could push now, by cell: 1 pushable, 2 pushable off the board (0: neither),
-    and append ``me``'s marbles' cells to ``marbles`` in cell order; one pass over the cells. Its locals are
-    ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is tagged, checked at
-    every operation); the six neighbours of a marble are written out, not read from a list of steps."""
+def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], own: vec[i64],
+                   exposed: vec[i64]) -> vec[i64]:
+    """Copy the board's cells into ``cells`` (off the board already); fill ``own`` (zeros) with the number of
+    ``me``'s marbles next to each cell, and ``exposed`` (zeros) with the own marbles an opposing line could push
+    now, by cell: 1 pushable, 2 pushable off the board (0: neither). The cells of ``me``'s marbles, in cell order.
+    The locals are ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is tagged,
+    checked at every operation)."""
     steps = _STEP
-    mine: i64 = me
-    theirs: i64 = opp
     off: i64 = OFF
-    for square in _SQUARE_LIST:
-        sq: i64 = square
-        here: i64 = cells[sq]
-        if here == mine:
-            marbles.append(square)
-            own[sq + _D0] += 1
-            own[sq + _D1] += 1
-            own[sq + _D2] += 1
-            own[sq - _D0] += 1
-            own[sq - _D1] += 1
-            own[sq - _D2] += 1
-            continue
-        if here != theirs:
-            continue
-        for each in steps:
-            step: i64 = each
-            if cells[sq - step] == theirs:
+    marbles = vec[i64](capacity=16)
+    theirs = vec[i64](capacity=16)
+    for sq in _SQUARE_LIST:
+        here: i64 = board_cells[sq]
+        cells[sq] = here
+        if here == me:
+            marbles = append(marbles, sq)
+        elif here == opp:
+            theirs = append(theirs, sq)
+    for sq in marbles:
+        for step in steps:
+            own[sq + step] += 1
+    for sq in theirs:
+        for step in steps:
+            if cells[sq - step] == opp:
                 continue  # sq is not the rear of its line along step
             # an opposing line of n starting at sq (its rear) heading along step
             n: i64 = 1
-            t: i64 = sq + step
-            while cells[t] == theirs and n < 4:
+            t = sq + step
+            while cells[t] == opp and n < 4:
                 n += 1
                 t += step
-            if n > 3 or cells[t] != mine:
+            if n > 3 or cells[t] != me:
                 continue
             k: i64 = 0
-            u: i64 = t
-            while cells[u] == mine:
+            u = t
+            while cells[u] == me:
                 k += 1
                 u += step
-            if k >= n or cells[u] == theirs:
+            if k >= n or cells[u] == opp:
                 continue
-            level = 2 if cells[u] == off else 1
+            level: i64 = 2 if cells[u] == off else 1
             for j in range(k):
-                c: i64 = t + j * step
+                c = t + j * step
                 if exposed[c] < level:
                     exposed[c] = level
+    return marbles
 
 
 def _cohesion_base() -> list[int]:
@@ -182,7 +192,7 @@ def _cohesion_base() -> list[int]:
     return cohesion
 
 
-_COHESION_BASE: Final[list[int]] = _cohesion_base()
+_COHESION_BASE: Final = vec[i64](_cohesion_base())
 
 
 def _static_score(w: list[int], direction: int, cell: int, side: int, kind: int, vacated: list[int],
@@ -287,14 +297,15 @@ class LinearAbaloneModel(LinearModel):
 
 def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[list[Move], list[int]]:
     """The legal moves of ``board`` in canonical order (:func:`canonical_moves`) and their
-    :meth:`LinearAbaloneModel.scores` under the model whose ``tables`` these are, in one pass: each move is scored
-    where it is found legal, from what finding it read (its line's length, what it pushes); a broadside of three
-    shares its first two cells' reads with the broadside of two it extends.
+    :meth:`LinearAbaloneModel.scores` under the model whose ``tables`` these are, in one pass over the marbles for
+    the inline moves and one for the broadsides: each move is scored where it is found legal, from what finding it
+    read (its line's length, what it pushes); what a group's moves share is read once for the group.
 
     The parts that depend only on the move and side (and, inline, on the line's length) come from the tables. A
-    module function, so that compiled callers call it directly; the locals are ``i64`` (see :func:`_neighbourhood`)
-    but for the score, a plain int: :meth:`~plybits.rank.LinearModel.features` reads the features back from
-    scores under weights far beyond 64 bits."""
+    module function, so that compiled callers call it directly; the cells and the per-ply arrays are ``vec[i64]``
+    and the locals ``i64`` (see :data:`DISTANCE`, :func:`_neighbourhood`) but for the score, a plain int:
+    :meth:`~plybits.rank.LinearModel.features` reads the features back from scores under weights far beyond 64
+    bits, so the weight tables stay lists."""
     moves: list[Move] = []
     scores: list[int] = []
     ejected = board.ejected
@@ -307,7 +318,6 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     w_threat = tables.threat
     w_near_last = tables.near_last
     w_near_mine = tables.near_mine
-    cells = board.cells
     me: i64 = board.turn
     opp: i64 = 3 - me
     off: i64 = OFF
@@ -326,40 +336,28 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     mine_dist = DISTANCE[mine]
     last_weight = tables.near_last_rows[last] if has_last else tables.nothing
     mine_weight = tables.near_mine_rows[mine] if has_mine else tables.nothing
-    own = [0] * _SIZE
-    exposure = [0] * _SIZE
-    marbles: list[int] = []
-    _neighbourhood(cells, me, opp, own, exposure, marbles)
+    cells = _OFF_CELLS[:]
+    own = _ZEROS[:]
+    exposure = _ZEROS[:]
+    marbles = _neighbourhood(board.cells, me, opp, cells, own, exposure)
     steps = _STEP
     move_of = MOVE_OF
-    broadside_table = BROADSIDE_TABLE
-    sideways = SIDEWAYS_TABLE
-    cohesion_base = _COHESION_BASE
-    wide_moves: list[Move] = []  # the broadsides, which follow every inline move
-    wide_scores: list[int] = []
-    three_moves: list[Move] = []  # a line's broadsides of three, which follow its broadsides of two
-    three_scores: list[int] = []
-    step: i64
-    lstep: i64
-    code: i64
-    s: i64
-    d: i64
-    for square in marbles:
-        sq: i64 = square
-        rear_own: i64 = own[sq]
-        rear_threat: i64 = exposure[sq]
+    direction: i64
+    for sq in marbles:
+        rear_own = own[sq]
+        rear_threat = exposure[sq]
         rear_weight = mine_weight[sq]
-        row: i64 = inline_base + sq * 18
+        row = inline_base + sq * 18
         for direction in range(6):
             step = steps[direction]
-            t: i64 = sq + step
-            c: i64 = cells[t]
+            t = sq + step
+            c = cells[t]
             if c == opp or c == off:
                 continue  # a lone marble pushes nothing; off the board is suicide
             n: i64 = 1
-            threat: i64 = rear_threat
+            threat = rear_threat
             while c == me:
-                level: i64 = exposure[t]
+                level = exposure[t]
                 if level > threat:
                     threat = level
                 n += 1
@@ -370,7 +368,7 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
             pushed: i64 = 0
             ejects: i64 = 0
             if c == opp:
-                u: i64 = t
+                u = t
                 while c == opp:
                     pushed += 1
                     u += step
@@ -379,83 +377,90 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
                     continue  # sumito needs more; a push blocked by one's own marble
                 if c == off:
                     ejects = 1
-            kind: i64 = n - 1
+            kind = n - 1
             score = w_inline[row + direction * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
             score += w_cohesion[kind * 61 + own[t] - (1 if n == 1 else 0) - rear_own + 30]
             score += last_weight[t] + rear_weight + w_threat[threat]
             moves.append(move_of[sq * 6 + direction])
             scores.append(score)
-        # the broadsides with this marble as first end: 2 or 3 marbles in a line along ``lstep``, each moving by s
-        for lstep, code, line in broadside_table[sq]:
-            a: i64 = sq + lstep
+    # the broadsides, after every inline move: 2 or 3 marbles from first end ``sq`` in a line along ``lstep``, each
+    # moving by ``s``; by first end, line, marbles and direction
+    broadside_codes = _BROADSIDE_CODES
+    sideways_steps = _SIDEWAYS_STEPS
+    sideways_directions = _SIDEWAYS_DIRECTIONS
+    cohesion_base = _COHESION_BASE
+    line: i64
+    k: i64
+    for sq in marbles:
+        for line in range(3):
+            code = broadside_codes[sq * 3 + line]
+            if code < 0:
+                continue
+            lstep = steps[line]
+            a = sq + lstep
             if cells[a] != me:
                 continue
-            group_change: i64 = -rear_own - own[a]
-            group_near: i64 = mine_dist[sq]
-            near: i64 = mine_dist[a]
+            group_change = -own[sq] - own[a]
+            group_near = mine_dist[sq]
+            near = mine_dist[a]
             if near < group_near:
                 group_near = near
-            group_threat: i64 = exposure[a]
-            if rear_threat > group_threat:
-                group_threat = rear_threat
-            b: i64 = a + lstep
-            three = cells[b] == me
-            three_change: i64 = 0
-            three_near: i64 = 0
-            three_threat: i64 = 0
-            if three:
-                three_change = group_change - own[b]
-                three_near = mine_dist[b]
-                if group_near < three_near:
-                    three_near = group_near
-                three_threat = exposure[b]
-                if group_threat > three_threat:
-                    three_threat = group_threat
-            for s, d in sideways[line]:
-                e: i64 = sq + s
-                if cells[e] != empty:
+            group_threat = exposure[sq]
+            level = exposure[a]
+            if level > group_threat:
+                group_threat = level
+            for k in range(line * 4, line * 4 + 4):
+                s = sideways_steps[k]
+                e = sq + s
+                f = a + s
+                if cells[e] != empty or cells[f] != empty:
                     continue
-                f: i64 = a + s
-                if cells[f] != empty:
-                    continue
-                dest_own: i64 = own[e] + own[f]
-                dest_near: i64 = last_dist[e]
+                dest_near = last_dist[e]
                 near = last_dist[f]
                 if near < dest_near:
                     dest_near = near
-                wide: i64 = code + d
-                score = w_broadside[broadside_base + wide] + w_cohesion[
-                    3 * 61 + group_change + dest_own + cohesion_base[wide]]
+                wide = code + sideways_directions[k]
+                score = w_broadside[broadside_base + wide] + w_threat[group_threat] + w_cohesion[
+                    3 * 61 + group_change + own[e] + own[f] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
                 if has_mine:
                     score += w_near_mine[group_near]
-                wide_moves.append(move_of[wide])
-                wide_scores.append(score + w_threat[group_threat])
-                if not three:
+                moves.append(move_of[wide])
+                scores.append(score)
+            b = a + lstep
+            if cells[b] != me:
+                continue
+            group_change -= own[b]
+            near = mine_dist[b]
+            if near < group_near:
+                group_near = near
+            level = exposure[b]
+            if level > group_threat:
+                group_threat = level
+            for k in range(line * 4, line * 4 + 4):
+                s = sideways_steps[k]
+                e = sq + s
+                f = a + s
+                g = b + s
+                if cells[e] != empty or cells[f] != empty or cells[g] != empty:
                     continue
-                g: i64 = b + s
-                if cells[g] != empty:
-                    continue
+                dest_near = last_dist[e]
+                near = last_dist[f]
+                if near < dest_near:
+                    dest_near = near
                 near = last_dist[g]
                 if near < dest_near:
                     dest_near = near
-                wide += 6
-                score = w_broadside[broadside_base + wide] + w_cohesion[
-                    4 * 61 + three_change + dest_own + own[g] + cohesion_base[wide]]
+                wide = code + 6 + sideways_directions[k]
+                score = w_broadside[broadside_base + wide] + w_threat[group_threat] + w_cohesion[
+                    4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
                 if has_mine:
-                    score += w_near_mine[three_near]
-                three_moves.append(move_of[wide])
-                three_scores.append(score + w_threat[three_threat])
-            if three_moves:
-                wide_moves.extend(three_moves)
-                wide_scores.extend(three_scores)
-                three_moves.clear()
-                three_scores.clear()
-    moves.extend(wide_moves)
-    scores.extend(wide_scores)
+                    score += w_near_mine[group_near]
+                moves.append(move_of[wide])
+                scores.append(score)
     return moves, scores
 
 
