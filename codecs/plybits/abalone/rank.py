@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast, final
 
-from librt.vecs import append, vec
+from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.abalone.board import (
@@ -65,27 +65,40 @@ def hex_distance(a: int, b: int) -> int:
     return max(abs(df), abs(dr), abs(df - dr))
 
 
+_COMPILED: Final = not __file__.endswith(".py")
+
+
+def _int_array(values: list[int]) -> vec[i64]:
+    """``values`` as an array of the hot loops: a ``vec[i64]`` (librt) compiled, where reading or writing an item is
+    one machine load or store with no int object to check; the list itself in pure Python, which indexes a list
+    about twice as fast as a vec."""
+    if _COMPILED:
+        return vec[i64](values)
+    return cast(vec[i64], values)
+
+
 _DISTANCE_LISTS = [[9] * _SIZE for _ in range(_SIZE)]
 for _a in SQUARES:
     for _b in SQUARES:
         _DISTANCE_LISTS[_a][_b] = hex_distance(_a, _b)
-DISTANCE: Final[list[vec[i64]]] = [vec[i64](row) for row in _DISTANCE_LISTS]
-"""DISTANCE[a][b]: :func:`hex_distance` of two cells (9 off the board). The per-ply arrays are ``vec[i64]``
-(librt): compiled, reading or writing an item is one machine load or store, with no int object to check."""
+DISTANCE: Final[list[vec[i64]]] = [_int_array(row) for row in _DISTANCE_LISTS]
+"""DISTANCE[a][b]: :func:`hex_distance` of two cells (9 off the board)."""
 _ADJACENT = [False] * (2 * _SIZE)
 for _s in STEPS:
     _ADJACENT[_SIZE + _s] = True
-_STEP: Final = vec[i64](STEPS)
-_SQUARE_LIST: Final = vec[i64](SQUARES)
-_ZEROS: Final = vec[i64]([0] * _SIZE)
-_OFF_CELLS: Final = vec[i64]([OFF] * _SIZE)
-"""A zero (an ``OFF``) for each cell: a copy (``_ZEROS[:]``, one memory copy compiled) starts a per-ply array by
-cell (the cells, whose 61 on the board :func:`_neighbourhood` fills in)."""
-_SIDEWAYS_STEPS: Final = vec[i64]([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
+_STEP: Final = _int_array(list(STEPS))
+_SQUARE_LIST: Final = _int_array(list(SQUARES))
+_ZEROS: Final = _int_array([0] * _SIZE)
+_OFF_CELLS: Final = _int_array([OFF] * _SIZE)
+_NO_CELLS: Final = _int_array([-1] * (len(SQUARES) + 1))
+"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one
+memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
+board), or a list of cells ended by -1."""
+_SIDEWAYS_STEPS: Final = _int_array([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
 """By ``line * 4 + k`` (line direction 0..2): the step of the k-th direction its line moves broadside in."""
-_SIDEWAYS_DIRECTIONS: Final = vec[i64]([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
+_SIDEWAYS_DIRECTIONS: Final = _int_array([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
 """By ``line * 4 + k``: the k-th direction (ascending) a line along ``line`` moves broadside in."""
-_BROADSIDE_CODES: Final = vec[i64]([-1] * (3 * _SIZE))
+_BROADSIDE_CODES: Final = _int_array([-1] * (3 * _SIZE))
 """By ``cell * 3 + line``: the code of the two-marble broadside from first end ``cell`` along ``line`` in direction
 0 (``+ 6``: three marbles; ``+ d``: direction d), or -1 where two marbles do not fit."""
 for _sq in SQUARES:
@@ -134,24 +147,31 @@ def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], o
                    exposed: vec[i64]) -> vec[i64]:
     """Copy the board's cells into ``cells`` (off the board already); fill ``own`` (zeros) with the number of
     ``me``'s marbles next to each cell, and ``exposed`` (zeros) with the own marbles an opposing line could push
-    now, by cell: 1 pushable, 2 pushable off the board (0: neither). The cells of ``me``'s marbles, in cell order.
+    now, by cell: 1 pushable, 2 pushable off the board (0: neither). The cells of ``me``'s marbles, in cell order,
+then -1s.
     The locals are ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is tagged,
     checked at every operation)."""
     steps = _STEP
     off: i64 = OFF
-    marbles = vec[i64](capacity=16)
-    theirs = vec[i64](capacity=16)
+    marbles = _NO_CELLS[:]
+    theirs = _NO_CELLS[:]
+    count: i64 = 0
+    their_count: i64 = 0
     for sq in _SQUARE_LIST:
         here: i64 = board_cells[sq]
         cells[sq] = here
         if here == me:
-            marbles = append(marbles, sq)
+            marbles[count] = sq
+            count += 1
         elif here == opp:
-            theirs = append(theirs, sq)
-    for sq in marbles:
+            theirs[their_count] = sq
+            their_count += 1
+    for i in range(count):
+        sq = marbles[i]
         for step in steps:
             own[sq + step] += 1
-    for sq in theirs:
+    for i in range(their_count):
+        sq = theirs[i]
         for step in steps:
             if cells[sq - step] == opp:
                 continue  # sq is not the rear of its line along step
@@ -192,7 +212,7 @@ def _cohesion_base() -> list[int]:
     return cohesion
 
 
-_COHESION_BASE: Final = vec[i64](_cohesion_base())
+_COHESION_BASE: Final = _int_array(_cohesion_base())
 
 
 def _static_score(w: list[int], direction: int, cell: int, side: int, kind: int, vacated: list[int],
@@ -302,8 +322,8 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     read (its line's length, what it pushes); what a group's moves share is read once for the group.
 
     The parts that depend only on the move and side (and, inline, on the line's length) come from the tables. A
-    module function, so that compiled callers call it directly; the cells and the per-ply arrays are ``vec[i64]``
-    and the locals ``i64`` (see :data:`DISTANCE`, :func:`_neighbourhood`) but for the score, a plain int:
+    module function, so that compiled callers call it directly. The cells and the per-ply arrays are
+    :func:`_int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`) but for the score, a plain int:
     :meth:`~plybits.rank.LinearModel.features` reads the features back from scores under weights far beyond 64
     bits, so the weight tables stay lists."""
     moves: list[Move] = []
@@ -344,6 +364,8 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     move_of = MOVE_OF
     direction: i64
     for sq in marbles:
+        if sq < 0:
+            break
         rear_own = own[sq]
         rear_threat = exposure[sq]
         rear_weight = mine_weight[sq]
@@ -392,6 +414,8 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     line: i64
     k: i64
     for sq in marbles:
+        if sq < 0:
+            break
         for line in range(3):
             code = broadside_codes[sq * 3 + line]
             if code < 0:
