@@ -213,6 +213,11 @@ def _cohesion_base() -> list[int]:
 
 
 _COHESION_BASE: Final = _int_array(_cohesion_base())
+_SCORE_LOW: Final = -1024
+_SCORE_INTS: Final[list[object]] = list(range(_SCORE_LOW, -_SCORE_LOW))
+"""The int objects of the scores from -1024 to 1023 (model 1's are within -400..400), shared: a move whose score is
+one of them is listed with it, not with a new int object, whose allocation and freeing cost ~10% of a ply compiled
+(CPython shares only -5..256)."""
 
 
 def _static_score(w: list[int], direction: int, cell: int, side: int, kind: int, vacated: list[int],
@@ -327,10 +332,10 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     :meth:`~plybits.rank.LinearModel.features` reads the features back from scores under weights far beyond 64
     bits, so the weight tables stay lists."""
     moves: list[Move] = []
-    scores: list[int] = []
+    scores: list[object] = []  # of ints, shared ones from _SCORE_INTS
     ejected = board.ejected
     if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
-        return moves, scores
+        return moves, []
     w_kind = tables.kind
     w_inline = tables.inline
     w_broadside = tables.broadside
@@ -362,6 +367,9 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     marbles = _neighbourhood(board.cells, me, opp, cells, own, exposure)
     steps = _STEP
     move_of = MOVE_OF
+    score_ints = _SCORE_INTS
+    low = _SCORE_LOW
+    high = _SCORE_LOW + len(_SCORE_INTS)
     direction: i64
     for sq in marbles:
         if sq < 0:
@@ -404,7 +412,7 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
             score += w_cohesion[kind * 61 + own[t] - (1 if n == 1 else 0) - rear_own + 30]
             score += last_weight[t] + rear_weight + w_threat[threat]
             moves.append(move_of[sq * 6 + direction])
-            scores.append(score)
+            scores.append(score_ints[score - low] if low <= score < high else score)
     # the broadsides, after every inline move: 2 or 3 marbles from first end ``sq`` in a line along ``lstep``, each
     # moving by ``s``; by first end, line, marbles and direction
     broadside_codes = _BROADSIDE_CODES
@@ -451,7 +459,7 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
                 if has_mine:
                     score += w_near_mine[group_near]
                 moves.append(move_of[wide])
-                scores.append(score)
+                scores.append(score_ints[score - low] if low <= score < high else score)
             b = a + lstep
             if cells[b] != me:
                 continue
@@ -484,8 +492,8 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
                 if has_mine:
                     score += w_near_mine[group_near]
                 moves.append(move_of[wide])
-                scores.append(score)
-    return moves, scores
+                scores.append(score_ints[score - low] if low <= score < high else score)
+    return moves, cast(list[int], scores)
 
 
 class AbaloneRankScheme(RankScheme[Board, Move]):
