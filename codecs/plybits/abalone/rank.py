@@ -65,7 +65,7 @@ def hex_distance(a: int, b: int) -> int:
     return max(abs(df), abs(dr), abs(df - dr))
 
 
-_COMPILED: Final = not __file__.endswith(".py")
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 
 
 def _int_array(values: list[int]) -> vec[i64]:
