@@ -410,7 +410,9 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
             kind = n - 1
             score = w_inline[row + direction * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
             score += w_cohesion[kind * 61 + own[t] - (1 if n == 1 else 0) - rear_own + 30]
-            score += last_weight[t] + rear_weight + w_threat[threat]
+            score += last_weight[t] + rear_weight
+            if threat:  # no weight read for the common no threat (w_threat[0] is 0)
+                score += w_threat[threat]
             moves.append(move_of[sq * 6 + direction])
             scores.append(score_ints[score - low] if low <= score < high else score)
     # the broadsides, after every inline move: 2 or 3 marbles from first end ``sq`` in a line along ``lstep``, each
@@ -432,6 +434,7 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
             a = sq + lstep
             if cells[a] != me:
                 continue
+            # what the group's moves share: the change in its own pairs, the weights of its threat and nearness
             group_change = -own[sq] - own[a]
             group_near = mine_dist[sq]
             near = mine_dist[a]
@@ -441,6 +444,7 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
             level = exposure[a]
             if level > group_threat:
                 group_threat = level
+            group_weight = w_threat[group_threat] + (w_near_mine[group_near] if has_mine else 0)
             for k in range(line * 4, line * 4 + 4):
                 s = sideways_steps[k]
                 e = sq + s
@@ -452,12 +456,10 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
                 if near < dest_near:
                     dest_near = near
                 wide = code + sideways_directions[k]
-                score = w_broadside[broadside_base + wide] + w_threat[group_threat] + w_cohesion[
+                score = w_broadside[broadside_base + wide] + group_weight + w_cohesion[
                     3 * 61 + group_change + own[e] + own[f] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
-                if has_mine:
-                    score += w_near_mine[group_near]
                 moves.append(move_of[wide])
                 scores.append(score_ints[score - low] if low <= score < high else score)
             b = a + lstep
@@ -470,6 +472,7 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
             level = exposure[b]
             if level > group_threat:
                 group_threat = level
+            group_weight = w_threat[group_threat] + (w_near_mine[group_near] if has_mine else 0)
             for k in range(line * 4, line * 4 + 4):
                 s = sideways_steps[k]
                 e = sq + s
@@ -485,12 +488,10 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
                 if near < dest_near:
                     dest_near = near
                 wide = code + 6 + sideways_directions[k]
-                score = w_broadside[broadside_base + wide] + w_threat[group_threat] + w_cohesion[
+                score = w_broadside[broadside_base + wide] + group_weight + w_cohesion[
                     4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
-                if has_mine:
-                    score += w_near_mine[group_near]
                 moves.append(move_of[wide])
                 scores.append(score_ints[score - low] if low <= score < high else score)
     return moves, cast(list[int], scores)
