@@ -60,3 +60,18 @@ def test_scored_is_the_base_models_scoring(index: int) -> None:
     canonical_moves and scores."""
     board, history = POSITIONS[index]
     assert MODEL.scored(board, history) == LinearModel.scored(MODEL, board, history)
+
+
+def test_scores_of_moves_in_any_order_are_the_scored_ones() -> None:
+    """``scores`` of the legal moves in another order gives their scores from ``scored`` in that order."""
+    for board, history in POSITIONS[::40]:
+        moves, scores = MODEL.scored(board, history)
+        assert scores is not None and len(moves) > 1
+        assert MODEL.scores(board, moves[::-1], history) == scores[::-1]
+
+
+def test_scores_of_an_illegal_move_is_an_error_naming_it() -> None:
+    board = Position("standard")
+    illegal = INLINE[board.cells.index(3 - board.turn)][0]  # an opponent's marble
+    with pytest.raises(ValueError, match=repr(illegal).replace("(", r"\(").replace(")", r"\)")):
+        MODEL.scores(board, [illegal], [])

@@ -185,7 +185,7 @@ _INLINE_TABLE: Final[list[list[tuple[int, Move]]]] = [
     [(STEPS[d], INLINE[sq][d]) for d in range(6)] if sq in INLINE else [] for sq in range(GEOMETRY.size)
 ]
 """Per mailbox index: (step, move) of its inline moves in the six directions."""
-_BROADSIDE_TABLE: Final[list[list[tuple[int, int, int]]]] = [
+BROADSIDE_TABLE: Final[list[list[tuple[int, int, int]]]] = [
     [
         (STEPS[line], INLINE_CODES + (sq * 3 + line) * 12, line)
         for line in (0, 1, 2)
@@ -195,7 +195,7 @@ _BROADSIDE_TABLE: Final[list[list[tuple[int, int, int]]]] = [
 ]
 """Per mailbox index, for each line direction 0..2 along which two marbles fit: (line step, the code
 of its two-marble broadside in direction 0 (``+ 6``: three marbles; ``+ d``: direction d), line)."""
-_SIDEWAYS_TABLE: Final[list[list[tuple[int, int]]]] = [[(STEPS[d], d) for d in SIDEWAYS[line]] for line in range(3)]
+SIDEWAYS_TABLE: Final[list[list[tuple[int, int]]]] = [[(STEPS[d], d) for d in SIDEWAYS[line]] for line in range(3)]
 """Per line direction 0..2: (step, direction) of the four directions it moves broadside in."""
 
 LAYOUTS: Final[dict[str, str]] = {
@@ -544,8 +544,8 @@ def legal_moves_into(board: Board, inline: list[Move], broadside: list[Move]) ->
     off: i64 = OFF
     moves = MOVE_OF
     inline_table = _INLINE_TABLE
-    broadside_table = _BROADSIDE_TABLE
-    sideways = _SIDEWAYS_TABLE
+    broadside_table = BROADSIDE_TABLE
+    sideways = SIDEWAYS_TABLE
     step: i64
     lstep: i64
     code: i64

@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast, final
 
+from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.abalone.board import (
-    ALL_MOVES, BLACK, CELL_NUMBER, GEOMETRY, INLINE_CODES, N_CODES, SQUARES, STEPS, Board, Move, legal_moves_into,
-    move_code,
+    ALL_MOVES, BLACK, BROADSIDE_TABLE, CELL_NUMBER, EMPTY, GEOMETRY, INLINE_CODES, MOVE_OF, N_CODES, SIDEWAYS_TABLE,
+    SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
 )
 from plybits.mailbox import OFF
 from plybits.rank import LinearModel, RankScheme, UniformModel
@@ -64,16 +65,45 @@ def hex_distance(a: int, b: int) -> int:
     return max(abs(df), abs(dr), abs(df - dr))
 
 
-DISTANCE: Final[list[list[int]]] = [[9] * _SIZE for _ in range(_SIZE)]
-"""DISTANCE[a][b]: :func:`hex_distance` of two cells."""
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
+
+
+def _int_array(values: list[int]) -> vec[i64]:
+    """``values`` as an array of the hot loops: a ``vec[i64]`` (librt) compiled, where reading or writing an item is
+    one machine load or store with no int object to check; the list itself in pure Python, which indexes a list
+    about twice as fast as a vec."""
+    if _COMPILED:
+        return vec[i64](values)
+    return cast(vec[i64], values)
+
+
+_DISTANCE_LISTS = [[9] * _SIZE for _ in range(_SIZE)]
 for _a in SQUARES:
     for _b in SQUARES:
-        DISTANCE[_a][_b] = hex_distance(_a, _b)
+        _DISTANCE_LISTS[_a][_b] = hex_distance(_a, _b)
+DISTANCE: Final[list[vec[i64]]] = [_int_array(row) for row in _DISTANCE_LISTS]
+"""DISTANCE[a][b]: :func:`hex_distance` of two cells (9 off the board)."""
 _ADJACENT = [False] * (2 * _SIZE)
 for _s in STEPS:
     _ADJACENT[_SIZE + _s] = True
-_STEP: Final[list[int]] = list(STEPS)
-_SQUARE_LIST: Final[list[int]] = list(SQUARES)
+_STEP: Final = _int_array(list(STEPS))
+_SQUARE_LIST: Final = _int_array(list(SQUARES))
+_ZEROS: Final = _int_array([0] * _SIZE)
+_OFF_CELLS: Final = _int_array([OFF] * _SIZE)
+_NO_CELLS: Final = _int_array([-1] * (len(SQUARES) + 1))
+"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one
+memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
+board), or a list of cells ended by -1."""
+_SIDEWAYS_STEPS: Final = _int_array([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
+"""By ``line * 4 + k`` (line direction 0..2): the step of the k-th direction its line moves broadside in."""
+_SIDEWAYS_DIRECTIONS: Final = _int_array([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
+"""By ``line * 4 + k``: the k-th direction (ascending) a line along ``line`` moves broadside in."""
+_BROADSIDE_CODES: Final = _int_array([-1] * (3 * _SIZE))
+"""By ``cell * 3 + line``: the code of the two-marble broadside from first end ``cell`` along ``line`` in direction
+0 (``+ 6``: three marbles; ``+ d``: direction d), or -1 where two marbles do not fit."""
+for _sq in SQUARES:
+    for _, _code, _line in BROADSIDE_TABLE[_sq]:
+        _BROADSIDE_CODES[_sq * 3 + _line] = _code
 
 
 _next = 0
@@ -113,49 +143,59 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _neighbourhood(cells: list[int], me: int, opp: int, own: list[int], exposed: list[int]) -> None:
-    """Fill ``own`` (zeros) with the number of ``me``'s marbles next to each cell, and ``exposed`` (zeros) with
-    the own marbles an opposing line could push now, by cell: 1 pushable, 2 pushable off the board (0: neither);
-    one pass over the cells. Its locals are ``i64``, which compiled code adds and compares as plain machine ints
-    (a plain ``int`` is tagged, checked at every operation)."""
+def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], own: vec[i64],
+                   exposed: vec[i64]) -> vec[i64]:
+    """Copy the board's cells into ``cells`` (off the board already); fill ``own`` (zeros) with the number of
+    ``me``'s marbles next to each cell, and ``exposed`` (zeros) with the own marbles an opposing line could push
+    now, by cell: 1 pushable, 2 pushable off the board (0: neither). The cells of ``me``'s marbles, in cell order,
+then -1s.
+    The locals are ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is tagged,
+    checked at every operation)."""
     steps = _STEP
-    mine: i64 = me
-    theirs: i64 = opp
     off: i64 = OFF
-    for square in _SQUARE_LIST:
-        sq: i64 = square
-        here: i64 = cells[sq]
-        if here == mine:
-            for each in steps:
-                t: i64 = sq + each
-                own[t] = own[t] + 1
-            continue
-        if here != theirs:
-            continue
-        for each in steps:
-            step: i64 = each
-            if cells[sq - step] == theirs:
+    marbles = _NO_CELLS[:]
+    theirs = _NO_CELLS[:]
+    count: i64 = 0
+    their_count: i64 = 0
+    for sq in _SQUARE_LIST:
+        here: i64 = board_cells[sq]
+        cells[sq] = here
+        if here == me:
+            marbles[count] = sq
+            count += 1
+        elif here == opp:
+            theirs[their_count] = sq
+            their_count += 1
+    for i in range(count):
+        sq = marbles[i]
+        for step in steps:
+            own[sq + step] += 1
+    for i in range(their_count):
+        sq = theirs[i]
+        for step in steps:
+            if cells[sq - step] == opp:
                 continue  # sq is not the rear of its line along step
             # an opposing line of n starting at sq (its rear) heading along step
             n: i64 = 1
             t = sq + step
-            while cells[t] == theirs and n < 4:
+            while cells[t] == opp and n < 4:
                 n += 1
                 t += step
-            if n > 3 or cells[t] != mine:
+            if n > 3 or cells[t] != me:
                 continue
             k: i64 = 0
-            u: i64 = t
-            while cells[u] == mine:
+            u = t
+            while cells[u] == me:
                 k += 1
                 u += step
-            if k >= n or cells[u] == theirs:
+            if k >= n or cells[u] == opp:
                 continue
-            level = 2 if cells[u] == off else 1
+            level: i64 = 2 if cells[u] == off else 1
             for j in range(k):
-                c: i64 = t + j * step
+                c = t + j * step
                 if exposed[c] < level:
                     exposed[c] = level
+    return marbles
 
 
 def _cohesion_base() -> list[int]:
@@ -172,7 +212,12 @@ def _cohesion_base() -> list[int]:
     return cohesion
 
 
-_COHESION_BASE: Final[list[int]] = _cohesion_base()
+_COHESION_BASE: Final = _int_array(_cohesion_base())
+_SCORE_LOW: Final = -1024
+_SCORE_INTS: Final[list[object]] = list(range(_SCORE_LOW, -_SCORE_LOW))
+"""The int objects of the scores from -1024 to 1023 (model 1's are within -400..400), shared: a move whose score is
+one of them is listed with it, not with a new int object, whose allocation and freeing cost ~10% of a ply compiled
+(CPython shares only -5..256)."""
 
 
 def _static_score(w: list[int], direction: int, cell: int, side: int, kind: int, vacated: list[int],
@@ -246,10 +291,10 @@ class LinearAbaloneModel(LinearModel):
                          canonical=canonical_moves, features=None)
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
-        moves = canonical_moves(position)
+        moves, scores = scored_moves(self.derived("tables", _ScorerTables), position, history)
         if not moves:
             return moves, None
-        return moves, score_moves(self.derived("tables", _ScorerTables), position, moves, history)
+        return moves, scores
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` 0-2 inline of
@@ -264,16 +309,33 @@ class LinearAbaloneModel(LinearModel):
           the nearest destination, and from one's own last destination to the nearest moved marble;
         - ``F_THREAT``: the moved marbles were exposed to a push (1) or an ejection (2).
         """
-        listed = moves if isinstance(moves, list) else list(moves)
-        return score_moves(self.derived("tables", _ScorerTables), board, listed, history)
+        legal, scores = scored_moves(self.derived("tables", _ScorerTables), board, history)
+        by_code = {move_code(move): score for move, score in zip(legal, scores)}
+        out: list[int] = []
+        for move in moves:
+            score = by_code.get(move_code(move))
+            if score is None:
+                raise ValueError(f"{move!r} is not a legal move of {board!r}")
+            out.append(score)
+        return out
 
 
-def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history: Sequence[Move]) -> list[int]:
-    """:meth:`LinearAbaloneModel.scores` of ``moves`` (legal on ``board``) under the model whose ``tables``
-    these are. The parts that depend only on the move and side (and, inline, on the line's length) come from the
-    tables. A module function, so that compiled callers call it directly; the locals are ``i64`` (see
-    :func:`_neighbourhood`) but for the score, a plain int: :meth:`~plybits.rank.LinearModel.features` reads the
-    features back from scores under weights far beyond 64 bits."""
+def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[list[Move], list[int]]:
+    """The legal moves of ``board`` in canonical order (:func:`canonical_moves`) and their
+    :meth:`LinearAbaloneModel.scores` under the model whose ``tables`` these are, in one pass over the marbles for
+    the inline moves and one for the broadsides: each move is scored where it is found legal, from what finding it
+    read (its line's length, what it pushes); what a group's moves share is read once for the group.
+
+    The parts that depend only on the move and side (and, inline, on the line's length) come from the tables. A
+    module function, so that compiled callers call it directly. The cells and the per-ply arrays are
+    :func:`_int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`) but for the score, a plain int:
+    :meth:`~plybits.rank.LinearModel.features` reads the features back from scores under weights far beyond 64
+    bits, so the weight tables stay lists."""
+    moves: list[Move] = []
+    scores: list[object] = []  # of ints, shared ones from _SCORE_INTS
+    ejected = board.ejected
+    if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
+        return moves, []
     w_kind = tables.kind
     w_inline = tables.inline
     w_broadside = tables.broadside
@@ -281,14 +343,13 @@ def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history:
     w_threat = tables.threat
     w_near_last = tables.near_last
     w_near_mine = tables.near_mine
-    cells = board.cells
     me: i64 = board.turn
     opp: i64 = 3 - me
     off: i64 = OFF
+    empty: i64 = EMPTY
     side: i64 = 0 if me == BLACK else 1
-    inline_base: i64 = side * INLINE_CODES
+    inline_base: i64 = side * INLINE_CODES * 3
     broadside_base: i64 = side * N_CODES
-    inline_codes: i64 = INLINE_CODES
     # the distances from the opponent's and one's own last destinations, and their weights, by cell (a broadside
     # weighs its least distance; the rows are read only when there is such a move)
     played = len(history)
@@ -300,80 +361,140 @@ def score_moves(tables: _ScorerTables, board: Board, moves: list[Move], history:
     mine_dist = DISTANCE[mine]
     last_weight = tables.near_last_rows[last] if has_last else tables.nothing
     mine_weight = tables.near_mine_rows[mine] if has_mine else tables.nothing
-    own = [0] * _SIZE
-    exposure = [0] * _SIZE
-    _neighbourhood(cells, me, opp, own, exposure)
+    cells = _OFF_CELLS[:]
+    own = _ZEROS[:]
+    exposure = _ZEROS[:]
+    marbles = _neighbourhood(board.cells, me, opp, cells, own, exposure)
     steps = _STEP
-    cohesion_base = _COHESION_BASE
-    out: list[int] = []
-    cell: i64
+    move_of = MOVE_OF
+    score_ints = _SCORE_INTS
+    low = _SCORE_LOW
+    high = _SCORE_LOW + len(_SCORE_INTS)
     direction: i64
-    line: i64
-    marbles: i64
-    for move in moves:
-        cell, direction, line, marbles = move
-        step: i64 = steps[direction]
-        if line < 0:
-            front: i64 = cell + step
-            c: i64 = cells[front]
+    for sq in marbles:
+        if sq < 0:
+            break
+        rear_own = own[sq]
+        rear_threat = exposure[sq]
+        rear_weight = mine_weight[sq]
+        row = inline_base + sq * 18
+        for direction in range(6):
+            step = steps[direction]
+            t = sq + step
+            c = cells[t]
+            if c == opp or c == off:
+                continue  # a lone marble pushes nothing; off the board is suicide
             n: i64 = 1
+            threat = rear_threat
             while c == me:
+                level = exposure[t]
+                if level > threat:
+                    threat = level
                 n += 1
-                front += step
-                c = cells[front]
+                t += step
+                c = cells[t]
+            if n > 3 or c == off:
+                continue  # four in a row cannot move; nor a line onto the edge
             pushed: i64 = 0
             ejects: i64 = 0
             if c == opp:
-                u: i64 = front
+                u = t
                 while c == opp:
                     pushed += 1
                     u += step
                     c = cells[u]
+                if pushed >= n or c == me:
+                    continue  # sumito needs more; a push blocked by one's own marble
                 if c == off:
                     ejects = 1
-            kind: i64 = n - 1
-            score = w_inline[(inline_base + cell * 6 + direction) * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
-            score += w_cohesion[kind * 61 + own[front] - (1 if n == 1 else 0) - own[cell] + 30]
-            score += last_weight[front] + mine_weight[cell]
-            threat: i64 = exposure[cell]
-            c = cell
-            for k in range(1, n):
-                c += step
-                level: i64 = exposure[c]
-                if level > threat:
-                    threat = level
-            out.append(score + w_threat[threat])
-        else:
-            # a broadside: 2 or 3 marbles in a line along ``lstep``, each moving by ``step``
-            code: i64 = inline_codes + ((cell * 3 + line) * 2 + marbles - 2) * 6 + direction
-            lstep: i64 = steps[line]
-            g: i64 = cell
-            d: i64 = g + step
-            change: i64 = own[d] - own[g] + cohesion_base[code]
-            near_dest: i64 = last_dist[d]
-            near_group: i64 = mine_dist[g]
-            threat = exposure[g]
-            for k in range(1, marbles):
-                g += lstep
-                d = g + step
-                change += own[d] - own[g]
-                level = exposure[g]
-                if level > threat:
-                    threat = level
-                near: i64 = last_dist[d]
-                if near < near_dest:
-                    near_dest = near
-                near = mine_dist[g]
-                if near < near_group:
-                    near_group = near
-            kind = 4 if marbles == 3 else 3
-            score = w_broadside[broadside_base + code] + w_cohesion[kind * 61 + change]
-            if has_last:
-                score += w_near_last[near_dest]
-            if has_mine:
-                score += w_near_mine[near_group]
-            out.append(score + w_threat[threat])
-    return out
+            kind = n - 1
+            score = w_inline[row + direction * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
+            score += w_cohesion[kind * 61 + own[t] - (1 if n == 1 else 0) - rear_own + 30]
+            score += last_weight[t] + rear_weight
+            if threat:  # no weight read for the common no threat (w_threat[0] is 0)
+                score += w_threat[threat]
+            moves.append(move_of[sq * 6 + direction])
+            scores.append(score_ints[score - low] if low <= score < high else score)
+    # the broadsides, after every inline move: 2 or 3 marbles from first end ``sq`` in a line along ``lstep``, each
+    # moving by ``s``; by first end, line, marbles and direction
+    broadside_codes = _BROADSIDE_CODES
+    sideways_steps = _SIDEWAYS_STEPS
+    sideways_directions = _SIDEWAYS_DIRECTIONS
+    cohesion_base = _COHESION_BASE
+    line: i64
+    k: i64
+    for sq in marbles:
+        if sq < 0:
+            break
+        for line in range(3):
+            code = broadside_codes[sq * 3 + line]
+            if code < 0:
+                continue
+            lstep = steps[line]
+            a = sq + lstep
+            if cells[a] != me:
+                continue
+            # what the group's moves share: the change in its own pairs, the weights of its threat and nearness
+            group_change = -own[sq] - own[a]
+            group_near = mine_dist[sq]
+            near = mine_dist[a]
+            if near < group_near:
+                group_near = near
+            group_threat = exposure[sq]
+            level = exposure[a]
+            if level > group_threat:
+                group_threat = level
+            group_weight = w_threat[group_threat] + (w_near_mine[group_near] if has_mine else 0)
+            for k in range(line * 4, line * 4 + 4):
+                s = sideways_steps[k]
+                e = sq + s
+                f = a + s
+                if cells[e] != empty or cells[f] != empty:
+                    continue
+                dest_near = last_dist[e]
+                near = last_dist[f]
+                if near < dest_near:
+                    dest_near = near
+                wide = code + sideways_directions[k]
+                score = w_broadside[broadside_base + wide] + group_weight + w_cohesion[
+                    3 * 61 + group_change + own[e] + own[f] + cohesion_base[wide]]
+                if has_last:
+                    score += w_near_last[dest_near]
+                moves.append(move_of[wide])
+                scores.append(score_ints[score - low] if low <= score < high else score)
+            b = a + lstep
+            if cells[b] != me:
+                continue
+            group_change -= own[b]
+            near = mine_dist[b]
+            if near < group_near:
+                group_near = near
+            level = exposure[b]
+            if level > group_threat:
+                group_threat = level
+            group_weight = w_threat[group_threat] + (w_near_mine[group_near] if has_mine else 0)
+            for k in range(line * 4, line * 4 + 4):
+                s = sideways_steps[k]
+                e = sq + s
+                f = a + s
+                g = b + s
+                if cells[e] != empty or cells[f] != empty or cells[g] != empty:
+                    continue
+                dest_near = last_dist[e]
+                near = last_dist[f]
+                if near < dest_near:
+                    dest_near = near
+                near = last_dist[g]
+                if near < dest_near:
+                    dest_near = near
+                wide = code + 6 + sideways_directions[k]
+                score = w_broadside[broadside_base + wide] + group_weight + w_cohesion[
+                    4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
+                if has_last:
+                    score += w_near_last[dest_near]
+                moves.append(move_of[wide])
+                scores.append(score_ints[score - low] if low <= score < high else score)
+    return moves, cast(list[int], scores)
 
 
 class AbaloneRankScheme(RankScheme[Board, Move]):
