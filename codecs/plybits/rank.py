@@ -57,6 +57,13 @@ EXP2: Final = vec[i64](_exp2_table())
 """``EXP2[d]`` is 2^-(d/32) in fixed point with 40 fractional bits; beyond the table it is 0. A ``vec[i64]``
 (librt's packed array of 64-bit integers): compiled, a read is one load, where a list's item is an object."""
 
+SCORE_LOW: Final = -1024
+SCORE_INTS: Final[list[object]] = list(range(SCORE_LOW, -SCORE_LOW))
+"""The int objects of the scores -1024 .. 1023, shared. A compiled scorer lists a score in that range as
+``SCORE_INTS[score - SCORE_LOW]`` (typing its list ``list[object]``), not as a new int object: CPython shares only
+-5 .. 256, and allocating and freeing an int per move cost about a tenth of a compiled ply (docs/architecture.md)."""
+
+
 
 def softmax_frequencies(scores: list[int], budget: int = MAX_TOTAL) -> list[int]:
     """Integer frequencies proportional to ``2^(score/32)``, each at least 1, summing to at most ``budget``.

@@ -26,7 +26,7 @@ from plybits.abalone.board import (
     SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
 )
 from plybits.mailbox import OFF
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rank import SCORE_INTS, SCORE_LOW, LinearModel, RankScheme, UniformModel
 
 
 def move_key(move: Move) -> tuple[int, ...]:
@@ -213,11 +213,6 @@ def _cohesion_base() -> list[int]:
 
 
 _COHESION_BASE: Final = _int_array(_cohesion_base())
-_SCORE_LOW: Final = -1024
-_SCORE_INTS: Final[list[object]] = list(range(_SCORE_LOW, -_SCORE_LOW))
-"""The int objects of the scores from -1024 to 1023 (model 1's are within -400..400), shared: a move whose score is
-one of them is listed with it, not with a new int object, whose allocation and freeing cost ~10% of a ply compiled
-(CPython shares only -5..256)."""
 
 
 def _static_score(w: list[int], direction: int, cell: int, side: int, kind: int, vacated: list[int],
@@ -332,7 +327,7 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     :meth:`~plybits.rank.LinearModel.features` reads the features back from scores under weights far beyond 64
     bits, so the weight tables stay lists."""
     moves: list[Move] = []
-    scores: list[object] = []  # of ints, shared ones from _SCORE_INTS
+    scores: list[object] = []  # of ints, shared ones from SCORE_INTS
     ejected = board.ejected
     if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
         return moves, []
@@ -367,9 +362,9 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     marbles = _neighbourhood(board.cells, me, opp, cells, own, exposure)
     steps = _STEP
     move_of = MOVE_OF
-    score_ints = _SCORE_INTS
-    low = _SCORE_LOW
-    high = _SCORE_LOW + len(_SCORE_INTS)
+    score_ints = SCORE_INTS
+    low = SCORE_LOW
+    high = SCORE_LOW + len(SCORE_INTS)
     direction: i64
     for sq in marbles:
         if sq < 0:

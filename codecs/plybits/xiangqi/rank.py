@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast, final
 
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rank import SCORE_INTS, SCORE_LOW, LinearModel, RankScheme, UniformModel
 from plybits.xiangqi.board import (
     BLACK,
     CANNON,
@@ -217,7 +217,10 @@ class LinearXiangqiModel(LinearModel):
         phase_base = F_PHASE + phase * 8
         listed: list[Move] = moves if isinstance(moves, list) else list(moves)
         n = len(listed)
-        out = [0] * n
+        out: list[object] = [0] * n  # of ints, shared ones from SCORE_INTS
+        score_ints = SCORE_INTS
+        low = SCORE_LOW
+        high = SCORE_LOW + len(SCORE_INTS)
         origin = -1
         # what depends on the origin point only (set when it changes)
         fixed = kind = p = base = 0
@@ -261,8 +264,8 @@ class LinearXiangqiModel(LinearModel):
                     score += w[F_DEFENDED_VICTIM + kind]
             elif attacked[t]:
                 score += w[F_TO_ATTACKED + kind]
-            out[i] = score
-        return out
+            out[i] = score_ints[score - low] if low <= score < high else score
+        return cast(list[int], out)
 
 
 class XiangqiRankScheme(RankScheme[Board, Move]):
