@@ -261,23 +261,30 @@ def _checks_after(b: list[int], f: int, t: int, p: int, k: int) -> bool:
     emptied (``t`` may or may not hold ``p`` yet): the king was not in check before, so only ``p`` itself
     or a line opened through ``f`` can give check.
     """
-    kind = p & 7
-    d = k - t
+    return piece_attacks(b, p, t, k) or _discovers(b, k, f, t, p & BLACK)
+
+
+def piece_attacks(b: list[int], p: i64, t: i64, k: i64) -> bool:
+    """Whether the piece ``p`` standing on ``t`` attacks ``k`` with the cells ``b`` as they are between them (a
+    king's attacks not counted: what a move to ``t`` can check with)."""
+    kind: i64 = p & 7
+    d: i64 = k - t
     if kind == PAWN:
-        if d == (N + E if p < BLACK else S + E) or d == (N + W if p < BLACK else S + W):
-            return True
-    elif kind == KNIGHT:
-        if KNIGHT_JUMP[SIZE + d]:
-            return True
-    elif kind != KING:
-        step = LINE[t * SIZE + k]
-        if step and _SLIDERS_ALONG[SIZE + step] >> kind & 1:
-            s = t + step
-            while s != k and b[s] == 0:
-                s += step
-            if s == k:
-                return True
-    return _discovers(b, k, f, t, p & BLACK)
+        return d == (N + E if p < BLACK else S + E) or d == (N + W if p < BLACK else S + W)
+    if kind == KNIGHT:
+        return KNIGHT_JUMP[SIZE + d]
+    if kind == KING:
+        return False
+    step: i64 = LINE[t * SIZE + k]
+    if step == 0 or not _SLIDERS_ALONG[SIZE + step] >> kind & 1:
+        return False
+    s: i64 = t + step
+    while s != k:
+        q: i64 = b[s]
+        if q != 0:
+            return False
+        s += step
+    return True
 
 
 def _discovers(b: list[int], k: int, f: int, t: int, colour: int) -> bool:
@@ -727,19 +734,30 @@ def is_check(board: Board) -> bool:
     return check
 
 
-def legal_moves(board: Board) -> list[Move]:
-    """Every legal move of the side to move (castling as king-takes-rook), as a new list (:meth:`Board.legal_moves`)."""
+_NO_MAP: Final[list[int]] = []
+"""No map of the opponent's attacks: :func:`legal_moves` looks for the attackers of each square the king steps to."""
+
+
+def legal_moves(board: Board, attacks: list[int] = _NO_MAP, attacked: int = 0) -> list[Move]:
+    """Every legal move of the side to move (castling as king-takes-rook), as a new list (:meth:`Board.legal_moves`).
+
+    ``attacks``, when given, maps each cell to a value of at least ``attacked`` (> 0) where the opponent attacks it
+    with the cells as they stand (the king on its square): the king's steps are then read from it, not found by
+    looking for attackers (a caller that has the map anyway, the ``rank`` model, saves that work).
+    """
     legal = board._legal
     if legal is None:
-        legal = board._legal = _generate(board)
+        legal = board._legal = _generate(board, attacks, attacked)
     return legal[:]
 
 
-def _generate(board: Board) -> list[Move]:
+def _generate(board: Board, attacks: list[int], attacked: i64) -> list[Move]:
     """The legal moves in canonical order: by origin square, then target square, then promotion kind (knight,
     bishop, rook, queen). Square indices grow as a1 = 0 ... h8 = 63 do and promotion kinds in that order, so
     this is the order of the moves as tuples (castling, king-takes-rook, sorts by the rook's square): each
-    piece's moves are made in that order, and only a slider's answers to a check are sorted afterwards."""
+    piece's moves are made in that order, and only a slider's answers to a check are sorted afterwards.
+
+    ``attacks`` and ``attacked``: as :func:`legal_moves` takes them (``attacked`` 0: no map)."""
     b = board.cells
     # squares and pieces in i64 locals: compiled, plain C arithmetic (docs/architecture.md)
     us: i64 = board.turn
@@ -752,6 +770,9 @@ def _generate(board: Board) -> list[Move]:
     checks: i64 = 0
     checker: i64 = 0
     check_step: i64 = 0  # from the king towards a sliding checker; 0 for a knight or pawn
+    # the cells behind the king from each sliding checker: attacked through the king's square once it steps
+    hidden_a: i64 = 0
+    hidden_b: i64 = 0
     queen: i64 = them | QUEEN
     for step in KING_STEPS:
         d: i64 = step
@@ -765,6 +786,10 @@ def _generate(board: Board) -> list[Move]:
             checks += 1
             checker = t
             check_step = d
+            if hidden_a == 0:
+                hidden_a = k - d
+            else:
+                hidden_b = k - d
         elif p != OFF and p & BLACK == us:
             own: i64 = t
             t += d
@@ -802,7 +827,7 @@ def _generate(board: Board) -> list[Move]:
             continue
         kind: i64 = p & 7
         if kind == KING:
-            _add_king_moves(board, k, checks, moves)
+            _add_king_moves(board, k, checks, moves, attacks, attacked, hidden_a, hidden_b)
             continue
         if checks >= 2:
             continue
@@ -952,9 +977,15 @@ def _add_slides(moves: list[Move], b: list[int], s: i64, kind: i64, pin: i64, th
         j += 1
 
 
-def _add_king_moves(board: Board, k: int, checks: int, moves: list[Move]) -> None:
+def _add_king_moves(
+    board: Board, k: int, checks: int, moves: list[Move], attacks: list[int], attacked: i64, hidden_a: i64,
+    hidden_b: i64,
+) -> None:
     """Append the legal moves of the king on ``k`` (``checks``: how many pieces give check), in target order:
-    the rank below, castling towards a, the steps along its rank, castling towards h, the rank above."""
+    the rank below, castling towards a, the steps along its rank, castling towards h, the rank above.
+
+    ``attacks``, ``attacked``: as :func:`legal_moves` takes them; ``hidden_a``, ``hidden_b``: the cells a sliding
+    checker attacks through the king (0: none), which the map does not show."""
     b = board.cells
     us = board.turn
     them = us ^ BLACK
@@ -969,13 +1000,13 @@ def _add_king_moves(board: Board, k: int, checks: int, moves: list[Move]) -> Non
                     h_rook = r
     king = b[k]
     b[k] = EMPTY  # lifted, so that it does not hide the squares behind it from a slider
-    _add_king_steps(moves, b, k, _KING_STEPS_BELOW, them)
+    _add_king_steps(moves, b, k, _KING_STEPS_BELOW, them, attacks, attacked, hidden_a, hidden_b)
     if a_rook:
         _add_castling(moves, b, k, king, a_rook)
-    _add_king_steps(moves, b, k, _KING_STEPS_ALONG, them)
+    _add_king_steps(moves, b, k, _KING_STEPS_ALONG, them, attacks, attacked, hidden_a, hidden_b)
     if h_rook:
         _add_castling(moves, b, k, king, h_rook)
-    _add_king_steps(moves, b, k, _KING_STEPS_ABOVE, them)
+    _add_king_steps(moves, b, k, _KING_STEPS_ABOVE, them, attacks, attacked, hidden_a, hidden_b)
     b[k] = king
 
 
@@ -987,17 +1018,27 @@ def _add_castling(moves: list[Move], b: list[int], k: i64, king: i64, rook: i64)
     b[k] = EMPTY
 
 
-def _add_king_steps(moves: list[Move], b: list[int], k: i64, steps: tuple[int, ...], them: i64) -> None:
+def _add_king_steps(
+    moves: list[Move], b: list[int], k: i64, steps: tuple[int, ...], them: i64, attacks: list[int], attacked: i64,
+    hidden_a: i64, hidden_b: i64,
+) -> None:
     """Append the king's (lifted off ``k``) steps along ``steps`` to squares empty or held by ``them`` and not
-    attacked by them."""
+    attacked by them (read from ``attacks`` and the ``hidden`` cells when ``attacked`` is not 0)."""
     table = MOVE_TABLE
     base: i64 = k * SIZE
     t: i64
     q: i64
+    a: i64
     for d in steps:
         t = k + d
         q = b[t]
-        if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
+        if q == 0 or q ^ them < 8:
+            if attacked:
+                a = attacks[t]
+                if a >= attacked or t == hidden_a or t == hidden_b:
+                    continue
+            elif _attacked(b, t, them):
+                continue
             moves.append(table[(base + t) * 8])
 
 
