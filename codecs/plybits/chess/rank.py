@@ -31,6 +31,7 @@ from plybits.chess.board import (
     KNIGHT,
     KNIGHT_STEPS,
     LINE,
+    ADJACENT,
     N,
     NULL_MOVE,
     ORTHOGONAL,
@@ -41,12 +42,15 @@ from plybits.chess.board import (
     S,
     SIZE,
     SQUARES,
+    STRIDE,
     W,
     WHITE,
     Board,
     Move,
     legal_moves,
+    piece_attacks,
 )
+from plybits.mailbox import OFF
 from plybits.rank import LinearModel, RankScheme, UniformModel
 
 SQUARE64 = [-1] * SIZE
@@ -117,8 +121,11 @@ _MATERIAL: Final[list[int]] = [VALUE[p & 7] if p & 7 != PAWN else 0 for p in ran
 _THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
 """The distinct attack values (1, 3, 5, 9, 20)."""
 _RANKS: Final = len(_THREAT_LEVELS)
-_OWN_SLOTS: Final = 17
-"""A square holds at most 16 of one side's attacks (each piece attacks it once at most): counts 0..16."""
+_OWN_SLOTS: Final = 32
+"""An attack map entry is the enemy's rank times this plus our count: a square holds at most 16 of one side's
+attacks (each piece attacks it once at most), so the count keeps to the low 5 bits, and raising the rank (the
+high bits) keeps it, whichever side's pieces are walked first."""
+_COUNT_MASK: Final = _OWN_SLOTS - 1
 _THREAT: Final[list[int]] = [
     (_RANKS - _THREAT_LEVELS.index(ATTACK_VALUE[p & 7])) * _OWN_SLOTS if PAWN <= p & 7 <= KING else 0
     for p in range(16)
@@ -132,7 +139,9 @@ _ATTACK_STEPS_OF: Final[list[tuple[int, ...]]] = [
     for p in range(16)
 ]
 """_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays."""
-_SLIDING: Final[list[bool]] = [BISHOP <= kind <= QUEEN for kind in range(8)]
+_FIRST_CELL: Final = 2 * STRIDE + 2
+"""a1's cell; h8's is :data:`_LAST_CELL`: the cells between are the squares and the side borders' cells."""
+_LAST_CELL: Final = 9 * STRIDE + 9
 
 
 # The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
@@ -145,31 +154,27 @@ def _attack_maps(b: list[int], us: int) -> tuple[list[int], int]:
     """
     material: i64 = 0
     attacks = [0] * SIZE
-    ours: list[int] = []
     material_of = _MATERIAL
+    threat = _THREAT
     colour: i64 = us
-    # the enemy's pieces first, each square keeping the highest rank: then our counts are added to the ranks
-    for square in SQUARES:
-        p: i64 = b[square]
-        if p == 0:
+    # one pass over the cells (a plain range: no tuple of squares to read), each piece walked as it comes
+    for s in range(_FIRST_CELL, _LAST_CELL + 1):
+        p: i64 = b[s]
+        if p == 0 or p == OFF:
             continue
         material += material_of[p]
-        if p & BLACK == colour:
-            ours.append(square)
-        else:
-            _walk_attacks(attacks, b, square, p, _THREAT[p & 7])
-    for square in ours:
-        _walk_attacks(attacks, b, square, b[square], 0)
+        _walk_attacks(attacks, b, s, p, 0 if p & BLACK == colour else threat[p & 7])
     return attacks, material
 
 
 def _walk_attacks(attacks: list[int], b: list[int], s: i64, p: i64, value: i64) -> None:
-    """Each square the piece ``p`` on ``s`` attacks, in ``attacks``: raised to ``value`` if below it, or (``value``
-    0: our pieces) counted once more. Walked by the cell arithmetic of its steps: the border of 2 keeps every step
-    inside the list."""
+    """Each square the piece ``p`` on ``s`` attacks, in ``attacks``: its rank raised to ``value`` if below it, or
+    (``value`` 0: our pieces) its count raised by one. Walked by the cell arithmetic of its steps: the border of 2
+    keeps every step inside the list."""
     t: i64
     a: i64
-    if _SLIDING[p & 7]:
+    kind: i64 = p & 7
+    if BISHOP <= kind <= QUEEN:
         for step in _ATTACK_STEPS_OF[p]:
             d: i64 = step
             t = s + d
@@ -178,7 +183,7 @@ def _walk_attacks(attacks: list[int], b: list[int], s: i64, p: i64, value: i64) 
                 if value == 0:
                     attacks[t] = a + 1
                 elif a < value:
-                    attacks[t] = value
+                    attacks[t] = value + (a & _COUNT_MASK)
                 q: i64 = b[t]
                 if q:
                     break
@@ -190,52 +195,7 @@ def _walk_attacks(attacks: list[int], b: list[int], s: i64, p: i64, value: i64) 
             if value == 0:
                 attacks[t] = a + 1
             elif a < value:
-                attacks[t] = value
-
-
-_ZONE: Final = 1
-"""Bit of a :func:`_target_marks` entry: the square touches the enemy king."""
-_DIAGONAL_CHECKERS: Final = 1 << BISHOP | 1 << QUEEN
-_ORTHOGONAL_CHECKERS: Final = 1 << ROOK | 1 << QUEEN
-
-
-def _target_marks(b: list[int], king: int, us: int) -> list[int]:
-    """Per square: bit ``kind`` set if a piece of ``us`` of that kind standing there would attack the enemy
-    ``king`` (blockers as they stand now), and bit :data:`_ZONE` if the square touches that king.
-
-    Read on the board's squares only (the border cells next to the king get marks too)."""
-    marks = [0] * SIZE
-    k: i64 = king
-    for step in KNIGHT_STEPS:
-        marks[k + step] = 1 << KNIGHT
-    # a pawn of ours checks from where an enemy pawn on the king's square would capture
-    t: i64 = k + (S + W if us == WHITE else N + W)
-    marks[t] = 1 << PAWN
-    marks[t + 2] = 1 << PAWN
-    _mark_rays(marks, b, k, DIAGONAL, _DIAGONAL_CHECKERS)
-    _mark_rays(marks, b, k, ORTHOGONAL, _ORTHOGONAL_CHECKERS)
-    m: i64
-    for step in KING_STEPS:
-        t = k + step
-        m = marks[t]
-        marks[t] = m | _ZONE
-    return marks
-
-
-def _mark_rays(marks: list[int], b: list[int], k: i64, steps: tuple[int, ...], bits: i64) -> None:
-    """Set ``bits`` in ``marks`` along each ray of ``steps`` from ``k``, up to and including the first occupied cell."""
-    m: i64
-    q: i64
-    for step in steps:
-        d: i64 = step
-        t: i64 = k + d
-        while True:
-            m = marks[t]
-            marks[t] = m | bits
-            q = b[t]
-            if q:
-                break
-            t += d
+                attacks[t] = value + (a & _COUNT_MASK)
 
 
 def _own_rights(castling: frozenset[int], us: int) -> bool:
@@ -356,10 +316,20 @@ class LinearChessModel(LinearModel):
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
         """The legal moves and the null move (last, at :data:`NULL_SCORE`) with their scores."""
-        moves = canonical_moves(position)
-        scores = self.scores(position, moves, history)
+        attacks, material = _attack_maps(position.cells, position.turn)
+        # the canonical moves, the king's steps read from the map the scores need anyway
+        moves = legal_moves(position, attacks, _OWN_SLOTS)
+        moves.append(NULL_MOVE)
+        scores = _scores(self.tables(), position, moves, history, attacks, material)
         scores[-1] = NULL_SCORE
         return moves, scores
+
+    def tables(self) -> _Tables:
+        """The weights laid out for :func:`_scores`, made on first use."""
+        tables = self._tables
+        if tables is None:
+            tables = self._tables = self.derived("tables", _Tables)
+        return tables
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (ids by block, ``kind``
@@ -376,127 +346,131 @@ class LinearChessModel(LinearModel):
           ``F_LOSES_CASTLING``; ``F_KING_ZONE`` next to the enemy king; ``F_CHECK`` direct check.
 
         The weights come laid out in :class:`_Tables`; what depends on the origin square is summed once for
-        all the moves from it.
+        all the moves from it (:func:`_scores`).
         """
-        tables = self._tables
-        if tables is None:
-            tables = self._tables = self.derived("tables", _Tables)
+        attacks, material = _attack_maps(board.cells, board.turn)
         listed: list[Move] = moves if isinstance(moves, list) else list(moves)
-        b: list[int] = board.cells
-        us: int = board.turn
-        side = us >> 3
-        attacks, material = _attack_maps(b, us)
-        king: int = board.kings[side]
-        enemy_king: int = board.kings[side ^ 1]
-        last = history[-1] if history else NULL_MOVE
-        mine = history[-2] if len(history) >= 2 else NULL_MOVE
-        last_to: i64 = last[1] if last[0] else -1
-        my_last_to: i64 = mine[1] if mine[0] else -1
-        last_capture = False
-        if last_to >= 0 and board.halfmove_clock == 0:
-            last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
-        phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
-        in_check = attacks[king] >= _OWN_SLOTS
-        marks = _target_marks(b, enemy_king, us)
-        castling = board.castling
-        own_rights = _own_rights(castling, us)
-        ep: i64 = board.ep or -1
-        row_base = (phase * 16) * SIZE
-        rows = tables.rows
-        safety = tables.safety
-        from_threat = tables.from_threat
-        capture_w = tables.capture
-        hanging_w = tables.hanging
-        recapture_w = tables.recapture
-        takes_last_w = tables.takes_last
-        promotion_w = tables.promotion
-        check_w = tables.check
-        zone_w = tables.zone
-        same_w = tables.same
-        evasion_w = tables.evasion
-        loses_castling = tables.loses_castling
-        en_passant = tables.en_passant
-        castle_h = tables.castle_h[phase]
-        castle_a = tables.castle_a[phase]
-        levels = _LEVELS
-        size = SIZE  # locals: the board's constants are module globals to a caller
-        colour: i64 = us
-        n = len(listed)
-        out = [0] * n
-        # squares, pieces and indices in i64 locals (plain C arithmetic compiled); weights and scores stay ints,
-        # which features() reads back from scores under weights of 2^(8 * feature id)
-        origin: i64 = -1
-        # what depends on the origin square only (set when it changes)
-        row = _NO_ROW
-        kind: i64 = 0
-        quiet_safety: i64 = 0
-        capture_safety: i64 = 0
-        pawn_ep: i64 = -1
-        check_bit: i64 = 0
-        fixed = check = zone = 0
-        for i in range(n):
-            m = listed[i]
-            f: i64 = m[0]
-            t: i64 = m[1]
-            promotion: i64 = m[2]
-            if f != origin:
-                if f == 0:
-                    out[i] = tables.null
-                    continue
-                origin = f
-                p: i64 = b[f]
-                kind = p & 7
-                row = rows[row_base + p * size + f]
-                if not row:
-                    row = tables.row(phase, p, f)
-                fixed = from_threat[kind * levels + attacks[f]]
-                if f == my_last_to:
-                    fixed += same_w[kind]
-                if in_check:
-                    fixed += evasion_w[kind]
-                if kind == KING:
-                    if own_rights:
-                        fixed += loses_castling
-                elif kind == ROOK and f in castling:
+        return _scores(self.tables(), board, listed, history, attacks, material)
+
+
+def _scores(
+    tables: _Tables, board: Board, listed: list[Move], history: Sequence[Move], attacks: list[int], material: int,
+) -> list[int]:
+    """:meth:`LinearChessModel.scores` of ``listed``, given the position's :func:`_attack_maps`."""
+    b: list[int] = board.cells
+    us: int = board.turn
+    side = us >> 3
+    king: int = board.kings[side]
+    enemy_king: int = board.kings[side ^ 1]
+    last = history[-1] if history else NULL_MOVE
+    mine = history[-2] if len(history) >= 2 else NULL_MOVE
+    last_to: i64 = last[1] if last[0] else -1
+    my_last_to: i64 = mine[1] if mine[0] else -1
+    last_capture = False
+    if last_to >= 0 and board.halfmove_clock == 0:
+        last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
+    phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
+    in_check = attacks[king] >= _OWN_SLOTS
+    ek: i64 = enemy_king
+    castling = board.castling
+    own_rights = _own_rights(castling, us)
+    ep: i64 = board.ep or -1
+    row_base = (phase * 16) * SIZE
+    rows = tables.rows
+    safety = tables.safety
+    from_threat = tables.from_threat
+    capture_w = tables.capture
+    hanging_w = tables.hanging
+    recapture_w = tables.recapture
+    takes_last_w = tables.takes_last
+    promotion_w = tables.promotion
+    check_w = tables.check
+    zone_w = tables.zone
+    same_w = tables.same
+    evasion_w = tables.evasion
+    loses_castling = tables.loses_castling
+    en_passant = tables.en_passant
+    castle_h = tables.castle_h[phase]
+    castle_a = tables.castle_a[phase]
+    levels = _LEVELS
+    adjacent = ADJACENT
+    size = SIZE  # locals: the board's constants are module globals to a caller
+    colour: i64 = us
+    n = len(listed)
+    out = [0] * n
+    # squares, pieces and indices in i64 locals (plain C arithmetic compiled); weights and scores stay ints,
+    # which features() reads back from scores under weights of 2^(8 * feature id)
+    origin: i64 = -1
+    # what depends on the origin square only (set when it changes)
+    row = _NO_ROW
+    kind: i64 = 0
+    quiet_safety: i64 = 0
+    capture_safety: i64 = 0
+    pawn_ep: i64 = -1
+    p: i64 = 0
+    fixed = check = zone = 0
+    for i in range(n):
+        m = listed[i]
+        f: i64 = m[0]
+        t: i64 = m[1]
+        promotion: i64 = m[2]
+        if f != origin:
+            if f == 0:
+                out[i] = tables.null
+                continue
+            origin = f
+            p = b[f]
+            kind = p & 7
+            row = rows[row_base + p * size + f]
+            if not row:
+                row = tables.row(phase, p, f)
+            fixed = from_threat[kind * levels + attacks[f]]
+            if f == my_last_to:
+                fixed += same_w[kind]
+            if in_check:
+                fixed += evasion_w[kind]
+            if kind == KING:
+                if own_rights:
                     fixed += loses_castling
-                quiet_safety = kind * 2 * levels
-                capture_safety = quiet_safety + levels
-                pawn_ep = ep if kind == PAWN else -1
-                check_bit = 1 << kind
-                check = check_w[kind]
-                zone = zone_w[kind]
-            q: i64 = b[t]
-            a: i64 = attacks[t]
-            score = row[t] + fixed
-            if q:
-                if q & BLACK == colour:  # castling: the king takes its own rook
-                    out[i] = castle_h if t > f else castle_a
-                    continue
-                victim: i64 = q & 7
-                score += capture_w[victim * 7 + kind]
-                if a < _OWN_SLOTS:  # not attacked
-                    score += hanging_w[victim]
-                if t == last_to:
-                    score += recapture_w[kind] if last_capture else takes_last_w[kind]
-                score += safety[capture_safety + a]
-            elif t == pawn_ep:
-                score += en_passant
-                if a < _OWN_SLOTS:
-                    score += hanging_w[PAWN]
-                score += safety[capture_safety + a]
-            else:
-                score += safety[quiet_safety + a]
-            mark: i64 = marks[t]
-            if mark & _ZONE:
-                score += zone
-            if promotion:
-                score += promotion_w[promotion]
-                if mark >> promotion & 1:
-                    score += check_w[promotion]
-            elif mark & check_bit:
-                score += check
-            out[i] = score
-        return out
+            elif kind == ROOK and f in castling:
+                fixed += loses_castling
+            quiet_safety = kind * 2 * levels
+            capture_safety = quiet_safety + levels
+            pawn_ep = ep if kind == PAWN else -1
+            check = check_w[kind]
+            zone = zone_w[kind]
+        q: i64 = b[t]
+        a: i64 = attacks[t]
+        score = row[t] + fixed
+        if q:
+            if q & BLACK == colour:  # castling: the king takes its own rook
+                out[i] = castle_h if t > f else castle_a
+                continue
+            victim: i64 = q & 7
+            score += capture_w[victim * 7 + kind]
+            if a < _OWN_SLOTS:  # not attacked
+                score += hanging_w[victim]
+            if t == last_to:
+                score += recapture_w[kind] if last_capture else takes_last_w[kind]
+            score += safety[capture_safety + a]
+        elif t == pawn_ep:
+            score += en_passant
+            if a < _OWN_SLOTS:
+                score += hanging_w[PAWN]
+            score += safety[capture_safety + a]
+        else:
+            score += safety[quiet_safety + a]
+        if adjacent[size + ek - t]:
+            score += zone
+        # a direct check: the piece on its target attacks the king past the cells as they stand now
+        if promotion:
+            score += promotion_w[promotion]
+            if piece_attacks(b, colour | promotion, t, ek):
+                score += check_w[promotion]
+        elif piece_attacks(b, p, t, ek):
+            score += check
+        out[i] = score
+    return out
 
 
 class ChessRankScheme(RankScheme[Board, Move]):
