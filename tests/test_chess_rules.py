@@ -10,7 +10,7 @@ import pytest
 import plybits
 from plybits.chess import GAME
 from plybits.chess.board import REANCHOR, Board, legal_moves, parse_square
-from plybits.chess.rank import _OWN_SLOTS, _attack_maps
+from plybits.chess.rank import _RANK_UNIT, _attack_maps
 from plybits.chess.notation import parse_san, parse_uci, san, uci
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 
@@ -20,7 +20,7 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 def perft(board: Board, depth: int, mapped: bool = False) -> int:
     """The leaf count ``depth`` plies down; ``mapped``: each node's moves made as the rank model makes them, the
     king's steps read from its attack map (a fresh board or a child just pushed has no moves cached)."""
-    moves = legal_moves(board, _attack_maps(board.cells, board.turn)[0], _OWN_SLOTS) if mapped else board.legal_moves()
+    moves = legal_moves(board, _attack_maps(board.cells, board.turn)[0], _RANK_UNIT) if mapped else board.legal_moves()
     if depth == 1:
         return len(moves)
     total = 0

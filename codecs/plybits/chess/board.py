@@ -19,6 +19,7 @@ from __future__ import annotations
 import operator
 from typing import Any, Final, NamedTuple, Self, cast
 
+from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -35,6 +36,10 @@ if (GEOMETRY.stride, GEOMETRY.size) != (STRIDE, SIZE):
     raise AssertionError("chess geometry and its STRIDE/SIZE constants disagree")
 SQUARES: Final[tuple[int, ...]] = GEOMETRY.squares
 """The 64 playable squares, a1, b1, ..., h8."""
+A1: Final = 2 * STRIDE + 2
+"""a1's cell: the squares of each rank are the 8 cells from ``A1 + rank * STRIDE``."""
+if SQUARES[0] != A1 or SQUARES[8] != A1 + STRIDE:
+    raise AssertionError("chess geometry and its A1 constant disagree")
 
 EMPTY: Final = 0
 WHITE: Final = 0
@@ -134,8 +139,8 @@ _KING_STEPS_BELOW: Final[tuple[int, ...]] = (S + W, S, S + E)
 _KING_STEPS_ALONG: Final[tuple[int, ...]] = (W, E)
 _KING_STEPS_ABOVE: Final[tuple[int, ...]] = (N + W, N, N + E)
 """The king's steps in the legal moves' order: to the rank below, along its own rank, to the rank above."""
-_PAWN_CAPTURES: Final[list[list[int]]] = [[N + E, N + W], [S + E, S + W]]
-"""_PAWN_CAPTURES[colour >> 3]: the steps a pawn of that colour captures along."""
+PAWN_CAPTURES: Final[list[list[int]]] = [[N + E, N + W], [S + E, S + W]]
+"""PAWN_CAPTURES[colour >> 3]: the steps a pawn of that colour captures along."""
 _SLIDERS_ALONG: Final[list[int]] = [0] * (2 * SIZE)
 """_SLIDERS_ALONG[SIZE + step]: the kinds that move along ``step``, one bit each (``1 << kind``)."""
 for _kind, _steps in SLIDER_STEPS.items():
@@ -734,11 +739,11 @@ def is_check(board: Board) -> bool:
     return check
 
 
-_NO_MAP: Final[list[int]] = []
+_NO_MAP: Final = vec[i64]()
 """No map of the opponent's attacks: :func:`legal_moves` looks for the attackers of each square the king steps to."""
 
 
-def legal_moves(board: Board, attacks: list[int] = _NO_MAP, attacked: int = 0) -> list[Move]:
+def legal_moves(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) -> list[Move]:
     """Every legal move of the side to move (castling as king-takes-rook), as a new list (:meth:`Board.legal_moves`).
 
     ``attacks``, when given, maps each cell to a value of at least ``attacked`` (> 0) where the opponent attacks it
@@ -751,7 +756,7 @@ def legal_moves(board: Board, attacks: list[int] = _NO_MAP, attacked: int = 0) -
     return legal[:]
 
 
-def _generate(board: Board, attacks: list[int], attacked: i64) -> list[Move]:
+def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
     """The legal moves in canonical order: by origin square, then target square, then promotion kind (knight,
     bishop, rook, queen). Square indices grow as a1 = 0 ... h8 = 63 do and promotion kinds in that order, so
     this is the order of the moves as tuples (castling, king-takes-rook, sorts by the rook's square): each
@@ -801,7 +806,7 @@ def _generate(board: Board, attacks: list[int], attacked: i64) -> list[Move]:
                 pins.append(own)
                 pins.append(d)
     pawn: i64 = them | PAWN
-    for step in _PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
+    for step in PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
         p = b[k + step]
         if p == pawn:
             checks += 1
@@ -820,83 +825,85 @@ def _generate(board: Board, attacks: list[int], attacked: i64) -> list[Move]:
     before_last: i64 = 6 if us == WHITE else 1
     ep: i64 = board.ep
     unsorted = False  # a slider's answers to a check, made ray by ray
-    for square in SQUARES:
-        s: i64 = square
-        p = b[s]
-        if p == 0 or p & BLACK != us:
-            continue
-        kind: i64 = p & 7
-        if kind == KING:
-            _add_king_moves(board, k, checks, moves, attacks, attacked, hidden_a, hidden_b)
-            continue
-        if checks >= 2:
-            continue
-        pin: i64 = 0
-        if pinned:
-            for i in range(0, pinned, 2):
-                if pins[i] == s:
-                    pin = pins[i + 1]
-        base: i64 = s * SIZE
-        if kind == PAWN:
-            # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
-            t = s + forward
-            along = pin == 0 or pin == forward or pin == -forward
-            push = along and b[t] == 0
-            double = push and RANK_OF[s] == start_rank and b[t + forward] == 0 \
-                and (checks == 0 or _evades(t + forward, k, checker, check_step))
-            if push and checks:
-                push = _evades(t, k, checker, check_step)
-            promotes = RANK_OF[s] == before_last
-            if double and us == BLACK:
-                moves.append(table[(base + t + forward) * 8])
-            d = forward + W
-            c: i64 = t + W
-            if c == ep:
-                if _ep_legal(b, s, ep, us, k):
-                    moves.append(table[(base + ep) * 8])
+    s: i64
+    rank_start: i64
+    for rank_start in range(A1, A1 + 8 * STRIDE, STRIDE):  # a1..h8 by plain counting: no tuple of squares read
+        for s in range(rank_start, rank_start + 8):
+            p = b[s]
+            if p == 0 or p & BLACK != us:
+                continue
+            kind: i64 = p & 7
+            if kind == KING:
+                _add_king_moves(board, k, checks, moves, attacks, attacked, hidden_a, hidden_b)
+                continue
+            if checks >= 2:
+                continue
+            pin: i64 = 0
+            if pinned:
+                for i in range(0, pinned, 2):
+                    if pins[i] == s:
+                        pin = pins[i + 1]
+            base: i64 = s * SIZE
+            if kind == PAWN:
+                # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
+                t = s + forward
+                along = pin == 0 or pin == forward or pin == -forward
+                push = along and b[t] == 0
+                double = push and RANK_OF[s] == start_rank and b[t + forward] == 0 \
+                    and (checks == 0 or _evades(t + forward, k, checker, check_step))
+                if push and checks:
+                    push = _evades(t, k, checker, check_step)
+                promotes = RANK_OF[s] == before_last
+                if double and us == BLACK:
+                    moves.append(table[(base + t + forward) * 8])
+                d = forward + W
+                c: i64 = t + W
+                if c == ep:
+                    if _ep_legal(b, s, ep, us, k):
+                        moves.append(table[(base + ep) * 8])
+                else:
+                    q: i64 = b[c]
+                    if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                            and (checks == 0 or _evades(c, k, checker, check_step)):
+                        _add_pawn_move(moves, s, c, promotes)
+                if push:
+                    _add_pawn_move(moves, s, t, promotes)
+                d = forward + E
+                c = t + E
+                if c == ep:
+                    if _ep_legal(b, s, ep, us, k):
+                        moves.append(table[(base + ep) * 8])
+                else:
+                    q = b[c]
+                    if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                            and (checks == 0 or _evades(c, k, checker, check_step)):
+                        _add_pawn_move(moves, s, c, promotes)
+                if double and us == WHITE:
+                    moves.append(table[(base + t + forward) * 8])
+            elif kind == KNIGHT:
+                if pin:
+                    continue  # a pinned knight never stays on its line
+                for jump in _KNIGHT_TARGETS[s]:
+                    q = b[jump]
+                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(jump, k, checker, check_step)):
+                        moves.append(table[(base + jump) * 8])
+            elif checks == 0:
+                _add_slides(moves, b, s, kind, pin, them)
             else:
-                q: i64 = b[c]
-                if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
-                        and (checks == 0 or _evades(c, k, checker, check_step)):
-                    _add_pawn_move(moves, s, c, promotes)
-            if push:
-                _add_pawn_move(moves, s, t, promotes)
-            d = forward + E
-            c = t + E
-            if c == ep:
-                if _ep_legal(b, s, ep, us, k):
-                    moves.append(table[(base + ep) * 8])
-            else:
-                q = b[c]
-                if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
-                        and (checks == 0 or _evades(c, k, checker, check_step)):
-                    _add_pawn_move(moves, s, c, promotes)
-            if double and us == WHITE:
-                moves.append(table[(base + t + forward) * 8])
-        elif kind == KNIGHT:
-            if pin:
-                continue  # a pinned knight never stays on its line
-            for jump in _KNIGHT_TARGETS[s]:
-                q = b[jump]
-                if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(jump, k, checker, check_step)):
-                    moves.append(table[(base + jump) * 8])
-        elif checks == 0:
-            _add_slides(moves, b, s, kind, pin, them)
-        else:
-            for step in _SLIDER_STEPS_OF[kind]:
-                d = step
-                if pin != 0 and pin != d and pin != -d:
-                    continue
-                t = s + d
-                q = b[t]
-                while True:
-                    if (q == 0 or q ^ them < 8) and _evades(t, k, checker, check_step):
-                        moves.append(table[(base + t) * 8])
-                        unsorted = True
-                    if q != 0:
-                        break
-                    t += d
+                for step in _SLIDER_STEPS_OF[kind]:
+                    d = step
+                    if pin != 0 and pin != d and pin != -d:
+                        continue
+                    t = s + d
                     q = b[t]
+                    while True:
+                        if (q == 0 or q ^ them < 8) and _evades(t, k, checker, check_step):
+                            moves.append(table[(base + t) * 8])
+                            unsorted = True
+                        if q != 0:
+                            break
+                        t += d
+                        q = b[t]
     if unsorted:
         moves.sort()
     return moves
@@ -978,7 +985,7 @@ def _add_slides(moves: list[Move], b: list[int], s: i64, kind: i64, pin: i64, th
 
 
 def _add_king_moves(
-    board: Board, k: int, checks: int, moves: list[Move], attacks: list[int], attacked: i64, hidden_a: i64,
+    board: Board, k: int, checks: int, moves: list[Move], attacks: vec[i64], attacked: i64, hidden_a: i64,
     hidden_b: i64,
 ) -> None:
     """Append the legal moves of the king on ``k`` (``checks``: how many pieces give check), in target order:
@@ -1019,7 +1026,7 @@ def _add_castling(moves: list[Move], b: list[int], k: i64, king: i64, rook: i64)
 
 
 def _add_king_steps(
-    moves: list[Move], b: list[int], k: i64, steps: tuple[int, ...], them: i64, attacks: list[int], attacked: i64,
+    moves: list[Move], b: list[int], k: i64, steps: tuple[int, ...], them: i64, attacks: vec[i64], attacked: i64,
     hidden_a: i64, hidden_b: i64,
 ) -> None:
     """Append the king's (lifted off ``k``) steps along ``steps`` to squares empty or held by ``them`` and not

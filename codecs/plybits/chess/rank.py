@@ -18,9 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast, final
 
+from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.chess.board import (
+    A1,
+    ADJACENT,
     BISHOP,
     BLACK,
     DIAGONAL,
@@ -29,13 +32,14 @@ from plybits.chess.board import (
     KING,
     KING_STEPS,
     KNIGHT,
+    KNIGHT_JUMP,
     KNIGHT_STEPS,
     LINE,
-    ADJACENT,
     N,
     NULL_MOVE,
     ORTHOGONAL,
     PAWN,
+    PAWN_CAPTURES,
     QUEEN,
     RANK_OF,
     ROOK,
@@ -48,9 +52,7 @@ from plybits.chess.board import (
     Board,
     Move,
     legal_moves,
-    piece_attacks,
 )
-from plybits.mailbox import OFF
 from plybits.rank import LinearModel, RankScheme, UniformModel
 
 SQUARE64 = [-1] * SIZE
@@ -117,21 +119,35 @@ F_HANGING_VICTIM = _block(7)  # captures an undefended piece, by victim kind
 N_FEATURES = _next
 
 
-_MATERIAL: Final[list[int]] = [VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)]
+_MATERIAL: Final = vec[i64]([VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)])
 _THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
 """The distinct attack values (1, 3, 5, 9, 20)."""
 _RANKS: Final = len(_THREAT_LEVELS)
-_OWN_SLOTS: Final = 32
-"""An attack map entry is the enemy's rank times this plus our count: a square holds at most 16 of one side's
-attacks (each piece attacks it once at most), so the count keeps to the low 5 bits, and raising the rank (the
-high bits) keeps it, whichever side's pieces are walked first."""
-_COUNT_MASK: Final = _OWN_SLOTS - 1
-_THREAT: Final[list[int]] = [
-    (_RANKS - _THREAT_LEVELS.index(ATTACK_VALUE[p & 7])) * _OWN_SLOTS if PAWN <= p & 7 <= KING else 0
+# An attack map entry (:func:`_attack_maps`) packs, from the high bits down: the rank of the enemy's cheapest
+# attacker of the square (0: none), our count of attacks on it (0..3: more count as 3, which the features do not
+# tell from 3) and the check marks of :func:`_mark_checks`. Raising the rank keeps the bits below it, so the
+# sides' pieces may be walked in any order; every entry stays below 2^7 (an int object of CPython's cache).
+_DIAGONAL_MARK: Final = 1
+"""Bit of an attack map entry: a bishop or queen there would attack the enemy king (blockers as they stand)."""
+_ORTHOGONAL_MARK: Final = 2
+"""Bit of an attack map entry: a rook or queen there would attack the enemy king (blockers as they stand)."""
+_COUNT_UNIT: Final = 4
+"""Our count of attacks on the square, in units of this (bits 2 and 3)."""
+_COUNT_FULL: Final = 3 * _COUNT_UNIT
+_RANK_UNIT: Final = 16
+"""The enemy's rank, in units of this (bits 4 to 6): an entry of at least this is attacked by the enemy."""
+_THREAT: Final = vec[i64]([
+    (_RANKS - _THREAT_LEVELS.index(ATTACK_VALUE[p & 7])) * _RANK_UNIT if PAWN <= p & 7 <= KING else 0
     for p in range(16)
-]
+])
 """_THREAT[piece]: the rank of its attack value, the cheapest the highest (pawn 5 ... king 1), times
-:data:`_OWN_SLOTS`: the cheapest attacker of a square is the one of the highest rank."""
+:data:`_RANK_UNIT`: the cheapest attacker of a square is the one of the highest rank."""
+_CHECK_MARKS: Final = vec[i64]([
+    _DIAGONAL_MARK if kind == BISHOP else _ORTHOGONAL_MARK if kind == ROOK
+    else _DIAGONAL_MARK | _ORTHOGONAL_MARK if kind == QUEEN else 0
+    for kind in range(8)
+])
+"""_CHECK_MARKS[kind]: the marks of the squares a slider of that kind checks from (0 for the other kinds)."""
 _ATTACK_STEPS_OF: Final[list[tuple[int, ...]]] = [
     (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
     else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
@@ -139,37 +155,41 @@ _ATTACK_STEPS_OF: Final[list[tuple[int, ...]]] = [
     for p in range(16)
 ]
 """_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays."""
-_FIRST_CELL: Final = 2 * STRIDE + 2
-"""a1's cell; h8's is :data:`_LAST_CELL`: the cells between are the squares and the side borders' cells."""
-_LAST_CELL: Final = 9 * STRIDE + 9
+
+_NO_ATTACKS: Final = vec[i64]([0] * SIZE)
+"""The attack map of no piece, which :func:`_attack_maps` copies: a ``vec[i64]`` (librt), whose items compiled code
+reads and writes as plain C integers, with no int object boxed or unboxed (about 2x faster maps than a list)."""
 
 
 # The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
 # fast"): compiled, their arithmetic and comparisons are then plain C, about a third faster than tagged ints.
-def _attack_maps(b: list[int], us: int) -> tuple[list[int], int]:
+def _attack_maps(b: list[int], us: int) -> tuple[vec[i64], int]:
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
-    count of our attacks on it, the material of both sides' pieces other than pawns and kings).
+    count of our attacks on it (:data:`_COUNT_UNIT`), the material of both sides' pieces other than pawns and kings).
 
     The map is read on the board's squares only: the border cells a walk ends on hold counts of no meaning.
     """
     material: i64 = 0
-    attacks = [0] * SIZE
+    attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
     material_of = _MATERIAL
     threat = _THREAT
     colour: i64 = us
-    # one pass over the cells (a plain range: no tuple of squares to read), each piece walked as it comes
-    for s in range(_FIRST_CELL, _LAST_CELL + 1):
-        p: i64 = b[s]
-        if p == 0 or p == OFF:
-            continue
-        material += material_of[p]
-        _walk_attacks(attacks, b, s, p, 0 if p & BLACK == colour else threat[p & 7])
+    # one pass over the squares (by plain counting: no tuple of squares read), each piece walked as it comes
+    s: i64
+    rank_start: i64
+    for rank_start in range(A1, A1 + 8 * STRIDE, STRIDE):
+        for s in range(rank_start, rank_start + 8):
+            p: i64 = b[s]
+            if p == 0:
+                continue
+            material += material_of[p]
+            _walk_attacks(attacks, b, s, p, 0 if p & BLACK == colour else threat[p & 7])
     return attacks, material
 
 
-def _walk_attacks(attacks: list[int], b: list[int], s: i64, p: i64, value: i64) -> None:
+def _walk_attacks(attacks: vec[i64], b: list[int], s: i64, p: i64, value: i64) -> None:
     """Each square the piece ``p`` on ``s`` attacks, in ``attacks``: its rank raised to ``value`` if below it, or
-    (``value`` 0: our pieces) its count raised by one. Walked by the cell arithmetic of its steps: the border of 2
+    (``value`` 0: our pieces) its count raised by one up to 3. Walked by the cell arithmetic of its steps: the border of 2
     keeps every step inside the list."""
     t: i64
     a: i64
@@ -181,9 +201,10 @@ def _walk_attacks(attacks: list[int], b: list[int], s: i64, p: i64, value: i64) 
             while True:
                 a = attacks[t]
                 if value == 0:
-                    attacks[t] = a + 1
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t] = a + _COUNT_UNIT
                 elif a < value:
-                    attacks[t] = value + (a & _COUNT_MASK)
+                    attacks[t] = value + (a & (_RANK_UNIT - 1))
                 q: i64 = b[t]
                 if q:
                     break
@@ -193,9 +214,47 @@ def _walk_attacks(attacks: list[int], b: list[int], s: i64, p: i64, value: i64) 
             t = s + step
             a = attacks[t]
             if value == 0:
-                attacks[t] = a + 1
+                if a & _COUNT_FULL != _COUNT_FULL:
+                    attacks[t] = a + _COUNT_UNIT
             elif a < value:
-                attacks[t] = value + (a & _COUNT_MASK)
+                attacks[t] = value + (a & (_RANK_UNIT - 1))
+
+
+def _mark_checks(attacks: vec[i64], b: list[int], king: i64) -> None:
+    """Mark in ``attacks`` the squares a slider would attack the ``king`` from, with the cells as they stand
+    (:data:`_DIAGONAL_MARK`, :data:`_ORTHOGONAL_MARK`): each line from the king up to its first piece."""
+    for step in KING_STEPS:
+        d: i64 = step
+        mark: i64 = _ORTHOGONAL_MARK if d == N or d == S or d == E or d == W else _DIAGONAL_MARK
+        t: i64 = king + d
+        while True:
+            a: i64 = attacks[t]
+            attacks[t] = a | mark
+            q: i64 = b[t]
+            if q:
+                break
+            t += d
+
+
+_ZONE: Final = 1
+"""Bit of a :data:`_NEAR_KING` entry: the square touches the king."""
+_NEAR_BIT: Final = vec[i64]([
+    1 << KNIGHT if p & 7 == KNIGHT else 1 << (PAWN if p == WHITE | PAWN else 7) if p & 7 == PAWN else 0
+    for p in range(16)
+])
+"""_NEAR_BIT[piece]: its bit in a :data:`_NEAR_KING` entry, set where a knight or pawn checks from (bit 7: a black
+pawn); 0 for the other pieces (a slider's check needs the cells between)."""
+_NEAR_KING: Final = vec[i64]([0] * (2 * SIZE))
+"""_NEAR_KING[SIZE + king - square]: :data:`_ZONE` if the square touches the king, and the :data:`_NEAR_BIT` of
+each knight or pawn that would check it from there (the board's ``ADJACENT``, ``KNIGHT_JUMP`` and pawn captures
+in one look-up)."""
+for _d in range(1 - SIZE, SIZE):
+    _NEAR_KING[SIZE + _d] = (
+        (_ZONE if ADJACENT[SIZE + _d] else 0)
+        | (1 << KNIGHT if KNIGHT_JUMP[SIZE + _d] else 0)
+        | (1 << PAWN if _d in PAWN_CAPTURES[WHITE >> 3] else 0)
+        | (1 << 7 if _d in PAWN_CAPTURES[BLACK >> 3] else 0)
+    )
 
 
 def _own_rights(castling: frozenset[int], us: int) -> bool:
@@ -224,7 +283,7 @@ for _f in SQUARES:
             _SLIDE_LENGTH[_f * SIZE + _t] = (_t - _f) // LINE[_f * SIZE + _t]
 _NO_ROW: Final[list[int]] = []
 """A :attr:`_Tables.rows` entry not made yet."""
-_LEVELS: Final = 6 * _OWN_SLOTS
+_LEVELS: Final = 6 * _RANK_UNIT
 """The span of an attack map entry (enemy rank, own count): the stride of the safety and from-threat tables."""
 
 
@@ -244,21 +303,23 @@ class _Tables:
         its squares and the phase only (to- and from-square, phase, pawn double step or slide length)."""
         levels = _LEVELS
         self.safety = [0] * (7 * 2 * levels)
-        """safety[(kind * 2 + capture) * 6 * 17 + attack map entry]: the ``F_SAFETY`` weight."""
+        """safety[(kind * 2 + capture) * _LEVELS + attack map entry]: the ``F_SAFETY`` weight."""
         self.from_threat = [0] * (7 * levels)
-        """from_threat[kind * 6 * 17 + attack map entry]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
+        """from_threat[kind * _LEVELS + attack map entry]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
         for kind in range(1, 7):
             for rank in range(_RANKS + 1):
                 cheapest = _THREAT_LEVELS[_RANKS - rank] if rank else 0
                 attacked = 0 if not rank else 1 if cheapest < ATTACK_VALUE[kind] else 2
                 threat = 1 if cheapest >= ATTACK_VALUE[kind] else 2
-                for count in range(_OWN_SLOTS):
+                for low in range(_RANK_UNIT):  # our count and the check marks
+                    entry = rank * _RANK_UNIT + low
+                    count = low // _COUNT_UNIT
                     if rank:
-                        self.from_threat[kind * levels + rank * _OWN_SLOTS + count] = w[F_FROM_THREAT + threat * 7 + kind]
+                        self.from_threat[kind * levels + entry] = w[F_FROM_THREAT + threat * 7 + kind]
                     for capture in (0, 1):
                         defenders = count - (0 if kind == PAWN and not capture else 1)
                         feature = F_SAFETY + ((capture * 3 + attacked) * 3 + (2 if defenders > 1 else defenders)) * 7
-                        self.safety[(kind * 2 + capture) * levels + rank * _OWN_SLOTS + count] = w[feature + kind]
+                        self.safety[(kind * 2 + capture) * levels + entry] = w[feature + kind]
         self.capture = w[F_CAPTURE:F_CAPTURE + 7 * 7]
         self.hanging = w[F_HANGING_VICTIM:F_HANGING_VICTIM + 7]
         self.recapture = w[F_RECAPTURE:F_RECAPTURE + 7]
@@ -318,7 +379,7 @@ class LinearChessModel(LinearModel):
         """The legal moves and the null move (last, at :data:`NULL_SCORE`) with their scores."""
         attacks, material = _attack_maps(position.cells, position.turn)
         # the canonical moves, the king's steps read from the map the scores need anyway
-        moves = legal_moves(position, attacks, _OWN_SLOTS)
+        moves = legal_moves(position, attacks, _RANK_UNIT)
         moves.append(NULL_MOVE)
         scores = _scores(self.tables(), position, moves, history, attacks, material)
         scores[-1] = NULL_SCORE
@@ -354,9 +415,10 @@ class LinearChessModel(LinearModel):
 
 
 def _scores(
-    tables: _Tables, board: Board, listed: list[Move], history: Sequence[Move], attacks: list[int], material: int,
+    tables: _Tables, board: Board, listed: list[Move], history: Sequence[Move], attacks: vec[i64], material: int,
 ) -> list[int]:
-    """:meth:`LinearChessModel.scores` of ``listed``, given the position's :func:`_attack_maps`."""
+    """:meth:`LinearChessModel.scores` of ``listed``, given the position's :func:`_attack_maps` (to which this adds
+    the check marks)."""
     b: list[int] = board.cells
     us: int = board.turn
     side = us >> 3
@@ -370,8 +432,9 @@ def _scores(
     if last_to >= 0 and board.halfmove_clock == 0:
         last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
     phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
-    in_check = attacks[king] >= _OWN_SLOTS
+    in_check = attacks[king] >= _RANK_UNIT
     ek: i64 = enemy_king
+    _mark_checks(attacks, b, ek)
     castling = board.castling
     own_rights = _own_rights(castling, us)
     ep: i64 = board.ep or -1
@@ -393,7 +456,7 @@ def _scores(
     castle_h = tables.castle_h[phase]
     castle_a = tables.castle_a[phase]
     levels = _LEVELS
-    adjacent = ADJACENT
+    near_king = _NEAR_KING
     size = SIZE  # locals: the board's constants are module globals to a caller
     colour: i64 = us
     n = len(listed)
@@ -408,6 +471,10 @@ def _scores(
     capture_safety: i64 = 0
     pawn_ep: i64 = -1
     p: i64 = 0
+    check_bit: i64 = 0
+    slider_marks: i64 = 0
+    near_bit = _NEAR_BIT
+    check_marks = _CHECK_MARKS
     fixed = check = zone = 0
     for i in range(n):
         m = listed[i]
@@ -438,6 +505,8 @@ def _scores(
             capture_safety = quiet_safety + levels
             pawn_ep = ep if kind == PAWN else -1
             check = check_w[kind]
+            check_bit = near_bit[p]
+            slider_marks = check_marks[kind]
             zone = zone_w[kind]
         q: i64 = b[t]
         a: i64 = attacks[t]
@@ -448,26 +517,27 @@ def _scores(
                 continue
             victim: i64 = q & 7
             score += capture_w[victim * 7 + kind]
-            if a < _OWN_SLOTS:  # not attacked
+            if a < _RANK_UNIT:  # not attacked
                 score += hanging_w[victim]
             if t == last_to:
                 score += recapture_w[kind] if last_capture else takes_last_w[kind]
             score += safety[capture_safety + a]
         elif t == pawn_ep:
             score += en_passant
-            if a < _OWN_SLOTS:
+            if a < _RANK_UNIT:
                 score += hanging_w[PAWN]
             score += safety[capture_safety + a]
         else:
             score += safety[quiet_safety + a]
-        if adjacent[size + ek - t]:
+        near: i64 = near_king[size + ek - t]
+        if near & _ZONE:
             score += zone
         # a direct check: the piece on its target attacks the king past the cells as they stand now
         if promotion:
             score += promotion_w[promotion]
-            if piece_attacks(b, colour | promotion, t, ek):
+            if near & near_bit[colour | promotion] or a & check_marks[promotion]:
                 score += check_w[promotion]
-        elif piece_attacks(b, p, t, ek):
+        elif near & check_bit or a & slider_marks:
             score += check
         out[i] = score
     return out
