@@ -480,7 +480,6 @@ def _scores(
         m = listed[i]
         f: i64 = m[0]
         t: i64 = m[1]
-        promotion: i64 = m[2]
         if f != origin:
             if f == 0:
                 out[i] = tables.null
@@ -508,6 +507,7 @@ def _scores(
             check_bit = near_bit[p]
             slider_marks = check_marks[kind]
             zone = zone_w[kind]
+        promotion: i64 = m[2] if kind == PAWN else 0  # only a pawn's move promotes: one read less
         q: i64 = b[t]
         a: i64 = attacks[t]
         score = row[t] + fixed
