@@ -51,6 +51,7 @@ from plybits.chess.board import (
     WHITE,
     Board,
     Move,
+    int_array,
     legal_moves,
 )
 from plybits.rank import LinearModel, RankScheme, UniformModel
@@ -119,7 +120,7 @@ F_HANGING_VICTIM = _block(7)  # captures an undefended piece, by victim kind
 N_FEATURES = _next
 
 
-_MATERIAL: Final = vec[i64]([VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)])
+_MATERIAL: Final = int_array([VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)])
 _THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
 """The distinct attack values (1, 3, 5, 9, 20)."""
 _RANKS: Final = len(_THREAT_LEVELS)
@@ -136,13 +137,13 @@ _COUNT_UNIT: Final = 4
 _COUNT_FULL: Final = 3 * _COUNT_UNIT
 _RANK_UNIT: Final = 16
 """The enemy's rank, in units of this (bits 4 to 6): an entry of at least this is attacked by the enemy."""
-_THREAT: Final = vec[i64]([
+_THREAT: Final = int_array([
     (_RANKS - _THREAT_LEVELS.index(ATTACK_VALUE[p & 7])) * _RANK_UNIT if PAWN <= p & 7 <= KING else 0
     for p in range(16)
 ])
 """_THREAT[piece]: the rank of its attack value, the cheapest the highest (pawn 5 ... king 1), times
 :data:`_RANK_UNIT`: the cheapest attacker of a square is the one of the highest rank."""
-_CHECK_MARKS: Final = vec[i64]([
+_CHECK_MARKS: Final = int_array([
     _DIAGONAL_MARK if kind == BISHOP else _ORTHOGONAL_MARK if kind == ROOK
     else _DIAGONAL_MARK | _ORTHOGONAL_MARK if kind == QUEEN else 0
     for kind in range(8)
@@ -156,9 +157,9 @@ _ATTACK_STEPS_OF: Final[list[tuple[int, ...]]] = [
 ]
 """_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays."""
 
-_NO_ATTACKS: Final = vec[i64]([0] * SIZE)
-"""The attack map of no piece, which :func:`_attack_maps` copies: a ``vec[i64]`` (librt), whose items compiled code
-reads and writes as plain C integers, with no int object boxed or unboxed (about 2x faster maps than a list)."""
+_NO_ATTACKS: Final = int_array([0] * SIZE)
+"""The attack map of no piece, which :func:`_attack_maps` copies (:func:`~plybits.chess.board.int_array`: compiled, a
+``vec[i64]``, about 2x faster maps than a list)."""
 
 
 # The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
@@ -238,13 +239,13 @@ def _mark_checks(attacks: vec[i64], b: list[int], king: i64) -> None:
 
 _ZONE: Final = 1
 """Bit of a :data:`_NEAR_KING` entry: the square touches the king."""
-_NEAR_BIT: Final = vec[i64]([
+_NEAR_BIT: Final = int_array([
     1 << KNIGHT if p & 7 == KNIGHT else 1 << (PAWN if p == WHITE | PAWN else 7) if p & 7 == PAWN else 0
     for p in range(16)
 ])
 """_NEAR_BIT[piece]: its bit in a :data:`_NEAR_KING` entry, set where a knight or pawn checks from (bit 7: a black
 pawn); 0 for the other pieces (a slider's check needs the cells between)."""
-_NEAR_KING: Final = vec[i64]([0] * (2 * SIZE))
+_NEAR_KING: Final = int_array([0] * (2 * SIZE))
 """_NEAR_KING[SIZE + king - square]: :data:`_ZONE` if the square touches the king, and the :data:`_NEAR_BIT` of
 each knight or pawn that would check it from there (the board's ``ADJACENT``, ``KNIGHT_JUMP`` and pawn captures
 in one look-up)."""
