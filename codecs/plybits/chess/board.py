@@ -145,13 +145,19 @@ for _step in KNIGHT_STEPS:
 SLIDER_STEPS = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: KING_STEPS}
 _SLIDER_STEPS_OF: Final[list[list[int]]] = [list(SLIDER_STEPS.get(kind, ())) for kind in range(8)]
 """_SLIDER_STEPS_OF[kind]: the steps a slider of that kind moves along (none for the other kinds)."""
-_KNIGHT_TARGETS: Final[list[list[int]]] = [
-    sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [] for s in range(SIZE)
+# The step and target tables the move generator loops over are int_arrays: compiled, such a loop reads plain C
+# integers where a loop over a tuple or list unboxes an int object an item.
+_KNIGHT_TARGETS: Final[list[vec[i64]]] = [
+    int_array(sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [])
+    for s in range(SIZE)
 ]
 """_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, ascending (the legal moves' order)."""
-_KING_STEPS_BELOW: Final[tuple[int, ...]] = (S + W, S, S + E)
-_KING_STEPS_ALONG: Final[tuple[int, ...]] = (W, E)
-_KING_STEPS_ABOVE: Final[tuple[int, ...]] = (N + W, N, N + E)
+_KNIGHT_JUMPS: Final = int_array(list(KNIGHT_STEPS))
+_KING_STEP_ARRAY: Final = int_array(list(KING_STEPS))
+""":data:`KNIGHT_STEPS` and :data:`KING_STEPS` as int_arrays."""
+_KING_STEPS_BELOW: Final = int_array([S + W, S, S + E])
+_KING_STEPS_ALONG: Final = int_array([W, E])
+_KING_STEPS_ABOVE: Final = int_array([N + W, N, N + E])
 """The king's steps in the legal moves' order: to the rank below, along its own rank, to the rank above."""
 PAWN_CAPTURES: Final[list[list[int]]] = [[N + E, N + W], [S + E, S + W]]
 """PAWN_CAPTURES[colour >> 3]: the steps a pawn of that colour captures along."""
@@ -251,12 +257,12 @@ def _attacked(b: list[int], sq: int, by: int) -> bool:
         if p == BLACK | PAWN:
             return True
     knight: i64 = colour | KNIGHT
-    for jump in KNIGHT_STEPS:  # the border of 2 keeps every jump inside the cells
+    for jump in _KNIGHT_JUMPS:  # the border of 2 keeps every jump inside the cells
         p = b[s + jump]
         if p == knight:
             return True
     king: i64 = colour | KING
-    for step in KING_STEPS:
+    for step in _KING_STEP_ARRAY:
         d: i64 = step
         t: i64 = s + d
         p = b[t]
@@ -793,7 +799,7 @@ def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
     hidden_a: i64 = 0
     hidden_b: i64 = 0
     queen: i64 = them | QUEEN
-    for step in KING_STEPS:
+    for step in _KING_STEP_ARRAY:
         d: i64 = step
         slider: i64 = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
         t: i64 = k + d
@@ -1040,7 +1046,7 @@ def _add_castling(moves: list[Move], b: list[int], k: i64, king: i64, rook: i64)
 
 
 def _add_king_steps(
-    moves: list[Move], b: list[int], k: i64, steps: tuple[int, ...], them: i64, attacks: vec[i64], attacked: i64,
+    moves: list[Move], b: list[int], k: i64, steps: vec[i64], them: i64, attacks: vec[i64], attacked: i64,
     hidden_a: i64, hidden_b: i64,
 ) -> None:
     """Append the king's (lifted off ``k``) steps along ``steps`` to squares empty or held by ``them`` and not

@@ -149,13 +149,16 @@ _CHECK_MARKS: Final = int_array([
     for kind in range(8)
 ])
 """_CHECK_MARKS[kind]: the marks of the squares a slider of that kind checks from (0 for the other kinds)."""
-_ATTACK_STEPS_OF: Final[list[tuple[int, ...]]] = [
-    (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
-    else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
-    else ()
+_ATTACK_STEPS_OF: Final[list[vec[i64]]] = [
+    int_array(list(
+        (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
+        else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
+        else ()
+    ))
     for p in range(16)
 ]
-"""_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays."""
+"""_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays (an
+:func:`~plybits.chess.board.int_array`: compiled, a loop over it reads plain C integers, not a tuple's int objects)."""
 
 _NO_ATTACKS: Final = int_array([0] * SIZE)
 """The attack map of no piece, which :func:`_attack_maps` copies (:func:`~plybits.chess.board.int_array`: compiled, a
@@ -224,7 +227,7 @@ def _walk_attacks(attacks: vec[i64], b: list[int], s: i64, p: i64, value: i64) -
 def _mark_checks(attacks: vec[i64], b: list[int], king: i64) -> None:
     """Mark in ``attacks`` the squares a slider would attack the ``king`` from, with the cells as they stand
     (:data:`_DIAGONAL_MARK`, :data:`_ORTHOGONAL_MARK`): each line from the king up to its first piece."""
-    for step in KING_STEPS:
+    for step in _ATTACK_STEPS_OF[KING]:  # the king's steps
         d: i64 = step
         mark: i64 = _ORTHOGONAL_MARK if d == N or d == S or d == E or d == W else _DIAGONAL_MARK
         t: i64 = king + d
