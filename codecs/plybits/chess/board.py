@@ -286,10 +286,10 @@ def _checks_after(b: list[int], f: int, t: int, p: int, k: int) -> bool:
     emptied (``t`` may or may not hold ``p`` yet): the king was not in check before, so only ``p`` itself
     or a line opened through ``f`` can give check.
     """
-    return piece_attacks(b, p, t, k) or _discovers(b, k, f, t, p & BLACK)
+    return _piece_attacks(b, p, t, k) or _discovers(b, k, f, t, p & BLACK)
 
 
-def piece_attacks(b: list[int], p: i64, t: i64, k: i64) -> bool:
+def _piece_attacks(b: list[int], p: i64, t: i64, k: i64) -> bool:
     """Whether the piece ``p`` standing on ``t`` attacks ``k`` with the cells ``b`` as they are between them (a
     king's attacks not counted: what a move to ``t`` can check with)."""
     kind: i64 = p & 7
