@@ -9,10 +9,10 @@ import chess
 import pytest
 
 from plybits.chess import GAME, X88
-from plybits.chess.board import FILE_OF, RANK_OF, SQUARES
+from plybits.chess.board import FILE_OF, RANK_OF, SQUARES, legal_moves
 from plybits.chess.notation import san as write_san
 from plybits.chess.notation import uci as write_uci
-from plybits.chess.rank import move_key
+from plybits.chess.rank import _RANK_UNIT, _attack_maps, move_key
 
 SQUARE64 = {sq: RANK_OF[sq] * 8 + FILE_OF[sq] for sq in SQUARES}
 
@@ -44,6 +44,8 @@ def playout(seed: int, board: chess.Board, plies: int) -> None:
         ours = position.legal_moves()
         assert sorted(write_uci(position, m) for m in ours) == sorted(board.uci(m) for m in theirs), at
         keys = [move_key(m) for m in ours]  # made in the rank scheme's canonical order, not sorted afterwards
+        fresh = GAME.position(position.fen())  # no moves cached: made again, the king's steps read from the map
+        assert legal_moves(fresh, _attack_maps(fresh.cells, fresh.turn)[0], _RANK_UNIT) == ours, at
         assert keys == sorted(keys) and len(set(keys)) == len(keys), at
         assert position.status()["status"] == expected_status(board), at
         if not theirs or expected_status(board) != "ongoing" and rng.random() < 0.5:

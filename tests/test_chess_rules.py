@@ -9,22 +9,25 @@ import pytest
 
 import plybits
 from plybits.chess import GAME
-from plybits.chess.board import REANCHOR, Board, parse_square
+from plybits.chess.board import REANCHOR, Board, legal_moves, parse_square
+from plybits.chess.rank import _RANK_UNIT, _attack_maps
 from plybits.chess.notation import parse_san, parse_uci, san, uci
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
-def perft(board: Board, depth: int) -> int:
-    moves = board.legal_moves()
+def perft(board: Board, depth: int, mapped: bool = False) -> int:
+    """The leaf count ``depth`` plies down; ``mapped``: each node's moves made as the rank model makes them, the
+    king's steps read from its attack map (a fresh board or a child just pushed has no moves cached)."""
+    moves = legal_moves(board, _attack_maps(board.cells, board.turn)[0], _RANK_UNIT) if mapped else board.legal_moves()
     if depth == 1:
         return len(moves)
     total = 0
     for move in moves:
         child = board.copy()
         child.push(move)
-        total += perft(child, depth - 1)
+        total += perft(child, depth - 1, mapped)
     return total
 
 
@@ -48,6 +51,13 @@ def perft(board: Board, depth: int) -> int:
 )
 def test_perft(fen, depth, count):
     assert perft(Board(fen), depth) == count
+
+
+# The same published counts with the king's steps read from the rank model's map of the opponent's attacks (the
+# map shows no square behind the king from a sliding checker: the generator adds those).
+@pytest.mark.parametrize("fen,depth,count", [case for case in test_perft.pytestmark[0].args[1] if case[2] < 20_000])
+def test_perft_with_the_rank_models_attack_map(fen, depth, count):
+    assert perft(Board(fen), depth, mapped=True) == count
 
 
 def ucis(fen: str) -> set[str]:

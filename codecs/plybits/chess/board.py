@@ -17,13 +17,28 @@ Chess960; the notations write it as each variant expects. The null move is
 from __future__ import annotations
 
 import operator
+import sys
 from typing import Any, Final, NamedTuple, Self, cast
 
+from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
 
+from plybits.compiled import is_compiled
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
 from plybits.text import ascii_text, decimal
+
+PACKED: Final = is_compiled(sys.modules[__name__])
+"""Whether this module runs compiled, where :func:`int_array` makes packed arrays."""
+
+
+def int_array(items: list[int]) -> vec[i64]:
+    """The ints ``items`` as an array for hot per-ply code: a librt ``vec[i64]`` compiled (read and written as plain C
+    integers, no int object boxed), and ``items`` itself in pure Python, where a list indexes about 4x faster than a
+    vec (a vec's ``[i]`` makes an int object; CPython specialises list indexing). Only indexing and slicing are used
+    on it, which both do alike."""
+    return vec[i64](items) if PACKED else cast("vec[i64]", items)
+
 
 FILE_NAMES = "abcdefgh"
 GEOMETRY = Geometry(8, 8, 2, name=lambda f, r: FILE_NAMES[f] + str(r + 1))
@@ -35,6 +50,10 @@ if (GEOMETRY.stride, GEOMETRY.size) != (STRIDE, SIZE):
     raise AssertionError("chess geometry and its STRIDE/SIZE constants disagree")
 SQUARES: Final[tuple[int, ...]] = GEOMETRY.squares
 """The 64 playable squares, a1, b1, ..., h8."""
+A1: Final = 2 * STRIDE + 2
+"""a1's cell: the squares of each rank are the 8 cells from ``A1 + rank * STRIDE``."""
+if SQUARES[0] != A1 or SQUARES[8] != A1 + STRIDE:
+    raise AssertionError("chess geometry and its A1 constant disagree")
 
 EMPTY: Final = 0
 WHITE: Final = 0
@@ -126,16 +145,22 @@ for _step in KNIGHT_STEPS:
 SLIDER_STEPS = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: KING_STEPS}
 _SLIDER_STEPS_OF: Final[list[list[int]]] = [list(SLIDER_STEPS.get(kind, ())) for kind in range(8)]
 """_SLIDER_STEPS_OF[kind]: the steps a slider of that kind moves along (none for the other kinds)."""
-_KNIGHT_TARGETS: Final[list[list[int]]] = [
-    sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [] for s in range(SIZE)
+# The step and target tables the move generator loops over are int_arrays: compiled, such a loop reads plain C
+# integers where a loop over a tuple or list unboxes an int object an item.
+_KNIGHT_TARGETS: Final[list[vec[i64]]] = [
+    int_array(sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [])
+    for s in range(SIZE)
 ]
 """_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, ascending (the legal moves' order)."""
-_KING_STEPS_BELOW: Final[tuple[int, ...]] = (S + W, S, S + E)
-_KING_STEPS_ALONG: Final[tuple[int, ...]] = (W, E)
-_KING_STEPS_ABOVE: Final[tuple[int, ...]] = (N + W, N, N + E)
+_KNIGHT_JUMPS: Final = int_array(list(KNIGHT_STEPS))
+_KING_STEP_ARRAY: Final = int_array(list(KING_STEPS))
+""":data:`KNIGHT_STEPS` and :data:`KING_STEPS` as int_arrays."""
+_KING_STEPS_BELOW: Final = int_array([S + W, S, S + E])
+_KING_STEPS_ALONG: Final = int_array([W, E])
+_KING_STEPS_ABOVE: Final = int_array([N + W, N, N + E])
 """The king's steps in the legal moves' order: to the rank below, along its own rank, to the rank above."""
-_PAWN_CAPTURES: Final[list[list[int]]] = [[N + E, N + W], [S + E, S + W]]
-"""_PAWN_CAPTURES[colour >> 3]: the steps a pawn of that colour captures along."""
+PAWN_CAPTURES: Final[list[list[int]]] = [[N + E, N + W], [S + E, S + W]]
+"""PAWN_CAPTURES[colour >> 3]: the steps a pawn of that colour captures along."""
 _SLIDERS_ALONG: Final[list[int]] = [0] * (2 * SIZE)
 """_SLIDERS_ALONG[SIZE + step]: the kinds that move along ``step``, one bit each (``1 << kind``)."""
 for _kind, _steps in SLIDER_STEPS.items():
@@ -232,12 +257,12 @@ def _attacked(b: list[int], sq: int, by: int) -> bool:
         if p == BLACK | PAWN:
             return True
     knight: i64 = colour | KNIGHT
-    for jump in KNIGHT_STEPS:  # the border of 2 keeps every jump inside the cells
+    for jump in _KNIGHT_JUMPS:  # the border of 2 keeps every jump inside the cells
         p = b[s + jump]
         if p == knight:
             return True
     king: i64 = colour | KING
-    for step in KING_STEPS:
+    for step in _KING_STEP_ARRAY:
         d: i64 = step
         t: i64 = s + d
         p = b[t]
@@ -261,23 +286,30 @@ def _checks_after(b: list[int], f: int, t: int, p: int, k: int) -> bool:
     emptied (``t`` may or may not hold ``p`` yet): the king was not in check before, so only ``p`` itself
     or a line opened through ``f`` can give check.
     """
-    kind = p & 7
-    d = k - t
+    return _piece_attacks(b, p, t, k) or _discovers(b, k, f, t, p & BLACK)
+
+
+def _piece_attacks(b: list[int], p: i64, t: i64, k: i64) -> bool:
+    """Whether the piece ``p`` standing on ``t`` attacks ``k`` with the cells ``b`` as they are between them (a
+    king's attacks not counted: what a move to ``t`` can check with)."""
+    kind: i64 = p & 7
+    d: i64 = k - t
     if kind == PAWN:
-        if d == (N + E if p < BLACK else S + E) or d == (N + W if p < BLACK else S + W):
-            return True
-    elif kind == KNIGHT:
-        if KNIGHT_JUMP[SIZE + d]:
-            return True
-    elif kind != KING:
-        step = LINE[t * SIZE + k]
-        if step and _SLIDERS_ALONG[SIZE + step] >> kind & 1:
-            s = t + step
-            while s != k and b[s] == 0:
-                s += step
-            if s == k:
-                return True
-    return _discovers(b, k, f, t, p & BLACK)
+        return d == (N + E if p < BLACK else S + E) or d == (N + W if p < BLACK else S + W)
+    if kind == KNIGHT:
+        return KNIGHT_JUMP[SIZE + d]
+    if kind == KING:
+        return False
+    step: i64 = LINE[t * SIZE + k]
+    if step == 0 or not _SLIDERS_ALONG[SIZE + step] >> kind & 1:
+        return False
+    s: i64 = t + step
+    while s != k:
+        q: i64 = b[s]
+        if q != 0:
+            return False
+        s += step
+    return True
 
 
 def _discovers(b: list[int], k: int, f: int, t: int, colour: int) -> bool:
@@ -727,19 +759,30 @@ def is_check(board: Board) -> bool:
     return check
 
 
-def legal_moves(board: Board) -> list[Move]:
-    """Every legal move of the side to move (castling as king-takes-rook), as a new list (:meth:`Board.legal_moves`)."""
+_NO_MAP: Final = vec[i64]()
+"""No map of the opponent's attacks: :func:`legal_moves` looks for the attackers of each square the king steps to."""
+
+
+def legal_moves(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) -> list[Move]:
+    """Every legal move of the side to move (castling as king-takes-rook), as a new list (:meth:`Board.legal_moves`).
+
+    ``attacks``, when given, maps each cell to a value of at least ``attacked`` (> 0) where the opponent attacks it
+    with the cells as they stand (the king on its square): the king's steps are then read from it, not found by
+    looking for attackers (a caller that has the map anyway, the ``rank`` model, saves that work).
+    """
     legal = board._legal
     if legal is None:
-        legal = board._legal = _generate(board)
+        legal = board._legal = _generate(board, attacks, attacked)
     return legal[:]
 
 
-def _generate(board: Board) -> list[Move]:
+def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
     """The legal moves in canonical order: by origin square, then target square, then promotion kind (knight,
     bishop, rook, queen). Square indices grow as a1 = 0 ... h8 = 63 do and promotion kinds in that order, so
     this is the order of the moves as tuples (castling, king-takes-rook, sorts by the rook's square): each
-    piece's moves are made in that order, and only a slider's answers to a check are sorted afterwards."""
+    piece's moves are made in that order, and only a slider's answers to a check are sorted afterwards.
+
+    ``attacks`` and ``attacked``: as :func:`legal_moves` takes them (``attacked`` 0: no map)."""
     b = board.cells
     # squares and pieces in i64 locals: compiled, plain C arithmetic (docs/architecture.md)
     us: i64 = board.turn
@@ -752,8 +795,11 @@ def _generate(board: Board) -> list[Move]:
     checks: i64 = 0
     checker: i64 = 0
     check_step: i64 = 0  # from the king towards a sliding checker; 0 for a knight or pawn
+    # the cells behind the king from each sliding checker: attacked through the king's square once it steps
+    hidden_a: i64 = 0
+    hidden_b: i64 = 0
     queen: i64 = them | QUEEN
-    for step in KING_STEPS:
+    for step in _KING_STEP_ARRAY:
         d: i64 = step
         slider: i64 = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
         t: i64 = k + d
@@ -765,6 +811,10 @@ def _generate(board: Board) -> list[Move]:
             checks += 1
             checker = t
             check_step = d
+            if hidden_a == 0:
+                hidden_a = k - d
+            else:
+                hidden_b = k - d
         elif p != OFF and p & BLACK == us:
             own: i64 = t
             t += d
@@ -776,7 +826,7 @@ def _generate(board: Board) -> list[Move]:
                 pins.append(own)
                 pins.append(d)
     pawn: i64 = them | PAWN
-    for step in _PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
+    for step in PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
         p = b[k + step]
         if p == pawn:
             checks += 1
@@ -795,83 +845,85 @@ def _generate(board: Board) -> list[Move]:
     before_last: i64 = 6 if us == WHITE else 1
     ep: i64 = board.ep
     unsorted = False  # a slider's answers to a check, made ray by ray
-    for square in SQUARES:
-        s: i64 = square
-        p = b[s]
-        if p == 0 or p & BLACK != us:
-            continue
-        kind: i64 = p & 7
-        if kind == KING:
-            _add_king_moves(board, k, checks, moves)
-            continue
-        if checks >= 2:
-            continue
-        pin: i64 = 0
-        if pinned:
-            for i in range(0, pinned, 2):
-                if pins[i] == s:
-                    pin = pins[i + 1]
-        base: i64 = s * SIZE
-        if kind == PAWN:
-            # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
-            t = s + forward
-            along = pin == 0 or pin == forward or pin == -forward
-            push = along and b[t] == 0
-            double = push and RANK_OF[s] == start_rank and b[t + forward] == 0 \
-                and (checks == 0 or _evades(t + forward, k, checker, check_step))
-            if push and checks:
-                push = _evades(t, k, checker, check_step)
-            promotes = RANK_OF[s] == before_last
-            if double and us == BLACK:
-                moves.append(table[(base + t + forward) * 8])
-            d = forward + W
-            c: i64 = t + W
-            if c == ep:
-                if _ep_legal(b, s, ep, us, k):
-                    moves.append(table[(base + ep) * 8])
+    s: i64
+    rank_start: i64
+    for rank_start in range(A1, A1 + 8 * STRIDE, STRIDE):  # a1..h8 by plain counting: no tuple of squares read
+        for s in range(rank_start, rank_start + 8):
+            p = b[s]
+            if p == 0 or p & BLACK != us:
+                continue
+            kind: i64 = p & 7
+            if kind == KING:
+                _add_king_moves(board, k, checks, moves, attacks, attacked, hidden_a, hidden_b)
+                continue
+            if checks >= 2:
+                continue
+            pin: i64 = 0
+            if pinned:
+                for i in range(0, pinned, 2):
+                    if pins[i] == s:
+                        pin = pins[i + 1]
+            base: i64 = s * SIZE
+            if kind == PAWN:
+                # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
+                t = s + forward
+                along = pin == 0 or pin == forward or pin == -forward
+                push = along and b[t] == 0
+                double = push and RANK_OF[s] == start_rank and b[t + forward] == 0 \
+                    and (checks == 0 or _evades(t + forward, k, checker, check_step))
+                if push and checks:
+                    push = _evades(t, k, checker, check_step)
+                promotes = RANK_OF[s] == before_last
+                if double and us == BLACK:
+                    moves.append(table[(base + t + forward) * 8])
+                d = forward + W
+                c: i64 = t + W
+                if c == ep:
+                    if _ep_legal(b, s, ep, us, k):
+                        moves.append(table[(base + ep) * 8])
+                else:
+                    q: i64 = b[c]
+                    if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                            and (checks == 0 or _evades(c, k, checker, check_step)):
+                        _add_pawn_move(moves, s, c, promotes)
+                if push:
+                    _add_pawn_move(moves, s, t, promotes)
+                d = forward + E
+                c = t + E
+                if c == ep:
+                    if _ep_legal(b, s, ep, us, k):
+                        moves.append(table[(base + ep) * 8])
+                else:
+                    q = b[c]
+                    if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                            and (checks == 0 or _evades(c, k, checker, check_step)):
+                        _add_pawn_move(moves, s, c, promotes)
+                if double and us == WHITE:
+                    moves.append(table[(base + t + forward) * 8])
+            elif kind == KNIGHT:
+                if pin:
+                    continue  # a pinned knight never stays on its line
+                for jump in _KNIGHT_TARGETS[s]:
+                    q = b[jump]
+                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(jump, k, checker, check_step)):
+                        moves.append(table[(base + jump) * 8])
+            elif checks == 0:
+                _add_slides(moves, b, s, kind, pin, them)
             else:
-                q: i64 = b[c]
-                if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
-                        and (checks == 0 or _evades(c, k, checker, check_step)):
-                    _add_pawn_move(moves, s, c, promotes)
-            if push:
-                _add_pawn_move(moves, s, t, promotes)
-            d = forward + E
-            c = t + E
-            if c == ep:
-                if _ep_legal(b, s, ep, us, k):
-                    moves.append(table[(base + ep) * 8])
-            else:
-                q = b[c]
-                if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
-                        and (checks == 0 or _evades(c, k, checker, check_step)):
-                    _add_pawn_move(moves, s, c, promotes)
-            if double and us == WHITE:
-                moves.append(table[(base + t + forward) * 8])
-        elif kind == KNIGHT:
-            if pin:
-                continue  # a pinned knight never stays on its line
-            for jump in _KNIGHT_TARGETS[s]:
-                q = b[jump]
-                if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(jump, k, checker, check_step)):
-                    moves.append(table[(base + jump) * 8])
-        elif checks == 0:
-            _add_slides(moves, b, s, kind, pin, them)
-        else:
-            for step in _SLIDER_STEPS_OF[kind]:
-                d = step
-                if pin != 0 and pin != d and pin != -d:
-                    continue
-                t = s + d
-                q = b[t]
-                while True:
-                    if (q == 0 or q ^ them < 8) and _evades(t, k, checker, check_step):
-                        moves.append(table[(base + t) * 8])
-                        unsorted = True
-                    if q != 0:
-                        break
-                    t += d
+                for step in _SLIDER_STEPS_OF[kind]:
+                    d = step
+                    if pin != 0 and pin != d and pin != -d:
+                        continue
+                    t = s + d
                     q = b[t]
+                    while True:
+                        if (q == 0 or q ^ them < 8) and _evades(t, k, checker, check_step):
+                            moves.append(table[(base + t) * 8])
+                            unsorted = True
+                        if q != 0:
+                            break
+                        t += d
+                        q = b[t]
     if unsorted:
         moves.sort()
     return moves
@@ -952,9 +1004,15 @@ def _add_slides(moves: list[Move], b: list[int], s: i64, kind: i64, pin: i64, th
         j += 1
 
 
-def _add_king_moves(board: Board, k: int, checks: int, moves: list[Move]) -> None:
+def _add_king_moves(
+    board: Board, k: int, checks: int, moves: list[Move], attacks: vec[i64], attacked: i64, hidden_a: i64,
+    hidden_b: i64,
+) -> None:
     """Append the legal moves of the king on ``k`` (``checks``: how many pieces give check), in target order:
-    the rank below, castling towards a, the steps along its rank, castling towards h, the rank above."""
+    the rank below, castling towards a, the steps along its rank, castling towards h, the rank above.
+
+    ``attacks``, ``attacked``: as :func:`legal_moves` takes them; ``hidden_a``, ``hidden_b``: the cells a sliding
+    checker attacks through the king (0: none), which the map does not show."""
     b = board.cells
     us = board.turn
     them = us ^ BLACK
@@ -969,13 +1027,13 @@ def _add_king_moves(board: Board, k: int, checks: int, moves: list[Move]) -> Non
                     h_rook = r
     king = b[k]
     b[k] = EMPTY  # lifted, so that it does not hide the squares behind it from a slider
-    _add_king_steps(moves, b, k, _KING_STEPS_BELOW, them)
+    _add_king_steps(moves, b, k, _KING_STEPS_BELOW, them, attacks, attacked, hidden_a, hidden_b)
     if a_rook:
         _add_castling(moves, b, k, king, a_rook)
-    _add_king_steps(moves, b, k, _KING_STEPS_ALONG, them)
+    _add_king_steps(moves, b, k, _KING_STEPS_ALONG, them, attacks, attacked, hidden_a, hidden_b)
     if h_rook:
         _add_castling(moves, b, k, king, h_rook)
-    _add_king_steps(moves, b, k, _KING_STEPS_ABOVE, them)
+    _add_king_steps(moves, b, k, _KING_STEPS_ABOVE, them, attacks, attacked, hidden_a, hidden_b)
     b[k] = king
 
 
@@ -987,17 +1045,27 @@ def _add_castling(moves: list[Move], b: list[int], k: i64, king: i64, rook: i64)
     b[k] = EMPTY
 
 
-def _add_king_steps(moves: list[Move], b: list[int], k: i64, steps: tuple[int, ...], them: i64) -> None:
+def _add_king_steps(
+    moves: list[Move], b: list[int], k: i64, steps: vec[i64], them: i64, attacks: vec[i64], attacked: i64,
+    hidden_a: i64, hidden_b: i64,
+) -> None:
     """Append the king's (lifted off ``k``) steps along ``steps`` to squares empty or held by ``them`` and not
-    attacked by them."""
+    attacked by them (read from ``attacks`` and the ``hidden`` cells when ``attacked`` is not 0)."""
     table = MOVE_TABLE
     base: i64 = k * SIZE
     t: i64
     q: i64
+    a: i64
     for d in steps:
         t = k + d
         q = b[t]
-        if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
+        if q == 0 or q ^ them < 8:
+            if attacked:
+                a = attacks[t]
+                if a >= attacked or t == hidden_a or t == hidden_b:
+                    continue
+            elif _attacked(b, t, them):
+                continue
             moves.append(table[(base + t) * 8])
 
 

@@ -18,9 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast, final
 
+from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.chess.board import (
+    A1,
+    ADJACENT,
     BISHOP,
     BLACK,
     DIAGONAL,
@@ -29,22 +32,26 @@ from plybits.chess.board import (
     KING,
     KING_STEPS,
     KNIGHT,
+    KNIGHT_JUMP,
     KNIGHT_STEPS,
     LINE,
     N,
     NULL_MOVE,
     ORTHOGONAL,
     PAWN,
+    PAWN_CAPTURES,
     QUEEN,
     RANK_OF,
     ROOK,
     S,
     SIZE,
     SQUARES,
+    STRIDE,
     W,
     WHITE,
     Board,
     Move,
+    int_array,
     legal_moves,
 )
 from plybits.rank import LinearModel, RankScheme, UniformModel
@@ -113,72 +120,95 @@ F_HANGING_VICTIM = _block(7)  # captures an undefended piece, by victim kind
 N_FEATURES = _next
 
 
-_MATERIAL: Final[list[int]] = [VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)]
+_MATERIAL: Final = int_array([VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)])
 _THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
 """The distinct attack values (1, 3, 5, 9, 20)."""
 _RANKS: Final = len(_THREAT_LEVELS)
-_OWN_SLOTS: Final = 17
-"""A square holds at most 16 of one side's attacks (each piece attacks it once at most): counts 0..16."""
-_THREAT: Final[list[int]] = [
-    (_RANKS - _THREAT_LEVELS.index(ATTACK_VALUE[p & 7])) * _OWN_SLOTS if PAWN <= p & 7 <= KING else 0
+# An attack map entry (:func:`_attack_maps`) packs, from the high bits down: the rank of the enemy's cheapest
+# attacker of the square (0: none), our count of attacks on it (0..3: more count as 3, which the features do not
+# tell from 3) and the check marks of :func:`_mark_checks`. Raising the rank keeps the bits below it, so the
+# sides' pieces may be walked in any order; every entry stays below 2^7 (an int object of CPython's cache).
+_DIAGONAL_MARK: Final = 1
+"""Bit of an attack map entry: a bishop or queen there would attack the enemy king (blockers as they stand)."""
+_ORTHOGONAL_MARK: Final = 2
+"""Bit of an attack map entry: a rook or queen there would attack the enemy king (blockers as they stand)."""
+_COUNT_UNIT: Final = 4
+"""Our count of attacks on the square, in units of this (bits 2 and 3)."""
+_COUNT_FULL: Final = 3 * _COUNT_UNIT
+_RANK_UNIT: Final = 16
+"""The enemy's rank, in units of this (bits 4 to 6): an entry of at least this is attacked by the enemy."""
+_THREAT: Final = int_array([
+    (_RANKS - _THREAT_LEVELS.index(ATTACK_VALUE[p & 7])) * _RANK_UNIT if PAWN <= p & 7 <= KING else 0
     for p in range(16)
-]
+])
 """_THREAT[piece]: the rank of its attack value, the cheapest the highest (pawn 5 ... king 1), times
-:data:`_OWN_SLOTS`: the cheapest attacker of a square is the one of the highest rank."""
-_ATTACK_STEPS_OF: Final[list[tuple[int, ...]]] = [
-    (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
-    else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
-    else ()
+:data:`_RANK_UNIT`: the cheapest attacker of a square is the one of the highest rank."""
+_CHECK_MARKS: Final = int_array([
+    _DIAGONAL_MARK if kind == BISHOP else _ORTHOGONAL_MARK if kind == ROOK
+    else _DIAGONAL_MARK | _ORTHOGONAL_MARK if kind == QUEEN else 0
+    for kind in range(8)
+])
+"""_CHECK_MARKS[kind]: the marks of the squares a slider of that kind checks from (0 for the other kinds)."""
+_ATTACK_STEPS_OF: Final[list[vec[i64]]] = [
+    int_array(list(
+        (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
+        else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
+        else ()
+    ))
     for p in range(16)
 ]
-"""_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays."""
-_SLIDING: Final[list[bool]] = [BISHOP <= kind <= QUEEN for kind in range(8)]
+"""_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays (an
+:func:`~plybits.chess.board.int_array`: compiled, a loop over it reads plain C integers, not a tuple's int objects)."""
+
+_NO_ATTACKS: Final = int_array([0] * SIZE)
+"""The attack map of no piece, which :func:`_attack_maps` copies (:func:`~plybits.chess.board.int_array`: compiled, a
+``vec[i64]``, about 2x faster maps than a list)."""
 
 
 # The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
 # fast"): compiled, their arithmetic and comparisons are then plain C, about a third faster than tagged ints.
-def _attack_maps(b: list[int], us: int) -> tuple[list[int], int]:
+def _attack_maps(b: list[int], us: int) -> tuple[vec[i64], int]:
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
-    count of our attacks on it, the material of both sides' pieces other than pawns and kings).
+    count of our attacks on it (:data:`_COUNT_UNIT`), the material of both sides' pieces other than pawns and kings).
 
     The map is read on the board's squares only: the border cells a walk ends on hold counts of no meaning.
     """
     material: i64 = 0
-    attacks = [0] * SIZE
-    ours: list[int] = []
+    attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
     material_of = _MATERIAL
+    threat = _THREAT
     colour: i64 = us
-    # the enemy's pieces first, each square keeping the highest rank: then our counts are added to the ranks
-    for square in SQUARES:
-        p: i64 = b[square]
-        if p == 0:
-            continue
-        material += material_of[p]
-        if p & BLACK == colour:
-            ours.append(square)
-        else:
-            _walk_attacks(attacks, b, square, p, _THREAT[p & 7])
-    for square in ours:
-        _walk_attacks(attacks, b, square, b[square], 0)
+    # one pass over the squares (by plain counting: no tuple of squares read), each piece walked as it comes
+    s: i64
+    rank_start: i64
+    for rank_start in range(A1, A1 + 8 * STRIDE, STRIDE):
+        for s in range(rank_start, rank_start + 8):
+            p: i64 = b[s]
+            if p == 0:
+                continue
+            material += material_of[p]
+            _walk_attacks(attacks, b, s, p, 0 if p & BLACK == colour else threat[p & 7])
     return attacks, material
 
 
-def _walk_attacks(attacks: list[int], b: list[int], s: i64, p: i64, value: i64) -> None:
-    """Each square the piece ``p`` on ``s`` attacks, in ``attacks``: raised to ``value`` if below it, or (``value``
-    0: our pieces) counted once more. Walked by the cell arithmetic of its steps: the border of 2 keeps every step
-    inside the list."""
+def _walk_attacks(attacks: vec[i64], b: list[int], s: i64, p: i64, value: i64) -> None:
+    """Each square the piece ``p`` on ``s`` attacks, in ``attacks``: its rank raised to ``value`` if below it, or
+    (``value`` 0: our pieces) its count raised by one up to 3. Walked by the cell arithmetic of its steps: the border of 2
+    keeps every step inside the list."""
     t: i64
     a: i64
-    if _SLIDING[p & 7]:
+    kind: i64 = p & 7
+    if BISHOP <= kind <= QUEEN:
         for step in _ATTACK_STEPS_OF[p]:
             d: i64 = step
             t = s + d
             while True:
                 a = attacks[t]
                 if value == 0:
-                    attacks[t] = a + 1
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t] = a + _COUNT_UNIT
                 elif a < value:
-                    attacks[t] = value
+                    attacks[t] = value + (a & (_RANK_UNIT - 1))
                 q: i64 = b[t]
                 if q:
                     break
@@ -188,54 +218,47 @@ def _walk_attacks(attacks: list[int], b: list[int], s: i64, p: i64, value: i64) 
             t = s + step
             a = attacks[t]
             if value == 0:
-                attacks[t] = a + 1
+                if a & _COUNT_FULL != _COUNT_FULL:
+                    attacks[t] = a + _COUNT_UNIT
             elif a < value:
-                attacks[t] = value
+                attacks[t] = value + (a & (_RANK_UNIT - 1))
 
 
-_ZONE: Final = 1
-"""Bit of a :func:`_target_marks` entry: the square touches the enemy king."""
-_DIAGONAL_CHECKERS: Final = 1 << BISHOP | 1 << QUEEN
-_ORTHOGONAL_CHECKERS: Final = 1 << ROOK | 1 << QUEEN
-
-
-def _target_marks(b: list[int], king: int, us: int) -> list[int]:
-    """Per square: bit ``kind`` set if a piece of ``us`` of that kind standing there would attack the enemy
-    ``king`` (blockers as they stand now), and bit :data:`_ZONE` if the square touches that king.
-
-    Read on the board's squares only (the border cells next to the king get marks too)."""
-    marks = [0] * SIZE
-    k: i64 = king
-    for step in KNIGHT_STEPS:
-        marks[k + step] = 1 << KNIGHT
-    # a pawn of ours checks from where an enemy pawn on the king's square would capture
-    t: i64 = k + (S + W if us == WHITE else N + W)
-    marks[t] = 1 << PAWN
-    marks[t + 2] = 1 << PAWN
-    _mark_rays(marks, b, k, DIAGONAL, _DIAGONAL_CHECKERS)
-    _mark_rays(marks, b, k, ORTHOGONAL, _ORTHOGONAL_CHECKERS)
-    m: i64
-    for step in KING_STEPS:
-        t = k + step
-        m = marks[t]
-        marks[t] = m | _ZONE
-    return marks
-
-
-def _mark_rays(marks: list[int], b: list[int], k: i64, steps: tuple[int, ...], bits: i64) -> None:
-    """Set ``bits`` in ``marks`` along each ray of ``steps`` from ``k``, up to and including the first occupied cell."""
-    m: i64
-    q: i64
-    for step in steps:
+def _mark_checks(attacks: vec[i64], b: list[int], king: i64) -> None:
+    """Mark in ``attacks`` the squares a slider would attack the ``king`` from, with the cells as they stand
+    (:data:`_DIAGONAL_MARK`, :data:`_ORTHOGONAL_MARK`): each line from the king up to its first piece."""
+    for step in _ATTACK_STEPS_OF[KING]:  # the king's steps
         d: i64 = step
-        t: i64 = k + d
+        mark: i64 = _ORTHOGONAL_MARK if d == N or d == S or d == E or d == W else _DIAGONAL_MARK
+        t: i64 = king + d
         while True:
-            m = marks[t]
-            marks[t] = m | bits
-            q = b[t]
+            a: i64 = attacks[t]
+            attacks[t] = a | mark
+            q: i64 = b[t]
             if q:
                 break
             t += d
+
+
+_ZONE: Final = 1
+"""Bit of a :data:`_NEAR_KING` entry: the square touches the king."""
+_NEAR_BIT: Final = int_array([
+    1 << KNIGHT if p & 7 == KNIGHT else 1 << (PAWN if p == WHITE | PAWN else 7) if p & 7 == PAWN else 0
+    for p in range(16)
+])
+"""_NEAR_BIT[piece]: its bit in a :data:`_NEAR_KING` entry, set where a knight or pawn checks from (bit 7: a black
+pawn); 0 for the other pieces (a slider's check needs the cells between)."""
+_NEAR_KING: Final = int_array([0] * (2 * SIZE))
+"""_NEAR_KING[SIZE + king - square]: :data:`_ZONE` if the square touches the king, and the :data:`_NEAR_BIT` of
+each knight or pawn that would check it from there (the board's ``ADJACENT``, ``KNIGHT_JUMP`` and pawn captures
+in one look-up)."""
+for _d in range(1 - SIZE, SIZE):
+    _NEAR_KING[SIZE + _d] = (
+        (_ZONE if ADJACENT[SIZE + _d] else 0)
+        | (1 << KNIGHT if KNIGHT_JUMP[SIZE + _d] else 0)
+        | (1 << PAWN if _d in PAWN_CAPTURES[WHITE >> 3] else 0)
+        | (1 << 7 if _d in PAWN_CAPTURES[BLACK >> 3] else 0)
+    )
 
 
 def _own_rights(castling: frozenset[int], us: int) -> bool:
@@ -264,7 +287,7 @@ for _f in SQUARES:
             _SLIDE_LENGTH[_f * SIZE + _t] = (_t - _f) // LINE[_f * SIZE + _t]
 _NO_ROW: Final[list[int]] = []
 """A :attr:`_Tables.rows` entry not made yet."""
-_LEVELS: Final = 6 * _OWN_SLOTS
+_LEVELS: Final = 6 * _RANK_UNIT
 """The span of an attack map entry (enemy rank, own count): the stride of the safety and from-threat tables."""
 
 
@@ -284,21 +307,23 @@ class _Tables:
         its squares and the phase only (to- and from-square, phase, pawn double step or slide length)."""
         levels = _LEVELS
         self.safety = [0] * (7 * 2 * levels)
-        """safety[(kind * 2 + capture) * 6 * 17 + attack map entry]: the ``F_SAFETY`` weight."""
+        """safety[(kind * 2 + capture) * _LEVELS + attack map entry]: the ``F_SAFETY`` weight."""
         self.from_threat = [0] * (7 * levels)
-        """from_threat[kind * 6 * 17 + attack map entry]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
+        """from_threat[kind * _LEVELS + attack map entry]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
         for kind in range(1, 7):
             for rank in range(_RANKS + 1):
                 cheapest = _THREAT_LEVELS[_RANKS - rank] if rank else 0
                 attacked = 0 if not rank else 1 if cheapest < ATTACK_VALUE[kind] else 2
                 threat = 1 if cheapest >= ATTACK_VALUE[kind] else 2
-                for count in range(_OWN_SLOTS):
+                for low in range(_RANK_UNIT):  # our count and the check marks
+                    entry = rank * _RANK_UNIT + low
+                    count = low // _COUNT_UNIT
                     if rank:
-                        self.from_threat[kind * levels + rank * _OWN_SLOTS + count] = w[F_FROM_THREAT + threat * 7 + kind]
+                        self.from_threat[kind * levels + entry] = w[F_FROM_THREAT + threat * 7 + kind]
                     for capture in (0, 1):
                         defenders = count - (0 if kind == PAWN and not capture else 1)
                         feature = F_SAFETY + ((capture * 3 + attacked) * 3 + (2 if defenders > 1 else defenders)) * 7
-                        self.safety[(kind * 2 + capture) * levels + rank * _OWN_SLOTS + count] = w[feature + kind]
+                        self.safety[(kind * 2 + capture) * levels + entry] = w[feature + kind]
         self.capture = w[F_CAPTURE:F_CAPTURE + 7 * 7]
         self.hanging = w[F_HANGING_VICTIM:F_HANGING_VICTIM + 7]
         self.recapture = w[F_RECAPTURE:F_RECAPTURE + 7]
@@ -356,10 +381,20 @@ class LinearChessModel(LinearModel):
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
         """The legal moves and the null move (last, at :data:`NULL_SCORE`) with their scores."""
-        moves = canonical_moves(position)
-        scores = self.scores(position, moves, history)
+        attacks, material = _attack_maps(position.cells, position.turn)
+        # the canonical moves, the king's steps read from the map the scores need anyway
+        moves = legal_moves(position, attacks, _RANK_UNIT)
+        moves.append(NULL_MOVE)
+        scores = _scores(self.tables(), position, moves, history, attacks, material)
         scores[-1] = NULL_SCORE
         return moves, scores
+
+    def tables(self) -> _Tables:
+        """The weights laid out for :func:`_scores`, made on first use."""
+        tables = self._tables
+        if tables is None:
+            tables = self._tables = self.derived("tables", _Tables)
+        return tables
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (ids by block, ``kind``
@@ -376,127 +411,140 @@ class LinearChessModel(LinearModel):
           ``F_LOSES_CASTLING``; ``F_KING_ZONE`` next to the enemy king; ``F_CHECK`` direct check.
 
         The weights come laid out in :class:`_Tables`; what depends on the origin square is summed once for
-        all the moves from it.
+        all the moves from it (:func:`_scores`).
         """
-        tables = self._tables
-        if tables is None:
-            tables = self._tables = self.derived("tables", _Tables)
+        attacks, material = _attack_maps(board.cells, board.turn)
         listed: list[Move] = moves if isinstance(moves, list) else list(moves)
-        b: list[int] = board.cells
-        us: int = board.turn
-        side = us >> 3
-        attacks, material = _attack_maps(b, us)
-        king: int = board.kings[side]
-        enemy_king: int = board.kings[side ^ 1]
-        last = history[-1] if history else NULL_MOVE
-        mine = history[-2] if len(history) >= 2 else NULL_MOVE
-        last_to: i64 = last[1] if last[0] else -1
-        my_last_to: i64 = mine[1] if mine[0] else -1
-        last_capture = False
-        if last_to >= 0 and board.halfmove_clock == 0:
-            last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
-        phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
-        in_check = attacks[king] >= _OWN_SLOTS
-        marks = _target_marks(b, enemy_king, us)
-        castling = board.castling
-        own_rights = _own_rights(castling, us)
-        ep: i64 = board.ep or -1
-        row_base = (phase * 16) * SIZE
-        rows = tables.rows
-        safety = tables.safety
-        from_threat = tables.from_threat
-        capture_w = tables.capture
-        hanging_w = tables.hanging
-        recapture_w = tables.recapture
-        takes_last_w = tables.takes_last
-        promotion_w = tables.promotion
-        check_w = tables.check
-        zone_w = tables.zone
-        same_w = tables.same
-        evasion_w = tables.evasion
-        loses_castling = tables.loses_castling
-        en_passant = tables.en_passant
-        castle_h = tables.castle_h[phase]
-        castle_a = tables.castle_a[phase]
-        levels = _LEVELS
-        size = SIZE  # locals: the board's constants are module globals to a caller
-        colour: i64 = us
-        n = len(listed)
-        out = [0] * n
-        # squares, pieces and indices in i64 locals (plain C arithmetic compiled); weights and scores stay ints,
-        # which features() reads back from scores under weights of 2^(8 * feature id)
-        origin: i64 = -1
-        # what depends on the origin square only (set when it changes)
-        row = _NO_ROW
-        kind: i64 = 0
-        quiet_safety: i64 = 0
-        capture_safety: i64 = 0
-        pawn_ep: i64 = -1
-        check_bit: i64 = 0
-        fixed = check = zone = 0
-        for i in range(n):
-            m = listed[i]
-            f: i64 = m[0]
-            t: i64 = m[1]
-            promotion: i64 = m[2]
-            if f != origin:
-                if f == 0:
-                    out[i] = tables.null
-                    continue
-                origin = f
-                p: i64 = b[f]
-                kind = p & 7
-                row = rows[row_base + p * size + f]
-                if not row:
-                    row = tables.row(phase, p, f)
-                fixed = from_threat[kind * levels + attacks[f]]
-                if f == my_last_to:
-                    fixed += same_w[kind]
-                if in_check:
-                    fixed += evasion_w[kind]
-                if kind == KING:
-                    if own_rights:
-                        fixed += loses_castling
-                elif kind == ROOK and f in castling:
+        return _scores(self.tables(), board, listed, history, attacks, material)
+
+
+def _scores(
+    tables: _Tables, board: Board, listed: list[Move], history: Sequence[Move], attacks: vec[i64], material: int,
+) -> list[int]:
+    """:meth:`LinearChessModel.scores` of ``listed``, given the position's :func:`_attack_maps` (to which this adds
+    the check marks)."""
+    b: list[int] = board.cells
+    us: int = board.turn
+    side = us >> 3
+    king: int = board.kings[side]
+    enemy_king: int = board.kings[side ^ 1]
+    last = history[-1] if history else NULL_MOVE
+    mine = history[-2] if len(history) >= 2 else NULL_MOVE
+    last_to: i64 = last[1] if last[0] else -1
+    my_last_to: i64 = mine[1] if mine[0] else -1
+    last_capture = False
+    if last_to >= 0 and board.halfmove_clock == 0:
+        last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
+    phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
+    in_check = attacks[king] >= _RANK_UNIT
+    ek: i64 = enemy_king
+    _mark_checks(attacks, b, ek)
+    castling = board.castling
+    own_rights = _own_rights(castling, us)
+    ep: i64 = board.ep or -1
+    row_base = (phase * 16) * SIZE
+    rows = tables.rows
+    safety = tables.safety
+    from_threat = tables.from_threat
+    capture_w = tables.capture
+    hanging_w = tables.hanging
+    recapture_w = tables.recapture
+    takes_last_w = tables.takes_last
+    promotion_w = tables.promotion
+    check_w = tables.check
+    zone_w = tables.zone
+    same_w = tables.same
+    evasion_w = tables.evasion
+    loses_castling = tables.loses_castling
+    en_passant = tables.en_passant
+    castle_h = tables.castle_h[phase]
+    castle_a = tables.castle_a[phase]
+    levels = _LEVELS
+    near_king = _NEAR_KING
+    size = SIZE  # locals: the board's constants are module globals to a caller
+    colour: i64 = us
+    n = len(listed)
+    out = [0] * n
+    # squares, pieces and indices in i64 locals (plain C arithmetic compiled); weights and scores stay ints,
+    # which features() reads back from scores under weights of 2^(8 * feature id)
+    origin: i64 = -1
+    # what depends on the origin square only (set when it changes)
+    row = _NO_ROW
+    kind: i64 = 0
+    quiet_safety: i64 = 0
+    capture_safety: i64 = 0
+    pawn_ep: i64 = -1
+    p: i64 = 0
+    check_bit: i64 = 0
+    slider_marks: i64 = 0
+    near_bit = _NEAR_BIT
+    check_marks = _CHECK_MARKS
+    fixed = check = zone = 0
+    for i in range(n):
+        m = listed[i]
+        f: i64 = m[0]
+        t: i64 = m[1]
+        if f != origin:
+            if f == 0:
+                out[i] = tables.null
+                continue
+            origin = f
+            p = b[f]
+            kind = p & 7
+            row = rows[row_base + p * size + f]
+            if not row:
+                row = tables.row(phase, p, f)
+            fixed = from_threat[kind * levels + attacks[f]]
+            if f == my_last_to:
+                fixed += same_w[kind]
+            if in_check:
+                fixed += evasion_w[kind]
+            if kind == KING:
+                if own_rights:
                     fixed += loses_castling
-                quiet_safety = kind * 2 * levels
-                capture_safety = quiet_safety + levels
-                pawn_ep = ep if kind == PAWN else -1
-                check_bit = 1 << kind
-                check = check_w[kind]
-                zone = zone_w[kind]
-            q: i64 = b[t]
-            a: i64 = attacks[t]
-            score = row[t] + fixed
-            if q:
-                if q & BLACK == colour:  # castling: the king takes its own rook
-                    out[i] = castle_h if t > f else castle_a
-                    continue
-                victim: i64 = q & 7
-                score += capture_w[victim * 7 + kind]
-                if a < _OWN_SLOTS:  # not attacked
-                    score += hanging_w[victim]
-                if t == last_to:
-                    score += recapture_w[kind] if last_capture else takes_last_w[kind]
-                score += safety[capture_safety + a]
-            elif t == pawn_ep:
-                score += en_passant
-                if a < _OWN_SLOTS:
-                    score += hanging_w[PAWN]
-                score += safety[capture_safety + a]
-            else:
-                score += safety[quiet_safety + a]
-            mark: i64 = marks[t]
-            if mark & _ZONE:
-                score += zone
-            if promotion:
-                score += promotion_w[promotion]
-                if mark >> promotion & 1:
-                    score += check_w[promotion]
-            elif mark & check_bit:
-                score += check
-            out[i] = score
-        return out
+            elif kind == ROOK and f in castling:
+                fixed += loses_castling
+            quiet_safety = kind * 2 * levels
+            capture_safety = quiet_safety + levels
+            pawn_ep = ep if kind == PAWN else -1
+            check = check_w[kind]
+            check_bit = near_bit[p]
+            slider_marks = check_marks[kind]
+            zone = zone_w[kind]
+        promotion: i64 = m[2] if kind == PAWN else 0  # only a pawn's move promotes: one read less
+        q: i64 = b[t]
+        a: i64 = attacks[t]
+        score = row[t] + fixed
+        if q:
+            if q & BLACK == colour:  # castling: the king takes its own rook
+                out[i] = castle_h if t > f else castle_a
+                continue
+            victim: i64 = q & 7
+            score += capture_w[victim * 7 + kind]
+            if a < _RANK_UNIT:  # not attacked
+                score += hanging_w[victim]
+            if t == last_to:
+                score += recapture_w[kind] if last_capture else takes_last_w[kind]
+            score += safety[capture_safety + a]
+        elif t == pawn_ep:
+            score += en_passant
+            if a < _RANK_UNIT:
+                score += hanging_w[PAWN]
+            score += safety[capture_safety + a]
+        else:
+            score += safety[quiet_safety + a]
+        near: i64 = near_king[size + ek - t]
+        if near & _ZONE:
+            score += zone
+        # a direct check: the piece on its target attacks the king past the cells as they stand now
+        if promotion:
+            score += promotion_w[promotion]
+            if near & near_bit[colour | promotion] or a & check_marks[promotion]:
+                score += check_w[promotion]
+        elif near & check_bit or a & slider_marks:
+            score += check
+        out[i] = score
+    return out
 
 
 class ChessRankScheme(RankScheme[Board, Move]):
