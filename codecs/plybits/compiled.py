@@ -22,6 +22,7 @@ from typing import Final
 #: The hot core mypyc compiles: board, move generation, rank models, range coder and bit I/O.
 MODULES: Final = (
     "plybits.mailbox",
+    "plybits.packed",
     "plybits.bitio",
     "plybits.container",  # a container's header and tags are read on every decode
     "plybits.rangecoder",

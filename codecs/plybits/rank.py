@@ -25,6 +25,7 @@ from mypy_extensions import i64, mypyc_attr
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
 from plybits.game import MoveT, Observer, BoardT, Scheme, StepEncoder
+from plybits.packed import int_array
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
 
 DerivedT = TypeVar("DerivedT")
@@ -53,9 +54,9 @@ def _exp2_table() -> list[int]:
     return [frac[d % SCORE_SCALE] >> (d // SCORE_SCALE) for d in range(SCORE_SCALE * _FRAC_BITS)]
 
 
-EXP2: Final = vec[i64](_exp2_table())
-"""``EXP2[d]`` is 2^-(d/32) in fixed point with 40 fractional bits; beyond the table it is 0. A ``vec[i64]``
-(librt's packed array of 64-bit integers): compiled, a read is one load, where a list's item is an object."""
+EXP2: Final = int_array(_exp2_table())
+"""``EXP2[d]`` is 2^-(d/32) in fixed point with 40 fractional bits; beyond the table it is 0. An
+:func:`~plybits.packed.int_array`: compiled, a read is one load, where a list's item is an object."""
 
 SCORE_LOW: Final = -1024
 SCORE_INTS: Final[list[object]] = list(range(SCORE_LOW, -SCORE_LOW))

@@ -26,6 +26,7 @@ from plybits.abalone.board import (
     SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
 )
 from plybits.mailbox import OFF
+from plybits.packed import int_array
 from plybits.rank import SCORE_INTS, SCORE_LOW, LinearModel, RankScheme, UniformModel
 
 
@@ -65,40 +66,28 @@ def hex_distance(a: int, b: int) -> int:
     return max(abs(df), abs(dr), abs(df - dr))
 
 
-_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
-
-
-def _int_array(values: list[int]) -> vec[i64]:
-    """``values`` as an array of the hot loops: a ``vec[i64]`` (librt) compiled, where reading or writing an item is
-    one machine load or store with no int object to check; the list itself in pure Python, which indexes a list
-    about twice as fast as a vec."""
-    if _COMPILED:
-        return vec[i64](values)
-    return cast(vec[i64], values)
-
-
 _DISTANCE_LISTS = [[9] * _SIZE for _ in range(_SIZE)]
 for _a in SQUARES:
     for _b in SQUARES:
         _DISTANCE_LISTS[_a][_b] = hex_distance(_a, _b)
-DISTANCE: Final[list[vec[i64]]] = [_int_array(row) for row in _DISTANCE_LISTS]
+DISTANCE: Final[list[vec[i64]]] = [int_array(row) for row in _DISTANCE_LISTS]
 """DISTANCE[a][b]: :func:`hex_distance` of two cells (9 off the board)."""
 _ADJACENT = [False] * (2 * _SIZE)
 for _s in STEPS:
     _ADJACENT[_SIZE + _s] = True
-_STEP: Final = _int_array(list(STEPS))
-_SQUARE_LIST: Final = _int_array(list(SQUARES))
-_ZEROS: Final = _int_array([0] * _SIZE)
-_OFF_CELLS: Final = _int_array([OFF] * _SIZE)
-_NO_CELLS: Final = _int_array([-1] * (len(SQUARES) + 1))
+_STEP: Final = int_array(list(STEPS))
+_SQUARE_LIST: Final = int_array(list(SQUARES))
+_ZEROS: Final = int_array([0] * _SIZE)
+_OFF_CELLS: Final = int_array([OFF] * _SIZE)
+_NO_CELLS: Final = int_array([-1] * (len(SQUARES) + 1))
 """A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one
 memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
 board), or a list of cells ended by -1."""
-_SIDEWAYS_STEPS: Final = _int_array([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
+_SIDEWAYS_STEPS: Final = int_array([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
 """By ``line * 4 + k`` (line direction 0..2): the step of the k-th direction its line moves broadside in."""
-_SIDEWAYS_DIRECTIONS: Final = _int_array([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
+_SIDEWAYS_DIRECTIONS: Final = int_array([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
 """By ``line * 4 + k``: the k-th direction (ascending) a line along ``line`` moves broadside in."""
-_BROADSIDE_CODES: Final = _int_array([-1] * (3 * _SIZE))
+_BROADSIDE_CODES: Final = int_array([-1] * (3 * _SIZE))
 """By ``cell * 3 + line``: the code of the two-marble broadside from first end ``cell`` along ``line`` in direction
 0 (``+ 6``: three marbles; ``+ d``: direction d), or -1 where two marbles do not fit."""
 for _sq in SQUARES:
@@ -212,7 +201,7 @@ def _cohesion_base() -> list[int]:
     return cohesion
 
 
-_COHESION_BASE: Final = _int_array(_cohesion_base())
+_COHESION_BASE: Final = int_array(_cohesion_base())
 
 
 def _static_score(w: list[int], direction: int, cell: int, side: int, kind: int, vacated: list[int],
@@ -323,7 +312,7 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
 
     The parts that depend only on the move and side (and, inline, on the line's length) come from the tables. A
     module function, so that compiled callers call it directly. The cells and the per-ply arrays are
-    :func:`_int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`) but for the score, a plain int:
+    :func:`int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`) but for the score, a plain int:
     :meth:`~plybits.rank.LinearModel.features` reads the features back from scores under weights far beyond 64
     bits, so the weight tables stay lists."""
     moves: list[Move] = []

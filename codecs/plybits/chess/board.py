@@ -17,28 +17,15 @@ Chess960; the notations write it as each variant expects. The null move is
 from __future__ import annotations
 
 import operator
-import sys
 from typing import Any, Final, NamedTuple, Self, cast
 
 from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
 
-from plybits.compiled import is_compiled
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
+from plybits.packed import int_array
 from plybits.text import ascii_text, decimal
-
-PACKED: Final = is_compiled(sys.modules[__name__])
-"""Whether this module runs compiled, where :func:`int_array` makes packed arrays."""
-
-
-def int_array(items: list[int]) -> vec[i64]:
-    """The ints ``items`` as an array for hot per-ply code: a librt ``vec[i64]`` compiled (read and written as plain C
-    integers, no int object boxed), and ``items`` itself in pure Python, where a list indexes about 4x faster than a
-    vec (a vec's ``[i]`` makes an int object; CPython specialises list indexing). Only indexing and slicing are used
-    on it, which both do alike."""
-    return vec[i64](items) if PACKED else cast("vec[i64]", items)
-
 
 FILE_NAMES = "abcdefgh"
 GEOMETRY = Geometry(8, 8, 2, name=lambda f, r: FILE_NAMES[f] + str(r + 1))

@@ -51,10 +51,10 @@ from plybits.chess.board import (
     WHITE,
     Board,
     Move,
-    int_array,
     legal_moves,
 )
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.packed import int_array
+from plybits.rank import SCORE_INTS, SCORE_LOW, LinearModel, RankScheme, UniformModel
 
 SQUARE64 = [-1] * SIZE
 """a1 = 0 ... h8 = 63 of each mailbox index."""
@@ -158,10 +158,10 @@ _ATTACK_STEPS_OF: Final[list[vec[i64]]] = [
     for p in range(16)
 ]
 """_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays (an
-:func:`~plybits.chess.board.int_array`: compiled, a loop over it reads plain C integers, not a tuple's int objects)."""
+:func:`~plybits.packed.int_array`: compiled, a loop over it reads plain C integers, not a tuple's int objects)."""
 
 _NO_ATTACKS: Final = int_array([0] * SIZE)
-"""The attack map of no piece, which :func:`_attack_maps` copies (:func:`~plybits.chess.board.int_array`: compiled, a
+"""The attack map of no piece, which :func:`_attack_maps` copies (:func:`~plybits.packed.int_array`: compiled, a
 ``vec[i64]``, about 2x faster maps than a list)."""
 
 
@@ -464,7 +464,10 @@ def _scores(
     size = SIZE  # locals: the board's constants are module globals to a caller
     colour: i64 = us
     n = len(listed)
-    out = [0] * n
+    out: list[object] = [0] * n  # of ints, shared ones from SCORE_INTS
+    score_ints = SCORE_INTS
+    low = SCORE_LOW
+    high = SCORE_LOW + len(SCORE_INTS)
     # squares, pieces and indices in i64 locals (plain C arithmetic compiled); weights and scores stay ints,
     # which features() reads back from scores under weights of 2^(8 * feature id)
     origin: i64 = -1
@@ -543,8 +546,8 @@ def _scores(
                 score += check_w[promotion]
         elif near & check_bit or a & slider_marks:
             score += check
-        out[i] = score
-    return out
+        out[i] = score_ints[score - low] if low <= score < high else score
+    return cast(list[int], out)
 
 
 class ChessRankScheme(RankScheme[Board, Move]):
