@@ -36,40 +36,47 @@ MAX_TEXT: Final = MAX_STRING
 """Longest text in UTF-8 bytes, as the container's strings."""
 
 
+_SEEN_SHIFT: Final = PROB_BITS
+_PROB_MASK: Final = PROB_ONE - 1
+
+
 @final
 class Bits:
-    """A bank of adaptive binary contexts: the probability of 0 (``PROB_BITS`` bits) and how often each was seen."""
+    """A bank of adaptive binary contexts: each one's probability of 0 (``PROB_BITS`` bits) and, above it, how often
+    it was seen, in one int (so that a copy, made for every section, copies one list)."""
 
-    __slots__ = ("p", "n")
+    __slots__ = ("state",)
 
     def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
-        self.p: list[int] = [p] * size
-        self.n: list[int] = [seen] * size
+        self.state: list[int] = [p | seen << _SEEN_SHIFT] * size
 
     def copy(self) -> Bits:
         """An independent copy, in its current state."""
         bits = Bits(0)
-        bits.p = self.p.copy()
-        bits.n = self.n.copy()
+        bits.state = self.state.copy()
         return bits
+
+    def set(self, ctx: int, p: int, seen: int) -> None:
+        """Start context ``ctx`` at probability ``p`` of a 0 (kept in ``PROB_MIN..PROB_MAX``), seen ``seen`` times."""
+        self.state[ctx] = min(max(p, PROB_MIN), PROB_MAX) | seen << _SEEN_SHIFT
 
     def prior(self, ctx: int, zero: int, seen: int = 2) -> None:
         """Start context ``ctx`` at probability ``zero / 64`` of a 0, as if seen ``seen`` times."""
-        self.p[ctx] = min(max(zero * (PROB_ONE // 64), PROB_MIN), PROB_MAX)
-        self.n[ctx] = seen
+        self.set(ctx, zero * (PROB_ONE // 64), seen)
 
     def adapt(self, ctx: int, p: int, bit: int) -> None:
         """Move context ``ctx`` (at probability ``p``) towards ``bit``."""
-        n = self.n[ctx]
+        n = self.state[ctx] >> _SEEN_SHIFT
         rate = _RATES[n]
         if bit:
             p -= (p * rate) >> 16
-            self.p[ctx] = p if p > PROB_MIN else PROB_MIN
+            if p < PROB_MIN:
+                p = PROB_MIN
         else:
             p += ((PROB_ONE - p) * rate) >> 16
-            self.p[ctx] = p if p < PROB_MAX else PROB_MAX
-        if n < RATE_LIMIT:
-            self.n[ctx] = n + 1
+            if p > PROB_MAX:
+                p = PROB_MAX
+        self.state[ctx] = p | (n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT
 
 
 # tests subclass it interpreted (a writer that changes one decision, to make sections a writer does not make)
@@ -101,7 +108,7 @@ class Writer(Coder):
         self.costs = costs
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
-        p = bits.p[ctx]
+        p = bits.state[ctx] & _PROB_MASK
         if bit:
             self.enc.encode(p, PROB_ONE - p, PROB_ONE)
         else:
@@ -142,7 +149,7 @@ class Reader(Coder):
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         self._spend()
-        p = bits.p[ctx]
+        p = bits.state[ctx] & _PROB_MASK
         dec = self.dec
         if dec.decode_target(PROB_ONE) < p:
             dec.consume(0, p)
@@ -289,8 +296,7 @@ def byte_tree(weights: list[int]) -> Bits:
         mass[node] = mass[2 * node] + mass[2 * node + 1]
     tree = Bits(256, seen=4)
     for node in range(1, 256):
-        p = mass[2 * node] * PROB_ONE // mass[node]
-        tree.p[node] = min(max(p, PROB_MIN), PROB_MAX)
+        tree.set(node, mass[2 * node] * PROB_ONE // mass[node], 4)
     return tree
 
 
