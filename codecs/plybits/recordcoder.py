@@ -12,7 +12,8 @@ from __future__ import annotations
 from math import log2
 from typing import Final, final
 
-from mypy_extensions import mypyc_attr
+from librt.vecs import vec
+from mypy_extensions import i64, mypyc_attr
 from plybits.container import MAX_STRING
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
 from plybits.rangecoder import RangeDecoder, RangeEncoder
@@ -26,7 +27,7 @@ PROB_MAX: Final = PROB_ONE - 16
 RATE_LIMIT: Final = 30
 """A context's first observations weigh ``1 / (n + 2)`` (a Krichevsky–Trofimov estimate); from the
 ``RATE_LIMIT``-th on, ``1 / (RATE_LIMIT + 2)``."""
-_RATES: Final = [(1 << 16) // (n + 2) for n in range(RATE_LIMIT + 1)]
+_RATES: Final = vec[i64]([(1 << 16) // (n + 2) for n in range(RATE_LIMIT + 1)])
 DECISIONS_PER_BYTE: Final = 2048
 """Most binary decisions a section may hold per byte of its length (eight bits over the cheapest
 decision's 0.0056 bits is 1,430): more is not data a writer made, and reading stops there."""
@@ -43,17 +44,18 @@ _PROB_MASK: Final = PROB_ONE - 1
 @final
 class Bits:
     """A bank of adaptive binary contexts: each one's probability of 0 (``PROB_BITS`` bits) and, above it, how often
-    it was seen, in one int (so that a copy, made for every section, copies one list)."""
+    it was seen, in one int of a packed array (so that a copy, made for every section, is one memory copy, and a
+    compiled update boxes nothing)."""
 
     __slots__ = ("state",)
 
     def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
-        self.state: list[int] = [p | seen << _SEEN_SHIFT] * size
+        self.state: vec[i64] = vec[i64]([p | seen << _SEEN_SHIFT] * size)
 
     def copy(self) -> Bits:
         """An independent copy, in its current state."""
         bits = Bits(0)
-        bits.state = self.state.copy()
+        bits.state = self.state[:]
         return bits
 
     def set(self, ctx: int, p: int, seen: int) -> None:
@@ -64,7 +66,7 @@ class Bits:
         """Start context ``ctx`` at probability ``zero / 64`` of a 0, as if seen ``seen`` times."""
         self.set(ctx, zero * (PROB_ONE // 64), seen)
 
-    def adapt(self, ctx: int, p: int, bit: int) -> None:
+    def adapt(self, ctx: int, p: i64, bit: int) -> None:
         """Move context ``ctx`` (at probability ``p``) towards ``bit``."""
         n = self.state[ctx] >> _SEEN_SHIFT
         rate = _RATES[n]
