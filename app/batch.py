@@ -24,16 +24,16 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from app.batchcore import Abandoned, InputProblem, answer, answers, check_target, line_json
+from app.batchcore import Abandoned, HeavyGroup, InputProblem, answer_each, answers, check_target, line_json
 from app.errors import PROBLEM_BASE, problem_body
 from app.observe import BATCH_LINES
 from app.routes import PROBLEM_CONTENT
-from app.service import settings_of, workers_of
+from app.service import plies_hint, settings_of, workers_of
 from app.settings import Settings
 from app.work import OverloadedError, Workers
 from plybits import registry
 from plybits.errors import PlybitsError
-from plybits.records import from_b64url, peek
+from plybits.records import from_b64url, peek, unpack
 
 NDJSON = "application/x-ndjson"
 NDJSON_TYPES = frozenset({NDJSON, "application/jsonl", "application/jsonlines", "application/x-jsonlines",
@@ -120,47 +120,54 @@ def body_chunks(request: Request, idle_seconds: float) -> Iterator[bytes]:
             yield chunk
 
 
-def heavy_line(op: str, request: Any) -> bool:
-    """Whether a batch line asks for a heavy scheme's work (:attr:`~plybits.game.Scheme.heavy`: ``rank``), by its
-    ``game`` and ``scheme`` or its container's header; a line too broken to tell is answered where it is read."""
+def heavy_plies(op: str, request: Any) -> int | None:
+    """A bound on the plies of a batch line that asks for a heavy scheme's work (:attr:`~plybits.game.Scheme.heavy`:
+    ``rank``), by its ``game`` and ``scheme`` and its moves or record, or by its container's header (a record
+    section's variations counted as :func:`app.service.decode` counts them); ``None`` for any other line, and for
+    a line too broken to tell, which is answered where it is read."""
     if not isinstance(request, dict):
-        return False
+        return None
     try:
         if op == "encode" and isinstance(request.get("game"), str) and isinstance(request.get("scheme"), str):
-            return registry.get_scheme(request["game"], request["scheme"]).heavy
+            if not registry.get_scheme(request["game"], request["scheme"]).heavy:
+                return None
+            moves, record = request.get("moves"), request.get("record")
+            return plies_hint(moves if isinstance(moves, list) else None, record if isinstance(record, str) else None)
         if op == "decode" and isinstance(request.get("data"), str):
-            game, name, _ = peek(from_b64url(request["data"]))
-            return registry.get_scheme(game, name).heavy
+            box = unpack(from_b64url(request["data"]))
+            game, name, plies = peek(box)
+            if not registry.get_scheme(game, name).heavy:
+                return None
+            return plies + (8 * len(box.record) if box.record is not None else 0)
     except PlybitsError:
         pass
-    return False
+    return None
 
 
-def pooled(workers: Workers) -> Callable[[str, Any, Settings], tuple[str, dict[str, Any]]]:
-    """:func:`~app.batchcore.answer`, with heavy lines sent to the worker processes (so that a batch of ``rank``
-    work never holds the interpreter beside the event loop); a line refused for a full pool waits its turn."""
+def pooled(workers: Workers) -> Callable[[str, list[Any], Settings], list[tuple[str, dict[str, Any]]]]:
+    """:func:`~app.batchcore.answer_each` of a group of heavy lines in the worker processes (so that a batch of
+    ``rank`` work never holds the interpreter beside the event loop); a group refused for a full pool waits its
+    turn, and the pool's own deadline is every line's problem."""
 
-    def answer_line(op: str, request: Any, settings: Settings) -> tuple[str, dict[str, Any]]:
-        if not heavy_line(op, request):
-            return answer(op, request, settings)
+    def answer_all(op: str, requests: list[Any], settings: Settings) -> list[tuple[str, dict[str, Any]]]:
         while True:
             try:
-                return anyio.from_thread.run(workers.run, answer, op, request, settings)
+                return anyio.from_thread.run(workers.run, answer_each, op, requests, settings)
             except OverloadedError as err:
                 time.sleep(err.retry_after)
             except PlybitsError as err:  # the pool's own deadline
-                return "error", problem_body(err)
+                return [("error", problem_body(err))] * len(requests)
 
-    return answer_line
+    return answer_all
 
 
 def run_batch(
     op: str, chunks: Iterator[bytes], emit: Emit, settings: Settings, *, game: str | None, scheme: str | None,
-    records: bool, answer_line: Callable[[str, Any, Settings], tuple[str, dict[str, Any]]] = answer,
-    options: dict[str, str] | None = None,
+    records: bool, group: HeavyGroup | None = None, options: dict[str, str] | None = None,
 ) -> None:
-    """Answer a whole batch through ``emit``, in order. Output ready is emitted, and the worker slot given back,
-    before waiting for more input; the slot is taken again once input is there."""
+    """Answer a whole batch through ``emit``, in order. The lines read are answered (``group``'s too) and their
+    output emitted, and the worker slot given back, before waiting for more input; the slot is taken again once
+    input is there."""
     out = bytearray()
     token = object()
     held = False
@@ -169,6 +176,13 @@ def run_batch(
         if out:
             emit(bytes(out))
             out.clear()
+
+    def write(number: int, key: str, value: dict[str, Any]) -> None:
+        nonlocal out
+        BATCH_LINES.labels(op, "ok" if key == "result" else "error").inc()
+        out += line_json(number, key, value)
+        if len(out) >= FLUSH_BYTES:
+            flush()
 
     def take(slot: bool) -> None:
         nonlocal held
@@ -180,6 +194,9 @@ def run_batch(
 
     def pulled() -> Iterator[bytes]:
         while True:
+            if group is not None:
+                for answered in group.drain():  # the lines read so far wait for no later ones
+                    write(*answered)
             take(False)
             flush()  # the lines so far are answered: hand them over before waiting for the next chunk
             chunk = next(chunks, None)
@@ -190,11 +207,8 @@ def run_batch(
 
     try:
         for number, key, value in answers(op, pulled(), settings, game=game, scheme=scheme, records=records,
-                                          answer_line=answer_line, options=options):
-            BATCH_LINES.labels(op, "ok" if key == "result" else "error").inc()
-            out += line_json(number, key, value)
-            if len(out) >= FLUSH_BYTES:
-                flush()
+                                          group=group, options=options):
+            write(number, key, value)
         flush()
     except Abandoned:
         return  # the client went away: nobody to answer
@@ -228,9 +242,9 @@ def start_batch(op: str, request: Request, game: str | None, scheme: str | None,
             415, f"batch bodies are {NDJSON}, {PGN} or {TEXT} (with ?game=), not {kind or 'missing'!r}")
     check_target(op, game, scheme)
     chunks = body_chunks(request, settings.body_idle_seconds)
-    answer_line = pooled(workers_of(request))
+    group = HeavyGroup(op, settings, heavy_plies, pooled(workers_of(request)))
     return BatchResponse(lambda emit: run_batch(op, chunks, emit, settings, game=game, scheme=scheme,
-                                                records=records, answer_line=answer_line, options=options))
+                                                records=records, group=group, options=options))
 
 
 BODY_DOC = {

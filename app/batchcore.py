@@ -218,18 +218,66 @@ def record_requests(op: str, lines: Iterator[str | LongLine], game: str, default
         yield number, with_defaults(op, {"game": game, "record": record}, defaults)
 
 
+def answer_each(op: str, requests: list[Any], settings: Settings) -> list[tuple[str, dict[str, Any]]]:
+    """:func:`answer` of each request, in order (a group of heavy lines, in a worker process)."""
+    return [answer(op, request, settings) for request in requests]
+
+
+class HeavyGroup:
+    """The heavy lines of a batch read and not answered yet (:func:`answers`), answered together by one call of
+    ``answer_all`` (the batch endpoints: one trip to the worker processes for several lines instead of a trip each).
+
+    The group is answered when it is full (``most_lines`` lines, or plies beyond one request's ``max_plies``, so
+    that it keeps to the time limit of one request), before any other line is answered, at the end of the input,
+    and, by whatever feeds the batch its input, before waiting for more (:meth:`drain`): a line never waits for
+    lines after it.
+    """
+
+    def __init__(self, op: str, settings: Settings, plies_of: Callable[[str, Any], int | None],
+                 answer_all: Callable[[str, list[Any], Settings], list[tuple[str, dict[str, Any]]]],
+                 most_lines: int = 32) -> None:
+        """``plies_of(op, request)``: a bound on a heavy request's plies, ``None`` for a request that is not heavy."""
+        self.op, self.settings, self.plies_of, self.answer_all = op, settings, plies_of, answer_all
+        self.most_lines = most_lines
+        self.numbers: list[int] = []
+        self.requests: list[Any] = []
+        self.plies = 0
+
+    def add(self, number: int, request: Any) -> list[Answer] | None:
+        """Take ``request`` if it is heavy, and give the answers of the lines the group had to answer first (it was
+        full), else ``[]``; ``None`` for a request that is not heavy (not taken)."""
+        plies = self.plies_of(self.op, request)
+        if plies is None:
+            return None
+        done = self.drain() if self.numbers and self.plies + plies > self.settings.max_plies else []
+        self.numbers.append(number)
+        self.requests.append(request)
+        self.plies += plies
+        if len(self.numbers) >= self.most_lines:
+            done += self.drain()
+        return done
+
+    def drain(self) -> list[Answer]:
+        """The answers of every line of the group, in order; the group is then empty."""
+        if not self.numbers:
+            return []
+        numbers, requests = self.numbers, self.requests
+        self.numbers, self.requests, self.plies = [], [], 0
+        answered = self.answer_all(self.op, requests, self.settings)
+        return [(number, key, value) for number, (key, value) in zip(numbers, answered, strict=True)]
+
+
 def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str | None = None,
             scheme: str | None = None, notation: str | None = None, records: bool = False,
-            answer_line: Callable[[str, Any, Settings], tuple[str, dict[str, Any]]] = answer,
-            options: dict[str, str] | None = None) -> Iterator[Answer]:
+            group: HeavyGroup | None = None, options: dict[str, str] | None = None) -> Iterator[Answer]:
     """Every answer of a batch, in order, read lazily from ``chunks`` (a byte stream cut anywhere).
 
     ``records``: the input is a multi-game file of ``game`` (else NDJSON lines). ``game``, ``scheme`` and
     ``notation`` are the defaults of requests without them. An error raised by ``chunks`` (a
     :class:`PlybitsError` such as a body over its limit, or an :class:`InputProblem`) ends the stream with its
     problem as a last answer. ``options`` are more defaults (``fidelity`` of encode, ``format`` of decode) of
-    requests without them. ``answer_line`` answers one request (:func:`answer`, unless the caller runs some
-    lines elsewhere, as the batch endpoints run heavy ones in the worker processes).
+    requests without them. Each request is answered by :func:`answer` where it is read, but those that ``group``
+    takes (the batch endpoints' heavy lines, answered in the worker processes), which it answers in groups.
     """
     defaults = {k: v for k, v in (("game", game), ("scheme", scheme), ("notation", notation)) if v is not None}
     defaults.update(options or {})
@@ -243,26 +291,36 @@ def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str |
     else:
         requests = ndjson_requests(op, split_lines(chunks, settings.max_line_bytes), defaults, settings, counter)
     while True:
+        last: Answer | None = None
         try:
-            item = next(requests)
+            item: tuple[int, Any] | None = next(requests)
         except StopIteration:
-            return
+            item = None
         except Abandoned:
             raise
         except InputProblem as err:
-            yield counter.seen + 1, "error", err.problem
-            return
+            item, last = None, (counter.seen + 1, "error", err.problem)
         except PlybitsError as err:  # e.g. the body went over its size limit while streaming
-            yield counter.seen + 1, "error", problem_body(err)
-            return
+            item, last = None, (counter.seen + 1, "error", problem_body(err))
         except Exception as err:  # a bug in reading or splitting: say so on a last line, never cut silently
-            yield counter.seen + 1, "error", internal_problem(err)
+            item, last = None, (counter.seen + 1, "error", internal_problem(err))
+        if item is None:
+            if group is not None:
+                yield from group.drain()
+            if last is not None:
+                yield last
             return
         number, request = item
+        if group is not None:
+            done = None if isinstance(request, Refused) else group.add(number, request)
+            if done is not None:
+                yield from done
+                continue
+            yield from group.drain()
         if isinstance(request, Refused):
             yield number, "error", request.problem
         else:
-            yield number, *answer_line(op, request, settings)
+            yield number, *answer(op, request, settings)
 
 
 def line_json(number: int, key: str, value: Any) -> bytes:

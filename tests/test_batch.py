@@ -237,13 +237,16 @@ def test_media_types_and_query_checked_before_streaming(client: TestClient) -> N
     assert r.status_code == 422 and r.json()["type"].endswith("unknown-codec")
 
 
-def test_batch_streams_answers_before_the_body_ends() -> None:
+@pytest.mark.parametrize("heavy", [False, True], ids=["seed scheme", "rank"])
+def test_batch_streams_answers_before_the_body_ends(heavy: bool) -> None:
     """Drive the ASGI app by hand: the second half of the body is only sent once the first answers arrived,
-    which deadlocks (and fails on the timeout) if the endpoint read the whole body before answering."""
+    which deadlocks (and fails on the timeout) if the endpoint read the whole body before answering, or held the
+    heavy lines it read (answered in groups, in the worker processes) until more came."""
     app = create_app(Settings(access_log=False))
     game = GAMES[0]
     texts, _ = random_game(registry.get_game(game), 4, seed=2)
-    line = (json.dumps({"game": game, "scheme": seed_scheme(game), "moves": texts}) + "\n").encode()
+    scheme = "rank" if heavy else seed_scheme(game)
+    line = (json.dumps({"game": game, "scheme": scheme, "moves": texts}) + "\n").encode()
     first_answer = anyio.Event()
     bodies: list[bytes] = []
     chunks = [line * 3, line * 3]
@@ -273,7 +276,10 @@ def test_batch_streams_answers_before_the_body_ends() -> None:
         with anyio.fail_after(30):
             await app(scope, receive, send)
 
-    anyio.run(main)
+    try:
+        anyio.run(main)
+    finally:
+        app.state.workers.close()
     out = [json.loads(x) for x in b"".join(bodies).splitlines()]
     assert [o["line"] for o in out] == [1, 2, 3, 4, 5, 6]
     assert all("result" in o for o in out)

@@ -256,13 +256,14 @@ def test_worker_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -
 
 def test_heavy_batch_lines_run_in_the_worker_processes(clients, monkeypatch: pytest.MonkeyPatch) -> None:
     """A batch's rank lines go to the worker processes (a batch thread would hold the interpreter beside the event
-    loop); its light lines stay in the batch's thread; the answers are those of the single endpoints."""
+    loop), in groups (here of one line); its light lines stay in the batch's thread; the answers are those of the
+    single endpoints."""
     client, _ = clients
-    sent: list[tuple[Callable[..., Any], str]] = []
+    sent: list[tuple[Callable[..., Any], str, int]] = []
     pool_run = work.Workers.run
 
     async def spy(self: work.Workers, call: Callable[..., Any], *args: Any) -> Any:
-        sent.append((call, args[0]))
+        sent.append((call, args[0], len(args[1]) if call is batchcore.answer_each else 1))
         return await pool_run(self, call, *args)
 
     monkeypatch.setattr(work.Workers, "run", spy)
@@ -270,7 +271,7 @@ def test_heavy_batch_lines_run_in_the_worker_processes(clients, monkeypatch: pyt
     lines = [{"game": "chess", "scheme": "rank", "moves": moves}, {"game": "chess", "scheme": "0x88", "moves": moves}]
     ndjson = {"content-type": "application/x-ndjson"}
     encoded = client.post("/v1/batch/encode", content="\n".join(json.dumps(line) for line in lines), headers=ndjson)
-    assert [(call, op) for call, op in sent] == [(batchcore.answer, "encode")]
+    assert sent == [(batchcore.answer_each, "encode", 1)]
     out = [json.loads(text) for text in encoded.text.splitlines()]
     assert [o["line"] for o in out] == [1, 2]
     sent.clear()
@@ -278,5 +279,51 @@ def test_heavy_batch_lines_run_in_the_worker_processes(clients, monkeypatch: pyt
     sent.clear()
     decoded = client.post("/v1/batch/decode", content="\n".join(json.dumps({"data": o["result"]["data"]}) for o in out),
                           headers=ndjson)
-    assert [(call, op) for call, op in sent] == [(batchcore.answer, "decode")]
+    assert sent == [(batchcore.answer_each, "decode", 1)]
     assert [json.loads(text)["result"]["moves"] for text in decoded.text.splitlines()] == [moves, moves]
+
+
+def test_heavy_batch_lines_read_together_go_to_the_workers_together(clients, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rank lines of a batch read at once go to the worker processes in one trip a group: those before a
+    light line first (answered in order), then the rest; the answers are those of the single endpoints."""
+    client, _ = clients
+    sent: list[int] = []
+    pool_run = work.Workers.run
+
+    async def spy(self: work.Workers, call: Callable[..., Any], *args: Any) -> Any:
+        if call is batchcore.answer_each:
+            sent.append(len(args[1]))
+        return await pool_run(self, call, *args)
+
+    monkeypatch.setattr(work.Workers, "run", spy)
+    lines = [{"game": "chess", "scheme": scheme, "moves": random_game(registry.get_game("chess"), 10, seed=seed)[0]}
+             for seed, scheme in enumerate(("rank", "rank", "0x88", "rank", "rank", "rank"))]
+    body = "".join(json.dumps(line) + "\n" for line in lines)  # one chunk, each line ended (none waits for input)
+    encoded = client.post("/v1/batch/encode", content=body, headers={"content-type": "application/x-ndjson"})
+    assert sent == [2, 3]
+    out = [json.loads(text) for text in encoded.text.splitlines()]
+    assert [o["line"] for o in out] == [1, 2, 3, 4, 5, 6]
+    assert [o["result"] for o in out] == [client.post("/v1/encode", json=line).json() for line in lines]
+
+
+def test_a_heavy_group_is_answered_when_full_by_lines_or_by_plies() -> None:
+    """A group never holds more than its lines, nor more plies than one request may have (so that it keeps to one
+    request's time limit); each answer goes with its own line."""
+    groups: list[list[int]] = []
+
+    def answer_all(op: str, requests: list[Any], settings: Settings) -> list[tuple[str, dict[str, Any]]]:
+        groups.append([r["plies"] for r in requests])
+        return [("result", {"plies": r["plies"]}) for r in requests]
+
+    group = batchcore.HeavyGroup("encode", Settings(max_plies=100), lambda op, r: r.get("plies"), answer_all,
+                                 most_lines=3)
+    answered: list[batchcore.Answer] = []
+    for number, plies in enumerate((10, 20, 30, 40, 70, 100, 1), 1):
+        done = group.add(number, {"plies": plies})
+        assert done is not None
+        answered += done
+    assert group.add(8, {"light": True}) is None  # not heavy: not taken
+    answered += group.drain()
+    assert groups == [[10, 20, 30], [40], [70], [100], [1]]
+    assert answered == [(n, "result", {"plies": p}) for n, p in enumerate((10, 20, 30, 40, 70, 100, 1), 1)]
+    assert group.drain() == []

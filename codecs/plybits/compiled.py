@@ -27,6 +27,7 @@ MODULES: Final = (
     "plybits.container",  # a container's header and tags are read on every decode
     "plybits.rangecoder",
     "plybits.recordcoder",
+    "plybits.recordsection",  # a full-fidelity record's section is written and read on every encode and decode
     "plybits.rank",
     "plybits.chess.board",
     "plybits.chess.rank",

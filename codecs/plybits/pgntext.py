@@ -268,6 +268,9 @@ def _plain_movetext(movetext: str, record: RecordText) -> bool:
             if word in RESULTS:
                 result = word
                 continue
+            digits = word.rstrip(".")
+            if digits.isascii() and digits.isdigit() and word != "0000":  # a move number alone: "12.", "12..."
+                continue
             number = _NUMBERED.fullmatch(word)
             if number is None:
                 return False

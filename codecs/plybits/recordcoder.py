@@ -12,7 +12,8 @@ from __future__ import annotations
 from math import log2
 from typing import Final, final
 
-from mypy_extensions import mypyc_attr
+from librt.vecs import vec
+from mypy_extensions import i64, mypyc_attr
 from plybits.container import MAX_STRING
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
 from plybits.rangecoder import RangeDecoder, RangeEncoder
@@ -26,7 +27,7 @@ PROB_MAX: Final = PROB_ONE - 16
 RATE_LIMIT: Final = 30
 """A context's first observations weigh ``1 / (n + 2)`` (a Krichevsky–Trofimov estimate); from the
 ``RATE_LIMIT``-th on, ``1 / (RATE_LIMIT + 2)``."""
-_RATES: Final = [(1 << 16) // (n + 2) for n in range(RATE_LIMIT + 1)]
+_RATES: Final = vec[i64]([(1 << 16) // (n + 2) for n in range(RATE_LIMIT + 1)])
 DECISIONS_PER_BYTE: Final = 2048
 """Most binary decisions a section may hold per byte of its length (eight bits over the cheapest
 decision's 0.0056 bits is 1,430): more is not data a writer made, and reading stops there."""
@@ -36,40 +37,48 @@ MAX_TEXT: Final = MAX_STRING
 """Longest text in UTF-8 bytes, as the container's strings."""
 
 
+_SEEN_SHIFT: Final = PROB_BITS
+_PROB_MASK: Final = PROB_ONE - 1
+
+
 @final
 class Bits:
-    """A bank of adaptive binary contexts: the probability of 0 (``PROB_BITS`` bits) and how often each was seen."""
+    """A bank of adaptive binary contexts: each one's probability of 0 (``PROB_BITS`` bits) and, above it, how often
+    it was seen, in one int of a packed array (so that a copy, made for every section, is one memory copy, and a
+    compiled update boxes nothing)."""
 
-    __slots__ = ("p", "n")
+    __slots__ = ("state",)
 
     def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
-        self.p: list[int] = [p] * size
-        self.n: list[int] = [seen] * size
+        self.state: vec[i64] = vec[i64]([p | seen << _SEEN_SHIFT] * size)
 
     def copy(self) -> Bits:
         """An independent copy, in its current state."""
         bits = Bits(0)
-        bits.p = self.p.copy()
-        bits.n = self.n.copy()
+        bits.state = self.state[:]
         return bits
+
+    def set(self, ctx: int, p: int, seen: int) -> None:
+        """Start context ``ctx`` at probability ``p`` of a 0 (kept in ``PROB_MIN..PROB_MAX``), seen ``seen`` times."""
+        self.state[ctx] = min(max(p, PROB_MIN), PROB_MAX) | seen << _SEEN_SHIFT
 
     def prior(self, ctx: int, zero: int, seen: int = 2) -> None:
         """Start context ``ctx`` at probability ``zero / 64`` of a 0, as if seen ``seen`` times."""
-        self.p[ctx] = min(max(zero * (PROB_ONE // 64), PROB_MIN), PROB_MAX)
-        self.n[ctx] = seen
+        self.set(ctx, zero * (PROB_ONE // 64), seen)
 
-    def adapt(self, ctx: int, p: int, bit: int) -> None:
+    def adapt(self, ctx: int, p: i64, bit: int) -> None:
         """Move context ``ctx`` (at probability ``p``) towards ``bit``."""
-        n = self.n[ctx]
+        n = self.state[ctx] >> _SEEN_SHIFT
         rate = _RATES[n]
         if bit:
             p -= (p * rate) >> 16
-            self.p[ctx] = p if p > PROB_MIN else PROB_MIN
+            if p < PROB_MIN:
+                p = PROB_MIN
         else:
             p += ((PROB_ONE - p) * rate) >> 16
-            self.p[ctx] = p if p < PROB_MAX else PROB_MAX
-        if n < RATE_LIMIT:
-            self.n[ctx] = n + 1
+            if p > PROB_MAX:
+                p = PROB_MAX
+        self.state[ctx] = p | (n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT
 
 
 # tests subclass it interpreted (a writer that changes one decision, to make sections a writer does not make)
@@ -101,7 +110,7 @@ class Writer(Coder):
         self.costs = costs
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
-        p = bits.p[ctx]
+        p = bits.state[ctx] & _PROB_MASK
         if bit:
             self.enc.encode(p, PROB_ONE - p, PROB_ONE)
         else:
@@ -142,7 +151,7 @@ class Reader(Coder):
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         self._spend()
-        p = bits.p[ctx]
+        p = bits.state[ctx] & _PROB_MASK
         dec = self.dec
         if dec.decode_target(PROB_ONE) < p:
             dec.consume(0, p)
@@ -289,8 +298,7 @@ def byte_tree(weights: list[int]) -> Bits:
         mass[node] = mass[2 * node] + mass[2 * node + 1]
     tree = Bits(256, seen=4)
     for node in range(1, 256):
-        p = mass[2 * node] * PROB_ONE // mass[node]
-        tree.p[node] = min(max(p, PROB_MIN), PROB_MAX)
+        tree.set(node, mass[2 * node] * PROB_ONE // mass[node], 4)
     return tree
 
 

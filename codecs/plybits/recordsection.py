@@ -203,18 +203,36 @@ def _others(unused: list[str], successors: list[str], last: str) -> list[str]:
     return [n for n in order if n not in successors] if successors else order
 
 
-def _prefix_index(prefixes: Sequence[str], value: str) -> int:
-    """The index of the longest of ``prefixes`` that ``value`` starts with (the first of the longest).
+def _prefix_buckets(prefixes: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+    """``prefixes`` by their first character (the empty one under ``""``), each bucket's prefixes with their index,
+    longest first and the first of the longest before the others of its length."""
+    buckets: dict[str, list[tuple[str, int]]] = {}
+    for i, prefix in enumerate(prefixes):
+        buckets.setdefault(prefix[:1], []).append((prefix, i))
+    for bucket in buckets.values():
+        bucket.sort(key=lambda entry: (-len(entry[0]), entry[1]))
+    return buckets
+
+
+_PREFIX_BUCKETS = {name: _prefix_buckets(prefixes) for name, prefixes in dictionary.PREFIXES.items()}
+""":func:`_prefix_buckets` of each tag's :data:`recorddictionary.PREFIXES`."""
+
+
+def _prefix_index(name: str, value: str) -> int:
+    """The index of the longest of tag ``name``'s prefixes that ``value`` starts with (the first of the longest).
+
+    Only the prefixes that begin with ``value``'s first character can be longer than the empty one.
 
     :raises ValueError: if it starts with none (every tag's prefixes hold the empty one).
     """
-    index, longest = -1, -1
-    for i, prefix in enumerate(prefixes):
-        if len(prefix) > longest and value.startswith(prefix):
-            index, longest = i, len(prefix)
-    if index < 0:
+    buckets = _PREFIX_BUCKETS[name]
+    for prefix, index in buckets.get(value[:1], ()) if value else ():
+        if value.startswith(prefix):
+            return index
+    empty = buckets.get("")
+    if empty is None:
         raise ValueError(f"{value!r} starts with none of the prefixes")
-    return index
+    return empty[0][1]
 
 
 def _rest_kind(rest: str) -> int:
@@ -228,9 +246,9 @@ def _rest_kind(rest: str) -> int:
     return _REST_TEXT
 
 
-class _Models:
-    """Every adaptive model of one section, fresh for each (:func:`_fresh_models`), starting from priors that
-    say what is usual."""
+class _Priors:
+    """Every adaptive model of the record section at its priors, which say what is usual: built once
+    (:func:`_priors`), copied by each section's :class:`_Models`."""
 
     def __init__(self) -> None:
         self.flags = Bits(64)
@@ -279,27 +297,200 @@ class _Models:
                 self.clock.magnitude.unary.prior(ctx * MAX_NUMBER_BITS + j,
                        32 if last < 0 else 13 if j < last - 1 else 32 if j <= last else 48, 1)
 
-    def __getattr__(self, name: str) -> object:
-        """A model that a section made by :func:`_fresh_models` has not used yet: an independent copy of the primed
-        one, made on its first use (a section of tags only copies none of the comment models)."""
-        primed = vars(_PRIMED[0]) if _PRIMED and self is not _PRIMED[0] else {}
-        if name not in primed:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        model = primed[name].copy()
-        if name == "words":
-            model.text = self.text  # a word's bytes are coded with the section's own text model
-        setattr(self, name, model)
+
+_PRIORS: list[_Priors] = []
+
+
+def _priors() -> _Priors:
+    """The models at their priors, built when first asked for."""
+    if not _PRIORS:
+        _PRIORS.append(_Priors())
+    return _PRIORS[0]
+
+
+class _Models:
+    """Every adaptive model of one section, fresh for each: a copy of its prior (:class:`_Priors`), made on its
+    first use (a section of tags only copies none of the comment models)."""
+
+    def __init__(self) -> None:
+        self.priors = _priors()
+        self._flags_copy: Bits | None = None
+        self._count_copy: Number | None = None
+        self._text_copy: Text | None = None
+        self._comment_text_copy: Text | None = None
+        self._words_copy: _Words | None = None
+        self._tag_name_copy: Number | None = None
+        self._typed_copy: Bits | None = None
+        self._small_copy: Number | None = None
+        self._signed_copy: Signed | None = None
+        self._rest_copy: Tree | None = None
+        self._prefix_copy: Number | None = None
+        self._ids_copy: Number | None = None
+        self._nag_copy: Tree | None = None
+        self._skeleton_index_copy: Number | None = None
+        self._part_copy: Tree | None = None
+        self._precision_copy: Tree | None = None
+        self._clock_copy: Signed | None = None
+        self._emt_copy: Number | None = None
+        self._eval_copy: Signed | None = None
+        self._mate_copy: Signed | None = None
+        self._plies_copy: Number | None = None
+        self._size_copy: Number | None = None
+
+    @property
+    def flags(self) -> Bits:
+        model = self._flags_copy
+        if model is None:
+            model = self._flags_copy = self.priors.flags.copy()
         return model
 
+    @property
+    def count(self) -> Number:
+        model = self._count_copy
+        if model is None:
+            model = self._count_copy = self.priors.count.copy()
+        return model
 
-_PRIMED: list[_Models] = []
+    @property
+    def text(self) -> Text:
+        model = self._text_copy
+        if model is None:
+            model = self._text_copy = self.priors.text.copy()
+        return model
 
+    @property
+    def comment_text(self) -> Text:
+        model = self._comment_text_copy
+        if model is None:
+            model = self._comment_text_copy = self.priors.comment_text.copy()
+        return model
 
-def _fresh_models() -> _Models:
-    """The models at their priors: each a copy of the one in a set built once, made when first used."""
-    if not _PRIMED:
-        _PRIMED.append(_Models())
-    return _Models.__new__(_Models)
+    @property
+    def words(self) -> _Words:
+        model = self._words_copy
+        if model is None:
+            model = self._words_copy = self.priors.words.copy()
+            model.text = self.text  # a word's bytes are coded with the section's own text model
+        return model
+
+    @property
+    def tag_name(self) -> Number:
+        model = self._tag_name_copy
+        if model is None:
+            model = self._tag_name_copy = self.priors.tag_name.copy()
+        return model
+
+    @property
+    def typed(self) -> Bits:
+        model = self._typed_copy
+        if model is None:
+            model = self._typed_copy = self.priors.typed.copy()
+        return model
+
+    @property
+    def small(self) -> Number:
+        model = self._small_copy
+        if model is None:
+            model = self._small_copy = self.priors.small.copy()
+        return model
+
+    @property
+    def signed(self) -> Signed:
+        model = self._signed_copy
+        if model is None:
+            model = self._signed_copy = self.priors.signed.copy()
+        return model
+
+    @property
+    def rest(self) -> Tree:
+        model = self._rest_copy
+        if model is None:
+            model = self._rest_copy = self.priors.rest.copy()
+        return model
+
+    @property
+    def prefix(self) -> Number:
+        model = self._prefix_copy
+        if model is None:
+            model = self._prefix_copy = self.priors.prefix.copy()
+        return model
+
+    @property
+    def ids(self) -> Number:
+        model = self._ids_copy
+        if model is None:
+            model = self._ids_copy = self.priors.ids.copy()
+        return model
+
+    @property
+    def nag(self) -> Tree:
+        model = self._nag_copy
+        if model is None:
+            model = self._nag_copy = self.priors.nag.copy()
+        return model
+
+    @property
+    def skeleton_index(self) -> Number:
+        model = self._skeleton_index_copy
+        if model is None:
+            model = self._skeleton_index_copy = self.priors.skeleton_index.copy()
+        return model
+
+    @property
+    def part(self) -> Tree:
+        model = self._part_copy
+        if model is None:
+            model = self._part_copy = self.priors.part.copy()
+        return model
+
+    @property
+    def precision(self) -> Tree:
+        model = self._precision_copy
+        if model is None:
+            model = self._precision_copy = self.priors.precision.copy()
+        return model
+
+    @property
+    def clock(self) -> Signed:
+        model = self._clock_copy
+        if model is None:
+            model = self._clock_copy = self.priors.clock.copy()
+        return model
+
+    @property
+    def emt(self) -> Number:
+        model = self._emt_copy
+        if model is None:
+            model = self._emt_copy = self.priors.emt.copy()
+        return model
+
+    @property
+    def eval(self) -> Signed:
+        model = self._eval_copy
+        if model is None:
+            model = self._eval_copy = self.priors.eval.copy()
+        return model
+
+    @property
+    def mate(self) -> Signed:
+        model = self._mate_copy
+        if model is None:
+            model = self._mate_copy = self.priors.mate.copy()
+        return model
+
+    @property
+    def plies(self) -> Number:
+        model = self._plies_copy
+        if model is None:
+            model = self._plies_copy = self.priors.plies.copy()
+        return model
+
+    @property
+    def size(self) -> Number:
+        model = self._size_copy
+        if model is None:
+            model = self._size_copy = self.priors.size.copy()
+        return model
 
 
 _F_MORE_TAGS, _F_DATE_SAME, _F_COMMON_TC, _F_RESULT_SAME, _F_LINE_COMMENT = 0, 1, 3, 4, 5
@@ -353,7 +544,7 @@ class _Section:
 
     def __init__(self, c: Coder, scheme: AnyScheme, state: _State) -> None:
         self.c = c
-        self.m = _fresh_models()
+        self.m = _Models()
         self.scheme = scheme
         self.s = state
 
@@ -523,7 +714,7 @@ class _Section:
             return value
         prefixes = dictionary.PREFIXES[name]
         index = m.prefix.at_most(c, len(prefixes) - 1, f"tag {name!r} prefix",
-                                 _prefix_index(prefixes, value) if c.writing else 0)
+                                 _prefix_index(name, value) if c.writing else 0)
         prefix = prefixes[index]
         rest = value[len(prefix):]
         kind = m.rest.code(c, _rest_kind(rest) if c.writing else _REST_TEXT,
@@ -542,7 +733,7 @@ class _Section:
             rest = "".join(_ID62[c.uniform(62, _ID62_INDEX[rest[i]] if c.writing else 0)] for i in range(length))
         else:
             rest = m.text.code(c, rest, f"tag {name!r} value")
-        if not c.writing and (_prefix_index(prefixes, prefix + rest) != index or _rest_kind(rest) != kind):
+        if not c.writing and (_prefix_index(name, prefix + rest) != index or _rest_kind(rest) != kind):
             raise InvalidDataError(f"tag {name!r} value {prefix + rest!r} not coded by its longest prefix and kind")
         return prefix + rest
 
@@ -743,7 +934,7 @@ def _split_as(skeleton: tuple[str | int, ...], text: str) -> bool:
     return True
 
 
-def _split_comment(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
+def _comment_parts(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
     """A comment's skeleton (literal texts and commands) and the value of each command, in order."""
     parts: list[str | int] = []
     values: list[Any] = []
@@ -763,6 +954,12 @@ def _split_comment(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
     if len(parts) > MAX_SKELETON_PARTS:
         return (text,), []
     return tuple(parts), values
+
+
+_split_comment: Callable[[str], tuple[tuple[str | int, ...], list[Any]]] = _comment_parts
+"""How the writer splits a comment, and the reader's check (:func:`_split_as`) with it: :func:`_comment_parts`,
+through a variable (not a ``def``), which the compiled module looks up at each call as Python does, so that a
+test can stand another splitter in for it in either build."""
 
 
 class _NotesWriter(_Section):

@@ -171,13 +171,12 @@ def parse_san(board: Board, text: str) -> Move:
     target_piece = b[to_sq]
     if target_piece and target_piece & BLACK == us:
         raise _illegal(board, text, f"{NAMES[to_sq]} holds a piece of the side to move")
-    checked = board.checked_move
     found: Move | None = None
     for f in _origins(board, kind, to_sq):
         if (from_file >= 0 and FILE_OF[f] != from_file) or (from_rank >= 0 and RANK_OF[f] != from_rank):
             continue
         try:
-            m = checked(f, to_sq, promotion)
+            m = checked_move(board, f, to_sq, promotion)
         except IllegalMoveError:
             continue
         if found is not None:
@@ -198,7 +197,7 @@ def _castle(board: Board, text: str, kingside: bool) -> Move:
     for r in board.castling:  # at most one castling rook a side
         if RANK_OF[r] == back_rank and b[r] == rook and (r > k) == kingside:
             try:
-                return board.checked_move(k, r)
+                return checked_move(board, k, r)
             except IllegalMoveError:
                 break
     raise _illegal(board, text, "castling is not legal here")
@@ -258,7 +257,7 @@ def _find(board: Board, from_sq: int, to_sq: int, promotion: int, text: str) -> 
         if b[to_sq] != us | ROOK or to_sq not in board.castling:
             raise _illegal(board, text, "castling is not legal here")
     try:
-        return board.checked_move(from_sq, to_sq, promotion)
+        return checked_move(board, from_sq, to_sq, promotion)
     except IllegalMoveError as err:
         raise _illegal(board, text, err.reason) from None
 
@@ -350,12 +349,18 @@ def parse_move(board: Board, text: str, notation: str | None = None) -> Move:
     if notation == "uci":
         return parse_uci(board, text)
     assert notation is None, notation
-    if UCI_REGEX.match(text):
+    if _may_be_uci(text) and UCI_REGEX.match(text):
         try:
             return parse_uci(board, text)
         except PlybitsError:
             pass
     return parse_san(board, text)
+
+
+def _may_be_uci(text: str) -> bool:
+    """Whether ``text`` has the length and the rank digit second that every UCI move has (most SAN moves have
+    not: ``e4``, ``Nf3``, ``exd5``), so that only such tokens are matched against :data:`UCI_REGEX`."""
+    return 4 <= len(text) <= 5 and "1" <= text[1] <= "8"
 
 
 def move_text(board: Board, m: Move, notation: str | None = None) -> str:
