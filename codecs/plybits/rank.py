@@ -19,12 +19,13 @@ from math import isqrt
 from typing import Any, ClassVar, Final, TypeVar, cast
 
 from bitarray import bitarray
-from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
 
+from plybits.deadline import EVERY
+from plybits.deadline import active as deadline_active
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
-from plybits.game import MoveT, Observer, BoardT, Scheme, StepEncoder
+from plybits.game import MoveT, Observer, BoardT, Position, Scheme, StepEncoder
 from plybits.packed import int_array
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
 
@@ -427,17 +428,38 @@ class RankScheme(Scheme[BoardT, MoveT]):
         self, start: BoardT, payload: bytes, plies: int, version: int,
         observe: Observer[BoardT, MoveT] | None = None,
     ) -> list[MoveT]:
+        return self._decode(start, payload, plies, version, observe, None, None)
+
+    def decode_texts(
+        self, start: BoardT, payload: bytes, plies: int, version: int, notation: str | None,
+    ) -> tuple[list[MoveT], list[str]]:
+        """:meth:`decode`, each move written in ``notation`` in the decoding loop (no observer called per ply)."""
+        texts: list[str] = []
+        return self._decode(start, payload, plies, version, None, texts, notation), texts
+
+    def _decode(
+        self, start: BoardT, payload: bytes, plies: int, version: int,
+        observe: Observer[BoardT, MoveT] | None, texts: list[str] | None, notation: str | None,
+    ) -> list[MoveT]:
+        """The moves of ``payload`` played on ``start``; each seen by ``observe``, and, given ``texts``, written there
+        in ``notation`` from the position before it. The deadline is checked every
+        :data:`~plybits.deadline.EVERY` plies from ply 0 (a compiled ply takes microseconds)."""
         model = self.model(version)
         decoder = RangeDecoder(payload)
         position = start
+        write = cast("Position[MoveT]", start).move_text if texts is not None else None
+        timed = deadline_active()
         history: list[MoveT] = []
         ply = 0
         try:
             for ply in range(plies):
-                check_deadline(ply)
+                if timed and ply % EVERY == 0:
+                    check_deadline(ply)
                 move: MoveT = model.decode_ply(decoder, position, history)
                 if observe is not None:
                     observe(position, move)
+                if write is not None and texts is not None:
+                    texts.append(write(move, notation))
                 position.push(move)
                 history.append(move)
             ply = plies
@@ -461,7 +483,8 @@ class RankStepEncoder(StepEncoder[BoardT, MoveT]):
 
     def add(self, position: BoardT, move: MoveT) -> None:
         ply = len(self.moves)
-        check_deadline(ply)
+        if ply % EVERY == 0:  # the replay feeding it checks every ply too
+            check_deadline(ply)
         if self.error is None:
             try:
                 self.model.encode_ply(self.encoder, position, move, self.moves)

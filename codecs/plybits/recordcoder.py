@@ -4,7 +4,7 @@ contexts, and the coding of bits, numbers, bit-tree symbols and UTF-8 text throu
 A writer (:class:`Writer`) is given each value, codes it and returns it; a reader (:class:`Reader`) is given a
 placeholder and returns what it decodes: the section's layout is written once, for both. The layout itself
 (which model codes what, in which context) stays in :mod:`plybits.recordsection`; this module is its hot
-core, compiled with mypyc (:mod:`plybits.compiled`): concrete ``int``/``list[int]`` state and final classes.
+core, compiled with mypyc (:mod:`plybits.compiled`): concrete ``int`` state, packed arrays and final classes.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
 from plybits.container import MAX_STRING
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
+from plybits.packed import int_array
 from plybits.rangecoder import RangeDecoder, RangeEncoder
 
 PROB_BITS: Final = 12
@@ -27,7 +28,7 @@ PROB_MAX: Final = PROB_ONE - 16
 RATE_LIMIT: Final = 30
 """A context's first observations weigh ``1 / (n + 2)`` (a Krichevsky–Trofimov estimate); from the
 ``RATE_LIMIT``-th on, ``1 / (RATE_LIMIT + 2)``."""
-_RATES: Final = vec[i64]([(1 << 16) // (n + 2) for n in range(RATE_LIMIT + 1)])
+_RATES: Final = int_array([(1 << 16) // (n + 2) for n in range(RATE_LIMIT + 1)])
 DECISIONS_PER_BYTE: Final = 2048
 """Most binary decisions a section may hold per byte of its length (eight bits over the cheapest
 decision's 0.0056 bits is 1,430): more is not data a writer made, and reading stops there."""
@@ -44,13 +45,13 @@ _PROB_MASK: Final = PROB_ONE - 1
 @final
 class Bits:
     """A bank of adaptive binary contexts: each one's probability of 0 (``PROB_BITS`` bits) and, above it, how often
-    it was seen, in one int of a packed array (so that a copy, made for every section, is one memory copy, and a
+    it was seen, in one int of an :func:`~plybits.packed.int_array` (so that a copy, made for every section, is one memory copy, and a
     compiled update boxes nothing)."""
 
     __slots__ = ("state",)
 
     def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
-        self.state: vec[i64] = vec[i64]([p | seen << _SEEN_SHIFT] * size)
+        self.state: vec[i64] = int_array([p | seen << _SEEN_SHIFT] * size)
 
     def copy(self) -> Bits:
         """An independent copy, in its current state."""
