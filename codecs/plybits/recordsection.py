@@ -682,7 +682,7 @@ class _Section:
                 raise InvalidDataError(f"time control {text} is common but coded in full")
         else:
             text = common[c.uniform(len(common), common.index(value) if c.writing else 0)]
-        base, increment = (int(n) for n in text.split("+"))
+        base, increment = [int(n) for n in text.split("+")]
         self.s.base_ms, self.s.increment_ms = base * 1000, increment * 1000
         return text
 
@@ -1060,7 +1060,7 @@ class _NotesReader(_Section):
         plies = m.plies.at_most(c, self.plies_left, "variation plies (beyond the ply limit)")
         self.plies_left -= plies
         size = m.size.at_most(c, self.r.size, "variation payload size")
-        payload = bytes(c.uniform(256) for _ in range(size))
+        payload = bytes([c.uniform(256) for _ in range(size)])
         try:
             moves = self.scheme.decode(position.copy(), payload, plies, self.version)
         except InvalidDataError as err:
