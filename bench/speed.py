@@ -15,6 +15,10 @@ must be equal, and so must every container they encode, byte for byte.
 The command-line rows run ``python -m plybits encode`` / ``decode`` of ``--cli-games`` chess games as one file
 (``rank``, each record whole: the command's default fidelity), on each side of this tree, the whole process timed; a run over an empty file is timed
 beside it, and games/s is taken over the difference (the start-up left out), with the start-up given apart.
+
+The batch rows POST the same games as one NDJSON batch to this tree's server (``plybits serve``, compiled), encode
+then decode, and count games per CPU-second of the server and its worker processes (the issue's "a core") and per
+second of wall time.
 """
 
 from __future__ import annotations
@@ -117,6 +121,69 @@ def cli_seconds(side: str, base: Path, verb: str, path: Path, scheme: str) -> fl
     return time.perf_counter() - started
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) used so far by the process ``pid`` and every live process under it, from /proc."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:  # ended meanwhile
+                continue
+            parents[int(entry)] = int(fields[1])
+            ticks[int(entry)] = int(fields[11]) + int(fields[12])
+    family = {pid}
+    grown = True
+    while grown:
+        grown = False
+        for child, parent in parents.items():
+            if parent in family and child not in family:
+                family.add(child)
+                grown = True
+    return sum(ticks.get(member, 0) for member in family) / os.sysconf("SC_CLK_TCK")
+
+
+def batch_run(port: int, server_pid: int, op: str, body: bytes, games: int) -> tuple[float, float, list[dict[str, Any]]]:
+    """One ``POST /v1/batch/{op}`` of ``body`` (``games`` NDJSON lines): (games per CPU-second of the server and its
+    worker processes, games per wall second, the answers, each checked a result)."""
+    import httpx
+
+    cpu = tree_cpu_seconds(server_pid)
+    started = time.perf_counter()
+    response = httpx.post(f"http://127.0.0.1:{port}/v1/batch/{op}", content=body, timeout=600,
+                          headers={"content-type": "application/x-ndjson"})
+    wall = time.perf_counter() - started
+    cpu = tree_cpu_seconds(server_pid) - cpu
+    answers = [json.loads(line) for line in response.content.splitlines()]
+    if response.status_code != 200 or len(answers) != games or any("result" not in a for a in answers):
+        raise SystemExit(f"batch {op}: {response.status_code}, {len(answers)} answers of {games}, not all results")
+    return games / cpu, games / wall, answers
+
+
+def batch_rates(records: list[str], rounds: int) -> dict[str, list[tuple[float, float]]]:
+    """Per round, (games per CPU-second, games per wall second) of this tree's server (compiled, as it runs) encoding
+    ``records`` (chess, ``rank``, whole records) in one batch, and decoding the containers it answered in another."""
+    from bench.load import free_port, start_server, stop_server
+
+    encode_body = "".join(json.dumps({"game": "chess", "scheme": "rank", "record": r}) + "\n" for r in records).encode()
+    port = free_port()
+    server = start_server(port)
+    rates: dict[str, list[tuple[float, float]]] = {"encode": [], "decode": []}
+    try:
+        batch_run(port, server.pid, "encode", encode_body, len(records))  # warm: the worker processes start
+        for _ in range(rounds):
+            per_cpu, per_wall, answers = batch_run(port, server.pid, "encode", encode_body, len(records))
+            rates["encode"].append((per_cpu, per_wall))
+            decode_body = "".join(json.dumps({"data": a["result"]["data"]}) + "\n" for a in answers).encode()
+            per_cpu, per_wall, _ = batch_run(port, server.pid, "decode", decode_body, len(records))
+            rates["decode"].append((per_cpu, per_wall))
+    finally:
+        stop_server(server)
+    return rates
+
+
 def spread(values: list[float]) -> str:
     return f"{statistics.median(values):,.0f} ({min(values):,.0f}-{max(values):,.0f})"
 
@@ -178,6 +245,7 @@ def main(argv: list[str] | None = None) -> None:
                         cli[verb + "0"][side].append(cli_seconds(side, base, verb, empty, "rank"))
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
+    batch = batch_rates(cli_records, args.rounds)
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                           text=True).stdout.strip()
     rows = []
@@ -197,6 +265,8 @@ def main(argv: list[str] | None = None) -> None:
         start = {side: [1000 * t0 for t0 in cli[verb + "0"][side]] for side in SIDES[:2]}
         cli_rows.append(f"| `plybits {verb}` of {games} chess games (`rank`) | {spread(rates['compiled'])} | "
                         f"{spread(rates['pure'])} | {spread(start['compiled'])} | {spread(start['pure'])} |")
+    batch_rows = [f"| `POST /v1/batch/{op}` of {games} chess games (`rank`) | {spread([c for c, _ in batch[op]])} | "
+                  f"{spread([w for _, w in batch[op]])} |" for op in ("encode", "decode")]
     section = "\n".join([
         "## Speed: this tree against the pure-Python build of an earlier revision",
         "",
@@ -217,6 +287,15 @@ def main(argv: list[str] | None = None) -> None:
         "| run | games/s, compiled | games/s, pure Python | start-up ms, compiled | start-up ms, pure Python |",
         "|---|---:|---:|---:|---:|",
         *cli_rows,
+        "",
+        "The batch API (compiled): one `plybits serve` process (as `make serve` runs it) and its worker processes; one "
+        "NDJSON batch of the same games a round (encode: `rank`, whole records; decode: the containers it answered), "
+        "after one batch to warm up; games per CPU-second of the server and all its processes (/proc), and per second "
+        "of wall time, median (min-max) of the rounds:",
+        "",
+        "| run | games per CPU-second | games/s, wall |",
+        "|---|---:|---:|",
+        *batch_rows,
     ])
     publish("speed", section, args.write)
 

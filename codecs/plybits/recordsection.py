@@ -144,8 +144,8 @@ _MATE_RE = re.compile(r"#-?[1-9][0-9]{0,4}")
 _COMMAND_RE = re.compile(r"\[%(clk|emt|eval) ([^\[\]]*)\]")
 
 _NAME_INDEX = {name: i for i, name in enumerate(dictionary.TAG_NAMES)}
-_MONTHS = {"??", *(f"{month:02d}" for month in range(1, 13))}
-_DAYS = {"??", *(f"{day:02d}" for day in range(1, 32))}
+_MONTHS = {"??", *[f"{month:02d}" for month in range(1, 13)]}
+_DAYS = {"??", *[f"{day:02d}" for day in range(1, 32)]}
 _REST_NONE, _REST_DECIMAL, _REST_ID, _REST_TEXT = range(4)
 
 
@@ -641,7 +641,7 @@ class _Section:
         if check:
             return value if match and int(match.group(1)) < 24 and int(match.group(2)) < 60 and int(
                 match.group(3)) < 60 else None
-        h, mi, s = (int(g) for g in match.groups()) if match else (0, 0, 0)
+        h, mi, s = [int(g) for g in match.groups()] if match else [0, 0, 0]
         h, mi, s = c.uniform(24, h), c.uniform(60, mi), c.uniform(60, s)
         return f"{h:02d}:{mi:02d}:{s:02d}"
 
@@ -674,7 +674,7 @@ class _Section:
             return value if _TIME_CONTROL_RE.fullmatch(value) else None
         common = dictionary.TIME_CONTROLS
         if c.bit(m.flags, _F_COMMON_TC, int(value not in common)):
-            base, increment = (int(n) for n in value.split("+")) if c.writing else (0, 0)
+            base, increment = [int(n) for n in value.split("+")] if c.writing else [0, 0]
             base = m.small.code(c, base - 1, 1) + 1
             increment = m.small.code(c, increment, 2)
             text = f"{base}+{increment}"
