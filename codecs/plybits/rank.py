@@ -460,6 +460,7 @@ class RankScheme(Scheme[BoardT, MoveT]):
         decoder = RangeDecoder(payload)
         position = start
         write = cast("Position[MoveT]", start).move_text if texts is not None else None
+        play = position.push  # looked up once: a game's Position may be an interpreted subclass of a compiled board
         timed = deadline_active()
         history: list[MoveT] = []
         ply = 0
@@ -472,7 +473,7 @@ class RankScheme(Scheme[BoardT, MoveT]):
                     observe(position, move)
                 if write is not None and texts is not None:
                     texts.append(write(move, notation))
-                position.push(move)
+                play(move)
                 history.append(move)
             ply = plies
             decoder.finish()
