@@ -9,7 +9,7 @@ import pytest
 
 import plybits
 from plybits.chess import GAME
-from plybits.chess.board import REANCHOR, Board, legal_moves, parse_square
+from plybits.chess.board import REANCHOR, Board, has_legal_move, legal_moves, parse_square
 from plybits.chess.rank import _RANK_UNIT, _attack_maps
 from plybits.chess.notation import parse_san, parse_uci, san, uci
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -244,6 +244,37 @@ def test_gives_check_agrees_with_the_position_after_the_move(fen):
     nulled = board.copy()
     nulled.push(parse_san(nulled, "--"))
     check_all(nulled)
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        KIWIPETE,
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # stalemate
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",  # mate
+        "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1",  # smothered mate: no king step, no other move
+        "4k3/4r3/8/8/8/8/3PPP2/3QKR2 w - - 0 1",  # checked, the king boxed in: only a block or capture answers
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/8/8/R2pP2k/8/8/8/K7 w - d6 0 1",
+    ],
+)
+def test_has_legal_move_agrees_with_python_chess(fen):
+    # every position two plies deep, the king's steps looked for first and the full generation after them
+    def check(board):
+        reference = chess.Board(board.fen())
+        assert has_legal_move(board) == any(True for _ in reference.legal_moves), board.fen()
+        assert has_legal_move(board) == (len(board.legal_moves()) > 0)  # cached moves answer the same
+
+    board = GAME.position(fen)
+    check(GAME.position(fen))
+    for m in board.legal_moves():
+        child = board.copy()
+        child.push(m)
+        check(child)
+        for reply in child.legal_moves()[:8]:
+            grandchild = child.copy()
+            grandchild.push(reply)
+            check(grandchild)
 
 
 def test_pawn_captures_need_the_file():

@@ -218,6 +218,18 @@ def load_model_data(package: str, filename: str) -> dict[str, Any]:
     return data
 
 
+def _index_of(moves: list[Any], move: Any) -> int:
+    """The index of ``move`` in ``moves``: found by identity first (games that intern their moves, chess, make the
+    played move the listed object; ``list.index`` compares each tuple it passes, ~40 ns a move), else by equality.
+
+    :raises ValueError: if ``move`` is not listed.
+    """
+    for i in range(len(moves)):
+        if moves[i] is move:
+            return i
+    return moves.index(move)
+
+
 # Compiled with mypyc (docs/architecture.md, "Compiled build"); entropy's ChanceModel subclasses it interpreted.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class MoveModel:
@@ -248,7 +260,7 @@ class MoveModel:
     def encode_ply(self, encoder: RangeEncoder, position: Any, move: Any, history: Sequence[Any]) -> None:
         """Code ``move`` (legal in ``position``)."""
         moves, scores = self.scored(position, history)
-        index = moves.index(move)
+        index = _index_of(moves, move)
         if scores is None:
             encoder.encode(index, 1, len(moves))
         else:
@@ -448,6 +460,7 @@ class RankScheme(Scheme[BoardT, MoveT]):
         decoder = RangeDecoder(payload)
         position = start
         write = cast("Position[MoveT]", start).move_text if texts is not None else None
+        play = position.push  # looked up once: a game's Position may be an interpreted subclass of a compiled board
         timed = deadline_active()
         history: list[MoveT] = []
         ply = 0
@@ -460,7 +473,7 @@ class RankScheme(Scheme[BoardT, MoveT]):
                     observe(position, move)
                 if write is not None and texts is not None:
                     texts.append(write(move, notation))
-                position.push(move)
+                play(move)
                 history.append(move)
             ply = plies
             decoder.finish()

@@ -763,6 +763,28 @@ def legal_moves(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) ->
     return legal[:]
 
 
+def has_legal_move(board: Board) -> bool:
+    """Whether the side to move has a legal move (``bool(legal_moves(board))``): a legal king step, looked for
+    first, answers without generating the moves (a check mark's mate test: most checked kings can step)."""
+    if board._legal is None:
+        b = board.cells
+        them: i64 = board.turn ^ BLACK
+        k: i64 = board.kings[board.turn >> 3]
+        king = b[k]
+        b[k] = EMPTY  # lifted, so that it does not hide the squares behind it from a slider
+        found = False
+        for step in _KING_STEP_ARRAY:
+            t: i64 = k + step
+            q: i64 = b[t]
+            if (q == 0 or q ^ them < 8) and not _attacked(b, t, them):
+                found = True
+                break
+        b[k] = king
+        if found:
+            return True
+    return len(legal_moves(board)) > 0
+
+
 def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
     """The legal moves in canonical order: by origin square, then target square, then promotion kind (knight,
     bishop, rook, queen). Square indices grow as a1 = 0 ... h8 = 63 do and promotion kinds in that order, so

@@ -37,7 +37,7 @@ from plybits.chess.board import (
     castling_two_step,
     checked_move,
     gives_check,
-    legal_moves,
+    has_legal_move,
     push,
     square,
 )
@@ -334,7 +334,7 @@ def san(board: Board, m: Move) -> str:
     if gives_check(board, m):  # only a check needs the position after it, to tell mate
         after = board.copy(history=False)
         push(after, m)
-        text += "#" if not legal_moves(after) else "+"
+        text += "+" if has_legal_move(after) else "#"
     return text
 
 
