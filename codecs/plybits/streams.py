@@ -90,7 +90,7 @@ def line_text(raw: bytes, first: bool = False) -> str:
 
 
 def split_stream(
-    game_name: str, lines: Iterable[str | LongLine | None], *, max_chars: int = 1 << 20
+    game_name: str, lines: Iterable[str | LongLine | None], *, max_chars: int = 1 << 20, ended: bool = False
 ) -> Iterator[str | PlybitsError]:
     """The records of a multi-record file read line by line (a multi-game PGN, say), lazily.
 
@@ -99,17 +99,19 @@ def split_stream(
     :func:`plybits.pgntext.split_records` cuts it, so only one record is ever held; any other game reads
     the whole text as one record. A record over ``max_chars``, or holding a line over the line limit (a
     :class:`~plybits.pgntext.LongLine`, or ``None``), is not held: a :class:`LimitExceededError` is
-    yielded in its place, and its neighbours are read as usual.
+    yielded in its place, and its neighbours are read as usual. ``ended``: every text line already ends with its
+    ``\n`` (as :func:`record_lines` gives them), so none is looked at for it.
     """
-    ended = (line if line is None or isinstance(line, LongLine) or line.endswith("\n") else line + "\n"
-             for line in lines)
+    if not ended:
+        lines = (line if line is None or isinstance(line, LongLine) or line.endswith("\n") else line + "\n"
+                 for line in lines)
     if get_game(game_name).splits_records:
-        yield from cut_records(ended, max_chars=max_chars)
+        yield from cut_records(lines, max_chars=max_chars)
         return
     piece: list[str] = []
     size = 0
     problem: str | None = None
-    for line in ended:
+    for line in lines:
         if not isinstance(line, str):
             problem = "a line of this record is longer than the line limit"
         elif problem is None:
