@@ -205,8 +205,9 @@ def ndjson_requests(op: str, lines: Iterator[bytes | None], defaults: dict[str, 
 
 def record_requests(op: str, lines: Iterator[str | LongLine], game: str, defaults: dict[str, str],
                     settings: Settings, counter: Counter) -> Iterator[tuple[int, Any]]:
-    """``(game number, request object | Refused)`` for every record of a multi-game file; 1-based."""
-    for number, record in enumerate(split_stream(game, lines, max_chars=settings.max_line_bytes), 1):
+    """``(game number, request object | Refused)`` for every record of a multi-game file, its ``lines`` as
+    :func:`~plybits.streams.record_lines` gives them; 1-based."""
+    for number, record in enumerate(split_stream(game, lines, max_chars=settings.max_line_bytes, ended=True), 1):
         counter.seen = number
         if number > settings.max_games:
             yield number, Refused(problem_body(LimitExceededError(

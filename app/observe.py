@@ -74,6 +74,12 @@ def latency_histogram(path: str) -> Histogram:
     return LATENCY.labels(path)
 
 
+@cache
+def plies_counter(op: str, game: str) -> Counter:
+    """The ``plybits_plies_total`` series of an (operation, game): a registered game's name, a bounded set."""
+    return PLIES.labels(op, game)
+
+
 def configure_access_log() -> None:
     """Send ``plybits.access`` records, as they are (already JSON), to stderr, once."""
     if not access_log.handlers:

@@ -29,7 +29,7 @@ from app.models import (
     ValidateRequest,
     ValidateResponse,
 )
-from app.observe import PLIES
+from app.observe import plies_counter
 from app.settings import Settings
 from app.work import Workers
 from plybits import records, registry
@@ -80,7 +80,7 @@ R = TypeVar("R", EncodeResponse, DecodeResponse)
 
 def counted(op: str, response: R) -> R:
     """``response``, its plies counted in the metrics (here in the service process: a worker's counts are lost)."""
-    PLIES.labels(op, response.game).inc(response.plies)
+    plies_counter(op, response.game).inc(response.plies)
     return response
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,7 +17,8 @@ from app.settings import Settings
 from plybits import container, registry, svg
 from plybits.bitio import BitReader, BitWriter
 from plybits.errors import IllegalMoveError, InvalidDataError, InvalidMoveError, InvalidPositionError, PlybitsError
-from plybits.game import Game, MoveScheme, Speaks
+from plybits.game import Game, MoveScheme, Speaks, notation_of
+from plybits.records import write_moves
 
 NAMES = [f + r for r in "123" for f in "abc"]
 """Cell names by number: a1 b1 c1 a2 ... c3."""
@@ -207,3 +208,30 @@ def test_the_batch_endpoint(tictactoe: None, api: TestClient) -> None:
 def test_no_drawing_is_a_clear_error(tictactoe: None) -> None:
     with pytest.raises(PlybitsError, match="no board drawing"):
         svg.render("tictactoe", None)
+
+
+class SelfSpoken(Board):
+    """A position that reads and writes its moves by its own methods (no :class:`Speaks` notation module)."""
+
+    def parse_move(self, text: str, notation: str | None = None) -> int:
+        return Cells.parse_move(self, text, notation)
+
+    def move_text(self, move: int, notation: str | None = None) -> str:
+        return "cell " + Cells.move_text(self, move, notation)
+
+    fen = Position.fen
+    status = Position.status
+    occupied = Position.occupied
+
+
+def test_hot_loops_speak_through_the_notation_module_or_the_position() -> None:
+    spoken = Position()
+    assert notation_of(spoken) is cast(object, Position.notation_module)
+    assert notation_of(spoken).parse_move(spoken, "b2") == 4
+    own = SelfSpoken()
+    assert notation_of(own).parse_move(own, "b2") == 4
+    assert notation_of(own).move_text(own, 4) == "cell b2"
+    with pytest.raises(IllegalMoveError):
+        own.push(4)
+        notation_of(own).parse_move(own, "b2")
+    assert write_moves(SelfSpoken(), [0, 4]) == ["cell a1", "cell b2"]

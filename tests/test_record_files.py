@@ -41,7 +41,16 @@ def records_of(game: str, text: str, limit: int = LINE_LIMIT) -> list[str | Plyb
     """What the batch endpoints read from ``text``: lines of at most ``limit`` bytes, then records."""
     data = text.encode()
     chunks = [data[i:i + 1000] for i in range(0, len(data), 1000)]
-    return list(split_stream(game, record_lines(iter(chunks), limit), max_chars=limit))
+    return list(split_stream(game, record_lines(iter(chunks), limit), max_chars=limit, ended=True))
+
+
+@pytest.mark.parametrize("game", ["chess", "entropy"])
+def test_lines_given_ended_are_cut_as_lines_looked_at(game: str) -> None:
+    text = GAME_ONE + "\n" + TAGLESS + "\n" + GAME_TWO if game == "chess" else "a b\nc\n"
+    stripped = [line.rstrip("\n") for line in text.splitlines(keepends=True)]
+    assert records_of(game, text) == list(split_stream(game, stripped, max_chars=LINE_LIMIT))
+    assert records_of(game, text) == list(split_stream(game, record_lines(iter([text.encode()]), LINE_LIMIT),
+                                                       max_chars=LINE_LIMIT))
 
 
 def python_chess_games(text: str) -> list[chess.pgn.Game]:

@@ -106,6 +106,27 @@ class Speaks(Generic[MoveT]):
         return self.notation_module.move_text(self, move, notation)
 
 
+class _Forwarding(Generic[MoveT]):
+    """The notation of a position that is no :class:`Speaks` position: its own methods, called as a module's."""
+
+    def parse_move(self, board: Position[MoveT], text: str, notation: str | None = None) -> MoveT:
+        return board.parse_move(text, notation)
+
+    def move_text(self, board: Position[MoveT], move: MoveT, notation: str | None = None) -> str:
+        return board.move_text(move, notation)
+
+
+def notation_of(position: Position[MoveT]) -> Notation[Position[MoveT], MoveT]:
+    """What reads and writes ``position``'s moves as ``parse_move(position, text, notation)`` and
+    ``move_text(position, move, notation)``: its class's :attr:`Speaks.notation_module` (a loop over plies calls
+    the module's functions, not the position's forwarding methods, a Python call less a ply), else the
+    position's own methods."""
+    module = getattr(type(position), "notation_module", None)
+    if module is None:
+        return _Forwarding()
+    return cast("Notation[Position[MoveT], MoveT]", module)
+
+
 Observer = Callable[[BoardT, MoveT], None]
 """``observe(position, move)``: sees each move with the position before it is played (not to be changed)."""
 
@@ -273,13 +294,14 @@ class Scheme(ABC, Generic[BoardT, MoveT]):
         """
         texts: list[str] = []
         keep = texts.append
-        write = cast("Position[MoveT]", start).move_text  # the observer sees ``start`` itself, as decode plays it
+        written = cast("Position[MoveT]", start)  # the observer sees ``start`` itself, as decode plays it
+        write = notation_of(written).move_text
         timed = deadline_active()
 
         def observe(position: BoardT, move: MoveT) -> None:
             if timed and len(texts) % EVERY == 0:
                 check_deadline(len(texts))
-            keep(write(move, notation))
+            keep(write(written, move, notation))
 
         return self.decode(start, payload, plies, version, observe), texts
 

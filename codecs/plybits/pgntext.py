@@ -443,23 +443,29 @@ class RecordCuts:
     def starts_record(self, line: str | LongLine | None) -> bool:
         """Whether ``line`` (with its ``\\n``; a :class:`LongLine` or ``None`` for one over the line limit, read
         as movetext when its head is unknown) begins a new record; ``line`` is then read into the new one."""
-        if isinstance(line, str):
+        in_comment = self.in_comment
+        if isinstance(line, str):  # the usual line (~30 a game), its state read and written once
             stripped = line.strip()
-            blank, tag = not stripped, stripped.startswith("[")
-        else:
-            stripped, blank, tag = "", False, line is not None and line.is_tag()
-        new = not self.in_comment and ((self.ended and not blank) or (self.in_moves and tag))
+            blank = not stripped
+            tag = stripped[:1] == "["
+            new = not in_comment and ((self.ended and not blank) or (self.in_moves and tag))
+            in_moves = self.in_moves and not new
+            if new:
+                self.ended = False
+            if in_moves and not in_comment and blank:
+                self.ended = True
+            elif not blank and not tag and stripped[:1] != "%":
+                in_moves = True
+            self.in_moves = in_moves
+            if in_moves and (in_comment or "{" in line or "}" in line):
+                self.in_comment = comment_open_after(line, in_comment)
+            return new
+        tag = line is not None and line.is_tag()
+        new = not in_comment and (self.ended or (self.in_moves and tag))
         if new:
             self.in_moves = self.ended = False
-        if not isinstance(line, str):
-            if not tag and not self.in_comment:
-                self.in_moves = True
-        elif self.in_moves and not self.in_comment and blank:
-            self.ended = True
-        elif not blank and not tag and not stripped.startswith("%"):
+        if not tag and not in_comment:
             self.in_moves = True
-        if isinstance(line, str) and self.in_moves and ("{" in line or "}" in line or self.in_comment):
-            self.in_comment = comment_open_after(line, self.in_comment)
         return new
 
 

@@ -23,7 +23,7 @@ from plybits.errors import (
     PlybitsError,
     UnknownCodecError,
 )
-from plybits.game import Observer, Position, Record
+from plybits.game import Observer, Position, Record, notation_of
 from plybits.recordsection import read_section, write_section
 from plybits.registry import AnyGame, AnyScheme, get_game, get_scheme, scheme_by_id
 
@@ -181,7 +181,7 @@ def _read(
     start_position = game.position(start)
     position = start_position.copy()
     played: list[Any] = []
-    parse = position.parse_move
+    parse = notation_of(position).parse_move
     push = position.push
     keep = played.append
     error: PlybitsError | None = None
@@ -197,7 +197,7 @@ def _read(
         if timed:
             check_deadline(ply)
         try:
-            move = parse(token, notation)
+            move = parse(position, token, notation)
         except PlybitsError as err:
             error = err.at(ply, token)
             break
@@ -323,10 +323,11 @@ def walk(replay: Replay, notations: Sequence[str | None] = (None,)) -> Walk:
 def write_moves(start: Position[Any], moves: Sequence[Any], notation: str | None = None) -> list[str]:
     """``moves`` played from ``start`` written in ``notation``."""
     position = start.copy()
+    write = notation_of(position).move_text
     out = []
     for ply, move in enumerate(moves):
         check_deadline(ply)
-        out.append(position.move_text(move, notation))
+        out.append(write(position, move, notation))
         position.push(move)
     return out
 
@@ -533,6 +534,7 @@ def _notes_text(replay: Replay, notation: str | None) -> Notes[str]:
 def _line_text(branch: Position[Any], line: Line[Any], notation: str | None) -> Line[str]:
     """``line`` played from ``branch`` (not changed), its moves and its nested variations written in ``notation``."""
     position = branch.copy()
+    write = notation_of(position).move_text
     moves: list[str] = []
     steps: list[Step[str]] = []
     for index, move in enumerate(line.moves):
@@ -541,7 +543,7 @@ def _line_text(branch: Position[Any], line: Line[Any], notation: str | None) -> 
             step = line.steps[index]
             steps.append(Step(step.nags, step.comments, [_line_text(position, nested, notation)
                                                         for nested in step.variations]))
-        moves.append(position.move_text(move, notation))
+        moves.append(write(position, move, notation))
         position.push(move)
     return Line(moves, steps, line.comments)
 

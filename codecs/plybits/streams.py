@@ -34,18 +34,11 @@ def split_lines(chunks: Iterable[bytes], max_bytes: int, *, head: int = 0) -> It
     buf = bytearray()
     skipping: bytes | None = None  # the head of the over-long line being skipped
     for chunk in chunks:
-        start = 0
-        while True:
-            end = chunk.find(b"\n", start)
-            if end < 0:
-                if skipping is None:
-                    buf += chunk[start:]
-                    if len(buf) > max_bytes:
-                        skipping = bytes(buf[:head])
-                        buf.clear()
-                break
+        parts = chunk.split(b"\n")  # the chunk's whole lines at once: a chunk is held anyway
+        last = len(parts) - 1
+        if last:
             if skipping is None:
-                buf += chunk[start:end]
+                buf += parts[0]
                 if len(buf) > max_bytes:
                     skipping = bytes(buf[:head])
             if skipping is not None:
@@ -54,7 +47,17 @@ def split_lines(chunks: Iterable[bytes], max_bytes: int, *, head: int = 0) -> It
                 yield bytes(buf)
             buf.clear()
             skipping = None
-            start = end + 1
+            for at in range(1, last):
+                line = parts[at]
+                if len(line) > max_bytes:
+                    yield LongLine(line[:head]) if head else TOO_LONG
+                else:
+                    yield line
+        if skipping is None:
+            buf += parts[last]
+            if len(buf) > max_bytes:
+                skipping = bytes(buf[:head])
+                buf.clear()
     if skipping is not None:
         yield LongLine(skipping) if head else TOO_LONG
     elif buf:
@@ -67,10 +70,12 @@ def record_lines(chunks: Iterable[bytes], max_bytes: int) -> Iterator[str | Long
     UTF-8 (a leading BOM dropped), a line that is not UTF-8 read as Latin-1; no ``\\r`` before the ``\\n``.
     A line longer than ``max_bytes`` comes as a :class:`~plybits.pgntext.LongLine`.
     """
-    first = True
-    for raw in split_lines(chunks, max_bytes, head=HEAD_BYTES):
-        yield raw if isinstance(raw, LongLine) else line_text(raw, first) + "\n"
-        first = False
+    lines = split_lines(chunks, max_bytes, head=HEAD_BYTES)
+    for raw in lines:  # the first line (its BOM), then the others
+        yield raw if isinstance(raw, LongLine) else line_text(raw, True) + "\n"
+        break
+    for raw in lines:
+        yield raw if isinstance(raw, LongLine) else line_text(raw) + "\n"
 
 
 def line_text(raw: bytes, first: bool = False) -> str:
@@ -81,11 +86,11 @@ def line_text(raw: bytes, first: bool = False) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    return text.rstrip("\r")
+    return text.rstrip("\r") if text.endswith("\r") else text
 
 
 def split_stream(
-    game_name: str, lines: Iterable[str | LongLine | None], *, max_chars: int = 1 << 20
+    game_name: str, lines: Iterable[str | LongLine | None], *, max_chars: int = 1 << 20, ended: bool = False
 ) -> Iterator[str | PlybitsError]:
     """The records of a multi-record file read line by line (a multi-game PGN, say), lazily.
 
@@ -94,17 +99,19 @@ def split_stream(
     :func:`plybits.pgntext.split_records` cuts it, so only one record is ever held; any other game reads
     the whole text as one record. A record over ``max_chars``, or holding a line over the line limit (a
     :class:`~plybits.pgntext.LongLine`, or ``None``), is not held: a :class:`LimitExceededError` is
-    yielded in its place, and its neighbours are read as usual.
+    yielded in its place, and its neighbours are read as usual. ``ended``: every text line already ends with its
+    ``\n`` (as :func:`record_lines` gives them), so none is looked at for it.
     """
-    ended = (line if line is None or isinstance(line, LongLine) or line.endswith("\n") else line + "\n"
-             for line in lines)
+    if not ended:
+        lines = (line if line is None or isinstance(line, LongLine) or line.endswith("\n") else line + "\n"
+                 for line in lines)
     if get_game(game_name).splits_records:
-        yield from cut_records(ended, max_chars=max_chars)
+        yield from cut_records(lines, max_chars=max_chars)
         return
     piece: list[str] = []
     size = 0
     problem: str | None = None
-    for line in ended:
+    for line in lines:
         if not isinstance(line, str):
             problem = "a line of this record is longer than the line limit"
         elif problem is None:
