@@ -25,7 +25,7 @@ from plybits.deadline import EVERY
 from plybits.deadline import active as deadline_active
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
-from plybits.game import MoveT, Observer, BoardT, Position, Scheme, StepEncoder
+from plybits.game import MoveT, Observer, BoardT, Position, Scheme, StepEncoder, notation_of
 from plybits.packed import int_array
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
 
@@ -459,7 +459,8 @@ class RankScheme(Scheme[BoardT, MoveT]):
         model = self.model(version)
         decoder = RangeDecoder(payload)
         position = start
-        write = cast("Position[MoveT]", start).move_text if texts is not None else None
+        speaker = cast("Position[MoveT]", start)  # the position decode plays on, as its notation module reads it
+        write = notation_of(speaker).move_text if texts is not None else None
         play = position.push  # looked up once: a game's Position may be an interpreted subclass of a compiled board
         timed = deadline_active()
         history: list[MoveT] = []
@@ -472,7 +473,7 @@ class RankScheme(Scheme[BoardT, MoveT]):
                 if observe is not None:
                     observe(position, move)
                 if write is not None and texts is not None:
-                    texts.append(write(move, notation))
+                    texts.append(write(speaker, move, notation))
                 play(move)
                 history.append(move)
             ply = plies
