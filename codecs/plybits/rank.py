@@ -66,7 +66,6 @@ SCORE_INTS: Final[list[object]] = list(range(SCORE_LOW, -SCORE_LOW))
 -5 .. 256, and allocating and freeing an int per move cost about a tenth of a compiled ply (docs/architecture.md)."""
 
 
-
 def softmax_frequencies(scores: list[int], budget: int = MAX_TOTAL) -> list[int]:
     """Integer frequencies proportional to ``2^(score/32)``, each at least 1, summing to at most ``budget``.
 
