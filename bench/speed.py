@@ -122,18 +122,17 @@ def cli_seconds(side: str, base: Path, verb: str, path: Path, scheme: str) -> fl
 
 
 def tree_cpu_seconds(pid: int) -> float:
-    """CPU seconds (user and system) used so far by the process ``pid`` and every live process under it, from /proc."""
+    """CPU seconds used so far by the process ``pid`` and every live process under it: the sum over their threads
+    of /proc's scheduler run time (nanoseconds; the clock-tick counters in ``stat`` are 10 ms coarse, which a short
+    batch can fall under entirely)."""
     parents: dict[int, int] = {}
-    ticks: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat", encoding="ascii") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
+                    parents[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
             except OSError:  # ended meanwhile
                 continue
-            parents[int(entry)] = int(fields[1])
-            ticks[int(entry)] = int(fields[11]) + int(fields[12])
     family = {pid}
     grown = True
     while grown:
@@ -142,7 +141,15 @@ def tree_cpu_seconds(pid: int) -> float:
             if parent in family and child not in family:
                 family.add(child)
                 grown = True
-    return sum(ticks.get(member, 0) for member in family) / os.sysconf("SC_CLK_TCK")
+    nanoseconds = 0
+    for member in family:
+        try:
+            for task in os.listdir(f"/proc/{member}/task"):
+                with open(f"/proc/{member}/task/{task}/schedstat", encoding="ascii") as handle:
+                    nanoseconds += int(handle.read().split()[0])
+        except OSError:  # ended meanwhile
+            continue
+    return nanoseconds / 1e9
 
 
 def batch_run(port: int, server_pid: int, op: str, body: bytes, games: int) -> tuple[float, float, list[dict[str, Any]]]:
@@ -159,6 +166,8 @@ def batch_run(port: int, server_pid: int, op: str, body: bytes, games: int) -> t
     answers = [json.loads(line) for line in response.content.splitlines()]
     if response.status_code != 200 or len(answers) != games or any("result" not in a for a in answers):
         raise SystemExit(f"batch {op}: {response.status_code}, {len(answers)} answers of {games}, not all results")
+    if cpu <= 0:
+        raise SystemExit(f"batch {op}: no CPU time recorded for the server's processes (is /proc readable?)")
     return games / cpu, games / wall, answers
 
 
