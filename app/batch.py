@@ -24,9 +24,9 @@ from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from app.batchcore import Abandoned, HeavyGroup, InputProblem, answer_each, answers, check_target, line_json
+from app.batchcore import Abandoned, Body, HeavyGroup, InputProblem, answer_each, answers, check_target, line_json
 from app.errors import PROBLEM_BASE, problem_body
-from app.observe import BATCH_LINES
+from app.observe import batch_lines_counter
 from app.routes import PROBLEM_CONTENT
 from app.service import plies_hint, settings_of, workers_of
 from app.settings import Settings
@@ -144,12 +144,12 @@ def heavy_plies(op: str, request: Any) -> int | None:
     return None
 
 
-def pooled(workers: Workers) -> Callable[[str, list[Any], Settings], list[tuple[str, dict[str, Any]]]]:
+def pooled(workers: Workers) -> Callable[[str, list[Any], Settings], list[tuple[str, Body]]]:
     """:func:`~app.batchcore.answer_each` of a group of heavy lines in the worker processes (so that a batch of
     ``rank`` work never holds the interpreter beside the event loop); a group refused for a full pool waits its
     turn, and the pool's own deadline is every line's problem."""
 
-    def answer_all(op: str, requests: list[Any], settings: Settings) -> list[tuple[str, dict[str, Any]]]:
+    def answer_all(op: str, requests: list[Any], settings: Settings) -> list[tuple[str, Body]]:
         while True:
             try:
                 return anyio.from_thread.run(workers.run, answer_each, op, requests, settings)
@@ -177,9 +177,9 @@ def run_batch(
             emit(bytes(out))
             out.clear()
 
-    def write(number: int, key: str, value: dict[str, Any]) -> None:
+    def write(number: int, key: str, value: Body) -> None:
         nonlocal out
-        BATCH_LINES.labels(op, "ok" if key == "result" else "error").inc()
+        batch_lines_counter(op, "ok" if key == "result" else "error").inc()
         out += line_json(number, key, value)
         if len(out) >= FLUSH_BYTES:
             flush()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,8 +39,15 @@ MAX_JSON_DEPTH = 100
 """Deepest nesting of arrays and objects read from a line (a request needs two levels): deeper lines are
 refused before parsing, so that the answer never depends on how much stack the reader has left."""
 
-Answer = tuple[int, str, dict[str, Any]]
+Body = dict[str, Any] | bytes
+"""An answer's document, or (from a worker process) the same document already written as JSON (UTF-8): one
+``bytes`` to send back instead of a tree of objects to pickle and, in the service process, unpickle and write."""
+Answer = tuple[int, str, Body]
 """``(line or game number, "result" | "error", body)``."""
+GROUP_LINES = 128
+"""Most heavy lines answered in one trip to the worker processes (:class:`HeavyGroup`)."""
+GROUP_BYTES = 1 << 22
+"""Most bytes of heavy lines held for one trip (beyond one line): 4 MiB, however long a line may be."""
 
 
 class Abandoned(Exception):
@@ -156,15 +163,18 @@ def nests_deeper(raw: bytes, most: int) -> bool:
     return False
 
 
+def too_deep() -> Refused:
+    return invalid_line(f"line is not read: its JSON nests more than {MAX_JSON_DEPTH} levels deep")
+
+
 def line_request(op: str, raw: bytes, defaults: dict[str, str]) -> Any:
     """The request object of one non-blank NDJSON line, or its :class:`Refused` problem; never raises."""
-    too_deep = invalid_line(f"line is not read: its JSON nests more than {MAX_JSON_DEPTH} levels deep")
     try:
         if nests_deeper(raw, MAX_JSON_DEPTH):
-            return too_deep
+            return too_deep()
         obj = decode_line(raw) if op == "decode" else json.loads(raw)
     except RecursionError:
-        return too_deep
+        return too_deep()
     except PlybitsError as err:
         return Refused(problem_body(err))
     except json.JSONDecodeError as err:
@@ -186,74 +196,85 @@ class Counter:
 
 
 def ndjson_requests(op: str, lines: Iterator[bytes | None], defaults: dict[str, str], settings: Settings,
-                    counter: Counter) -> Iterator[tuple[int, Any]]:
-    """``(line number, request object | Refused)`` for every non-blank NDJSON line; 1-based physical numbers."""
+                    counter: Counter) -> Iterator[tuple[int, Any, int]]:
+    """``(line number, request object | Refused, bytes of the line)`` for every non-blank NDJSON line; 1-based
+    physical numbers."""
     for number, raw in enumerate(lines, 1):
         counter.seen = number
         if number > settings.max_batch_lines:
             yield number, Refused(problem_body(LimitExceededError(
-                f"batch has more than {settings.max_batch_lines} lines; line {number} and after are not read")))
+                f"batch has more than {settings.max_batch_lines} lines; line {number} and after are not read"))), 0
             return
         if raw is TOO_LONG:
             yield number, Refused(problem_body(
-                LimitExceededError(f"line is longer than the limit of {settings.max_line_bytes} bytes")))
+                LimitExceededError(f"line is longer than the limit of {settings.max_line_bytes} bytes"))), 0
             continue
         if not raw.strip():
             continue
-        yield number, line_request(op, raw, defaults)
+        yield number, line_request(op, raw, defaults), len(raw)
 
 
 def record_requests(op: str, lines: Iterator[str | LongLine], game: str, defaults: dict[str, str],
-                    settings: Settings, counter: Counter) -> Iterator[tuple[int, Any]]:
-    """``(game number, request object | Refused)`` for every record of a multi-game file, its ``lines`` as
-    :func:`~plybits.streams.record_lines` gives them; 1-based."""
+                    settings: Settings, counter: Counter) -> Iterator[tuple[int, Any, int]]:
+    """``(game number, request object | Refused, characters of the record)`` for every record of a multi-game
+    file, its ``lines`` as :func:`~plybits.streams.record_lines` gives them; 1-based."""
     for number, record in enumerate(split_stream(game, lines, max_chars=settings.max_line_bytes, ended=True), 1):
         counter.seen = number
         if number > settings.max_games:
             yield number, Refused(problem_body(LimitExceededError(
-                f"file holds more than {settings.max_games} games; game {number} and after are not read")))
+                f"file holds more than {settings.max_games} games; game {number} and after are not read"))), 0
             return
         if isinstance(record, PlybitsError):
-            yield number, Refused(problem_body(record))
+            yield number, Refused(problem_body(record)), 0
             continue
-        yield number, with_defaults(op, {"game": game, "record": record}, defaults)
+        yield number, with_defaults(op, {"game": game, "record": record}, defaults), len(record)
 
 
-def answer_each(op: str, requests: list[Any], settings: Settings) -> list[tuple[str, dict[str, Any]]]:
-    """:func:`answer` of each request, in order (a group of heavy lines, in a worker process)."""
-    return [answer(op, request, settings) for request in requests]
+def answer_each(op: str, requests: list[Any], settings: Settings) -> list[tuple[str, Body]]:
+    """:func:`answer` of each request, in order, each body written as JSON (:func:`body_json`): a group of heavy
+    lines, in a worker process, whose answers then cross back as one ``bytes`` each."""
+    answered: list[tuple[str, Body]] = []
+    for request in requests:
+        key, value = answer(op, request, settings)
+        answered.append((key, body_json(value)))
+    return answered
 
 
 class HeavyGroup:
     """The heavy lines of a batch read and not answered yet (:func:`answers`), answered together by one call of
     ``answer_all`` (the batch endpoints: one trip to the worker processes for several lines instead of a trip each).
 
-    The group is answered when it is full (``most_lines`` lines, or plies beyond one request's ``max_plies``, so
-    that it keeps to the time limit of one request), before any other line is answered, at the end of the input,
-    and, by whatever feeds the batch its input, before waiting for more (:meth:`drain`): a line never waits for
-    lines after it.
+    The group is answered when it is full (``most_lines`` lines; or plies beyond one request's ``max_plies``, so
+    that it keeps to the time limit of one request; or lines of more than ``most_bytes`` together, so that the
+    requests held stay small however long each line may be), before any other line is answered, at the end of the
+    input, and, by whatever feeds the batch its input, before waiting for more (:meth:`drain`): a line never waits
+    for lines after it. A trip has a fixed cost in the service process (thread hand-overs, the pool's queues and
+    pipes): the more lines it carries, the less of it each line pays.
     """
 
     def __init__(self, op: str, settings: Settings, plies_of: Callable[[str, Any], int | None],
-                 answer_all: Callable[[str, list[Any], Settings], list[tuple[str, dict[str, Any]]]],
-                 most_lines: int = 32) -> None:
+                 answer_all: Callable[[str, list[Any], Settings], Sequence[tuple[str, Body]]],
+                 most_lines: int = GROUP_LINES, most_bytes: int = GROUP_BYTES) -> None:
         """``plies_of(op, request)``: a bound on a heavy request's plies, ``None`` for a request that is not heavy."""
         self.op, self.settings, self.plies_of, self.answer_all = op, settings, plies_of, answer_all
-        self.most_lines = most_lines
+        self.most_lines, self.most_bytes = most_lines, most_bytes
         self.numbers: list[int] = []
         self.requests: list[Any] = []
         self.plies = 0
+        self.size = 0
 
-    def add(self, number: int, request: Any) -> list[Answer] | None:
-        """Take ``request`` if it is heavy, and give the answers of the lines the group had to answer first (it was
-        full), else ``[]``; ``None`` for a request that is not heavy (not taken)."""
+    def add(self, number: int, request: Any, size: int = 0) -> list[Answer] | None:
+        """Take ``request`` (read from a line of ``size`` bytes) if it is heavy, and give the answers of the lines the
+        group had to answer first (it was full), else ``[]``; ``None`` for a request that is not heavy (not taken)."""
         plies = self.plies_of(self.op, request)
         if plies is None:
             return None
-        done = self.drain() if self.numbers and self.plies + plies > self.settings.max_plies else []
+        full = self.plies + plies > self.settings.max_plies or self.size + size > self.most_bytes
+        done = self.drain() if self.numbers and full else []
         self.numbers.append(number)
         self.requests.append(request)
         self.plies += plies
+        self.size += size
         if len(self.numbers) >= self.most_lines:
             done += self.drain()
         return done
@@ -263,7 +284,7 @@ class HeavyGroup:
         if not self.numbers:
             return []
         numbers, requests = self.numbers, self.requests
-        self.numbers, self.requests, self.plies = [], [], 0
+        self.numbers, self.requests, self.plies, self.size = [], [], 0, 0
         answered = self.answer_all(self.op, requests, self.settings)
         return [(number, key, value) for number, (key, value) in zip(numbers, answered, strict=True)]
 
@@ -283,7 +304,7 @@ def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str |
     defaults = {k: v for k, v in (("game", game), ("scheme", scheme), ("notation", notation)) if v is not None}
     defaults.update(options or {})
     counter = Counter()
-    requests: Iterator[tuple[int, Any]]
+    requests: Iterator[tuple[int, Any, int]]
     if records:
         if game is None:
             raise ValueError("a multi-game file needs its game")
@@ -294,7 +315,7 @@ def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str |
     while True:
         last: Answer | None = None
         try:
-            item: tuple[int, Any] | None = next(requests)
+            item: tuple[int, Any, int] | None = next(requests)
         except StopIteration:
             item = None
         except Abandoned:
@@ -311,9 +332,9 @@ def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str |
             if last is not None:
                 yield last
             return
-        number, request = item
+        number, request, size = item
         if group is not None:
-            done = None if isinstance(request, Refused) else group.add(number, request)
+            done = None if isinstance(request, Refused) else group.add(number, request, size)
             if done is not None:
                 yield from done
                 continue
@@ -324,10 +345,25 @@ def answers(op: str, chunks: Iterable[bytes], settings: Settings, *, game: str |
             yield number, *answer(op, request, settings)
 
 
-def line_json(number: int, key: str, value: Any) -> bytes:
-    """One output line: ``{"line": n, "result"|"error": ...}`` and its newline, as UTF-8.
+def body_json(value: Body) -> bytes:
+    """An answer's body as compact JSON in UTF-8 (``bytes`` are taken as written already).
 
     A lone surrogate (read from a valid ``\\ud800`` escape and echoed back) is written as the same escape.
     """
-    text = json.dumps({"line": number, key: value}, separators=(",", ":"), ensure_ascii=False)
-    return text.encode("utf-8", "backslashreplace") + b"\n"
+    if isinstance(value, bytes):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "backslashreplace")
+
+
+def document(value: Body) -> dict[str, Any]:
+    """An answer's body as a document (read back from its JSON if it came written)."""
+    if isinstance(value, bytes):
+        loaded: dict[str, Any] = json.loads(value)
+        return loaded
+    return value
+
+
+def line_json(number: int, key: str, value: Body) -> bytes:
+    """One output line: ``{"line": n, "result"|"error": ...}`` and its newline, as UTF-8: the bytes of
+    ``json.dumps({"line": n, key: value})`` written compact, whether ``value`` comes as a document or as its JSON."""
+    return b'{"line":%d,"%s":%s}\n' % (number, key.encode("ascii"), body_json(value))

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
-from app.batchcore import answers, check_target, line_json
+from app.batchcore import answers, check_target, document, line_json
 from app.errors import problem_body
 from app.settings import Settings
 from plybits import __version__, records, registry
@@ -298,7 +298,7 @@ def run(op: str, args: argparse.Namespace) -> int:
             chunks = _binary_lines(chunks)
         for number, key, value in answers(op, chunks, settings, game=args.game, scheme=getattr(args, "scheme", None),
                                           notation=args.notation, records=records_mode, options=options(op, args)):
-            key, value = output.checked(key, value)
+            key, value = output.checked(key, document(value))
             tally.records += 1
             tally.errors += key == "error"
             data = output.line(number, key, value)

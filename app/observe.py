@@ -75,6 +75,12 @@ def latency_histogram(path: str) -> Histogram:
 
 
 @cache
+def batch_lines_counter(op: str, outcome: str) -> Counter:
+    """The ``plybits_batch_lines_total`` series of an (operation, outcome)."""
+    return BATCH_LINES.labels(op, outcome)
+
+
+@cache
 def plies_counter(op: str, game: str) -> Counter:
     """The ``plybits_plies_total`` series of an (operation, game): a registered game's name, a bounded set."""
     return PLIES.labels(op, game)

@@ -327,3 +327,41 @@ def test_a_heavy_group_is_answered_when_full_by_lines_or_by_plies() -> None:
     assert groups == [[10, 20, 30], [40], [70], [100], [1]]
     assert answered == [(n, "result", {"plies": p}) for n, p in enumerate((10, 20, 30, 40, 70, 100, 1), 1)]
     assert group.drain() == []
+
+
+def test_a_heavy_group_is_answered_when_its_lines_pass_its_bytes() -> None:
+    """However long its lines may be, a group holds at most ``most_bytes`` of them (beyond one line, which is
+    always taken): long lines go in smaller groups, each answer still with its own line."""
+    groups: list[list[int]] = []
+
+    def answer_all(op: str, requests: list[Any], settings: Settings) -> list[tuple[str, dict[str, Any]]]:
+        groups.append([r["n"] for r in requests])
+        return [("result", {"n": r["n"]}) for r in requests]
+
+    group = batchcore.HeavyGroup("encode", Settings(), lambda op, r: 1, answer_all, most_lines=10, most_bytes=100)
+    answered: list[batchcore.Answer] = []
+    for number, size in enumerate((60, 40, 1, 500, 20, 30), 1):
+        done = group.add(number, {"n": number}, size)
+        assert done is not None
+        answered += done
+    answered += group.drain()
+    assert groups == [[1, 2], [3], [4], [5, 6]]
+    assert answered == [(n, "result", {"n": n}) for n in range(1, 7)]
+
+
+def test_answers_written_in_a_worker_make_the_same_lines() -> None:
+    """A worker's answers cross back as their JSON (one ``bytes`` each): the line written from it is the line of
+    the document itself, a lone surrogate echoed back as its escape (``json.dumps``, compact, read as UTF-8)."""
+    documents = [{"moves": ["e4", "e5"], "tags": {"White": "Łukasz", "Note": "a\ud800b"}, "bits_per_ply": 2.5},
+                 {"type": "about:blank", "status": 422, "detail": 'a "quoted" \\ line\n'}]
+    for number, (key, document) in enumerate(zip(("result", "error"), documents), 1):
+        expected = json.dumps({"line": number, key: document}, separators=(",", ":"), ensure_ascii=False)
+        line = expected.encode("utf-8", "backslashreplace") + b"\n"
+        assert batchcore.line_json(number, key, document) == line
+        assert batchcore.line_json(number, key, batchcore.body_json(document)) == line
+    requests: list[Any] = [{"game": "chess", "scheme": "rank", "moves": ["e4", "e5", "Nf3"]},
+                           {"game": "chess", "scheme": "rank", "moves": ["e4", "e4"]}, "not an object"]
+    written = batchcore.answer_each("encode", requests, Settings())
+    assert all(isinstance(body, bytes) for _, body in written)
+    assert [(key, json.loads(body)) for key, body in written] == [batchcore.answer("encode", r, Settings())
+                                                                  for r in requests]
