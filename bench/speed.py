@@ -13,12 +13,14 @@ every figure is the median (min-max) of the rounds. Before anything is reported,
 must be equal, and so must every container they encode, byte for byte.
 
 The command-line rows run ``python -m plybits encode`` / ``decode`` of ``--cli-games`` chess games as one file
-(``rank``, each record whole: the command's default fidelity), on each side of this tree, the whole process timed; a run over an empty file is timed
-beside it, and games/s is taken over the difference (the start-up left out), with the start-up given apart.
+(``rank``, each record whole: the command's default fidelity), on each side of this tree, the whole process timed
+(wall and CPU time); a run over an empty file is timed beside it, and games/s and games per CPU-second are taken over
+the difference (the start-up left out), with the start-up given apart.
 
-The batch rows POST the same games as one NDJSON batch to this tree's server (``plybits serve``, compiled), encode
-then decode, and count games per CPU-second of the server and its worker processes (the issue's "a core") and per
-second of wall time.
+The batch rows POST the same games as one NDJSON batch to this tree's server (``plybits serve``, compiled, started
+before the first round and warmed by one batch), encode then decode, and count games per CPU-second of the server
+and its worker processes (the issue's "a core") and per second of wall time. A batch round runs right after the
+compiled side's command-line runs of each round, so that both rows see the machine alike.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import argparse
 import base64
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -109,16 +112,23 @@ def side_setting(side: str, base: Path) -> tuple[str, dict[str, str]]:
     return f"{ROOT / 'codecs'}{os.pathsep}{ROOT}", {"PLYBITS_PURE": "1" if side == "pure" else "0"}
 
 
-def cli_seconds(side: str, base: Path, verb: str, path: Path, scheme: str) -> float:
-    """Seconds of one ``python -m plybits`` run of ``verb`` over the file ``path``, output discarded."""
+def children_cpu_seconds() -> float:
+    """CPU seconds (user and system) used so far by the ended child processes that were waited for."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def cli_seconds(side: str, base: Path, verb: str, path: Path, scheme: str) -> tuple[float, float]:
+    """Seconds of one ``python -m plybits`` run of ``verb`` over the file ``path``, output discarded: (wall, CPU)."""
     pythonpath, env = side_setting(side, base)
     args = [sys.executable, "-m", "plybits", verb, str(path), "-o", os.devnull, "-q"]
     if verb == "encode":
         args += ["--scheme", scheme, "--to", "base64url"]
+    cpu = children_cpu_seconds()
     started = time.perf_counter()
     subprocess.run(args, env={**os.environ, "PYTHONPATH": pythonpath, **env}, cwd=ROOT, check=True,
                    capture_output=True)
-    return time.perf_counter() - started
+    return time.perf_counter() - started, children_cpu_seconds() - cpu
 
 
 def tree_cpu_seconds(pid: int) -> float:
@@ -171,25 +181,15 @@ def batch_run(port: int, server_pid: int, op: str, body: bytes, games: int) -> t
     return games / cpu, games / wall, answers
 
 
-def batch_rates(records: list[str], rounds: int) -> dict[str, list[tuple[float, float]]]:
-    """Per round, (games per CPU-second, games per wall second) of this tree's server (compiled, as it runs) encoding
-    ``records`` (chess, ``rank``, whole records) in one batch, and decoding the containers it answered in another."""
-    from bench.load import free_port, start_server, stop_server
-
+def batch_round(port: int, server_pid: int, records: list[str]) -> dict[str, tuple[float, float]]:
+    """(games per CPU-second, games per wall second) of one batch encoding ``records`` (chess, ``rank``, whole
+    records) on the server at ``port``, and of one decoding the containers it answered."""
     encode_body = "".join(json.dumps({"game": "chess", "scheme": "rank", "record": r}) + "\n" for r in records).encode()
-    port = free_port()
-    server = start_server(port)
-    rates: dict[str, list[tuple[float, float]]] = {"encode": [], "decode": []}
-    try:
-        batch_run(port, server.pid, "encode", encode_body, len(records))  # warm: the worker processes start
-        for _ in range(rounds):
-            per_cpu, per_wall, answers = batch_run(port, server.pid, "encode", encode_body, len(records))
-            rates["encode"].append((per_cpu, per_wall))
-            decode_body = "".join(json.dumps({"data": a["result"]["data"]}) + "\n" for a in answers).encode()
-            per_cpu, per_wall, _ = batch_run(port, server.pid, "decode", decode_body, len(records))
-            rates["decode"].append((per_cpu, per_wall))
-    finally:
-        stop_server(server)
+    per_cpu, per_wall, answers = batch_run(port, server_pid, "encode", encode_body, len(records))
+    rates = {"encode": (per_cpu, per_wall)}
+    decode_body = "".join(json.dumps({"data": a["result"]["data"]}) + "\n" for a in answers).encode()
+    per_cpu, per_wall, _ = batch_run(port, server_pid, "decode", decode_body, len(records))
+    rates["decode"] = (per_cpu, per_wall)
     return rates
 
 
@@ -221,7 +221,13 @@ def main(argv: list[str] | None = None) -> None:
     cli_records = first_records("chess", CASES["chess/rank"][1], "rank", args.cli_games)[0]
     cli: dict[str, dict[str, list[float]]] = {verb: {side: [] for side in SIDES[:2]}
                                               for verb in ("encode", "decode", "encode0", "decode0")}
+    cli_cpu: dict[str, dict[str, list[float]]] = {verb: {side: [] for side in SIDES[:2]} for verb in cli}
+    batch: dict[str, list[tuple[float, float]]] = {"encode": [], "decode": []}
     first: dict[str, dict[str, Any]] = {}
+    from bench.load import free_port, start_server, stop_server
+
+    port = free_port()
+    server: subprocess.Popen[bytes] | None = None
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         pgn = Path(tmp) / "games.pgn"
@@ -231,6 +237,8 @@ def main(argv: list[str] | None = None) -> None:
         empty.write_text("", encoding="utf-8")
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
         try:
+            server = start_server(port)  # this tree's server, as it runs (compiled)
+            batch_round(port, server.pid, cli_records)  # warm: the worker processes start
             subprocess.run([sys.executable, "-m", "plybits", "encode", str(pgn), "--scheme", "rank", "-o", str(ranked),
                             "-q"],
                            env={**os.environ, "PYTHONPATH": str(ROOT / "codecs")}, cwd=ROOT, check=True)
@@ -250,11 +258,17 @@ def main(argv: list[str] | None = None) -> None:
                             raise SystemExit(f"{name}: the {side} side's {what} differ from another side's")
                 if side != "base":
                     for verb, path in (("encode", pgn), ("decode", ranked)):
-                        cli[verb][side].append(cli_seconds(side, base, verb, path, "rank"))
-                        cli[verb + "0"][side].append(cli_seconds(side, base, verb, empty, "rank"))
+                        for what, run in ((verb, path), (verb + "0", empty)):
+                            wall, cpu = cli_seconds(side, base, verb, run, "rank")
+                            cli[what][side].append(wall)
+                            cli_cpu[what][side].append(cpu)
+                if side == "compiled":  # the batch round right after the command's runs on the same games
+                    for op, rates in batch_round(port, server.pid, cli_records).items():
+                        batch[op].append(rates)
         finally:
+            if server is not None:
+                stop_server(server)
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
-    batch = batch_rates(cli_records, args.rounds)
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                           text=True).stdout.strip()
     rows = []
@@ -271,9 +285,11 @@ def main(argv: list[str] | None = None) -> None:
     cli_rows = []
     for verb in ("encode", "decode"):
         rates = {side: [games / (t - t0) for t, t0 in zip(cli[verb][side], cli[verb + "0"][side])] for side in SIDES[:2]}
+        per_cpu = [games / max(c - c0, 1e-9) for c, c0 in zip(cli_cpu[verb]["compiled"], cli_cpu[verb + "0"]["compiled"])]
         start = {side: [1000 * t0 for t0 in cli[verb + "0"][side]] for side in SIDES[:2]}
         cli_rows.append(f"| `plybits {verb}` of {games} chess games (`rank`) | {spread(rates['compiled'])} | "
-                        f"{spread(rates['pure'])} | {spread(start['compiled'])} | {spread(start['pure'])} |")
+                        f"{spread(per_cpu)} | {spread(rates['pure'])} | {spread(start['compiled'])} | "
+                        f"{spread(start['pure'])} |")
     batch_rows = [f"| `POST /v1/batch/{op}` of {games} chess games (`rank`) | {spread([c for c, _ in batch[op]])} | "
                   f"{spread([w for _, w in batch[op]])} |" for op in ("encode", "decode")]
     section = "\n".join([
@@ -290,17 +306,18 @@ def main(argv: list[str] | None = None) -> None:
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
         "",
-        "The command line (`rank`, whole records: its default), one process a run, games/s after its start-up (a run over an empty file, timed beside "
-        "it), median (min-max) of the rounds:",
+        "The command line (`rank`, whole records: its default), one process a run, games/s and games per CPU-second "
+        "after its start-up (a run over an empty file, timed beside it), median (min-max) of the rounds:",
         "",
-        "| run | games/s, compiled | games/s, pure Python | start-up ms, compiled | start-up ms, pure Python |",
-        "|---|---:|---:|---:|---:|",
+        "| run | games/s, compiled | games per CPU-second, compiled | games/s, pure Python | start-up ms, compiled "
+        "| start-up ms, pure Python |",
+        "|---|---:|---:|---:|---:|---:|",
         *cli_rows,
         "",
         "The batch API (compiled): one `plybits serve` process (as `make serve` runs it) and its worker processes; one "
         "NDJSON batch of the same games a round (encode: `rank`, whole records; decode: the containers it answered), "
-        "after one batch to warm up; games per CPU-second of the server and all its processes (/proc), and per second "
-        "of wall time, median (min-max) of the rounds:",
+        "right after the compiled command's runs of that round, after one batch to warm up; games per CPU-second of "
+        "the server and all its processes (/proc), and per second of wall time, median (min-max) of the rounds:",
         "",
         "| run | games per CPU-second | games/s, wall |",
         "|---|---:|---:|",
