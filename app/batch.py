@@ -26,7 +26,7 @@ from starlette.types import Receive, Scope, Send
 
 from app.batchcore import Abandoned, Body, HeavyGroup, InputProblem, answer_each, answers, check_target, line_json
 from app.errors import PROBLEM_BASE, problem_body
-from app.observe import batch_lines_counter
+from app.observe import batch_lines_counter, plies_counter
 from app.routes import PROBLEM_CONTENT
 from app.service import plies_hint, settings_of, workers_of
 from app.settings import Settings
@@ -146,13 +146,16 @@ def heavy_plies(op: str, request: Any) -> int | None:
 
 def pooled(workers: Workers) -> Callable[[str, list[Any], Settings], list[tuple[str, Body]]]:
     """:func:`~app.batchcore.answer_each` of a group of heavy lines in the worker processes (so that a batch of
-    ``rank`` work never holds the interpreter beside the event loop); a group refused for a full pool waits its
-    turn, and the pool's own deadline is every line's problem."""
+    ``rank`` work never holds the interpreter beside the event loop), their plies counted here; a group refused
+    for a full pool waits its turn, and the pool's own deadline is every line's problem."""
 
     def answer_all(op: str, requests: list[Any], settings: Settings) -> list[tuple[str, Body]]:
         while True:
             try:
-                return anyio.from_thread.run(workers.run, answer_each, op, requests, settings)
+                answered, plies = anyio.from_thread.run(workers.run, answer_each, op, requests, settings)
+                for game, count in plies.items():
+                    plies_counter(op, game).inc(count)
+                return answered
             except OverloadedError as err:
                 time.sleep(err.retry_after)
             except PlybitsError as err:  # the pool's own deadline

@@ -230,14 +230,19 @@ def record_requests(op: str, lines: Iterator[str | LongLine], game: str, default
         yield number, with_defaults(op, {"game": game, "record": record}, defaults), len(record)
 
 
-def answer_each(op: str, requests: list[Any], settings: Settings) -> list[tuple[str, Body]]:
+def answer_each(op: str, requests: list[Any], settings: Settings) -> tuple[list[tuple[str, Body]], dict[str, int]]:
     """:func:`answer` of each request, in order, each body written as JSON (:func:`body_json`): a group of heavy
-    lines, in a worker process, whose answers then cross back as one ``bytes`` each."""
+    lines, in a worker process, whose answers then cross back as one ``bytes`` each. With them, the plies the
+    answers encoded or decoded, by game, for the service process to count (a worker's own metrics are never
+    scraped)."""
     answered: list[tuple[str, Body]] = []
+    plies: dict[str, int] = {}
     for request in requests:
         key, value = answer(op, request, settings)
+        if key == "result" and op in ("encode", "decode"):
+            plies[value["game"]] = plies.get(value["game"], 0) + value["plies"]
         answered.append((key, body_json(value)))
-    return answered
+    return answered, plies
 
 
 class HeavyGroup:

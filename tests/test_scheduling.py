@@ -361,7 +361,30 @@ def test_answers_written_in_a_worker_make_the_same_lines() -> None:
         assert batchcore.line_json(number, key, batchcore.body_json(document)) == line
     requests: list[Any] = [{"game": "chess", "scheme": "rank", "moves": ["e4", "e5", "Nf3"]},
                            {"game": "chess", "scheme": "rank", "moves": ["e4", "e4"]}, "not an object"]
-    written = batchcore.answer_each("encode", requests, Settings())
+    written, plies = batchcore.answer_each("encode", requests, Settings())
+    assert plies == {"chess": 3}  # the plies of the one line answered with a result
     assert all(isinstance(body, bytes) for _, body in written)
     assert [(key, json.loads(body)) for key, body in written] == [batchcore.answer("encode", r, Settings())
                                                                   for r in requests]
+
+
+def test_plies_of_heavy_batch_lines_are_counted_by_the_service(clients) -> None:
+    """A batch's rank lines are answered in the worker processes, whose metrics nobody scrapes: their plies are
+    counted in the service's ``plybits_plies_total`` all the same, as the single endpoints' are."""
+    from tests.test_service import metric
+
+    client, _ = clients
+    games = [random_game(registry.get_game("chess"), plies, seed=seed)[0] for seed, plies in ((31, 9), (32, 14))]
+    ndjson = {"content-type": "application/x-ndjson"}
+    before = client.get("/metrics").text
+    encoded = client.post("/v1/batch/encode", headers=ndjson, content="".join(
+        json.dumps({"game": "chess", "scheme": "rank", "moves": moves}) + "\n" for moves in games))
+    middle = client.get("/metrics").text
+    client.post("/v1/batch/decode", headers=ndjson, content="".join(
+        json.dumps({"data": json.loads(line)["result"]["data"]}) + "\n" for line in encoded.text.splitlines()))
+    after = client.get("/metrics").text
+    plies = sum(len(moves) for moves in games)
+    for op, start, end in (("encode", before, middle), ("decode", middle, after)):
+        counted = metric(end, "plybits_plies_total", op=op, game="chess") - metric(start, "plybits_plies_total", op=op,
+                                                                                   game="chess")
+        assert counted == plies, op
