@@ -164,6 +164,7 @@ def nests_deeper(raw: bytes, most: int) -> bool:
 
 
 def too_deep() -> Refused:
+    """The problem of a line nested deeper than :data:`MAX_JSON_DEPTH`."""
     return invalid_line(f"line is not read: its JSON nests more than {MAX_JSON_DEPTH} levels deep")
 
 

@@ -286,10 +286,12 @@ def main(argv: list[str] | None = None) -> None:
     for verb in ("encode", "decode"):
         rates = {side: [games / (t - t0) for t, t0 in zip(cli[verb][side], cli[verb + "0"][side])] for side in SIDES[:2]}
         # a tiny run (--quick) can use no more CPU than the empty one: such a round has no figure
-        per_cpu = [games / (c - c0) for c, c0 in zip(cli_cpu[verb]["compiled"], cli_cpu[verb + "0"]["compiled"]) if c > c0]
+        per_cpu = [games / (c - c0) for c, c0 in zip(cli_cpu[verb]["compiled"], cli_cpu[verb + "0"]["compiled"])
+                   if c > c0]
         start = {side: [1000 * t0 for t0 in cli[verb + "0"][side]] for side in SIDES[:2]}
         cli_rows.append(f"| `plybits {verb}` of {games} chess games (`rank`) | {spread(rates['compiled'])} | "
-                        f"{spread(per_cpu) if per_cpu else '-'} | {spread(rates['pure'])} | {spread(start['compiled'])} | "
+                        f"{spread(per_cpu) if per_cpu else '-'} | {spread(rates['pure'])} | "
+                        f"{spread(start['compiled'])} | "
                         f"{spread(start['pure'])} |")
     batch_rows = [f"| `POST /v1/batch/{op}` of {games} chess games (`rank`) | {spread([c for c, _ in batch[op]])} | "
                   f"{spread([w for _, w in batch[op]])} |" for op in ("encode", "decode")]
