@@ -25,7 +25,6 @@ writer writes for the decisions read: so a section is read only if writing what 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -75,15 +74,13 @@ class _Words:
 
     __slots__ = ("piece", "index", "text")
 
-    def __init__(self, text: Text) -> None:
-        self.piece = Tree(2, 3)
-        self.index = Number()
+    def __init__(self, text: Text, piece: Tree | None = None, index: Number | None = None) -> None:
+        self.piece = Tree(2, 3) if piece is None else piece
+        self.index = Number() if index is None else index
         self.text = text
 
     def copy(self) -> _Words:
-        words = _Words(self.text)
-        words.piece, words.index = self.piece.copy(), self.index.copy()
-        return words
+        return _Words(self.text, self.piece.copy(), self.index.copy())
 
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidDataError: (reading) on pieces a writer would not code for the text they make."""
@@ -195,12 +192,30 @@ def _eval_text(mate: bool, value: int, digits: int) -> str:
     return f"{sign}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
 
 
-def _others(unused: list[str], successors: list[str], last: str) -> list[str]:
-    """The unused known tag names that are not ``successors``, in :data:`recorddictionary.TAG_NAMES` order from
-    the one after ``last`` on, then from the start (``unused`` is in that order)."""
-    split = bisect_right(unused, _NAME_INDEX.get(last, -1), key=_NAME_INDEX.__getitem__)
-    order = unused[split:] + unused[:split]
-    return [n for n in order if n not in successors] if successors else order
+_SUCCESSOR_INDICES = {last: tuple(_NAME_INDEX[name] for name in names) for last, names in dictionary.SUCCESSORS.items()}
+""":data:`recorddictionary.SUCCESSORS` as indices in :data:`recorddictionary.TAG_NAMES`."""
+
+
+def _name_order(used: list[bool], last: str) -> tuple[list[int], int]:
+    """The unused known tag names (indices in :data:`recorddictionary.TAG_NAMES`; ``used`` marks the others) in
+    the order their rank codes them after ``last``, and how many come first as its successors: the unused ones of
+    :data:`recorddictionary.SUCCESSORS`, in its order, then the others in ``TAG_NAMES`` order from the one after
+    ``last`` on, then from the start."""
+    order: list[int] = []
+    successors = _SUCCESSOR_INDICES.get(last, ())
+    for index in successors:
+        if not used[index]:
+            order.append(index)
+    first = len(order)
+    count = len(used)
+    after = _NAME_INDEX.get(last, -1) + 1
+    for step in range(count):
+        index = after + step
+        if index >= count:
+            index -= count
+        if not used[index] and index not in successors:
+            order.append(index)
+    return order, first
 
 
 def _prefix_buckets(prefixes: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
@@ -244,6 +259,30 @@ def _rest_kind(rest: str) -> int:
     if _ID_RE.fullmatch(rest):
         return _REST_ID
     return _REST_TEXT
+
+
+_TYPED_KINDS = (dictionary.DATE, dictionary.TIME, dictionary.ELO, dictionary.RATING_DIFF, dictionary.TIME_CONTROL,
+                dictionary.ECO, dictionary.RESULT, dictionary.FINAL_FEN, dictionary.PLY_COUNT, dictionary.PREFIXED)
+"""The typed tag values, in the order of their contexts of the ``typed`` flag (:meth:`_Section.typed_value`)."""
+_KIND_TEXT, _KIND_WORDED = -1, -2
+
+
+def _kind_of(name: str) -> int:
+    """How tag ``name``'s value is coded: :data:`_KIND_TEXT`, :data:`_KIND_WORDED` or the index of a typed kind."""
+    kind = dictionary.TAG_KINDS.get(name, dictionary.PREFIXED if name in dictionary.PREFIXES else dictionary.TEXT)
+    return _KIND_TEXT if kind == dictionary.TEXT else _KIND_WORDED if kind == dictionary.WORDED else _TYPED_KINDS.index(kind)
+
+
+_TAG_KIND = {name: _kind_of(name) for name in (*dictionary.TAG_KINDS, *dictionary.PREFIXES)}
+""":func:`_kind_of` of every tag name whose value is not text."""
+_VALUE_WHAT = {name: f"tag {name!r} value" for name in dictionary.TAG_NAMES}
+_PREFIX_WHAT = {name: f"tag {name!r} prefix" for name in dictionary.PREFIXES}
+
+
+def _value_what(name: str) -> str:
+    """What a tag value is called in errors (made once for the known names)."""
+    what = _VALUE_WHAT.get(name)
+    return f"tag {name!r} value" if what is None else what
 
 
 class _Priors:
@@ -556,7 +595,7 @@ class _Section:
         names = list(tags) if c.writing else []
         if len(names) > MAX_TAGS:
             raise LimitExceededError(f"{len(names)} tags, at most {MAX_TAGS} allowed")
-        unused = list(dictionary.TAG_NAMES)
+        used = [False] * len(dictionary.TAG_NAMES)
         last = ""
         out: dict[str, str] = {}
         for i in range(MAX_TAGS + 1):
@@ -564,53 +603,72 @@ class _Section:
                 break
             if i == MAX_TAGS:
                 raise InvalidDataError(f"more than {MAX_TAGS} tags")
-            name = last = self.tag_name(names[i] if c.writing else "", unused, last)
+            name = last = self.tag_name(names[i] if c.writing else "", used, last)
             if name in out:
                 raise InvalidDataError(f"tag {name!r} appears twice")
             out[name] = self.s.tags[name] = self.tag_value(name, tags[name] if c.writing else "")
         return out
 
-    def tag_name(self, name: str, unused: list[str], last: str) -> str:
-        """A tag name: a bit for a known one, then its rank among the unused known names in the order
-        :data:`recorddictionary.SUCCESSORS` predicts after ``last``; else its text."""
+    def tag_name(self, name: str, used: list[bool], last: str) -> str:
+        """A tag name: a bit for a known unused one (``used`` marks the others), then its rank among the unused
+        known names in the order :data:`recorddictionary.SUCCESSORS` predicts after ``last`` (:func:`_name_order`);
+        else its text."""
         c, m = self.c, self.m
-        if c.bit(m.flags, _F_NAME_OTHER, int(c.writing and name not in unused)):
+        index = _NAME_INDEX.get(name, -1) if c.writing else -1
+        if c.bit(m.flags, _F_NAME_OTHER, int(c.writing and (index < 0 or used[index]))):
             name = m.text.code(c, name, "tag name")
-            if name in unused:
+            index = _NAME_INDEX.get(name, -1)
+            if index >= 0 and not used[index]:
                 raise InvalidDataError(f"known tag name {name!r} coded as text")
             return name
-        successors = [n for n in dictionary.SUCCESSORS.get(last, ()) if n in unused]
-        rank = 0
-        if c.writing and name not in successors:
-            rank = len(successors) + _others(unused, successors, last).index(name)
-        elif c.writing:
-            rank = successors.index(name)
-        rank = m.tag_name.at_most(c, len(unused) - 1, "tag name rank", rank, int(bool(successors)))
-        if not c.writing:
-            name = successors[rank] if rank < len(successors) else _others(unused, successors, last)[
-                rank - len(successors)]
-        unused.remove(name)
-        return name
+        order, successors = _name_order(used, last)
+        rank = order.index(index) if c.writing else 0
+        rank = m.tag_name.at_most(c, len(order) - 1, "tag name rank", rank, int(successors > 0))
+        index = order[rank]
+        used[index] = True
+        return dictionary.TAG_NAMES[index]
 
     def tag_value(self, name: str, value: str) -> str:
         """:raises InvalidDataError: (reading) on a value coded as text that has a type, or the other way round."""
         c, m = self.c, self.m
-        kind = dictionary.TAG_KINDS.get(name, dictionary.PREFIXED if name in dictionary.PREFIXES else dictionary.TEXT)
-        if kind == dictionary.TEXT:
-            return m.text.code(c, value, f"tag {name!r} value")
-        if kind == dictionary.WORDED:
-            return m.words.code(c, value, f"tag {name!r} value")
-        index, coder = _VALUE_CODERS[kind]
-        typed = not c.writing or coder(self, value, True, name) is not None
-        if c.bit(m.typed, index, int(not typed)):
-            value = m.text.code(c, value, f"tag {name!r} value")
+        kind = _TAG_KIND.get(name, _KIND_TEXT)
+        what = _value_what(name)
+        if kind == _KIND_TEXT:
+            return m.text.code(c, value, what)
+        if kind == _KIND_WORDED:
+            return m.words.code(c, value, what)
+        typed = not c.writing or self.typed_value(kind, value, True, name) is not None
+        if c.bit(m.typed, kind, int(not typed)):
+            value = m.text.code(c, value, what)
             typed = False
         else:
-            value = coder(self, value, False, name) or ""
+            value = self.typed_value(kind, value, False, name) or ""
             typed = True
-        if not c.writing and (coder(self, value, True, name) is not None) != typed:
+        if not c.writing and (self.typed_value(kind, value, True, name) is not None) != typed:
             raise InvalidDataError(f"tag {name!r} value {value!r} coded {'with' if typed else 'without'} its type")
         return value
+
+    def typed_value(self, kind: int, value: str, check: bool, name: str) -> str | None:
+        """The value coder of typed kind ``kind`` (:data:`_TYPED_KINDS`): it checks (``check``) or codes ``value``."""
+        if kind == 0:
+            return self.value_date(value, check, name)
+        if kind == 1:
+            return self.value_time(value, check, name)
+        if kind == 2:
+            return self.value_elo(value, check, name)
+        if kind == 3:
+            return self.value_diff(value, check, name)
+        if kind == 4:
+            return self.value_timecontrol(value, check, name)
+        if kind == 5:
+            return self.value_eco(value, check, name)
+        if kind == 6:
+            return self.value_result(value, check, name)
+        if kind == 7:
+            return self.value_final_fen(value, check, name)
+        if kind == 8:
+            return self.value_ply_count(value, check, name)
+        return self.value_prefixed(value, check, name)
 
     def value_date(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
@@ -713,7 +771,7 @@ class _Section:
         if check:
             return value
         prefixes = dictionary.PREFIXES[name]
-        index = m.prefix.at_most(c, len(prefixes) - 1, f"tag {name!r} prefix",
+        index = m.prefix.at_most(c, len(prefixes) - 1, _PREFIX_WHAT[name],
                                  _prefix_index(name, value) if c.writing else 0)
         prefix = prefixes[index]
         rest = value[len(prefix):]
@@ -732,7 +790,7 @@ class _Section:
                 length = 8
             rest = "".join(_ID62[c.uniform(62, _ID62_INDEX[rest[i]] if c.writing else 0)] for i in range(length))
         else:
-            rest = m.text.code(c, rest, f"tag {name!r} value")
+            rest = m.text.code(c, rest, _value_what(name))
         if not c.writing and (_prefix_index(name, prefix + rest) != index or _rest_kind(rest) != kind):
             raise InvalidDataError(f"tag {name!r} value {prefix + rest!r} not coded by its longest prefix and kind")
         return prefix + rest
@@ -894,18 +952,6 @@ class _Section:
                 raise InvalidDataError(f"result {result!r} not coded as a writer codes it")
             return result
         return tag
-
-
-_VALUE_CODERS: dict[str, tuple[int, Callable[[_Section, str, bool, str], str | None]]] = {
-    kind: (index, coder) for index, (kind, coder) in enumerate((
-        (dictionary.DATE, _Section.value_date), (dictionary.TIME, _Section.value_time),
-        (dictionary.ELO, _Section.value_elo), (dictionary.RATING_DIFF, _Section.value_diff),
-        (dictionary.TIME_CONTROL, _Section.value_timecontrol), (dictionary.ECO, _Section.value_eco),
-        (dictionary.RESULT, _Section.value_result), (dictionary.FINAL_FEN, _Section.value_final_fen),
-        (dictionary.PLY_COUNT, _Section.value_ply_count), (dictionary.PREFIXED, _Section.value_prefixed)))
-}
-"""The typed tag values: their kind's context of the ``typed`` flag, and the method that checks (``check``) or
-codes one."""
 
 
 def _command_value(match: re.Match[str]) -> Any:
