@@ -196,26 +196,45 @@ _SUCCESSOR_INDICES = {last: tuple(_NAME_INDEX[name] for name in names) for last,
 """:data:`recorddictionary.SUCCESSORS` as indices in :data:`recorddictionary.TAG_NAMES`."""
 
 
-def _name_order(used: list[bool], last: str) -> tuple[list[int], int]:
-    """The unused known tag names (indices in :data:`recorddictionary.TAG_NAMES`; ``used`` marks the others) in
-    the order their rank codes them after ``last``, and how many come first as its successors: the unused ones of
-    :data:`recorddictionary.SUCCESSORS`, in its order, then the others in ``TAG_NAMES`` order from the one after
-    ``last`` on, then from the start."""
-    order: list[int] = []
-    successors = _SUCCESSOR_INDICES.get(last, ())
-    for index in successors:
+def _unused_successors(used: list[int], last: str) -> int:
+    """How many of :data:`recorddictionary.SUCCESSORS` of ``last`` are unused (``used`` is 0 for them)."""
+    count = 0
+    for index in _SUCCESSOR_INDICES.get(last, ()):
         if not used[index]:
-            order.append(index)
-    first = len(order)
+            count += 1
+    return count
+
+
+def _walk_names(used: list[int], last: str, index: int, rank: int) -> tuple[int, int]:
+    """The known tag name ``index`` with its rank, or the one of rank ``rank`` with its index (the other argument
+    is -1), among the unused names (indices in :data:`recorddictionary.TAG_NAMES` that ``used`` holds 0 for) in the
+    order their rank codes them after ``last``: the unused ones of :data:`recorddictionary.SUCCESSORS`, in its
+    order, then the others in ``TAG_NAMES`` order from the one after ``last`` on, then from the start; ``(-1, -1)``
+    if there is none."""
+    successors = _SUCCESSOR_INDICES.get(last, ())
+    found = found_rank = -1
+    n = 0
+    for j in successors:
+        if not used[j]:
+            if found < 0 and (j == index or n == rank):
+                found, found_rank = j, n
+            used[j] = 2  # listed: passed over among the others
+            n += 1
     count = len(used)
     after = _NAME_INDEX.get(last, -1) + 1
-    for step in range(count):
-        index = after + step
-        if index >= count:
-            index -= count
-        if not used[index] and index not in successors:
-            order.append(index)
-    return order, first
+    for step in range(count if found < 0 else 0):
+        j = after + step
+        if j >= count:
+            j -= count
+        if not used[j]:
+            if j == index or n == rank:
+                found, found_rank = j, n
+                break
+            n += 1
+    for j in successors:
+        if used[j] == 2:
+            used[j] = 0
+    return found, found_rank
 
 
 def _prefix_buckets(prefixes: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
@@ -595,7 +614,7 @@ class _Section:
         names = list(tags) if c.writing else []
         if len(names) > MAX_TAGS:
             raise LimitExceededError(f"{len(names)} tags, at most {MAX_TAGS} allowed")
-        used = [False] * len(dictionary.TAG_NAMES)
+        used = [0] * len(dictionary.TAG_NAMES)
         last = ""
         out: dict[str, str] = {}
         for i in range(MAX_TAGS + 1):
@@ -609,9 +628,9 @@ class _Section:
             out[name] = self.s.tags[name] = self.tag_value(name, tags[name] if c.writing else "")
         return out
 
-    def tag_name(self, name: str, used: list[bool], last: str) -> str:
-        """A tag name: a bit for a known unused one (``used`` marks the others), then its rank among the unused
-        known names in the order :data:`recorddictionary.SUCCESSORS` predicts after ``last`` (:func:`_name_order`);
+    def tag_name(self, name: str, used: list[int], last: str) -> str:
+        """A tag name: a bit for a known unused one (``used`` is 1 for the others), then its rank among the unused
+        known names in the order :data:`recorddictionary.SUCCESSORS` predicts after ``last`` (:func:`_walk_names`);
         else its text."""
         c, m = self.c, self.m
         index = _NAME_INDEX.get(name, -1) if c.writing else -1
@@ -621,11 +640,11 @@ class _Section:
             if index >= 0 and not used[index]:
                 raise InvalidDataError(f"known tag name {name!r} coded as text")
             return name
-        order, successors = _name_order(used, last)
-        rank = order.index(index) if c.writing else 0
-        rank = m.tag_name.at_most(c, len(order) - 1, "tag name rank", rank, int(successors > 0))
-        index = order[rank]
-        used[index] = True
+        successors = _unused_successors(used, last)
+        rank = _walk_names(used, last, index, -1)[1] if c.writing else 0
+        rank = m.tag_name.at_most(c, used.count(0) - 1, "tag name rank", rank, int(successors > 0))
+        index = _walk_names(used, last, -1, rank)[0] if not c.writing else index
+        used[index] = 1
         return dictionary.TAG_NAMES[index]
 
     def tag_value(self, name: str, value: str) -> str:
