@@ -65,6 +65,9 @@ _WORDED_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
 """A run of letters: what a dictionary word is (an apostrophe inside, as in ``King's``, included)."""
 _WORD_INDEX = {word: i for i, word in enumerate(dictionary.WORDS)}
 _PIECE_END, _PIECE_WORD, _PIECE_BYTE = range(3)
+_WORD_PIECE = 256
+"""A word's piece (:func:`_pieces`) is this plus its index; a byte's is the byte."""
+_WORD_BYTES = tuple(word.encode("utf-8") for word in dictionary.WORDS)
 
 
 class _Words:
@@ -86,11 +89,13 @@ class _Words:
         """:raises InvalidDataError: (reading) on pieces a writer would not code for the text they make."""
         raw = utf8(text, what) if c.writing else b""
         pieces = _pieces(text) if c.writing else []
-        decoded: list[tuple[int, int]] = []
+        decoded: list[int] = []
         out = bytearray()
         previous = 0
         for i in range(len(raw) + 1 if c.writing else MAX_TEXT + 1):
-            kind, value = pieces[i] if i < len(pieces) else (_PIECE_END, 0)
+            piece = pieces[i] if i < len(pieces) else -1
+            kind = _PIECE_END if piece < 0 else _PIECE_BYTE if piece < _WORD_PIECE else _PIECE_WORD
+            value = piece - _WORD_PIECE if piece >= _WORD_PIECE else max(piece, 0)
             kind = self.piece.code(c, kind, previous)
             if kind == _PIECE_END:
                 break
@@ -98,28 +103,34 @@ class _Words:
                 raise InvalidDataError(f"{what}: piece of kind {kind} or more than {MAX_TEXT} pieces")
             if kind == _PIECE_WORD:
                 value = self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)
-                out += dictionary.WORDS[value].encode("utf-8")
+                out += _WORD_BYTES[value]
+                decoded.append(_WORD_PIECE + value)
             else:
                 value = self.text.byte(c, value)
                 out.append(value)
-            decoded.append((kind, value))
+                decoded.append(value)
             previous = kind
+        if c.writing and out == raw:  # as a writer codes it (a coder may code other pieces than it is given)
+            return text
         text = from_utf8(bytes(out), what)
         if not c.writing and (len(out) > MAX_TEXT or _pieces(text) != decoded):
             raise InvalidDataError(f"{what} {text!r} is not coded in the pieces a writer codes it in")
         return text
 
 
-def _pieces(text: str) -> list[tuple[int, int]]:
-    """How :class:`_Words` codes ``text``: ``(kind, word index or byte)`` pieces."""
-    pieces: list[tuple[int, int]] = []
+def _pieces(text: str) -> list[int]:
+    """How :class:`_Words` codes ``text``: its pieces, each a UTF-8 byte or :data:`_WORD_PIECE` plus a word's index."""
+    pieces: list[int] = []
     pos = 0
     for match in _WORDED_RE.finditer(text):
-        if match.group() in _WORD_INDEX:
-            pieces += [(_PIECE_BYTE, b) for b in text[pos:match.start()].encode("utf-8")]
-            pieces.append((_PIECE_WORD, _WORD_INDEX[match.group()]))
+        index = _WORD_INDEX.get(match.group(), -1)
+        if index >= 0:
+            start = match.start()
+            if start > pos:
+                pieces.extend(text[pos:start].encode("utf-8"))
+            pieces.append(_WORD_PIECE + index)
             pos = match.end()
-    pieces += [(_PIECE_BYTE, b) for b in text[pos:].encode("utf-8")]
+    pieces.extend(text[pos:].encode("utf-8"))
     return pieces
 
 
