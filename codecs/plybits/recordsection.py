@@ -140,7 +140,8 @@ _ID62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ID62_INDEX = {char: i for i, char in enumerate(_ID62)}
 _ID_RE = re.compile(r"[0-9A-Za-z]{1,64}")
 _DECIMAL_RE = re.compile(r"0|[1-9][0-9]{0,11}")
-_DATE_RE = re.compile(r"([0-9]{4}|\?\?\?\?)\.([0-9]{2}|\?\?)\.([0-9]{2}|\?\?)")
+_DATE_RE = re.compile(r"(?:[0-9]{4}|\?\?\?\?)\.(?:0[1-9]|1[0-2]|\?\?)\.(?:0[1-9]|[12][0-9]|3[01]|\?\?)")
+"""A date a writer codes as one: a year (or ``????``), a month 01 to 12 and a day 01 to 31 (or ``??``)."""
 _TIME_RE = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})")
 _SIGNED_RE = re.compile(r"\+0|[+-][1-9][0-9]{0,5}")
 """A rating change as lichess writes it: ``+6``, ``-6``, ``+0``."""
@@ -152,8 +153,6 @@ _MATE_RE = re.compile(r"#-?[1-9][0-9]{0,4}")
 _COMMAND_RE = re.compile(r"\[%(clk|emt|eval) ([^\[\]]*)\]")
 
 _NAME_INDEX = {name: i for i, name in enumerate(dictionary.TAG_NAMES)}
-_MONTHS = {"??", *[f"{month:02d}" for month in range(1, 13)]}
-_DAYS = {"??", *[f"{day:02d}" for day in range(1, 32)]}
 _REST_NONE, _REST_DECIMAL, _REST_ID, _REST_TEXT = range(4)
 
 
@@ -703,8 +702,7 @@ class _Section:
     def value_date(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
         if check:
-            match = _DATE_RE.fullmatch(value)
-            return value if match and match.group(2) in _MONTHS and match.group(3) in _DAYS else None
+            return value if _DATE_RE.fullmatch(value) else None
         last = self.s.last_date
         if last is not None and c.bit(m.flags, _F_DATE_SAME, int(value == last)):
             return last
