@@ -28,6 +28,8 @@ MODULES: Final = (
     "plybits.rangecoder",
     "plybits.recordcoder",
     "plybits.recordsection",  # a full-fidelity record's section is written and read on every encode and decode
+    "plybits.pgntext",  # every record is cut, read and written by it
+    "plybits.streams",  # and every line of a record file split and decoded by this
     "plybits.rank",
     "plybits.chess.board",
     "plybits.chess.rank",

@@ -126,18 +126,25 @@ def wrap(words: Iterable[str], width: int) -> list[str]:
     """The words joined by spaces into lines of at most ``width`` characters (a longer word stands alone); a
     ``;`` comment word ends its line."""
     lines: list[str] = []
-    line = ""
+    line: list[str] = []  # the words of the line, whose text is of ``size`` characters
+    size = 0
     for word in words:
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
+        if not size:
+            line = [word]
+            size = len(word)
+        elif size + 1 + len(word) > width:
+            lines.append(" ".join(line))
+            line = [word]
+            size = len(word)
         else:
-            line = f"{line} {word}" if line else word
-        if word.startswith(";"):
-            lines.append(line)
-            line = ""
-    if line or not lines:
-        lines.append(line)
+            line.append(word)
+            size += 1 + len(word)
+        if word[:1] == ";":
+            lines.append(" ".join(line))
+            line = []
+            size = 0
+    if size or not lines:
+        lines.append(" ".join(line))
     return lines
 
 
@@ -214,6 +221,12 @@ def read(text: str, *, kind: str, lenient: bool = False) -> RecordText:
     if not _plain_movetext(movetext, record):
         _movetext(movetext, record, lenient)
     return record
+_PLAIN_TAG: Final = re.compile(r'\[([A-Za-z0-9_][A-Za-z0-9_+#=:-]*) "([^"\\\r\n]*)"\]\n')
+"""A tag line as writers write it (one space, nothing escaped, no white space around): :data:`TAG` reads it alike."""
+_PLAIN_TAGS: Final = re.compile(f"(?:{_PLAIN_TAG.pattern})+")
+"""A run of :data:`_PLAIN_TAG` lines (read at once)."""
+
+
 def _tags(text: str, kind: str) -> tuple[dict[str, str], int]:
     """The tags at the head of ``text`` and where its movetext starts."""
     tags: dict[str, str] = {}
@@ -221,6 +234,13 @@ def _tags(text: str, kind: str) -> tuple[dict[str, str], int]:
     length = len(text)
     number = 0
     while pos < length:
+        plain = _PLAIN_TAGS.match(text, pos)
+        if plain is not None:
+            lines = _PLAIN_TAG.findall(text, pos, plain.end())
+            tags.update(lines)
+            number += len(lines)
+            pos = plain.end()
+            continue
         end = text.find("\n", pos)
         end = length if end < 0 else end + 1
         line = text[pos:end].strip()

@@ -40,6 +40,8 @@ MAX_TEXT: Final = MAX_STRING
 
 _SEEN_SHIFT: Final = PROB_BITS
 _PROB_MASK: Final = PROB_ONE - 1
+_NO_CONTEXTS: Final = int_array([])
+"""The state of a bank of no contexts (what a copy starts from before it takes its original's state)."""
 
 
 @final
@@ -51,7 +53,7 @@ class Bits:
     __slots__ = ("state",)
 
     def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
-        self.state: vec[i64] = int_array([p | seen << _SEEN_SHIFT] * size)
+        self.state: vec[i64] = int_array([p | seen << _SEEN_SHIFT] * size) if size else _NO_CONTEXTS
 
     def copy(self) -> Bits:
         """An independent copy, in its current state."""
@@ -112,10 +114,11 @@ class Writer(Coder):
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         p = bits.state[ctx] & _PROB_MASK
+        # unchecked: PROB_MIN <= p <= PROB_MAX, so both symbols fit in PROB_ONE (RangeEncoder.encode checks it)
         if bit:
-            self.enc.encode(p, PROB_ONE - p, PROB_ONE)
+            self.enc._encode(p, PROB_ONE - p, PROB_ONE)
         else:
-            self.enc.encode(0, p, PROB_ONE)
+            self.enc._encode(0, p, PROB_ONE)
         costs = self.costs
         if costs is not None:
             costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
@@ -310,14 +313,12 @@ class Text:
 
     __slots__ = ("length", "tree")
 
-    def __init__(self, tree: Bits) -> None:
-        self.length = Number()
+    def __init__(self, tree: Bits, length: Number | None = None) -> None:
+        self.length = Number() if length is None else length
         self.tree = tree
 
     def copy(self) -> Text:
-        text = Text(self.tree.copy())
-        text.length = self.length.copy()
-        return text
+        return Text(self.tree.copy(), self.length.copy())
 
     def byte(self, c: Coder, byte: int = 0) -> int:
         """One byte through the tree."""
@@ -330,11 +331,15 @@ class Text:
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
         raw = utf8(text, what) if c.writing else b""
-        n = self.length.at_most(c, MAX_TEXT, f"{what} length", len(raw))
+        n = self.length.code(c, len(raw))
+        if n > MAX_TEXT:
+            raise InvalidDataError(f"{what} length {n} is over the limit of {MAX_TEXT}")
         out = bytearray(n)
         if c.writing:
             for i in range(n):
                 out[i] = self.byte(c, raw[i])
+            if out == raw:  # as a writer codes it (a coder may code other bytes than it is given)
+                return text
         else:
             for i in range(n):
                 out[i] = self.byte(c, 0)

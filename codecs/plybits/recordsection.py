@@ -25,7 +25,6 @@ writer writes for the decisions read: so a section is read only if writing what 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -66,6 +65,9 @@ _WORDED_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
 """A run of letters: what a dictionary word is (an apostrophe inside, as in ``King's``, included)."""
 _WORD_INDEX = {word: i for i, word in enumerate(dictionary.WORDS)}
 _PIECE_END, _PIECE_WORD, _PIECE_BYTE = range(3)
+_WORD_PIECE = 256
+"""A word's piece (:func:`_pieces`) is this plus its index; a byte's is the byte."""
+_WORD_BYTES = tuple(word.encode("utf-8") for word in dictionary.WORDS)
 
 
 class _Words:
@@ -75,25 +77,25 @@ class _Words:
 
     __slots__ = ("piece", "index", "text")
 
-    def __init__(self, text: Text) -> None:
-        self.piece = Tree(2, 3)
-        self.index = Number()
+    def __init__(self, text: Text, piece: Tree | None = None, index: Number | None = None) -> None:
+        self.piece = Tree(2, 3) if piece is None else piece
+        self.index = Number() if index is None else index
         self.text = text
 
     def copy(self) -> _Words:
-        words = _Words(self.text)
-        words.piece, words.index = self.piece.copy(), self.index.copy()
-        return words
+        return _Words(self.text, self.piece.copy(), self.index.copy())
 
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidDataError: (reading) on pieces a writer would not code for the text they make."""
         raw = utf8(text, what) if c.writing else b""
         pieces = _pieces(text) if c.writing else []
-        decoded: list[tuple[int, int]] = []
+        decoded: list[int] = []
         out = bytearray()
         previous = 0
         for i in range(len(raw) + 1 if c.writing else MAX_TEXT + 1):
-            kind, value = pieces[i] if i < len(pieces) else (_PIECE_END, 0)
+            piece = pieces[i] if i < len(pieces) else -1
+            kind = _PIECE_END if piece < 0 else _PIECE_BYTE if piece < _WORD_PIECE else _PIECE_WORD
+            value = piece - _WORD_PIECE if piece >= _WORD_PIECE else max(piece, 0)
             kind = self.piece.code(c, kind, previous)
             if kind == _PIECE_END:
                 break
@@ -101,28 +103,34 @@ class _Words:
                 raise InvalidDataError(f"{what}: piece of kind {kind} or more than {MAX_TEXT} pieces")
             if kind == _PIECE_WORD:
                 value = self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)
-                out += dictionary.WORDS[value].encode("utf-8")
+                out += _WORD_BYTES[value]
+                decoded.append(_WORD_PIECE + value)
             else:
                 value = self.text.byte(c, value)
                 out.append(value)
-            decoded.append((kind, value))
+                decoded.append(value)
             previous = kind
+        if c.writing and out == raw:  # as a writer codes it (a coder may code other pieces than it is given)
+            return text
         text = from_utf8(bytes(out), what)
         if not c.writing and (len(out) > MAX_TEXT or _pieces(text) != decoded):
             raise InvalidDataError(f"{what} {text!r} is not coded in the pieces a writer codes it in")
         return text
 
 
-def _pieces(text: str) -> list[tuple[int, int]]:
-    """How :class:`_Words` codes ``text``: ``(kind, word index or byte)`` pieces."""
-    pieces: list[tuple[int, int]] = []
+def _pieces(text: str) -> list[int]:
+    """How :class:`_Words` codes ``text``: its pieces, each a UTF-8 byte or :data:`_WORD_PIECE` plus a word's index."""
+    pieces: list[int] = []
     pos = 0
     for match in _WORDED_RE.finditer(text):
-        if match.group() in _WORD_INDEX:
-            pieces += [(_PIECE_BYTE, b) for b in text[pos:match.start()].encode("utf-8")]
-            pieces.append((_PIECE_WORD, _WORD_INDEX[match.group()]))
+        index = _WORD_INDEX.get(match.group(), -1)
+        if index >= 0:
+            start = match.start()
+            if start > pos:
+                pieces.extend(text[pos:start].encode("utf-8"))
+            pieces.append(_WORD_PIECE + index)
             pos = match.end()
-    pieces += [(_PIECE_BYTE, b) for b in text[pos:].encode("utf-8")]
+    pieces.extend(text[pos:].encode("utf-8"))
     return pieces
 
 
@@ -132,7 +140,8 @@ _ID62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ID62_INDEX = {char: i for i, char in enumerate(_ID62)}
 _ID_RE = re.compile(r"[0-9A-Za-z]{1,64}")
 _DECIMAL_RE = re.compile(r"0|[1-9][0-9]{0,11}")
-_DATE_RE = re.compile(r"([0-9]{4}|\?\?\?\?)\.([0-9]{2}|\?\?)\.([0-9]{2}|\?\?)")
+_DATE_RE = re.compile(r"(?:[0-9]{4}|\?\?\?\?)\.(?:0[1-9]|1[0-2]|\?\?)\.(?:0[1-9]|[12][0-9]|3[01]|\?\?)")
+"""A date a writer codes as one: a year (or ``????``), a month 01 to 12 and a day 01 to 31 (or ``??``)."""
 _TIME_RE = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})")
 _SIGNED_RE = re.compile(r"\+0|[+-][1-9][0-9]{0,5}")
 """A rating change as lichess writes it: ``+6``, ``-6``, ``+0``."""
@@ -144,8 +153,6 @@ _MATE_RE = re.compile(r"#-?[1-9][0-9]{0,4}")
 _COMMAND_RE = re.compile(r"\[%(clk|emt|eval) ([^\[\]]*)\]")
 
 _NAME_INDEX = {name: i for i, name in enumerate(dictionary.TAG_NAMES)}
-_MONTHS = {"??", *[f"{month:02d}" for month in range(1, 13)]}
-_DAYS = {"??", *[f"{day:02d}" for day in range(1, 32)]}
 _REST_NONE, _REST_DECIMAL, _REST_ID, _REST_TEXT = range(4)
 
 
@@ -195,12 +202,49 @@ def _eval_text(mate: bool, value: int, digits: int) -> str:
     return f"{sign}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
 
 
-def _others(unused: list[str], successors: list[str], last: str) -> list[str]:
-    """The unused known tag names that are not ``successors``, in :data:`recorddictionary.TAG_NAMES` order from
-    the one after ``last`` on, then from the start (``unused`` is in that order)."""
-    split = bisect_right(unused, _NAME_INDEX.get(last, -1), key=_NAME_INDEX.__getitem__)
-    order = unused[split:] + unused[:split]
-    return [n for n in order if n not in successors] if successors else order
+_SUCCESSOR_INDICES = {last: tuple(_NAME_INDEX[name] for name in names) for last, names in dictionary.SUCCESSORS.items()}
+""":data:`recorddictionary.SUCCESSORS` as indices in :data:`recorddictionary.TAG_NAMES`."""
+
+
+def _unused_successors(used: list[int], last: str) -> int:
+    """How many of :data:`recorddictionary.SUCCESSORS` of ``last`` are unused (``used`` is 0 for them)."""
+    count = 0
+    for index in _SUCCESSOR_INDICES.get(last, ()):
+        if not used[index]:
+            count += 1
+    return count
+
+
+def _walk_names(used: list[int], last: str, index: int, rank: int) -> tuple[int, int]:
+    """The known tag name ``index`` with its rank, or the one of rank ``rank`` with its index (the other argument
+    is -1), among the unused names (indices in :data:`recorddictionary.TAG_NAMES` that ``used`` holds 0 for) in the
+    order their rank codes them after ``last``: the unused ones of :data:`recorddictionary.SUCCESSORS`, in its
+    order, then the others in ``TAG_NAMES`` order from the one after ``last`` on, then from the start; ``(-1, -1)``
+    if there is none."""
+    successors = _SUCCESSOR_INDICES.get(last, ())
+    found = found_rank = -1
+    n = 0
+    for j in successors:
+        if not used[j]:
+            if found < 0 and (j == index or n == rank):
+                found, found_rank = j, n
+            used[j] = 2  # listed: passed over among the others
+            n += 1
+    count = len(used)
+    after = _NAME_INDEX.get(last, -1) + 1
+    for step in range(count if found < 0 else 0):
+        j = after + step
+        if j >= count:
+            j -= count
+        if not used[j]:
+            if j == index or n == rank:
+                found, found_rank = j, n
+                break
+            n += 1
+    for j in successors:
+        if used[j] == 2:
+            used[j] = 0
+    return found, found_rank
 
 
 def _prefix_buckets(prefixes: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
@@ -244,6 +288,30 @@ def _rest_kind(rest: str) -> int:
     if _ID_RE.fullmatch(rest):
         return _REST_ID
     return _REST_TEXT
+
+
+_TYPED_KINDS = (dictionary.DATE, dictionary.TIME, dictionary.ELO, dictionary.RATING_DIFF, dictionary.TIME_CONTROL,
+                dictionary.ECO, dictionary.RESULT, dictionary.FINAL_FEN, dictionary.PLY_COUNT, dictionary.PREFIXED)
+"""The typed tag values, in the order of their contexts of the ``typed`` flag (:meth:`_Section.typed_value`)."""
+_KIND_TEXT, _KIND_WORDED = -1, -2
+
+
+def _kind_of(name: str) -> int:
+    """How tag ``name``'s value is coded: :data:`_KIND_TEXT`, :data:`_KIND_WORDED` or the index of a typed kind."""
+    kind = dictionary.TAG_KINDS.get(name, dictionary.PREFIXED if name in dictionary.PREFIXES else dictionary.TEXT)
+    return _KIND_TEXT if kind == dictionary.TEXT else _KIND_WORDED if kind == dictionary.WORDED else _TYPED_KINDS.index(kind)
+
+
+_TAG_KIND = {name: _kind_of(name) for name in (*dictionary.TAG_KINDS, *dictionary.PREFIXES)}
+""":func:`_kind_of` of every tag name whose value is not text."""
+_VALUE_WHAT = {name: f"tag {name!r} value" for name in dictionary.TAG_NAMES}
+_PREFIX_WHAT = {name: f"tag {name!r} prefix" for name in dictionary.PREFIXES}
+
+
+def _value_what(name: str) -> str:
+    """What a tag value is called in errors (made once for the known names)."""
+    what = _VALUE_WHAT.get(name)
+    return f"tag {name!r} value" if what is None else what
 
 
 class _Priors:
@@ -556,7 +624,7 @@ class _Section:
         names = list(tags) if c.writing else []
         if len(names) > MAX_TAGS:
             raise LimitExceededError(f"{len(names)} tags, at most {MAX_TAGS} allowed")
-        unused = list(dictionary.TAG_NAMES)
+        used = [0] * len(dictionary.TAG_NAMES)
         last = ""
         out: dict[str, str] = {}
         for i in range(MAX_TAGS + 1):
@@ -564,59 +632,77 @@ class _Section:
                 break
             if i == MAX_TAGS:
                 raise InvalidDataError(f"more than {MAX_TAGS} tags")
-            name = last = self.tag_name(names[i] if c.writing else "", unused, last)
+            name = last = self.tag_name(names[i] if c.writing else "", used, last)
             if name in out:
                 raise InvalidDataError(f"tag {name!r} appears twice")
             out[name] = self.s.tags[name] = self.tag_value(name, tags[name] if c.writing else "")
         return out
 
-    def tag_name(self, name: str, unused: list[str], last: str) -> str:
-        """A tag name: a bit for a known one, then its rank among the unused known names in the order
-        :data:`recorddictionary.SUCCESSORS` predicts after ``last``; else its text."""
+    def tag_name(self, name: str, used: list[int], last: str) -> str:
+        """A tag name: a bit for a known unused one (``used`` is 1 for the others), then its rank among the unused
+        known names in the order :data:`recorddictionary.SUCCESSORS` predicts after ``last`` (:func:`_walk_names`);
+        else its text."""
         c, m = self.c, self.m
-        if c.bit(m.flags, _F_NAME_OTHER, int(c.writing and name not in unused)):
+        index = _NAME_INDEX.get(name, -1) if c.writing else -1
+        if c.bit(m.flags, _F_NAME_OTHER, int(c.writing and (index < 0 or used[index]))):
             name = m.text.code(c, name, "tag name")
-            if name in unused:
+            index = _NAME_INDEX.get(name, -1)
+            if index >= 0 and not used[index]:
                 raise InvalidDataError(f"known tag name {name!r} coded as text")
             return name
-        successors = [n for n in dictionary.SUCCESSORS.get(last, ()) if n in unused]
-        rank = 0
-        if c.writing and name not in successors:
-            rank = len(successors) + _others(unused, successors, last).index(name)
-        elif c.writing:
-            rank = successors.index(name)
-        rank = m.tag_name.at_most(c, len(unused) - 1, "tag name rank", rank, int(bool(successors)))
-        if not c.writing:
-            name = successors[rank] if rank < len(successors) else _others(unused, successors, last)[
-                rank - len(successors)]
-        unused.remove(name)
-        return name
+        successors = _unused_successors(used, last)
+        rank = _walk_names(used, last, index, -1)[1] if c.writing else 0
+        rank = m.tag_name.at_most(c, used.count(0) - 1, "tag name rank", rank, int(successors > 0))
+        index = _walk_names(used, last, -1, rank)[0] if not c.writing else index
+        used[index] = 1
+        return dictionary.TAG_NAMES[index]
 
     def tag_value(self, name: str, value: str) -> str:
         """:raises InvalidDataError: (reading) on a value coded as text that has a type, or the other way round."""
         c, m = self.c, self.m
-        kind = dictionary.TAG_KINDS.get(name, dictionary.PREFIXED if name in dictionary.PREFIXES else dictionary.TEXT)
-        if kind == dictionary.TEXT:
-            return m.text.code(c, value, f"tag {name!r} value")
-        if kind == dictionary.WORDED:
-            return m.words.code(c, value, f"tag {name!r} value")
-        index, coder = _VALUE_CODERS[kind]
-        typed = not c.writing or coder(self, value, True, name) is not None
-        if c.bit(m.typed, index, int(not typed)):
-            value = m.text.code(c, value, f"tag {name!r} value")
+        kind = _TAG_KIND.get(name, _KIND_TEXT)
+        what = _value_what(name)
+        if kind == _KIND_TEXT:
+            return m.text.code(c, value, what)
+        if kind == _KIND_WORDED:
+            return m.words.code(c, value, what)
+        typed = not c.writing or self.typed_value(kind, value, True, name) is not None
+        if c.bit(m.typed, kind, int(not typed)):
+            value = m.text.code(c, value, what)
             typed = False
         else:
-            value = coder(self, value, False, name) or ""
+            value = self.typed_value(kind, value, False, name) or ""
             typed = True
-        if not c.writing and (coder(self, value, True, name) is not None) != typed:
+        if not c.writing and (self.typed_value(kind, value, True, name) is not None) != typed:
             raise InvalidDataError(f"tag {name!r} value {value!r} coded {'with' if typed else 'without'} its type")
         return value
+
+    def typed_value(self, kind: int, value: str, check: bool, name: str) -> str | None:
+        """The value coder of typed kind ``kind`` (:data:`_TYPED_KINDS`): it checks (``check``) or codes ``value``."""
+        if kind == 0:
+            return self.value_date(value, check, name)
+        if kind == 1:
+            return self.value_time(value, check, name)
+        if kind == 2:
+            return self.value_elo(value, check, name)
+        if kind == 3:
+            return self.value_diff(value, check, name)
+        if kind == 4:
+            return self.value_timecontrol(value, check, name)
+        if kind == 5:
+            return self.value_eco(value, check, name)
+        if kind == 6:
+            return self.value_result(value, check, name)
+        if kind == 7:
+            return self.value_final_fen(value, check, name)
+        if kind == 8:
+            return self.value_ply_count(value, check, name)
+        return self.value_prefixed(value, check, name)
 
     def value_date(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
         if check:
-            match = _DATE_RE.fullmatch(value)
-            return value if match and match.group(2) in _MONTHS and match.group(3) in _DAYS else None
+            return value if _DATE_RE.fullmatch(value) else None
         last = self.s.last_date
         if last is not None and c.bit(m.flags, _F_DATE_SAME, int(value == last)):
             return last
@@ -713,7 +799,7 @@ class _Section:
         if check:
             return value
         prefixes = dictionary.PREFIXES[name]
-        index = m.prefix.at_most(c, len(prefixes) - 1, f"tag {name!r} prefix",
+        index = m.prefix.at_most(c, len(prefixes) - 1, _PREFIX_WHAT[name],
                                  _prefix_index(name, value) if c.writing else 0)
         prefix = prefixes[index]
         rest = value[len(prefix):]
@@ -732,7 +818,7 @@ class _Section:
                 length = 8
             rest = "".join(_ID62[c.uniform(62, _ID62_INDEX[rest[i]] if c.writing else 0)] for i in range(length))
         else:
-            rest = m.text.code(c, rest, f"tag {name!r} value")
+            rest = m.text.code(c, rest, _value_what(name))
         if not c.writing and (_prefix_index(name, prefix + rest) != index or _rest_kind(rest) != kind):
             raise InvalidDataError(f"tag {name!r} value {prefix + rest!r} not coded by its longest prefix and kind")
         return prefix + rest
@@ -894,18 +980,6 @@ class _Section:
                 raise InvalidDataError(f"result {result!r} not coded as a writer codes it")
             return result
         return tag
-
-
-_VALUE_CODERS: dict[str, tuple[int, Callable[[_Section, str, bool, str], str | None]]] = {
-    kind: (index, coder) for index, (kind, coder) in enumerate((
-        (dictionary.DATE, _Section.value_date), (dictionary.TIME, _Section.value_time),
-        (dictionary.ELO, _Section.value_elo), (dictionary.RATING_DIFF, _Section.value_diff),
-        (dictionary.TIME_CONTROL, _Section.value_timecontrol), (dictionary.ECO, _Section.value_eco),
-        (dictionary.RESULT, _Section.value_result), (dictionary.FINAL_FEN, _Section.value_final_fen),
-        (dictionary.PLY_COUNT, _Section.value_ply_count), (dictionary.PREFIXED, _Section.value_prefixed)))
-}
-"""The typed tag values: their kind's context of the ``typed`` flag, and the method that checks (``check``) or
-codes one."""
 
 
 def _command_value(match: re.Match[str]) -> Any:

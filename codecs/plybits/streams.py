@@ -103,8 +103,7 @@ def split_stream(
     ``\n`` (as :func:`record_lines` gives them), so none is looked at for it.
     """
     if not ended:
-        lines = (line if line is None or isinstance(line, LongLine) or line.endswith("\n") else line + "\n"
-                 for line in lines)
+        lines = _ended(lines)
     if get_game(game_name).splits_records:
         yield from cut_records(lines, max_chars=max_chars)
         return
@@ -123,3 +122,10 @@ def split_stream(
         yield LimitExceededError(problem)
     elif piece and not "".join(piece).isspace():
         yield "".join(piece)
+
+
+def _ended(lines: Iterable[str | LongLine | None]) -> Iterator[str | LongLine | None]:
+    """``lines`` lazily, each text line ending with its ``\\n`` (a generator function: compiled, a generator
+    expression would be read whole into a list)."""
+    for line in lines:
+        yield line if line is None or isinstance(line, LongLine) or line.endswith("\n") else line + "\n"

@@ -1,0 +1,104 @@
+"""The record-text reader's and writer's fast paths read and write exactly what their general definitions do, and
+the record splitter stays lazy in either build."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from plybits import pgntext
+from plybits.errors import InvalidRecordError
+from plybits.streams import split_stream
+
+_NAMES = ["Event", "Site", "White", "A", "x_1", "WhiteElo", "a+b#c=d:e-f", "_", "9"]
+_VALUES = ["", "Cup 2002", "a\\\"b", "a\\\\b", '"quoted" inside', "tab\there", "é ü", "x" * 90, "\\", " "]
+
+
+def _line_by_line_tags(text: str) -> dict[str, str]:
+    """The tags at the head of ``text`` read one line at a time by the grammar's tag patterns (the reader's
+    definition, here as the oracle for its fast path)."""
+    tags: dict[str, str] = {}
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line or line.startswith("%"):
+            continue
+        if not line.startswith("["):
+            break
+        match = pgntext.TAG.fullmatch(line) or pgntext.LOOSE_TAG.fullmatch(line)
+        if match is None:
+            raise InvalidRecordError("malformed")
+        tags[match.group(1)] = pgntext.unescape(match.group(2))
+    return tags
+
+
+def _random_head(rng: random.Random) -> str:
+    lines = []
+    for _ in range(rng.randrange(0, 8)):
+        name, value = rng.choice(_NAMES), rng.choice(_VALUES)
+        lines.append(rng.choice([
+            f'[{name} "{value}"]', f'[{name}  "{value}"]', f' [{name} "{value}"] ', f'[ {name} "{value}" ]',
+            f'[{name} "{value}"]\r', "", "% escape", f'[{name}\t"{value}"]',
+        ]))
+    return "\n".join(lines) + rng.choice(["\n\n1. e4 e5 *\n", "\n", "", "\n1. d4"])
+
+
+def test_tag_lines_read_at_once_are_read_as_line_by_line() -> None:
+    rng = random.Random(17)
+    for _ in range(3000):
+        text = _random_head(rng)
+        try:
+            expected = _line_by_line_tags(text)
+        except InvalidRecordError:
+            with pytest.raises(InvalidRecordError):
+                pgntext.read(text, kind="PGN", lenient=True)
+            continue
+        assert pgntext.read(text, kind="PGN", lenient=True).tags == expected, text
+
+
+def _wrap_by_concatenation(words: list[str], width: int) -> list[str]:
+    """:func:`pgntext.wrap`'s definition: each word added to the line's text, which is pushed when full."""
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+        if word.startswith(";"):
+            lines.append(line)
+            line = ""
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+def test_wrap_lays_out_words_as_concatenating_them_does() -> None:
+    rng = random.Random(5)
+    choices = ["", ";", ";c", "e4", "Nxf3+", "1.", "1...", "{a comment}", "(", ")", "$1", "1-0"]
+    for _ in range(5000):
+        words = [rng.choice(choices) if rng.random() < 0.9 else "x" * rng.randrange(0, 90)
+                 for _ in range(rng.randrange(0, 40))]
+        width = rng.randrange(1, 90)
+        assert pgntext.wrap(words, width) == _wrap_by_concatenation(words, width), (words, width)
+
+
+def test_split_stream_hands_out_each_record_before_reading_the_next() -> None:
+    """Lines without their newline go through a generator, never read whole: the first record comes out while the
+    input is still being read (a list would read it to the end, here into the error)."""
+    def lines() -> Iterator[str]:
+        yield '[Event "one"]'
+        yield ""
+        yield "1. e4 e5 *"
+        yield ""
+        yield '[Event "two"]'
+        raise RuntimeError("read past the second record's first line")
+
+    records = split_stream("chess", lines())
+    first = next(records)
+    assert isinstance(first, str) and re.match(r'\[Event "one"\]\n\n1\. e4 e5 \*\n', first)
+    with pytest.raises(RuntimeError):
+        list(records)
