@@ -1,6 +1,7 @@
 """The chess position and its rules on the shared mailbox (an 8x8 board inside a border of 2).
 
-Squares are indices into a flat list of :data:`GEOMETRY.size` (144) cells; border
+Squares are indices into a flat array of :data:`GEOMETRY.size` (144) cells (an
+:func:`~plybits.packed.int_array`: compiled, a ``vec[i64]`` whose cells the rules read without int objects); border
 cells hold :data:`~plybits.mailbox.OFF`. A piece is an ``int``: its colour bit
 (:data:`WHITE` = 0, :data:`BLACK` = 8) or-ed with its kind (:data:`PAWN` = 1 ...
 :data:`KING` = 6); an empty cell holds :data:`EMPTY` (0)::
@@ -223,7 +224,7 @@ step or capture onto the last rank filled above; another promotion's entry is ``
 STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
-def _attacked(b: list[int], sq: int, by: int) -> bool:
+def _attacked(b: vec[i64], sq: int, by: int) -> bool:
     """Whether any piece of colour ``by`` attacks ``sq`` on the cells ``b``."""
     # i64 locals: compiled, plain C arithmetic (docs/architecture.md, "What makes compiled code fast")
     s: i64 = sq
@@ -266,7 +267,7 @@ def _attacked(b: list[int], sq: int, by: int) -> bool:
     return False
 
 
-def _checks_after(b: list[int], f: int, t: int, p: int, k: int) -> bool:
+def _checks_after(b: vec[i64], f: int, t: int, p: int, k: int) -> bool:
     """Whether the king on ``k`` is in check after its opponent's piece ``p`` moved from ``f`` to ``t``.
 
     For a plain move (not castling, en passant or a promotion) from a legal position, with ``f`` already
@@ -276,7 +277,7 @@ def _checks_after(b: list[int], f: int, t: int, p: int, k: int) -> bool:
     return _piece_attacks(b, p, t, k) or _discovers(b, k, f, t, p & BLACK)
 
 
-def _piece_attacks(b: list[int], p: i64, t: i64, k: i64) -> bool:
+def _piece_attacks(b: vec[i64], p: i64, t: i64, k: i64) -> bool:
     """Whether the piece ``p`` standing on ``t`` attacks ``k`` with the cells ``b`` as they are between them (a
     king's attacks not counted: what a move to ``t`` can check with)."""
     kind: i64 = p & 7
@@ -299,7 +300,7 @@ def _piece_attacks(b: list[int], p: i64, t: i64, k: i64) -> bool:
     return True
 
 
-def _discovers(b: list[int], k: int, f: int, t: int, colour: int) -> bool:
+def _discovers(b: vec[i64], k: int, f: int, t: int, colour: int) -> bool:
     """Whether a piece leaving ``f`` for ``t`` (``f`` already emptied) opens a line from a slider of ``colour``
     through ``f`` onto the king on ``k``: a discovered check, or a pin broken."""
     step = LINE[k * SIZE + f]
@@ -314,7 +315,7 @@ def _discovers(b: list[int], k: int, f: int, t: int, colour: int) -> bool:
     return False
 
 
-def _ep_legal(b: list[int], s: int, t: int, us: int, k: int) -> bool:
+def _ep_legal(b: vec[i64], s: int, t: int, us: int, k: int) -> bool:
     """Whether the en passant capture ``s`` -> ``t`` by ``us`` leaves its king on ``k`` safe."""
     captured = t - (N if us == WHITE else S)
     pawn = b[s]
@@ -329,7 +330,7 @@ def _ep_legal(b: list[int], s: int, t: int, us: int, k: int) -> bool:
     return safe
 
 
-def _castling_legal(b: list[int], k: int, r: int, us: int) -> bool:
+def _castling_legal(b: vec[i64], k: int, r: int, us: int) -> bool:
     """Whether ``us``'s king on ``k`` may castle with its rook on ``r`` (rights and check already known)."""
     them = us ^ BLACK
     rank_base = k - FILE_OF[k]
@@ -385,7 +386,7 @@ def _add_pawn_move(moves: list[Move], s: int, t: int, promotes: bool) -> None:
 class Board:
     """A chess position: pieces, side to move, castling rights, en passant square and counters.
 
-    ``board`` is the mailbox cell list, ``turn`` is :data:`WHITE` or :data:`BLACK`,
+    ``cells`` is the mailbox cell array (:func:`~plybits.packed.int_array`), ``turn`` is :data:`WHITE` or :data:`BLACK`,
     ``castling`` the frozenset of rook squares that may still castle, ``ep`` the en
     passant target square (0 when none), ``kings`` the king square of each colour
     (index ``colour >> 3``).
@@ -398,7 +399,7 @@ class Board:
 
         :raises InvalidPositionError: if ``fen`` is not a valid position.
         """
-        self.cells: list[int] = GEOMETRY.empty_cells(EMPTY)
+        self.cells: vec[i64] = int_array(GEOMETRY.empty_cells(EMPTY))
         self.turn = WHITE
         self.castling: frozenset[int] = frozenset()
         self.ep = 0
@@ -938,7 +939,7 @@ def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
     return moves
 
 
-def _reach(b: list[int], s: i64, d: i64, them: i64) -> i64:
+def _reach(b: vec[i64], s: i64, d: i64, them: i64) -> i64:
     """How many squares a slider on ``s`` moves to along ``d``: the empty ones, and an enemy piece's that ends them."""
     n: i64 = 0
     t: i64 = s + d
@@ -952,7 +953,7 @@ def _reach(b: list[int], s: i64, d: i64, them: i64) -> i64:
     return n
 
 
-def _add_slides(moves: list[Move], b: list[int], s: i64, kind: i64, pin: i64, them: i64) -> None:
+def _add_slides(moves: list[Move], b: vec[i64], s: i64, kind: i64, pin: i64, them: i64) -> None:
     """Append the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side not in
     check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
     above it, nearest first."""
@@ -1046,7 +1047,7 @@ def _add_king_moves(
     b[k] = king
 
 
-def _add_castling(moves: list[Move], b: list[int], k: i64, king: i64, rook: i64) -> None:
+def _add_castling(moves: list[Move], b: vec[i64], k: i64, king: i64, rook: i64) -> None:
     """Append castling of ``king`` (lifted off ``k``: put back for the test, lifted again) with ``rook`` if legal."""
     b[k] = king
     if _castling_legal(b, k, rook, king & BLACK):
@@ -1055,7 +1056,7 @@ def _add_castling(moves: list[Move], b: list[int], k: i64, king: i64, rook: i64)
 
 
 def _add_king_steps(
-    moves: list[Move], b: list[int], k: i64, steps: vec[i64], them: i64, attacks: vec[i64], attacked: i64,
+    moves: list[Move], b: vec[i64], k: i64, steps: vec[i64], them: i64, attacks: vec[i64], attacked: i64,
     hidden_a: i64, hidden_b: i64,
 ) -> None:
     """Append the king's (lifted off ``k``) steps along ``steps`` to squares empty or held by ``them`` and not

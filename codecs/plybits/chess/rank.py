@@ -167,7 +167,7 @@ _NO_ATTACKS: Final = int_array([0] * SIZE)
 
 # The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
 # fast"): compiled, their arithmetic and comparisons are then plain C, about a third faster than tagged ints.
-def _attack_maps(b: list[int], us: int) -> tuple[vec[i64], int]:
+def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
     count of our attacks on it (:data:`_COUNT_UNIT`), the material of both sides' pieces other than pawns and kings).
 
@@ -191,7 +191,7 @@ def _attack_maps(b: list[int], us: int) -> tuple[vec[i64], int]:
     return attacks, material
 
 
-def _walk_attacks(attacks: vec[i64], b: list[int], s: i64, p: i64, value: i64) -> None:
+def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) -> None:
     """Each square the piece ``p`` on ``s`` attacks, in ``attacks``: its rank raised to ``value`` if below it, or
     (``value`` 0: our pieces) its count raised by one up to 3. Walked by the cell arithmetic of its steps: the border of 2
     keeps every step inside the list."""
@@ -224,7 +224,7 @@ def _walk_attacks(attacks: vec[i64], b: list[int], s: i64, p: i64, value: i64) -
                 attacks[t] = value + (a & (_RANK_UNIT - 1))
 
 
-def _mark_checks(attacks: vec[i64], b: list[int], king: i64) -> None:
+def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
     """Mark in ``attacks`` the squares a slider would attack the ``king`` from, with the cells as they stand
     (:data:`_DIAGONAL_MARK`, :data:`_ORTHOGONAL_MARK`): each line from the king up to its first piece."""
     for step in _ATTACK_STEPS_OF[KING]:  # the king's steps
@@ -423,7 +423,7 @@ def _scores(
 ) -> list[int]:
     """:meth:`LinearChessModel.scores` of ``listed``, given the position's :func:`_attack_maps` (to which this adds
     the check marks)."""
-    b: list[int] = board.cells
+    b: vec[i64] = board.cells
     us: int = board.turn
     side = us >> 3
     king: int = board.kings[side]
