@@ -50,11 +50,16 @@ from plybits.chess.board import (
     W,
     WHITE,
     Board,
+    CODE_FROM,
+    MOVE_TABLE,
     Move,
+    legal_codes,
     legal_moves,
+    move_code,
 )
 from plybits.packed import PACKED, int_array
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.rank import LinearModel, RankScheme, UniformModel, decode_packed, encode_packed
 
 SQUARE64 = [-1] * SIZE
 """a1 = 0 ... h8 = 63 of each mailbox index."""
@@ -287,6 +292,8 @@ for _f in SQUARES:
             _SLIDE_LENGTH[_f * SIZE + _t] = (_t - _f) // LINE[_f * SIZE + _t]
 _NO_ROW: Final = int_array([])
 """A :attr:`_Tables.rows` entry not made yet."""
+if CODE_FROM != 1 << 8:
+    raise AssertionError("chess move codes and the shifts of _scores disagree")
 _NO_SCORES: Final = int_array([0] * 256)
 """Zeros for :func:`_scores` to copy its scores into (more than the 218 legal moves a position has at most, and the
 null move)."""
@@ -392,13 +399,38 @@ class LinearChessModel(LinearModel):
 
     def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
         """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`)."""
+        codes, n, scores = self.coded(position, history)
+        table = MOVE_TABLE
+        moves = []
+        for i in range(n):
+            moves.append(table[codes[i]])
+        return moves, scores
+
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
+        """The codes (:func:`~plybits.chess.board.move_code`) of the legal moves and the null move (last, code 0), how
+        many, and their scores (the null move's :data:`NULL_SCORE`): what :meth:`encode_ply` and :meth:`decode_ply`
+        code with, no move listed or unpacked."""
         attacks, material = _attack_maps(position.cells, position.turn)
         # the canonical moves, the king's steps read from the map the scores need anyway
-        moves = legal_moves(position, attacks, _RANK_UNIT)
-        moves.append(NULL_MOVE)
-        scores = _scores(self.tables(), position, moves, history, attacks, material)
-        scores[len(scores) - 1] = NULL_SCORE
-        return moves, scores
+        codes, n = legal_codes(position, attacks, _RANK_UNIT)
+        codes[n] = 0  # the null move (legal_codes leaves room)
+        n += 1
+        scores = _scores(self.tables(), position, codes, n, history, attacks, material)
+        scores[n - 1] = NULL_SCORE
+        return codes, n, scores
+
+    def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
+        codes, n, scores = self.coded(position, history)
+        code: i64 = move_code(move)
+        for i in range(n):
+            if codes[i] == code:
+                encode_packed(encoder, scores, i)
+                return
+        raise ValueError(f"{move!r} is not a legal move here")
+
+    def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
+        codes, n, scores = self.coded(position, history)
+        return MOVE_TABLE[codes[decode_packed(decoder, scores)]]
 
     def tables(self) -> _Tables:
         """The weights laid out for :func:`_scores`, made on first use."""
@@ -425,8 +457,11 @@ class LinearChessModel(LinearModel):
         all the moves from it (:func:`_scores`).
         """
         attacks, material = _attack_maps(board.cells, board.turn)
-        listed: list[Move] = moves if isinstance(moves, list) else list(moves)
-        return _listed(_scores(self.tables(), board, listed, history, attacks, material))
+        n = len(moves)
+        codes = int_array([0] * n)
+        for i in range(n):
+            codes[i] = move_code(moves[i])
+        return _listed(_scores(self.tables(), board, codes, n, history, attacks, material))
 
 
 def _listed(scores: vec[i64]) -> list[int]:
@@ -439,10 +474,11 @@ def _listed(scores: vec[i64]) -> list[int]:
 
 
 def _scores(
-    tables: _Tables, board: Board, listed: list[Move], history: Sequence[Move], attacks: vec[i64], material: int,
+    tables: _Tables, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
 ) -> vec[i64]:
-    """:meth:`LinearChessModel.scores` of ``listed`` as an :func:`~plybits.packed.int_array`, given the position's
-    :func:`_attack_maps` (to which this adds the check marks)."""
+    """:meth:`LinearChessModel.scores` of the moves of the first ``n`` ``codes`` (:func:`~plybits.chess.board.move_code`)
+    as an :func:`~plybits.packed.int_array`, given the position's :func:`_attack_maps` (to which this adds the check
+    marks)."""
     b: vec[i64] = board.cells
     us: int = board.turn
     side = us >> 3
@@ -483,8 +519,7 @@ def _scores(
     near_king = _NEAR_KING
     size = SIZE  # locals: the board's constants are module globals to a caller
     colour: i64 = us
-    n = len(listed)
-    out = _NO_SCORES[:n]  # one copy of a zeroed array (docs/architecture.md)
+    out = _NO_SCORES[:n] if n <= len(_NO_SCORES) else int_array([0] * n)  # a copy of a zeroed array (docs/architecture.md)
     # squares, pieces, indices, weights and scores in i64 locals (plain C arithmetic compiled; the model's
     # packed_weights: features() reads it back in passes whose indicator weights fit in them)
     origin: i64 = -1
@@ -504,9 +539,9 @@ def _scores(
     zone: i64 = 0
     null: i64 = tables.null
     for i in range(n):
-        m = listed[i]
-        f: i64 = m[0]
-        t: i64 = m[1]
+        code: i64 = codes[i]
+        f: i64 = code >> 11
+        t: i64 = code >> 3 & 255
         if f != origin:
             if f == 0:
                 out[i] = null
@@ -534,7 +569,7 @@ def _scores(
             check_bit = near_bit[p]
             slider_marks = check_marks[kind]
             zone = zone_w[kind]
-        promotion: i64 = m[2] if kind == PAWN else 0  # only a pawn's move promotes: one read less
+        promotion: i64 = code & 7
         q: i64 = b[t]
         a: i64 = attacks[t]
         score: i64 = row[t] + fixed
