@@ -97,7 +97,7 @@ def test_features_read_back_in_passes_are_those_read_at_once(game):
 
     original = shipped(game)
     if original.packed_weights and PACKED:
-        pytest.skip("compiled chess cannot score under 2^(8i) weights past 64 bits: the pinned digest checks its passes")
+        pytest.skip("compiled chess cannot score under 2^(8i) weights past 64 bits: the pinned digest checks it")
     at_once = type(original)(original.filename, original.version)
     in_passes = type(original)(original.filename, original.version)
     in_passes.packed_weights = True

@@ -135,11 +135,14 @@ _SLIDER_STEPS_OF: Final[list[list[int]]] = [list(SLIDER_STEPS.get(kind, ())) for
 """_SLIDER_STEPS_OF[kind]: the steps a slider of that kind moves along (none for the other kinds)."""
 # The step and target tables the move generator loops over are int_arrays: compiled, such a loop reads plain C
 # integers where a loop over a tuple or list unboxes an int object an item.
-_KNIGHT_TARGETS: Final[list[vec[i64]]] = [
-    int_array(sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [])
-    for s in range(SIZE)
+_TARGETS_OF_KNIGHT = [
+    sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [] for s in range(SIZE)
 ]
-"""_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, ascending (the legal moves' order)."""
+_KNIGHT_TARGETS: Final = int_array([t for targets in _TARGETS_OF_KNIGHT for t in targets])
+"""The squares a knight on each square jumps to, ascending (the legal moves' order), square by square: a knight on
+``sq``'s are ``_KNIGHT_TARGETS[_KNIGHT_TARGETS_AT[sq]:_KNIGHT_TARGETS_AT[sq + 1]]`` (one flat array: no array of
+arrays unboxed a knight)."""
+_KNIGHT_TARGETS_AT: Final = int_array([sum(len(targets) for targets in _TARGETS_OF_KNIGHT[:s]) for s in range(SIZE + 1)])
 _KNIGHT_JUMPS: Final = int_array(list(KNIGHT_STEPS))
 _KING_STEP_ARRAY: Final = int_array(list(KING_STEPS))
 """:data:`KNIGHT_STEPS` and :data:`KING_STEPS` as int_arrays."""
@@ -229,7 +232,8 @@ for _a in SQUARES:
                     move(_a, _b, _promotion)
 MOVE_TABLE: Final = cast("list[Move]", _MOVES)
 """MOVE_TABLE[code]: the interned move of a :func:`move_code` (the null move at 0; every non-promotion move and every
-pawn step or capture onto the last rank filled above; another promotion's entry is ``None``: :func:`move` makes those)."""
+pawn step or capture onto the last rank filled above; another promotion's entry is ``None``: :func:`move` makes
+those)."""
 
 STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -885,11 +889,11 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
             checker = k + step
             check_step = 0
     knight: i64 = them | KNIGHT
-    for jump in _KNIGHT_TARGETS[k]:
-        p = b[jump]
+    for jump in _KNIGHT_JUMPS:  # the border of 2 keeps every jump inside the cells
+        p = b[k + jump]
         if p == knight:
             checks += 1
-            checker = jump
+            checker = k + jump
             check_step = 0
     pinned = len(pins)
     forward: i64 = N if us == WHITE else S
@@ -959,10 +963,12 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
             elif kind == KNIGHT:
                 if pin:
                     continue  # a pinned knight never stays on its line
-                for jump in _KNIGHT_TARGETS[s]:
-                    q = b[jump]
-                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(jump, k, checker, check_step)):
-                        codes[n] = (base + jump) * 8
+                targets = _KNIGHT_TARGETS
+                for j in range(_KNIGHT_TARGETS_AT[s], _KNIGHT_TARGETS_AT[s + 1]):
+                    target: i64 = targets[j]
+                    q = b[target]
+                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(target, k, checker, check_step)):
+                        codes[n] = (base + target) * 8
                         n += 1
             elif checks == 0:
                 n = _add_slides(codes, n, b, s, kind, pin, them)
@@ -1004,8 +1010,8 @@ def _reach(b: vec[i64], s: i64, d: i64, them: i64) -> i64:
 
 
 def _add_slides(codes: vec[i64], n: i64, b: vec[i64], s: i64, kind: i64, pin: i64, them: i64) -> i64:
-    """Add from ``codes[n]`` the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side not in
-    check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
+    """Add from ``codes[n]`` the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side
+    not in check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
     above it, nearest first; the new count."""
     sw: i64 = 0
     so: i64 = 0
@@ -1076,8 +1082,8 @@ def _add_king_moves(
     board: Board, k: int, checks: int, codes: vec[i64], n: i64, attacks: vec[i64], attacked: i64, hidden_a: i64,
     hidden_b: i64,
 ) -> i64:
-    """Add from ``codes[n]`` the legal moves of the king on ``k`` (``checks``: how many pieces give check), in target order:
-    the rank below, castling towards a, the steps along its rank, castling towards h, the rank above; the new count.
+    """Add from ``codes[n]`` the legal moves of the king on ``k`` (``checks``: how many pieces give check), in target
+    order: the rank below, castling towards a, the steps along its rank, castling towards h, the rank above; the new count.
 
     ``attacks``, ``attacked``: as :func:`legal_moves` takes them; ``hidden_a``, ``hidden_b``: the cells a sliding
     checker attacks through the king (0: none), which the map does not show."""

@@ -154,16 +154,18 @@ _CHECK_MARKS: Final = int_array([
     for kind in range(8)
 ])
 """_CHECK_MARKS[kind]: the marks of the squares a slider of that kind checks from (0 for the other kinds)."""
-_ATTACK_STEPS_OF: Final[list[vec[i64]]] = [
-    int_array(list(
-        (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
-        else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
-        else ()
-    ))
+_STEPS_OF_PIECE = [
+    (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
+    else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
+    else ()
     for p in range(16)
 ]
-"""_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays (an
-:func:`~plybits.packed.int_array`: compiled, a loop over it reads plain C integers, not a tuple's int objects)."""
+_ATTACK_STEPS: Final = int_array([step for steps in _STEPS_OF_PIECE for step in steps])
+"""The steps each piece attacks along, piece by piece: a pawn's or knight's or king's jumps, a slider's rays; a
+piece's are ``_ATTACK_STEPS[_ATTACK_STEPS_AT[piece]:_ATTACK_STEPS_AT[piece + 1]]``. One flat
+:func:`~plybits.packed.int_array` (compiled, a vec[i64]): a loop over it reads plain C integers, and no array of
+arrays is unboxed a piece."""
+_ATTACK_STEPS_AT: Final = int_array([sum(len(steps) for steps in _STEPS_OF_PIECE[:p]) for p in range(17)])
 
 _NO_ATTACKS: Final = int_array([0] * SIZE)
 """The attack map of no piece, which :func:`_attack_maps` copies (:func:`~plybits.packed.int_array`: compiled, a
@@ -203,9 +205,13 @@ def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) ->
     t: i64
     a: i64
     kind: i64 = p & 7
+    steps = _ATTACK_STEPS
+    first: i64 = _ATTACK_STEPS_AT[p]
+    end: i64 = _ATTACK_STEPS_AT[p + 1]
+    j: i64
     if BISHOP <= kind <= QUEEN:
-        for step in _ATTACK_STEPS_OF[p]:
-            d: i64 = step
+        for j in range(first, end):
+            d: i64 = steps[j]
             t = s + d
             while True:
                 a = attacks[t]
@@ -219,8 +225,8 @@ def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) ->
                     break
                 t += d
     else:
-        for step in _ATTACK_STEPS_OF[p]:
-            t = s + step
+        for j in range(first, end):
+            t = s + steps[j]
             a = attacks[t]
             if value == 0:
                 if a & _COUNT_FULL != _COUNT_FULL:
@@ -232,8 +238,10 @@ def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) ->
 def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
     """Mark in ``attacks`` the squares a slider would attack the ``king`` from, with the cells as they stand
     (:data:`_DIAGONAL_MARK`, :data:`_ORTHOGONAL_MARK`): each line from the king up to its first piece."""
-    for step in _ATTACK_STEPS_OF[KING]:  # the king's steps
-        d: i64 = step
+    steps = _ATTACK_STEPS
+    j: i64
+    for j in range(_ATTACK_STEPS_AT[KING], _ATTACK_STEPS_AT[KING + 1]):  # the king's steps
+        d: i64 = steps[j]
         mark: i64 = _ORTHOGONAL_MARK if d == N or d == S or d == E or d == W else _DIAGONAL_MARK
         t: i64 = king + d
         while True:
@@ -290,8 +298,6 @@ for _f in SQUARES:
     for _t in SQUARES:
         if LINE[_f * SIZE + _t]:
             _SLIDE_LENGTH[_f * SIZE + _t] = (_t - _f) // LINE[_f * SIZE + _t]
-_NO_ROW: Final = int_array([])
-"""A :attr:`_Tables.rows` entry not made yet."""
 if CODE_FROM != 1 << 8:
     raise AssertionError("chess move codes and the shifts of _scores disagree")
 _NO_SCORES: Final = int_array([0] * 256)
@@ -307,15 +313,22 @@ class _Tables:
     out by the indices the scorer has at hand, so that a move's score is a few look-ups, in
     :func:`~plybits.packed.int_array`\ s (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
-    __slots__ = ("w", "rows", "safety", "from_threat", "capture", "hanging", "recapture", "takes_last",
-                 "promotion", "check", "zone", "same", "evasion", "castle_h", "castle_a", "null", "loses_castling",
-                 "en_passant")
+    __slots__ = ("w", "row_at", "rows", "made", "safety", "from_threat", "capture", "hanging", "recapture",
+                 "takes_last", "promotion", "check", "zone", "same", "evasion", "castle_h", "castle_a", "null",
+                 "loses_castling", "en_passant")
 
     def __init__(self, w: list[int]) -> None:
         self.w = w
-        self.rows: list[vec[i64]] = [_NO_ROW] * (4 * 16 * SIZE)
-        """rows[(phase * 16 + piece) * SIZE + from][to]: the weights of the features that depend on the piece,
-        its squares and the phase only (to- and from-square, phase, pawn double step or slide length)."""
+        self.row_at = int_array([-1] * (4 * 16 * SIZE))
+        """row_at[(phase * 16 + piece) * SIZE + from]: where in :attr:`rows` the row of the piece on that square in that
+        phase starts (-1: not made yet)."""
+        self.rows = int_array([0] * (16 * SIZE))
+        """Rows of :data:`SIZE` entries, made as needed (:meth:`row`): ``rows[row_at[...] + to]`` is the weight of the
+        features that depend on the piece, its squares and the phase only (to- and from-square, phase, pawn double
+        step or slide length). One flat array, grown by doubling: an origin's row is found without an array of
+        arrays unboxed."""
+        self.made = 0
+        """How many rows :attr:`rows` holds."""
         levels = _LEVELS
         safety = [0] * (7 * 2 * levels)
         """safety[(kind * 2 + capture) * _LEVELS + attack map entry]: the ``F_SAFETY`` weight."""
@@ -358,12 +371,12 @@ class _Tables:
         self.en_passant: i64 = w[F_EN_PASSANT] + w[F_CAPTURE + PAWN * 7 + PAWN]
         """The weights of an en passant capture: ``F_EN_PASSANT`` and pawn takes pawn."""
 
-    def row(self, phase: int, piece: int, f: int) -> vec[i64]:
-        """``rows[(phase * 16 + piece) * SIZE + f]``, made on first use."""
+    def row(self, phase: int, piece: int, f: int) -> int:
+        """``row_at[(phase * 16 + piece) * SIZE + f]``, the row made on first use (:attr:`rows` may be a new array)."""
         index = (phase * 16 + piece) * SIZE + f
-        row = self.rows[index]
-        if len(row):
-            return row
+        at: i64 = self.row_at[index]
+        if at >= 0:
+            return at
         w = self.w
         kind = piece & 7
         rel = RELATIVE[piece >> 3]
@@ -380,8 +393,18 @@ class _Tables:
             elif kind != KNIGHT and kind != KING and LINE[f * SIZE + t]:
                 score += w[F_SLIDE + kind * 8 + _SLIDE_LENGTH[f * SIZE + t]]
             scores[t] = score
-        row = self.rows[index] = int_array(scores)
-        return row
+        at = self.made * SIZE
+        rows = self.rows
+        if at + SIZE > len(rows):
+            grown = int_array([0] * (2 * len(rows)))
+            for i in range(at):
+                grown[i] = rows[i]
+            rows = self.rows = grown
+        for t in range(SIZE):
+            rows[at + t] = scores[t]
+        self.made += 1
+        self.row_at[index] = at
+        return at
 
 
 class LinearChessModel(LinearModel):
@@ -476,8 +499,8 @@ def _listed(scores: vec[i64]) -> list[int]:
 def _scores(
     tables: _Tables, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
 ) -> vec[i64]:
-    """:meth:`LinearChessModel.scores` of the moves of the first ``n`` ``codes`` (:func:`~plybits.chess.board.move_code`)
-    as an :func:`~plybits.packed.int_array`, given the position's :func:`_attack_maps` (to which this adds the check
+    """:meth:`LinearChessModel.scores` of the moves of the first ``n`` ``codes``
+    (:func:`~plybits.chess.board.move_code`) as an :func:`~plybits.packed.int_array`, given the position's :func:`_attack_maps` (to which this adds the check
     marks)."""
     b: vec[i64] = board.cells
     us: int = board.turn
@@ -499,6 +522,7 @@ def _scores(
     own_rights = _own_rights(castling, us)
     ep: i64 = board.ep or -1
     row_base = (phase * 16) * SIZE
+    row_at = tables.row_at
     rows = tables.rows
     safety = tables.safety
     from_threat = tables.from_threat
@@ -519,12 +543,13 @@ def _scores(
     near_king = _NEAR_KING
     size = SIZE  # locals: the board's constants are module globals to a caller
     colour: i64 = us
-    out = _NO_SCORES[:n] if n <= len(_NO_SCORES) else int_array([0] * n)  # a copy of a zeroed array (docs/architecture.md)
+    # a copy of a zeroed array (docs/architecture.md)
+    out = _NO_SCORES[:n] if n <= len(_NO_SCORES) else int_array([0] * n)
     # squares, pieces, indices, weights and scores in i64 locals (plain C arithmetic compiled; the model's
     # packed_weights: features() reads it back in passes whose indicator weights fit in them)
     origin: i64 = -1
     # what depends on the origin square only (set when it changes)
-    row = _NO_ROW
+    row: i64 = 0  # where the origin's row starts in rows
     kind: i64 = 0
     quiet_safety: i64 = 0
     capture_safety: i64 = 0
@@ -549,9 +574,10 @@ def _scores(
             origin = f
             p = b[f]
             kind = p & 7
-            row = rows[row_base + p * size + f]
-            if len(row) == 0:
+            row = row_at[row_base + p * size + f]
+            if row < 0:
                 row = tables.row(phase, p, f)
+                rows = tables.rows  # perhaps grown
             fixed = from_threat[kind * levels + attacks[f]]
             if f == my_last_to:
                 fixed += same_w[kind]
@@ -572,7 +598,7 @@ def _scores(
         promotion: i64 = code & 7
         q: i64 = b[t]
         a: i64 = attacks[t]
-        score: i64 = row[t] + fixed
+        score: i64 = rows[row + t] + fixed
         if q:
             if q & BLACK == colour:  # castling: the king takes its own rook
                 out[i] = castle_h if t > f else castle_a
