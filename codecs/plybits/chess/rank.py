@@ -303,6 +303,8 @@ if CODE_FROM != 1 << 8:
 _NO_SCORES: Final = int_array([0] * 256)
 """Zeros for :func:`_scores` to copy its scores into (more than the 218 legal moves a position has at most, and the
 null move)."""
+_NO_ROW: Final = int_array([])
+"""A :attr:`_Tables.rows` entry not made yet."""
 _LEVELS: Final = 6 * _RANK_UNIT
 """The span of an attack map entry (enemy rank, own count): the stride of the safety and from-threat tables."""
 
@@ -313,22 +315,17 @@ class _Tables:
     out by the indices the scorer has at hand, so that a move's score is a few look-ups, in
     :func:`~plybits.packed.int_array`\ s (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
-    __slots__ = ("w", "row_at", "rows", "made", "safety", "from_threat", "capture", "hanging", "recapture",
-                 "takes_last", "promotion", "check", "zone", "same", "evasion", "castle_h", "castle_a", "null",
-                 "loses_castling", "en_passant")
+    __slots__ = ("w", "rows", "safety", "from_threat", "capture", "hanging", "recapture", "takes_last",
+                 "promotion", "check", "zone", "same", "evasion", "castle_h", "castle_a", "null", "loses_castling",
+                 "en_passant")
 
     def __init__(self, w: list[int]) -> None:
         self.w = w
-        self.row_at = int_array([-1] * (4 * 16 * SIZE))
-        """row_at[(phase * 16 + piece) * SIZE + from]: where in :attr:`rows` the row of the piece on that square in that
-        phase starts (-1: not made yet)."""
-        self.rows = int_array([0] * (16 * SIZE))
-        """Rows of :data:`SIZE` entries, made as needed (:meth:`row`): ``rows[row_at[...] + to]`` is the weight of the
-        features that depend on the piece, its squares and the phase only (to- and from-square, phase, pawn double
-        step or slide length). One flat array, grown by doubling: an origin's row is found without an array of
-        arrays unboxed."""
-        self.made = 0
-        """How many rows :attr:`rows` holds."""
+        self.rows: list[vec[i64]] = [_NO_ROW] * (4 * 16 * SIZE)
+        """rows[(phase * 16 + piece) * SIZE + from][to]: the weights of the features that depend on the piece,
+        its squares and the phase only (to- and from-square, phase, pawn double step or slide length); each row made
+        whole on first use and then set, so that scorers in threads sharing the model see a row whole or not at
+        all."""
         levels = _LEVELS
         safety = [0] * (7 * 2 * levels)
         """safety[(kind * 2 + capture) * _LEVELS + attack map entry]: the ``F_SAFETY`` weight."""
@@ -371,12 +368,12 @@ class _Tables:
         self.en_passant: i64 = w[F_EN_PASSANT] + w[F_CAPTURE + PAWN * 7 + PAWN]
         """The weights of an en passant capture: ``F_EN_PASSANT`` and pawn takes pawn."""
 
-    def row(self, phase: int, piece: int, f: int) -> int:
-        """``row_at[(phase * 16 + piece) * SIZE + f]``, the row made on first use (:attr:`rows` may be a new array)."""
+    def row(self, phase: int, piece: int, f: int) -> vec[i64]:
+        """``rows[(phase * 16 + piece) * SIZE + f]``, made on first use."""
         index = (phase * 16 + piece) * SIZE + f
-        at: i64 = self.row_at[index]
-        if at >= 0:
-            return at
+        row = self.rows[index]
+        if len(row):
+            return row
         w = self.w
         kind = piece & 7
         rel = RELATIVE[piece >> 3]
@@ -393,18 +390,8 @@ class _Tables:
             elif kind != KNIGHT and kind != KING and LINE[f * SIZE + t]:
                 score += w[F_SLIDE + kind * 8 + _SLIDE_LENGTH[f * SIZE + t]]
             scores[t] = score
-        at = self.made * SIZE
-        rows = self.rows
-        if at + SIZE > len(rows):
-            grown = int_array([0] * (2 * len(rows)))
-            for i in range(at):
-                grown[i] = rows[i]
-            rows = self.rows = grown
-        for t in range(SIZE):
-            rows[at + t] = scores[t]
-        self.made += 1
-        self.row_at[index] = at
-        return at
+        row = self.rows[index] = int_array(scores)
+        return row
 
 
 class LinearChessModel(LinearModel):
@@ -500,8 +487,8 @@ def _scores(
     tables: _Tables, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
 ) -> vec[i64]:
     """:meth:`LinearChessModel.scores` of the moves of the first ``n`` ``codes``
-    (:func:`~plybits.chess.board.move_code`) as an :func:`~plybits.packed.int_array`, given the position's :func:`_attack_maps` (to which this adds the check
-    marks)."""
+    (:func:`~plybits.chess.board.move_code`) as an :func:`~plybits.packed.int_array`, given the position's
+    :func:`_attack_maps` (to which this adds the check marks)."""
     b: vec[i64] = board.cells
     us: int = board.turn
     side = us >> 3
@@ -522,7 +509,6 @@ def _scores(
     own_rights = _own_rights(castling, us)
     ep: i64 = board.ep or -1
     row_base = (phase * 16) * SIZE
-    row_at = tables.row_at
     rows = tables.rows
     safety = tables.safety
     from_threat = tables.from_threat
@@ -549,7 +535,7 @@ def _scores(
     # packed_weights: features() reads it back in passes whose indicator weights fit in them)
     origin: i64 = -1
     # what depends on the origin square only (set when it changes)
-    row: i64 = 0  # where the origin's row starts in rows
+    row = _NO_ROW
     kind: i64 = 0
     quiet_safety: i64 = 0
     capture_safety: i64 = 0
@@ -574,10 +560,9 @@ def _scores(
             origin = f
             p = b[f]
             kind = p & 7
-            row = row_at[row_base + p * size + f]
-            if row < 0:
+            row = rows[row_base + p * size + f]
+            if len(row) == 0:
                 row = tables.row(phase, p, f)
-                rows = tables.rows  # perhaps grown
             fixed = from_threat[kind * levels + attacks[f]]
             if f == my_last_to:
                 fixed += same_w[kind]
@@ -598,7 +583,7 @@ def _scores(
         promotion: i64 = code & 7
         q: i64 = b[t]
         a: i64 = attacks[t]
-        score: i64 = rows[row + t] + fixed
+        score: i64 = row[t] + fixed
         if q:
             if q & BLACK == colour:  # castling: the king takes its own rook
                 out[i] = castle_h if t > f else castle_a
