@@ -60,6 +60,28 @@ def test_perft_with_the_rank_models_attack_map(fen, depth, count):
     assert perft(Board(fen), depth, mapped=True) == count
 
 
+def test_move_codes_overflowing_their_array_leave_the_cells_as_they_were():
+    """The generator writes move codes into an array it does not grow: one too short for a position's moves (a
+    FEN of 24 queens has 238) raises IndexError with the cells restored, the king put back from where its steps
+    were being listed, and legal_codes lists every move, in legal_moves' order, with room for one more."""
+    from plybits.chess.board import _NO_MAP, MOVE_TABLE, _generate, legal_codes, move_code
+    from plybits.packed import int_array
+
+    board = GAME.position("2QQ2nk/Q4Qpp/3Q3Q/1Q4Q1/4Q3/2Q4Q/Q4Q2/2QQ3K w - - 0 1")
+    moves = board.legal_moves()
+    assert len(moves) == chess.Board(board.fen()).legal_moves.count() == 238
+    king = parse_square("h1")
+    before = list(board.cells)
+    below_king = sum(m.from_square < king for m in moves)  # the king's steps come next, and there are 3
+    with pytest.raises(IndexError):
+        _generate(board, int_array([0] * (below_king + 1)), _NO_MAP, 0)
+    assert list(board.cells) == before
+    codes, n = legal_codes(board)
+    assert n == len(moves) < len(codes)
+    assert [MOVE_TABLE[codes[i]] for i in range(n)] == moves
+    assert [move_code(m) for m in moves] == [codes[i] for i in range(n)]
+
+
 def ucis(fen: str) -> set[str]:
     board = GAME.position(fen)
     return {uci(board, m) for m in board.legal_moves()}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -84,6 +85,29 @@ def test_scores_are_the_sums_of_the_weights_of_the_features(game):
         assert fast == reference
         checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_features_read_back_in_passes_are_those_read_at_once(game):
+    """A scorer of ``packed_weights`` (compiled chess: weights in 64-bit integers) is read back by features() in
+    passes of FEATURES_PER_PASS features: the same ids, repeats and order as one pass under every indicator
+    weight at once reads, where the scorer holds integers of any size."""
+    from plybits.packed import PACKED
+    from plybits.rank import FEATURES_PER_PASS
+
+    original = shipped(game)
+    if original.packed_weights and PACKED:
+        pytest.skip("compiled chess cannot score under 2^(8i) weights past 64 bits: the pinned digest checks it")
+    at_once = type(original)(original.filename, original.version)
+    in_passes = type(original)(original.filename, original.version)
+    in_passes.packed_weights = True
+    checked = 0
+    for position, candidates, history in itertools.islice(playouts(game), 40):
+        passed = in_passes.features(position, candidates, history)
+        assert passed == at_once.features(position, candidates, history)
+        checked += sum(map(len, passed))
+    assert checked > 200
+    assert len(in_passes._indicators) == -(-original.n_features // FEATURES_PER_PASS)
 
 
 def test_the_features_read_back_are_the_ids_of_the_indicator_weights():

@@ -19,6 +19,7 @@ from math import isqrt
 from typing import Any, ClassVar, Final, TypeVar, cast
 
 from bitarray import bitarray
+from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
 
 from plybits.deadline import EVERY
@@ -71,13 +72,14 @@ def softmax_frequencies(scores: list[int], budget: int = MAX_TOTAL) -> list[int]
 
     :raises ValueError: if there are no scores or more than ``budget``.
     """
-    top, spare, total = _softmax_terms(scores, budget)
+    packed = int_array(scores)
+    top, spare, total = _softmax_terms(packed, budget)
     table = EXP2
     size: i64 = len(table)
     n = len(scores)
     freqs = [1] * n
     for i in range(n):
-        d: i64 = top - scores[i]
+        d: i64 = top - packed[i]
         if d < size:
             weight: i64 = table[d]
             freqs[i] = 1 + weight * spare // total
@@ -85,8 +87,10 @@ def softmax_frequencies(scores: list[int], budget: int = MAX_TOTAL) -> list[int]
 
 
 # The softmax's integers are typed i64 (docs/architecture.md, "What makes compiled code fast"): a weight is up
-# to 2^40 and a product up to 2^56, past the 2^31 under which mypyc multiplies plain ints without objects.
-def _softmax_terms(scores: list[int], budget: int) -> tuple[i64, i64, i64]:
+# to 2^40 and a product up to 2^56, past the 2^31 under which mypyc multiplies plain ints without objects. It reads
+# the scores as an int_array (compiled, a vec[i64]: each score read three times as one load, not a list item to
+# unbox); the list-taking functions pass theirs through int_array (compiled, one copy; pure, the list itself).
+def _softmax_terms(scores: vec[i64], budget: int) -> tuple[i64, i64, i64]:
     """(the top score, the frequency spared beyond the floor of 1 each, the sum of the weights ``EXP2[top - s]``).
 
     :raises ValueError: if there are no scores or more than ``budget``.
@@ -114,6 +118,17 @@ def _softmax_terms(scores: list[int], budget: int) -> tuple[i64, i64, i64]:
 
 def encode_scored(encoder: RangeEncoder, scores: list[int], index: int, budget: int = MAX_TOTAL) -> None:
     """Code symbol ``index`` under :func:`softmax_frequencies` of ``scores`` (what :func:`encode_index` codes)."""
+    encode_packed(encoder, int_array(scores), index, budget)
+
+
+def decode_scored(decoder: RangeDecoder, scores: list[int], budget: int = MAX_TOTAL) -> int:
+    """The index of the next symbol under :func:`softmax_frequencies` of ``scores`` (what :func:`decode_index`
+    reads), read from ``decoder``."""
+    return decode_packed(decoder, int_array(scores), budget)
+
+
+def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: int = MAX_TOTAL) -> None:
+    """:func:`encode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
     top, spare, total = _softmax_terms(scores, budget)
     table = EXP2
     size: i64 = len(table)
@@ -134,9 +149,8 @@ def encode_scored(encoder: RangeEncoder, scores: list[int], index: int, budget: 
     encoder.encode(low, freq, sum_freqs)
 
 
-def decode_scored(decoder: RangeDecoder, scores: list[int], budget: int = MAX_TOTAL) -> int:
-    """The index of the next symbol under :func:`softmax_frequencies` of ``scores`` (what :func:`decode_index`
-    reads), read from ``decoder``."""
+def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOTAL) -> int:
+    """:func:`decode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
     top, spare, total = _softmax_terms(scores, budget)
     table = EXP2
     size: i64 = len(table)
@@ -217,6 +231,10 @@ def load_model_data(package: str, filename: str) -> dict[str, Any]:
     return data
 
 
+_NO_SCORES: Final = int_array([])
+"""The scores of :meth:`MoveModel.packed_scored` when all moves are equally likely."""
+
+
 def _index_of(moves: list[Any], move: Any) -> int:
     """The index of ``move`` in ``moves``: found by identity first (games that intern their moves, chess, make the
     played move the listed object; ``list.index`` compares each tuple it passes, ~40 ns a move), else by equality.
@@ -256,29 +274,36 @@ class MoveModel:
             return moves, None
         return moves, softmax_frequencies(scores)
 
+    def packed_scored(self, position: Any, history: Sequence[Any]) -> tuple[list[Any], vec[i64]]:
+        """:meth:`scored` with the scores as an :func:`~plybits.packed.int_array`, empty for all equally likely:
+        what :meth:`encode_ply` and :meth:`decode_ply` code with. A model whose scorer makes that array
+        overrides this (and :meth:`scored` lists it)."""
+        moves, scores = self.scored(position, history)
+        return moves, _NO_SCORES if scores is None or not moves else int_array(scores)
+
     def encode_ply(self, encoder: RangeEncoder, position: Any, move: Any, history: Sequence[Any]) -> None:
         """Code ``move`` (legal in ``position``)."""
-        moves, scores = self.scored(position, history)
+        moves, scores = self.packed_scored(position, history)
         index = _index_of(moves, move)
-        if scores is None:
+        if len(scores) == 0:
             encoder.encode(index, 1, len(moves))
         else:
-            encode_scored(encoder, scores, index)
+            encode_packed(encoder, scores, index)
 
     def decode_ply(self, decoder: RangeDecoder, position: Any, history: Sequence[Any]) -> Any:
         """The next move, read from ``decoder`` (always one of ``position``'s legal moves).
 
         :raises InvalidDataError: if there is no legal move or the data points outside them.
         """
-        moves, scores = self.scored(position, history)
+        moves, scores = self.packed_scored(position, history)
         n = len(moves)
         if n == 0:
             raise InvalidDataError("a move is coded but the position has no legal move")
-        if scores is None:
+        if len(scores) == 0:
             index = decoder.decode_target(n)
             decoder.consume(index, 1)
             return moves[index]
-        return moves[decode_scored(decoder, scores)]
+        return moves[decode_packed(decoder, scores)]
 
 
 class UniformModel(MoveModel):
@@ -294,6 +319,9 @@ class UniformModel(MoveModel):
 _FEATURE_COUNT_BITS = 8
 """Bits of a score under :func:`indicator_weights` that count one feature (so at most 255 times a move)."""
 _NONZERO = re.compile(rb"[^\x00]")
+FEATURES_PER_PASS: Final = 7
+"""The features :meth:`LinearModel.features` reads back a pass from a scorer of ``packed_weights``: its indicator
+weights 2^(8i), i < 7, and their sums fit in a signed 64-bit integer."""
 
 
 def indicator_weights(n_features: int) -> list[int]:
@@ -320,9 +348,11 @@ class LinearModel(MoveModel):
     A game passes in its weights' package, its feature count, its canonical move order and either its
     feature function (as :class:`UniformModel` takes the order; :meth:`scores` then sums the weights)
     or ``None``: then a subclass's :meth:`scores` is the one definition of the features, which
-    :meth:`features` reads back by scoring under :func:`indicator_weights` (with a second instance of the
+    :meth:`features` reads back by scoring under :func:`indicator_weights` (with another instance of the
     subclass, built from ``(filename, version, description)``). Such a scorer must be
-    linear in :attr:`weights` and keep whatever it derives from them in :attr:`cache`.
+    linear in :attr:`weights` and keep whatever it derives from them in :attr:`cache`. A scorer that keeps its
+    weights in 64-bit integers (``packed_weights``: compiled int_arrays) is read back in passes of
+    :data:`FEATURES_PER_PASS` features, whose indicator weights fit in them.
     """
 
     def __init__(
@@ -335,6 +365,7 @@ class LinearModel(MoveModel):
         n_features: int,
         canonical: Callable[[Any], list[Any]],
         features: Callable[[Any, Sequence[Any], Sequence[Any]], list[list[int]]] | None,
+        packed_weights: bool = False,
     ) -> None:
         self.filename = filename
         self.version = version
@@ -347,7 +378,10 @@ class LinearModel(MoveModel):
         self._weights: list[int] | None = None
         self.cache: dict[str, Any] = {}
         """Whatever a fast :meth:`scores` derives from the weights (tables, per-move partial scores)."""
-        self._indicator: LinearModel | None = None
+        self.packed_weights = packed_weights
+        """Whether :meth:`scores` holds weights (and sums of a few) in 64-bit integers."""
+        self._indicators: dict[int, LinearModel] = {}
+        """By the first feature id of its pass: the instance scoring under that pass's indicator weights."""
         if features is None and type(self).scores is LinearModel.scores:
             raise TypeError(f"{type(self).__name__} defines no features: pass a feature function or define scores")
 
@@ -379,13 +413,25 @@ class LinearModel(MoveModel):
         """The active feature ids of each move."""
         if self._features is not None:
             return self._features(position, moves, history)
-        indicator = self._indicator
-        if indicator is None:
-            # built anew, not copy.copy(self): a class compiled by mypyc cannot be copied (docs/architecture.md)
-            subclass = cast(Callable[[str, int, str], LinearModel], type(self))  # only subclasses get here
-            indicator = self._indicator = subclass(self.filename, self.version, self.description)
-            indicator._weights = indicator_weights(self.n_features)
-        return [indicated_features(score, self.n_features) for score in indicator.scores(position, moves, history)]
+        n = self.n_features
+        width = FEATURES_PER_PASS if self.packed_weights else n
+        found: list[list[int]] = []
+        for first in range(0, n, width):
+            count = min(width, n - first)
+            indicator = self._indicators.get(first)
+            if indicator is None:
+                # built anew, not copy.copy(self): a class compiled by mypyc cannot be copied (docs/architecture.md)
+                subclass = cast(Callable[[str, int, str], LinearModel], type(self))  # only subclasses get here
+                indicator = self._indicators[first] = subclass(self.filename, self.version, self.description)
+                indicator._weights = [0] * first + indicator_weights(count) + [0] * (n - first - count)
+            scores = indicator.scores(position, moves, history)
+            if not found:
+                found = [[] for _ in scores]
+            for i in range(len(scores)):
+                if scores[i]:  # most moves have no feature of most passes
+                    for feature in indicated_features(scores[i], count):
+                        found[i].append(first + feature)
+        return found
 
     def scores(self, position: Any, moves: Sequence[Any], history: Sequence[Any]) -> list[int]:
         """Each move's score: the sum of the weights of its features."""

@@ -1,6 +1,7 @@
 """The chess position and its rules on the shared mailbox (an 8x8 board inside a border of 2).
 
-Squares are indices into a flat list of :data:`GEOMETRY.size` (144) cells; border
+Squares are indices into a flat array of :data:`GEOMETRY.size` (144) cells (an
+:func:`~plybits.packed.int_array`: compiled, a ``vec[i64]`` whose cells the rules read without int objects); border
 cells hold :data:`~plybits.mailbox.OFF`. A piece is an ``int``: its colour bit
 (:data:`WHITE` = 0, :data:`BLACK` = 8) or-ed with its kind (:data:`PAWN` = 1 ...
 :data:`KING` = 6); an empty cell holds :data:`EMPTY` (0)::
@@ -134,11 +135,14 @@ _SLIDER_STEPS_OF: Final[list[list[int]]] = [list(SLIDER_STEPS.get(kind, ())) for
 """_SLIDER_STEPS_OF[kind]: the steps a slider of that kind moves along (none for the other kinds)."""
 # The step and target tables the move generator loops over are int_arrays: compiled, such a loop reads plain C
 # integers where a loop over a tuple or list unboxes an int object an item.
-_KNIGHT_TARGETS: Final[list[vec[i64]]] = [
-    int_array(sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [])
-    for s in range(SIZE)
+_TARGETS_OF_KNIGHT = [
+    sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [] for s in range(SIZE)
 ]
-"""_KNIGHT_TARGETS[sq]: the squares a knight on ``sq`` jumps to, ascending (the legal moves' order)."""
+_KNIGHT_TARGETS: Final = int_array([t for targets in _TARGETS_OF_KNIGHT for t in targets])
+"""The squares a knight on each square jumps to, ascending (the legal moves' order), square by square: a knight on
+``sq``'s are ``_KNIGHT_TARGETS[_KNIGHT_TARGETS_AT[sq]:_KNIGHT_TARGETS_AT[sq + 1]]`` (one flat array: no array of
+arrays unboxed a knight)."""
+_KNIGHT_TARGETS_AT: Final = int_array([sum(len(targets) for targets in _TARGETS_OF_KNIGHT[:s]) for s in range(SIZE + 1)])
 _KNIGHT_JUMPS: Final = int_array(list(KNIGHT_STEPS))
 _KING_STEP_ARRAY: Final = int_array(list(KING_STEPS))
 """:data:`KNIGHT_STEPS` and :data:`KING_STEPS` as int_arrays."""
@@ -197,12 +201,22 @@ class Move(NamedTuple):
 
 
 NULL_MOVE: Final = Move(0, 0, 0)
-_MOVES: Final[list[Move | None]] = [None] * (SIZE * SIZE * 8)
+CODE_FROM: Final = 256
+"""A move's code is ``(from * CODE_FROM + to) * 8 + promotion`` (:func:`move_code`): its index in
+:data:`MOVE_TABLE`, and what :func:`legal_codes` lists. A power of two above :data:`SIZE`, so that compiled code
+unpacks it with shifts: ``code >> 11``, ``code >> 3 & 255``, ``code & 7``."""
+_MOVES: Final[list[Move | None]] = [None] * (SIZE * CODE_FROM * 8)
+_MOVES[0] = NULL_MOVE
+
+
+def move_code(m: Move) -> int:
+    """The code of ``m`` (:data:`CODE_FROM`); the null move's is 0."""
+    return (m[0] * CODE_FROM + m[1]) * 8 + m[2]
 
 
 def move(from_square: Square, to_square: Square, promotion: int = 0) -> Move:
     """The (shared, interned) :class:`Move` object for these squares and promotion kind."""
-    key = (from_square * SIZE + to_square) * 8 + promotion
+    key = (from_square * CODE_FROM + to_square) * 8 + promotion
     found = _MOVES[key]
     if found is None:
         found = _MOVES[key] = Move(from_square, to_square, promotion)
@@ -217,13 +231,14 @@ for _a in SQUARES:
                 for _promotion in (QUEEN, ROOK, BISHOP, KNIGHT):
                     move(_a, _b, _promotion)
 MOVE_TABLE: Final = cast("list[Move]", _MOVES)
-"""MOVE_TABLE[(from * SIZE + to) * 8 + promotion]: the interned move (every non-promotion move and every pawn
-step or capture onto the last rank filled above; another promotion's entry is ``None``: :func:`move` makes those)."""
+"""MOVE_TABLE[code]: the interned move of a :func:`move_code` (the null move at 0; every non-promotion move and every
+pawn step or capture onto the last rank filled above; another promotion's entry is ``None``: :func:`move` makes
+those)."""
 
 STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
-def _attacked(b: list[int], sq: int, by: int) -> bool:
+def _attacked(b: vec[i64], sq: int, by: int) -> bool:
     """Whether any piece of colour ``by`` attacks ``sq`` on the cells ``b``."""
     # i64 locals: compiled, plain C arithmetic (docs/architecture.md, "What makes compiled code fast")
     s: i64 = sq
@@ -266,7 +281,7 @@ def _attacked(b: list[int], sq: int, by: int) -> bool:
     return False
 
 
-def _checks_after(b: list[int], f: int, t: int, p: int, k: int) -> bool:
+def _checks_after(b: vec[i64], f: int, t: int, p: int, k: int) -> bool:
     """Whether the king on ``k`` is in check after its opponent's piece ``p`` moved from ``f`` to ``t``.
 
     For a plain move (not castling, en passant or a promotion) from a legal position, with ``f`` already
@@ -276,7 +291,7 @@ def _checks_after(b: list[int], f: int, t: int, p: int, k: int) -> bool:
     return _piece_attacks(b, p, t, k) or _discovers(b, k, f, t, p & BLACK)
 
 
-def _piece_attacks(b: list[int], p: i64, t: i64, k: i64) -> bool:
+def _piece_attacks(b: vec[i64], p: i64, t: i64, k: i64) -> bool:
     """Whether the piece ``p`` standing on ``t`` attacks ``k`` with the cells ``b`` as they are between them (a
     king's attacks not counted: what a move to ``t`` can check with)."""
     kind: i64 = p & 7
@@ -299,7 +314,7 @@ def _piece_attacks(b: list[int], p: i64, t: i64, k: i64) -> bool:
     return True
 
 
-def _discovers(b: list[int], k: int, f: int, t: int, colour: int) -> bool:
+def _discovers(b: vec[i64], k: int, f: int, t: int, colour: int) -> bool:
     """Whether a piece leaving ``f`` for ``t`` (``f`` already emptied) opens a line from a slider of ``colour``
     through ``f`` onto the king on ``k``: a discovered check, or a pin broken."""
     step = LINE[k * SIZE + f]
@@ -314,7 +329,7 @@ def _discovers(b: list[int], k: int, f: int, t: int, colour: int) -> bool:
     return False
 
 
-def _ep_legal(b: list[int], s: int, t: int, us: int, k: int) -> bool:
+def _ep_legal(b: vec[i64], s: int, t: int, us: int, k: int) -> bool:
     """Whether the en passant capture ``s`` -> ``t`` by ``us`` leaves its king on ``k`` safe."""
     captured = t - (N if us == WHITE else S)
     pawn = b[s]
@@ -329,7 +344,7 @@ def _ep_legal(b: list[int], s: int, t: int, us: int, k: int) -> bool:
     return safe
 
 
-def _castling_legal(b: list[int], k: int, r: int, us: int) -> bool:
+def _castling_legal(b: vec[i64], k: int, r: int, us: int) -> bool:
     """Whether ``us``'s king on ``k`` may castle with its rook on ``r`` (rights and check already known)."""
     them = us ^ BLACK
     rank_base = k - FILE_OF[k]
@@ -368,16 +383,18 @@ def _evades(t: int, k: int, checker: int, step: int) -> bool:
     return t == checker or (step != 0 and LINE[k * SIZE + t] == step and LINE[t * SIZE + checker] == step)
 
 
-def _add_pawn_move(moves: list[Move], s: int, t: int, promotes: bool) -> None:
-    """Append the pawn move ``s`` -> ``t``: the four promotions (knight, bishop, rook, queen) if it ``promotes``."""
-    key = (s * SIZE + t) * 8
+def _add_pawn_move(codes: vec[i64], n: i64, s: i64, t: i64, promotes: bool) -> i64:
+    """Add the pawn move ``s`` -> ``t`` at ``codes[n]``: the four promotions (knight, bishop, rook, queen) if it
+    ``promotes``; the new count."""
+    key: i64 = (s * CODE_FROM + t) * 8
     if promotes:
-        moves.append(MOVE_TABLE[key + KNIGHT])
-        moves.append(MOVE_TABLE[key + BISHOP])
-        moves.append(MOVE_TABLE[key + ROOK])
-        moves.append(MOVE_TABLE[key + QUEEN])
-    else:
-        moves.append(MOVE_TABLE[key])
+        codes[n] = key + KNIGHT
+        codes[n + 1] = key + BISHOP
+        codes[n + 2] = key + ROOK
+        codes[n + 3] = key + QUEEN
+        return n + 4
+    codes[n] = key
+    return n + 1
 
 
 # Compiled with mypyc (docs/architecture.md, "Compiled build"); plybits.chess.Position subclasses it interpreted.
@@ -385,7 +402,7 @@ def _add_pawn_move(moves: list[Move], s: int, t: int, promotes: bool) -> None:
 class Board:
     """A chess position: pieces, side to move, castling rights, en passant square and counters.
 
-    ``board`` is the mailbox cell list, ``turn`` is :data:`WHITE` or :data:`BLACK`,
+    ``cells`` is the mailbox cell array (:func:`~plybits.packed.int_array`), ``turn`` is :data:`WHITE` or :data:`BLACK`,
     ``castling`` the frozenset of rook squares that may still castle, ``ep`` the en
     passant target square (0 when none), ``kings`` the king square of each colour
     (index ``colour >> 3``).
@@ -398,7 +415,7 @@ class Board:
 
         :raises InvalidPositionError: if ``fen`` is not a valid position.
         """
-        self.cells: list[int] = GEOMETRY.empty_cells(EMPTY)
+        self.cells: vec[i64] = int_array(GEOMETRY.empty_cells(EMPTY))
         self.turn = WHITE
         self.castling: frozenset[int] = frozenset()
         self.ep = 0
@@ -759,8 +776,36 @@ def legal_moves(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) ->
     """
     legal = board._legal
     if legal is None:
-        legal = board._legal = _generate(board, attacks, attacked)
+        codes, n = legal_codes(board, attacks, attacked)
+        table = MOVE_TABLE
+        legal = []
+        for i in range(n):
+            legal.append(table[codes[i]])
+        board._legal = legal
     return legal[:]
+
+
+_NO_CODES: Final = int_array([0] * 256)
+"""The array :func:`legal_codes` copies to list the codes in: room for the 218 legal moves a position of
+standard chess has at most, and more."""
+_MOST_CODES: Final = 64 * 28
+"""Room for the codes of any position a FEN can write: 63 pieces of at most 27 moves, a king's 8 and castling."""
+
+
+def legal_codes(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) -> tuple[vec[i64], int]:
+    """The codes (:func:`move_code`) of :func:`legal_moves`, in its order: the first ``n`` of an
+    :func:`~plybits.packed.int_array` with room for at least one more code, and ``n``. The arguments: as
+    :func:`legal_moves` takes them. Not cached: a compiled scorer reads the codes where a list of moves would be
+    made and unpacked (the ``rank`` model)."""
+    codes = _NO_CODES[:]  # one copy of a zeroed array (docs/architecture.md)
+    try:
+        n: i64 = _generate(board, codes, attacks, attacked)
+        if n < len(codes):
+            return codes, n
+    except IndexError:  # more moves than the array holds (a FEN of many queens): the cells are restored
+        pass
+    codes = int_array([0] * _MOST_CODES)
+    return codes, _generate(board, codes, attacks, attacked)
 
 
 def has_legal_move(board: Board) -> bool:
@@ -785,20 +830,22 @@ def has_legal_move(board: Board) -> bool:
     return len(legal_moves(board)) > 0
 
 
-def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
-    """The legal moves in canonical order: by origin square, then target square, then promotion kind (knight,
-    bishop, rook, queen). Square indices grow as a1 = 0 ... h8 = 63 do and promotion kinds in that order, so
-    this is the order of the moves as tuples (castling, king-takes-rook, sorts by the rook's square): each
-    piece's moves are made in that order, and only a slider's answers to a check are sorted afterwards.
+def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -> i64:
+    """The codes of the legal moves in canonical order, written from ``codes[0]``, and their count: by origin
+    square, then target square, then promotion kind (knight, bishop, rook, queen). Square indices grow as a1 = 0
+    ... h8 = 63 do and promotion kinds in that order, so this is the order of the moves as tuples and of their
+    codes (castling, king-takes-rook, sorts by the rook's square): each piece's moves are made in that order,
+    and only a slider's answers to a check are sorted afterwards.
 
-    ``attacks`` and ``attacked``: as :func:`legal_moves` takes them (``attacked`` 0: no map)."""
+    ``attacks`` and ``attacked``: as :func:`legal_moves` takes them (``attacked`` 0: no map).
+
+    :raises IndexError: if ``codes`` is too short (the cells as they were)."""
     b = board.cells
     # squares and pieces in i64 locals: compiled, plain C arithmetic (docs/architecture.md)
     us: i64 = board.turn
     them: i64 = us ^ BLACK
     k: i64 = board.kings[us >> 3]
-    table = MOVE_TABLE
-    moves: list[Move] = []
+    n: i64 = 0
     # the lines through the king: checks, and pins as (pinned square, step from the king) pairs
     pins: list[int] = []
     checks: i64 = 0
@@ -842,11 +889,11 @@ def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
             checker = k + step
             check_step = 0
     knight: i64 = them | KNIGHT
-    for jump in _KNIGHT_TARGETS[k]:
-        p = b[jump]
+    for jump in _KNIGHT_JUMPS:  # the border of 2 keeps every jump inside the cells
+        p = b[k + jump]
         if p == knight:
             checks += 1
-            checker = jump
+            checker = k + jump
             check_step = 0
     pinned = len(pins)
     forward: i64 = N if us == WHITE else S
@@ -863,7 +910,7 @@ def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
                 continue
             kind: i64 = p & 7
             if kind == KING:
-                _add_king_moves(board, k, checks, moves, attacks, attacked, hidden_a, hidden_b)
+                n = _add_king_moves(board, k, checks, codes, n, attacks, attacked, hidden_a, hidden_b)
                 continue
             if checks >= 2:
                 continue
@@ -872,7 +919,7 @@ def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
                 for i in range(0, pinned, 2):
                     if pins[i] == s:
                         pin = pins[i + 1]
-            base: i64 = s * SIZE
+            base: i64 = s * CODE_FROM
             if kind == PAWN:
                 # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
                 t = s + forward
@@ -884,40 +931,47 @@ def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
                     push = _evades(t, k, checker, check_step)
                 promotes = RANK_OF[s] == before_last
                 if double and us == BLACK:
-                    moves.append(table[(base + t + forward) * 8])
+                    codes[n] = (base + t + forward) * 8
+                    n += 1
                 d = forward + W
                 c: i64 = t + W
                 if c == ep:
                     if _ep_legal(b, s, ep, us, k):
-                        moves.append(table[(base + ep) * 8])
+                        codes[n] = (base + ep) * 8
+                        n += 1
                 else:
                     q: i64 = b[c]
                     if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
                             and (checks == 0 or _evades(c, k, checker, check_step)):
-                        _add_pawn_move(moves, s, c, promotes)
+                        n = _add_pawn_move(codes, n, s, c, promotes)
                 if push:
-                    _add_pawn_move(moves, s, t, promotes)
+                    n = _add_pawn_move(codes, n, s, t, promotes)
                 d = forward + E
                 c = t + E
                 if c == ep:
                     if _ep_legal(b, s, ep, us, k):
-                        moves.append(table[(base + ep) * 8])
+                        codes[n] = (base + ep) * 8
+                        n += 1
                 else:
                     q = b[c]
                     if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
                             and (checks == 0 or _evades(c, k, checker, check_step)):
-                        _add_pawn_move(moves, s, c, promotes)
+                        n = _add_pawn_move(codes, n, s, c, promotes)
                 if double and us == WHITE:
-                    moves.append(table[(base + t + forward) * 8])
+                    codes[n] = (base + t + forward) * 8
+                    n += 1
             elif kind == KNIGHT:
                 if pin:
                     continue  # a pinned knight never stays on its line
-                for jump in _KNIGHT_TARGETS[s]:
-                    q = b[jump]
-                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(jump, k, checker, check_step)):
-                        moves.append(table[(base + jump) * 8])
+                targets = _KNIGHT_TARGETS
+                for j in range(_KNIGHT_TARGETS_AT[s], _KNIGHT_TARGETS_AT[s + 1]):
+                    target: i64 = targets[j]
+                    q = b[target]
+                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(target, k, checker, check_step)):
+                        codes[n] = (base + target) * 8
+                        n += 1
             elif checks == 0:
-                _add_slides(moves, b, s, kind, pin, them)
+                n = _add_slides(codes, n, b, s, kind, pin, them)
             else:
                 for step in _SLIDER_STEPS_OF[kind]:
                     d = step
@@ -927,18 +981,21 @@ def _generate(board: Board, attacks: vec[i64], attacked: i64) -> list[Move]:
                     q = b[t]
                     while True:
                         if (q == 0 or q ^ them < 8) and _evades(t, k, checker, check_step):
-                            moves.append(table[(base + t) * 8])
+                            codes[n] = (base + t) * 8
+                            n += 1
                             unsorted = True
                         if q != 0:
                             break
                         t += d
                         q = b[t]
     if unsorted:
-        moves.sort()
-    return moves
+        ordered = sorted(codes[:n])
+        for i in range(n):
+            codes[i] = ordered[i]
+    return n
 
 
-def _reach(b: list[int], s: i64, d: i64, them: i64) -> i64:
+def _reach(b: vec[i64], s: i64, d: i64, them: i64) -> i64:
     """How many squares a slider on ``s`` moves to along ``d``: the empty ones, and an enemy piece's that ends them."""
     n: i64 = 0
     t: i64 = s + d
@@ -952,10 +1009,10 @@ def _reach(b: list[int], s: i64, d: i64, them: i64) -> i64:
     return n
 
 
-def _add_slides(moves: list[Move], b: list[int], s: i64, kind: i64, pin: i64, them: i64) -> None:
-    """Append the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side not in
-    check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
-    above it, nearest first."""
+def _add_slides(codes: vec[i64], n: i64, b: vec[i64], s: i64, kind: i64, pin: i64, them: i64) -> i64:
+    """Add from ``codes[n]`` the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side
+    not in check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
+    above it, nearest first; the new count."""
     sw: i64 = 0
     so: i64 = 0
     se: i64 = 0
@@ -978,26 +1035,30 @@ def _add_slides(moves: list[Move], b: list[int], s: i64, kind: i64, pin: i64, th
         if pin == 0 or pin == W or pin == E:
             w = _reach(b, s, W, them)
             e = _reach(b, s, E, them)
-    table = MOVE_TABLE
-    base: i64 = (s * SIZE + s) * 8  # the table's key of s -> s; a step of one square adds 8
+    base: i64 = (s * CODE_FROM + s) * 8  # the code of s -> s; a step of one square adds 8
     j: i64 = sw if sw > so else so
     if se > j:
         j = se
     while j > 0:
         if sw >= j:
-            moves.append(table[base + (S + W) * 8 * j])
+            codes[n] = base + (S + W) * 8 * j
+            n += 1
         if so >= j:
-            moves.append(table[base + S * 8 * j])
+            codes[n] = base + S * 8 * j
+            n += 1
         if se >= j:
-            moves.append(table[base + (S + E) * 8 * j])
+            codes[n] = base + (S + E) * 8 * j
+            n += 1
         j -= 1
     j = w
     while j > 0:
-        moves.append(table[base + W * 8 * j])
+        codes[n] = base + W * 8 * j
+        n += 1
         j -= 1
     j = 1
     while j <= e:
-        moves.append(table[base + E * 8 * j])
+        codes[n] = base + E * 8 * j
+        n += 1
         j += 1
     top: i64 = nw if nw > no else no
     if ne > top:
@@ -1005,20 +1066,24 @@ def _add_slides(moves: list[Move], b: list[int], s: i64, kind: i64, pin: i64, th
     j = 1
     while j <= top:
         if nw >= j:
-            moves.append(table[base + (N + W) * 8 * j])
+            codes[n] = base + (N + W) * 8 * j
+            n += 1
         if no >= j:
-            moves.append(table[base + N * 8 * j])
+            codes[n] = base + N * 8 * j
+            n += 1
         if ne >= j:
-            moves.append(table[base + (N + E) * 8 * j])
+            codes[n] = base + (N + E) * 8 * j
+            n += 1
         j += 1
+    return n
 
 
 def _add_king_moves(
-    board: Board, k: int, checks: int, moves: list[Move], attacks: vec[i64], attacked: i64, hidden_a: i64,
+    board: Board, k: int, checks: int, codes: vec[i64], n: i64, attacks: vec[i64], attacked: i64, hidden_a: i64,
     hidden_b: i64,
-) -> None:
-    """Append the legal moves of the king on ``k`` (``checks``: how many pieces give check), in target order:
-    the rank below, castling towards a, the steps along its rank, castling towards h, the rank above.
+) -> i64:
+    """Add from ``codes[n]`` the legal moves of the king on ``k`` (``checks``: how many pieces give check), in target
+    order: the rank below, castling towards a, the steps along its rank, castling towards h, the rank above; the new count.
 
     ``attacks``, ``attacked``: as :func:`legal_moves` takes them; ``hidden_a``, ``hidden_b``: the cells a sliding
     checker attacks through the king (0: none), which the map does not show."""
@@ -1036,32 +1101,38 @@ def _add_king_moves(
                     h_rook = r
     king = b[k]
     b[k] = EMPTY  # lifted, so that it does not hide the squares behind it from a slider
-    _add_king_steps(moves, b, k, _KING_STEPS_BELOW, them, attacks, attacked, hidden_a, hidden_b)
-    if a_rook:
-        _add_castling(moves, b, k, king, a_rook)
-    _add_king_steps(moves, b, k, _KING_STEPS_ALONG, them, attacks, attacked, hidden_a, hidden_b)
-    if h_rook:
-        _add_castling(moves, b, k, king, h_rook)
-    _add_king_steps(moves, b, k, _KING_STEPS_ABOVE, them, attacks, attacked, hidden_a, hidden_b)
-    b[k] = king
+    try:
+        n = _add_king_steps(codes, n, b, k, _KING_STEPS_BELOW, them, attacks, attacked, hidden_a, hidden_b)
+        if a_rook:
+            n = _add_castling(codes, n, b, k, king, a_rook)
+        n = _add_king_steps(codes, n, b, k, _KING_STEPS_ALONG, them, attacks, attacked, hidden_a, hidden_b)
+        if h_rook:
+            n = _add_castling(codes, n, b, k, king, h_rook)
+        n = _add_king_steps(codes, n, b, k, _KING_STEPS_ABOVE, them, attacks, attacked, hidden_a, hidden_b)
+    finally:  # put back even when ``codes`` is full (legal_codes then tries a longer one)
+        b[k] = king
+    return n
 
 
-def _add_castling(moves: list[Move], b: list[int], k: i64, king: i64, rook: i64) -> None:
-    """Append castling of ``king`` (lifted off ``k``: put back for the test, lifted again) with ``rook`` if legal."""
+def _add_castling(codes: vec[i64], n: i64, b: vec[i64], k: i64, king: i64, rook: i64) -> i64:
+    """Add at ``codes[n]`` castling of ``king`` (lifted off ``k``: put back for the test, lifted again) with ``rook``
+    if legal; the new count."""
     b[k] = king
     if _castling_legal(b, k, rook, king & BLACK):
-        moves.append(MOVE_TABLE[(k * SIZE + rook) * 8])
+        codes[n] = (k * CODE_FROM + rook) * 8
+        n += 1
     b[k] = EMPTY
+    return n
 
 
 def _add_king_steps(
-    moves: list[Move], b: list[int], k: i64, steps: vec[i64], them: i64, attacks: vec[i64], attacked: i64,
+    codes: vec[i64], n: i64, b: vec[i64], k: i64, steps: vec[i64], them: i64, attacks: vec[i64], attacked: i64,
     hidden_a: i64, hidden_b: i64,
-) -> None:
-    """Append the king's (lifted off ``k``) steps along ``steps`` to squares empty or held by ``them`` and not
-    attacked by them (read from ``attacks`` and the ``hidden`` cells when ``attacked`` is not 0)."""
-    table = MOVE_TABLE
-    base: i64 = k * SIZE
+) -> i64:
+    """Add from ``codes[n]`` the king's (lifted off ``k``) steps along ``steps`` to squares empty or held by ``them``
+    and not attacked by them (read from ``attacks`` and the ``hidden`` cells when ``attacked`` is not 0); the new
+    count."""
+    base: i64 = k * CODE_FROM
     t: i64
     q: i64
     a: i64
@@ -1075,7 +1146,9 @@ def _add_king_steps(
                     continue
             elif _attacked(b, t, them):
                 continue
-            moves.append(table[(base + t) * 8])
+            codes[n] = (base + t) * 8
+            n += 1
+    return n
 
 
 def gives_check(board: Board, m: Move) -> bool:
@@ -1148,7 +1221,7 @@ def checked_move(board: Board, f: int, t: int, promotion: int = 0) -> Move:
                 and _castling_legal(b, f, t, us):
             if promotion:
                 raise IllegalMoveError("castling cannot promote")
-            return MOVE_TABLE[(f * SIZE + t) * 8]
+            return MOVE_TABLE[(f * CODE_FROM + t) * 8]
         raise IllegalMoveError(f"{NAMES[t]} holds a piece of the side to move")
     if kind == PAWN:
         forward = N if us == WHITE else S
@@ -1200,7 +1273,7 @@ def checked_move(board: Board, f: int, t: int, promotion: int = 0) -> Move:
             b[f] = p
             if pinned:
                 raise IllegalMoveError("it leaves the king in check")
-            found = _MOVES[(f * SIZE + t) * 8 + promotion]
+            found = _MOVES[(f * CODE_FROM + t) * 8 + promotion]
             return move(f, t, promotion) if found is None else found
     # play it on the cells, look at the king, take it back
     b[t] = p

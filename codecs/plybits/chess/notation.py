@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from plybits.chess.board import (
     BLACK,
     FILE_OF,
@@ -151,7 +154,7 @@ def parse_san(board: Board, text: str) -> Move:
     to_sq = code >> _TARGET_SHIFT
     if promotion == KING:
         raise _illegal(board, text, "a pawn cannot promote to a king")
-    b: list[int] = board.cells
+    b: vec[i64] = board.cells
     us = board.turn
     last_rank = RANK_OF[to_sq] == 0 or RANK_OF[to_sq] == 7
     if letter == 0 and from_file >= 0 and from_rank >= 0:
@@ -213,7 +216,7 @@ def _legal(board: Board, f: int, t: int) -> bool:
 
 def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
     """Squares holding a piece of ``kind`` of the side to move that might move to ``to_sq`` (legality unchecked)."""
-    b: list[int] = board.cells
+    b: vec[i64] = board.cells
     us = board.turn
     piece = us | kind
     out: list[int] = []

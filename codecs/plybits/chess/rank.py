@@ -50,11 +50,16 @@ from plybits.chess.board import (
     W,
     WHITE,
     Board,
+    CODE_FROM,
+    MOVE_TABLE,
     Move,
+    legal_codes,
     legal_moves,
+    move_code,
 )
-from plybits.packed import int_array
-from plybits.rank import SCORE_INTS, SCORE_LOW, LinearModel, RankScheme, UniformModel
+from plybits.packed import PACKED, int_array
+from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.rank import LinearModel, RankScheme, UniformModel, decode_packed, encode_packed
 
 SQUARE64 = [-1] * SIZE
 """a1 = 0 ... h8 = 63 of each mailbox index."""
@@ -149,16 +154,18 @@ _CHECK_MARKS: Final = int_array([
     for kind in range(8)
 ])
 """_CHECK_MARKS[kind]: the marks of the squares a slider of that kind checks from (0 for the other kinds)."""
-_ATTACK_STEPS_OF: Final[list[vec[i64]]] = [
-    int_array(list(
-        (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
-        else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
-        else ()
-    ))
+_STEPS_OF_PIECE = [
+    (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
+    else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
+    else ()
     for p in range(16)
 ]
-"""_ATTACK_STEPS_OF[piece]: the steps it attacks along: a pawn's or knight's or king's jumps, a slider's rays (an
-:func:`~plybits.packed.int_array`: compiled, a loop over it reads plain C integers, not a tuple's int objects)."""
+_ATTACK_STEPS: Final = int_array([step for steps in _STEPS_OF_PIECE for step in steps])
+"""The steps each piece attacks along, piece by piece: a pawn's or knight's or king's jumps, a slider's rays; a
+piece's are ``_ATTACK_STEPS[_ATTACK_STEPS_AT[piece]:_ATTACK_STEPS_AT[piece + 1]]``. One flat
+:func:`~plybits.packed.int_array` (compiled, a vec[i64]): a loop over it reads plain C integers, and no array of
+arrays is unboxed a piece."""
+_ATTACK_STEPS_AT: Final = int_array([sum(len(steps) for steps in _STEPS_OF_PIECE[:p]) for p in range(17)])
 
 _NO_ATTACKS: Final = int_array([0] * SIZE)
 """The attack map of no piece, which :func:`_attack_maps` copies (:func:`~plybits.packed.int_array`: compiled, a
@@ -167,7 +174,7 @@ _NO_ATTACKS: Final = int_array([0] * SIZE)
 
 # The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
 # fast"): compiled, their arithmetic and comparisons are then plain C, about a third faster than tagged ints.
-def _attack_maps(b: list[int], us: int) -> tuple[vec[i64], int]:
+def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
     count of our attacks on it (:data:`_COUNT_UNIT`), the material of both sides' pieces other than pawns and kings).
 
@@ -191,16 +198,20 @@ def _attack_maps(b: list[int], us: int) -> tuple[vec[i64], int]:
     return attacks, material
 
 
-def _walk_attacks(attacks: vec[i64], b: list[int], s: i64, p: i64, value: i64) -> None:
+def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) -> None:
     """Each square the piece ``p`` on ``s`` attacks, in ``attacks``: its rank raised to ``value`` if below it, or
     (``value`` 0: our pieces) its count raised by one up to 3. Walked by the cell arithmetic of its steps: the border of 2
     keeps every step inside the list."""
     t: i64
     a: i64
     kind: i64 = p & 7
+    steps = _ATTACK_STEPS
+    first: i64 = _ATTACK_STEPS_AT[p]
+    end: i64 = _ATTACK_STEPS_AT[p + 1]
+    j: i64
     if BISHOP <= kind <= QUEEN:
-        for step in _ATTACK_STEPS_OF[p]:
-            d: i64 = step
+        for j in range(first, end):
+            d: i64 = steps[j]
             t = s + d
             while True:
                 a = attacks[t]
@@ -214,8 +225,8 @@ def _walk_attacks(attacks: vec[i64], b: list[int], s: i64, p: i64, value: i64) -
                     break
                 t += d
     else:
-        for step in _ATTACK_STEPS_OF[p]:
-            t = s + step
+        for j in range(first, end):
+            t = s + steps[j]
             a = attacks[t]
             if value == 0:
                 if a & _COUNT_FULL != _COUNT_FULL:
@@ -224,11 +235,13 @@ def _walk_attacks(attacks: vec[i64], b: list[int], s: i64, p: i64, value: i64) -
                 attacks[t] = value + (a & (_RANK_UNIT - 1))
 
 
-def _mark_checks(attacks: vec[i64], b: list[int], king: i64) -> None:
+def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
     """Mark in ``attacks`` the squares a slider would attack the ``king`` from, with the cells as they stand
     (:data:`_DIAGONAL_MARK`, :data:`_ORTHOGONAL_MARK`): each line from the king up to its first piece."""
-    for step in _ATTACK_STEPS_OF[KING]:  # the king's steps
-        d: i64 = step
+    steps = _ATTACK_STEPS
+    j: i64
+    for j in range(_ATTACK_STEPS_AT[KING], _ATTACK_STEPS_AT[KING + 1]):  # the king's steps
+        d: i64 = steps[j]
         mark: i64 = _ORTHOGONAL_MARK if d == N or d == S or d == E or d == W else _DIAGONAL_MARK
         t: i64 = king + d
         while True:
@@ -285,7 +298,12 @@ for _f in SQUARES:
     for _t in SQUARES:
         if LINE[_f * SIZE + _t]:
             _SLIDE_LENGTH[_f * SIZE + _t] = (_t - _f) // LINE[_f * SIZE + _t]
-_NO_ROW: Final[list[int]] = []
+if CODE_FROM != 1 << 8:
+    raise AssertionError("chess move codes and the shifts of _scores disagree")
+_NO_SCORES: Final = int_array([0] * 256)
+"""Zeros for :func:`_scores` to copy its scores into (more than the 218 legal moves a position has at most, and the
+null move)."""
+_NO_ROW: Final = int_array([])
 """A :attr:`_Tables.rows` entry not made yet."""
 _LEVELS: Final = 6 * _RANK_UNIT
 """The span of an attack map entry (enemy rank, own count): the stride of the safety and from-threat tables."""
@@ -294,7 +312,8 @@ _LEVELS: Final = 6 * _RANK_UNIT
 @final
 class _Tables:
     """What :meth:`LinearChessModel.scores` derives from the weights: the weights of each feature group laid
-    out by the indices the scorer has at hand, so that a move's score is a few list look-ups."""
+    out by the indices the scorer has at hand, so that a move's score is a few look-ups, in
+    :func:`~plybits.packed.int_array`\ s (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "capture", "hanging", "recapture", "takes_last",
                  "promotion", "check", "zone", "same", "evasion", "castle_h", "castle_a", "null", "loses_castling",
@@ -302,13 +321,15 @@ class _Tables:
 
     def __init__(self, w: list[int]) -> None:
         self.w = w
-        self.rows: list[list[int]] = [_NO_ROW] * (4 * 16 * SIZE)
+        self.rows: list[vec[i64]] = [_NO_ROW] * (4 * 16 * SIZE)
         """rows[(phase * 16 + piece) * SIZE + from][to]: the weights of the features that depend on the piece,
-        its squares and the phase only (to- and from-square, phase, pawn double step or slide length)."""
+        its squares and the phase only (to- and from-square, phase, pawn double step or slide length); each row made
+        whole on first use and then set, so that scorers in threads sharing the model see a row whole or not at
+        all."""
         levels = _LEVELS
-        self.safety = [0] * (7 * 2 * levels)
+        safety = [0] * (7 * 2 * levels)
         """safety[(kind * 2 + capture) * _LEVELS + attack map entry]: the ``F_SAFETY`` weight."""
-        self.from_threat = [0] * (7 * levels)
+        from_threat = [0] * (7 * levels)
         """from_threat[kind * _LEVELS + attack map entry]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
         for kind in range(1, 7):
             for rank in range(_RANKS + 1):
@@ -319,44 +340,46 @@ class _Tables:
                     entry = rank * _RANK_UNIT + low
                     count = low // _COUNT_UNIT
                     if rank:
-                        self.from_threat[kind * levels + entry] = w[F_FROM_THREAT + threat * 7 + kind]
+                        from_threat[kind * levels + entry] = w[F_FROM_THREAT + threat * 7 + kind]
                     for capture in (0, 1):
                         defenders = count - (0 if kind == PAWN and not capture else 1)
                         feature = F_SAFETY + ((capture * 3 + attacked) * 3 + (2 if defenders > 1 else defenders)) * 7
-                        self.safety[(kind * 2 + capture) * levels + entry] = w[feature + kind]
-        self.capture = w[F_CAPTURE:F_CAPTURE + 7 * 7]
-        self.hanging = w[F_HANGING_VICTIM:F_HANGING_VICTIM + 7]
-        self.recapture = w[F_RECAPTURE:F_RECAPTURE + 7]
-        self.takes_last = w[F_TAKES_LAST:F_TAKES_LAST + 7]
-        self.promotion = w[F_PROMOTION:F_PROMOTION + 7]
-        self.check = w[F_CHECK:F_CHECK + 7]
+                        safety[(kind * 2 + capture) * levels + entry] = w[feature + kind]
+        self.safety = int_array(safety)
+        self.from_threat = int_array(from_threat)
+        self.capture = int_array(w[F_CAPTURE:F_CAPTURE + 7 * 7])
+        self.hanging = int_array(w[F_HANGING_VICTIM:F_HANGING_VICTIM + 7])
+        self.recapture = int_array(w[F_RECAPTURE:F_RECAPTURE + 7])
+        self.takes_last = int_array(w[F_TAKES_LAST:F_TAKES_LAST + 7])
+        self.promotion = int_array(w[F_PROMOTION:F_PROMOTION + 7])
+        self.check = int_array(w[F_CHECK:F_CHECK + 7])
         """By kind: the weight of a direct check."""
-        self.zone = w[F_KING_ZONE:F_KING_ZONE + 7]
+        self.zone = int_array(w[F_KING_ZONE:F_KING_ZONE + 7])
         """By kind: the weight of landing next to the enemy king."""
-        self.same = w[F_SAME_PIECE:F_SAME_PIECE + 7]
+        self.same = int_array(w[F_SAME_PIECE:F_SAME_PIECE + 7])
         """By kind: the weight of moving again the piece this side moved last."""
-        self.evasion = w[F_EVASION:F_EVASION + 7]
+        self.evasion = int_array(w[F_EVASION:F_EVASION + 7])
         """By kind: the weight of moving in check."""
-        self.castle_h = [w[F_CASTLE] + w[F_PHASE + phase * 7 + KING] for phase in range(4)]
+        self.castle_h = int_array([w[F_CASTLE] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
         """By phase: the score of castling towards h (towards a: :attr:`castle_a`)."""
-        self.castle_a = [w[F_CASTLE + 1] + w[F_PHASE + phase * 7 + KING] for phase in range(4)]
-        self.null = w[F_NULL]
-        self.loses_castling = w[F_LOSES_CASTLING]
-        self.en_passant = w[F_EN_PASSANT] + self.capture[PAWN * 7 + PAWN]
+        self.castle_a = int_array([w[F_CASTLE + 1] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
+        self.null: i64 = w[F_NULL]
+        self.loses_castling: i64 = w[F_LOSES_CASTLING]
+        self.en_passant: i64 = w[F_EN_PASSANT] + w[F_CAPTURE + PAWN * 7 + PAWN]
         """The weights of an en passant capture: ``F_EN_PASSANT`` and pawn takes pawn."""
 
-    def row(self, phase: int, piece: int, f: int) -> list[int]:
+    def row(self, phase: int, piece: int, f: int) -> vec[i64]:
         """``rows[(phase * 16 + piece) * SIZE + f]``, made on first use."""
         index = (phase * 16 + piece) * SIZE + f
         row = self.rows[index]
-        if row:
+        if len(row):
             return row
         w = self.w
         kind = piece & 7
         rel = RELATIVE[piece >> 3]
         fixed = w[F_FROM + kind * 64 + rel[f]] + w[F_PHASE + phase * 7 + kind]
         to_base = F_TO + kind * 64
-        row = [0] * SIZE
+        scores = [0] * SIZE
         for t in SQUARES:
             if t == f:
                 continue
@@ -366,8 +389,8 @@ class _Tables:
                     score += w[F_PAWN_DOUBLE]
             elif kind != KNIGHT and kind != KING and LINE[f * SIZE + t]:
                 score += w[F_SLIDE + kind * 8 + _SLIDE_LENGTH[f * SIZE + t]]
-            row[t] = score
-        self.rows[index] = row
+            scores[t] = score
+        row = self.rows[index] = int_array(scores)
         return row
 
 
@@ -376,18 +399,48 @@ class LinearChessModel(LinearModel):
 
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.chess", n_features=N_FEATURES,
-                         canonical=canonical_moves, features=None)
+                         canonical=canonical_moves, features=None, packed_weights=PACKED)
         self._tables: _Tables | None = None
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
         """The legal moves and the null move (last, at :data:`NULL_SCORE`) with their scores."""
+        moves, scores = self.packed_scored(position, history)
+        return moves, _listed(scores)
+
+    def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
+        """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`)."""
+        codes, n, scores = self.coded(position, history)
+        table = MOVE_TABLE
+        moves = []
+        for i in range(n):
+            moves.append(table[codes[i]])
+        return moves, scores
+
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
+        """The codes (:func:`~plybits.chess.board.move_code`) of the legal moves and the null move (last, code 0), how
+        many, and their scores (the null move's :data:`NULL_SCORE`): what :meth:`encode_ply` and :meth:`decode_ply`
+        code with, no move listed or unpacked."""
         attacks, material = _attack_maps(position.cells, position.turn)
         # the canonical moves, the king's steps read from the map the scores need anyway
-        moves = legal_moves(position, attacks, _RANK_UNIT)
-        moves.append(NULL_MOVE)
-        scores = _scores(self.tables(), position, moves, history, attacks, material)
-        scores[-1] = NULL_SCORE
-        return moves, scores
+        codes, n = legal_codes(position, attacks, _RANK_UNIT)
+        codes[n] = 0  # the null move (legal_codes leaves room)
+        n += 1
+        scores = _scores(self.tables(), position, codes, n, history, attacks, material)
+        scores[n - 1] = NULL_SCORE
+        return codes, n, scores
+
+    def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
+        codes, n, scores = self.coded(position, history)
+        code: i64 = move_code(move)
+        for i in range(n):
+            if codes[i] == code:
+                encode_packed(encoder, scores, i)
+                return
+        raise ValueError(f"{move!r} is not a legal move here")
+
+    def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
+        codes, n, scores = self.coded(position, history)
+        return MOVE_TABLE[codes[decode_packed(decoder, scores)]]
 
     def tables(self) -> _Tables:
         """The weights laid out for :func:`_scores`, made on first use."""
@@ -414,16 +467,29 @@ class LinearChessModel(LinearModel):
         all the moves from it (:func:`_scores`).
         """
         attacks, material = _attack_maps(board.cells, board.turn)
-        listed: list[Move] = moves if isinstance(moves, list) else list(moves)
-        return _scores(self.tables(), board, listed, history, attacks, material)
+        n = len(moves)
+        codes = int_array([0] * n)
+        for i in range(n):
+            codes[i] = move_code(moves[i])
+        return _listed(_scores(self.tables(), board, codes, n, history, attacks, material))
+
+
+def _listed(scores: vec[i64]) -> list[int]:
+    """Scores made by :func:`_scores` as a list."""
+    n = len(scores)
+    out = [0] * n
+    for i in range(n):
+        out[i] = scores[i]
+    return out
 
 
 def _scores(
-    tables: _Tables, board: Board, listed: list[Move], history: Sequence[Move], attacks: vec[i64], material: int,
-) -> list[int]:
-    """:meth:`LinearChessModel.scores` of ``listed``, given the position's :func:`_attack_maps` (to which this adds
-    the check marks)."""
-    b: list[int] = board.cells
+    tables: _Tables, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
+) -> vec[i64]:
+    """:meth:`LinearChessModel.scores` of the moves of the first ``n`` ``codes``
+    (:func:`~plybits.chess.board.move_code`) as an :func:`~plybits.packed.int_array`, given the position's
+    :func:`_attack_maps` (to which this adds the check marks)."""
+    b: vec[i64] = board.cells
     us: int = board.turn
     side = us >> 3
     king: int = board.kings[side]
@@ -455,21 +521,18 @@ def _scores(
     zone_w = tables.zone
     same_w = tables.same
     evasion_w = tables.evasion
-    loses_castling = tables.loses_castling
-    en_passant = tables.en_passant
-    castle_h = tables.castle_h[phase]
-    castle_a = tables.castle_a[phase]
+    loses_castling: i64 = tables.loses_castling
+    en_passant: i64 = tables.en_passant
+    castle_h: i64 = tables.castle_h[phase]
+    castle_a: i64 = tables.castle_a[phase]
     levels = _LEVELS
     near_king = _NEAR_KING
     size = SIZE  # locals: the board's constants are module globals to a caller
     colour: i64 = us
-    n = len(listed)
-    out: list[object] = [0] * n  # of ints, shared ones from SCORE_INTS
-    score_ints = SCORE_INTS
-    low = SCORE_LOW
-    high = SCORE_LOW + len(SCORE_INTS)
-    # squares, pieces and indices in i64 locals (plain C arithmetic compiled); weights and scores stay ints,
-    # which features() reads back from scores under weights of 2^(8 * feature id)
+    # a copy of a zeroed array (docs/architecture.md)
+    out = _NO_SCORES[:n] if n <= len(_NO_SCORES) else int_array([0] * n)
+    # squares, pieces, indices, weights and scores in i64 locals (plain C arithmetic compiled; the model's
+    # packed_weights: features() reads it back in passes whose indicator weights fit in them)
     origin: i64 = -1
     # what depends on the origin square only (set when it changes)
     row = _NO_ROW
@@ -482,20 +545,23 @@ def _scores(
     slider_marks: i64 = 0
     near_bit = _NEAR_BIT
     check_marks = _CHECK_MARKS
-    fixed = check = zone = 0
+    fixed: i64 = 0
+    check: i64 = 0
+    zone: i64 = 0
+    null: i64 = tables.null
     for i in range(n):
-        m = listed[i]
-        f: i64 = m[0]
-        t: i64 = m[1]
+        code: i64 = codes[i]
+        f: i64 = code >> 11
+        t: i64 = code >> 3 & 255
         if f != origin:
             if f == 0:
-                out[i] = tables.null
+                out[i] = null
                 continue
             origin = f
             p = b[f]
             kind = p & 7
             row = rows[row_base + p * size + f]
-            if not row:
+            if len(row) == 0:
                 row = tables.row(phase, p, f)
             fixed = from_threat[kind * levels + attacks[f]]
             if f == my_last_to:
@@ -514,10 +580,10 @@ def _scores(
             check_bit = near_bit[p]
             slider_marks = check_marks[kind]
             zone = zone_w[kind]
-        promotion: i64 = m[2] if kind == PAWN else 0  # only a pawn's move promotes: one read less
+        promotion: i64 = code & 7
         q: i64 = b[t]
         a: i64 = attacks[t]
-        score = row[t] + fixed
+        score: i64 = row[t] + fixed
         if q:
             if q & BLACK == colour:  # castling: the king takes its own rook
                 out[i] = castle_h if t > f else castle_a
@@ -546,8 +612,8 @@ def _scores(
                 score += check_w[promotion]
         elif near & check_bit or a & slider_marks:
             score += check
-        out[i] = score_ints[score - low] if low <= score < high else score
-    return cast(list[int], out)
+        out[i] = score
+    return out
 
 
 class ChessRankScheme(RankScheme[Board, Move]):
