@@ -33,7 +33,8 @@ serve: install
 PURE_TESTS := tests/test_compiled.py tests/test_mailbox.py tests/test_bitio.py tests/test_rangecoder.py \
 	tests/test_rank.py tests/test_rank_games.py tests/test_rank_scorers.py tests/test_rank_entropy.py \
 	tests/test_format_golden.py tests/test_verbs.py tests/test_chess_rules.py tests/test_chess_codec.py \
-	tests/test_xiangqi_rules.py tests/test_abalone_board.py tests/test_entropy_rules.py
+	tests/test_xiangqi_rules.py tests/test_abalone_board.py tests/test_entropy_rules.py \
+	tests/test_recordsection.py tests/test_pgntext.py tests/test_lossless.py tests/test_record_files.py
 test: install-test browser compile
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(if $(PYTEST_ARGS),,@if $(BIN)/python -c "import sys, plybits.compiled as c; sys.exit(not c.compiled_modules())"; then \
