@@ -28,3 +28,12 @@ def int_array(items: list[int]) -> vec[i64]:
     :raises OverflowError: compiled, if an item does not fit in 64 bits.
     """
     return vec[i64](items) if PACKED else cast("vec[i64]", items)
+
+
+def int_list(array: vec[i64]) -> list[int]:
+    """The items of an :func:`int_array` as a new list."""
+    n = len(array)
+    items = [0] * n
+    for i in range(n):
+        items[i] = array[i]
+    return items

@@ -57,7 +57,7 @@ from plybits.chess.board import (
     legal_moves,
     move_code,
 )
-from plybits.packed import PACKED, int_array
+from plybits.packed import PACKED, int_array, int_list
 from plybits.rangecoder import RangeDecoder, RangeEncoder
 from plybits.rank import LinearModel, RankScheme, UniformModel, decode_packed, encode_packed
 
@@ -405,7 +405,7 @@ class LinearChessModel(LinearModel):
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
         """The legal moves and the null move (last, at :data:`NULL_SCORE`) with their scores."""
         moves, scores = self.packed_scored(position, history)
-        return moves, _listed(scores)
+        return moves, int_list(scores)
 
     def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
         """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`)."""
@@ -471,16 +471,7 @@ class LinearChessModel(LinearModel):
         codes = int_array([0] * n)
         for i in range(n):
             codes[i] = move_code(moves[i])
-        return _listed(_scores(self.tables(), board, codes, n, history, attacks, material))
-
-
-def _listed(scores: vec[i64]) -> list[int]:
-    """Scores made by :func:`_scores` as a list."""
-    n = len(scores)
-    out = [0] * n
-    for i in range(n):
-        out[i] = scores[i]
-    return out
+        return int_list(_scores(self.tables(), board, codes, n, history, attacks, material))
 
 
 def _scores(

@@ -17,7 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, cast, final
 
-from plybits.rank import SCORE_INTS, SCORE_LOW, LinearModel, RankScheme, UniformModel
+from librt.vecs import vec
+from mypy_extensions import i64
+
+from plybits.packed import int_array, int_list
+from plybits.rank import LinearModel, RankScheme, UniformModel
 from plybits.xiangqi.board import (
     BLACK,
     CANNON,
@@ -152,6 +156,9 @@ class _Tables:
 
 
 _NO_NEAR: Final = [0] * _SIZE
+_NO_SCORES: Final = int_array([0] * 256)
+"""The scores of up to 256 moves before scoring, which :meth:`LinearXiangqiModel._scores` copies (a xiangqi
+position has at most about 120 legal moves; more get a fresh array)."""
 """The ``F_NEAR_LAST`` row of the first ply (no last target): no weight anywhere."""
 
 
@@ -165,14 +172,17 @@ class LinearXiangqiModel(LinearModel):
         self._tables: _Tables | None = None
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
-        """The legal moves in canonical order (:func:`canonical_moves`) and their :meth:`scores`; the board is
+        """The legal moves in canonical order (:func:`canonical_moves`) and their :meth:`scores`."""
+        moves, scores = self.packed_scored(position, history)
+        return moves, int_list(scores) if moves else None
+
+    def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
+        """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`); the board is
         scanned for its pieces once, for both."""
         cells = position.cells
         us = position.turn
         scan = occupied_cells(cells)
         moves = legal(cells, position.kings[us >> 3], us, scan)
-        if not moves:
-            return moves, None
         return moves, self._scores(position, moves, history, scan)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
@@ -189,9 +199,9 @@ class LinearXiangqiModel(LinearModel):
 
         What depends on the origin point only is summed once for all the moves from it (they come grouped).
         """
-        return self._scores(board, moves, history, occupied_cells(board.cells))
+        return int_list(self._scores(board, moves, history, occupied_cells(board.cells)))
 
-    def _scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move], scan: list[int]) -> list[int]:
+    def _scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move], scan: list[int]) -> vec[i64]:
         """:meth:`scores`, given the board's :func:`~plybits.xiangqi.board.occupied_cells`."""
         tables = self._tables
         if tables is None:
@@ -217,10 +227,7 @@ class LinearXiangqiModel(LinearModel):
         phase_base = F_PHASE + phase * 8
         listed: list[Move] = moves if isinstance(moves, list) else list(moves)
         n = len(listed)
-        out: list[object] = [0] * n  # of ints, shared ones from SCORE_INTS
-        score_ints = SCORE_INTS
-        low = SCORE_LOW
-        high = SCORE_LOW + len(SCORE_INTS)
+        out = _NO_SCORES[:n] if n <= len(_NO_SCORES) else int_array([0] * n)
         origin = -1
         # what depends on the origin point only (set when it changes)
         fixed = kind = p = base = 0
@@ -264,8 +271,8 @@ class LinearXiangqiModel(LinearModel):
                     score += w[F_DEFENDED_VICTIM + kind]
             elif attacked[t]:
                 score += w[F_TO_ATTACKED + kind]
-            out[i] = score_ints[score - low] if low <= score < high else score
-        return cast(list[int], out)
+            out[i] = score
+        return out
 
 
 class XiangqiRankScheme(RankScheme[Board, Move]):
