@@ -221,6 +221,8 @@ def read(text: str, *, kind: str, lenient: bool = False) -> RecordText:
     if not _plain_movetext(movetext, record):
         _movetext(movetext, record, lenient)
     return record
+
+
 _PLAIN_TAG: Final = re.compile(r'\[([A-Za-z0-9_][A-Za-z0-9_+#=:-]*) "([^"\\\r\n]*)"\]\n')
 """A tag line as writers write it (one space, nothing escaped, no white space around): :data:`TAG` reads it alike."""
 _PLAIN_TAGS: Final = re.compile(f"(?:{_PLAIN_TAG.pattern})+")
