@@ -30,6 +30,15 @@ def int_array(items: list[int]) -> vec[i64]:
     return vec[i64](items) if PACKED else cast("vec[i64]", items)
 
 
+_ZEROS: Final = int_array([0] * 256)
+
+
+def zeros(n: int) -> vec[i64]:
+    """An :func:`int_array` of ``n`` zeros: up to 256, a slice of a zeroed template (compiled, one memory copy, where
+    building one from a list costs about 75 instructions an item)."""
+    return _ZEROS[:n] if n <= len(_ZEROS) else int_array([0] * n)
+
+
 def int_list(array: vec[i64]) -> list[int]:
     """The items of an :func:`int_array` as a new list."""
     n = len(array)

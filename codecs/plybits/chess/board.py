@@ -25,7 +25,7 @@ from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
-from plybits.packed import int_array
+from plybits.packed import int_array, zeros
 from plybits.text import ascii_text, decimal
 
 FILE_NAMES = "abcdefgh"
@@ -785,9 +785,9 @@ def legal_moves(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) ->
     return legal[:]
 
 
-_NO_CODES: Final = int_array([0] * 256)
-"""The array :func:`legal_codes` copies to list the codes in: room for the 218 legal moves a position of
-standard chess has at most, and more."""
+_ROOM_CODES: Final = 256
+"""The codes :func:`legal_codes` first makes room for: the 218 legal moves a position of standard chess has at
+most, and more."""
 _MOST_CODES: Final = 64 * 28
 """Room for the codes of any position a FEN can write: 63 pieces of at most 27 moves, a king's 8 and castling."""
 
@@ -797,14 +797,14 @@ def legal_codes(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) ->
     :func:`~plybits.packed.int_array` with room for at least one more code, and ``n``. The arguments: as
     :func:`legal_moves` takes them. Not cached: a compiled scorer reads the codes where a list of moves would be
     made and unpacked (the ``rank`` model)."""
-    codes = _NO_CODES[:]  # one copy of a zeroed array (docs/architecture.md)
+    codes = zeros(_ROOM_CODES)
     try:
         n: i64 = _generate(board, codes, attacks, attacked)
         if n < len(codes):
             return codes, n
     except IndexError:  # more moves than the array holds (a FEN of many queens): the cells are restored
         pass
-    codes = int_array([0] * _MOST_CODES)
+    codes = zeros(_MOST_CODES)
     return codes, _generate(board, codes, attacks, attacked)
 
 

@@ -57,7 +57,7 @@ from plybits.chess.board import (
     legal_moves,
     move_code,
 )
-from plybits.packed import PACKED, int_array, int_list
+from plybits.packed import PACKED, int_array, int_list, zeros
 from plybits.rangecoder import RangeDecoder, RangeEncoder
 from plybits.rank import LinearModel, RankScheme, UniformModel, decode_packed, encode_packed
 
@@ -300,9 +300,6 @@ for _f in SQUARES:
             _SLIDE_LENGTH[_f * SIZE + _t] = (_t - _f) // LINE[_f * SIZE + _t]
 if CODE_FROM != 1 << 8:
     raise AssertionError("chess move codes and the shifts of _scores disagree")
-_NO_SCORES: Final = int_array([0] * 256)
-"""Zeros for :func:`_scores` to copy its scores into (more than the 218 legal moves a position has at most, and the
-null move)."""
 _NO_ROW: Final = int_array([])
 """A :attr:`_Tables.rows` entry not made yet."""
 _LEVELS: Final = 6 * _RANK_UNIT
@@ -520,8 +517,7 @@ def _scores(
     near_king = _NEAR_KING
     size = SIZE  # locals: the board's constants are module globals to a caller
     colour: i64 = us
-    # a copy of a zeroed array (docs/architecture.md)
-    out = _NO_SCORES[:n] if n <= len(_NO_SCORES) else int_array([0] * n)
+    out = zeros(n)
     # squares, pieces, indices, weights and scores in i64 locals (plain C arithmetic compiled; the model's
     # packed_weights: features() reads it back in passes whose indicator weights fit in them)
     origin: i64 = -1

@@ -20,7 +20,7 @@ from typing import ClassVar, Final, cast, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.packed import int_array, int_list
+from plybits.packed import int_list, zeros
 from plybits.rank import LinearModel, RankScheme, UniformModel
 from plybits.xiangqi.board import (
     BLACK,
@@ -156,9 +156,6 @@ class _Tables:
 
 
 _NO_NEAR: Final = [0] * _SIZE
-_NO_SCORES: Final = int_array([0] * 256)
-"""The scores of up to 256 moves before scoring, which :meth:`LinearXiangqiModel._scores` copies (a xiangqi
-position has at most about 120 legal moves; more get a fresh array)."""
 """The ``F_NEAR_LAST`` row of the first ply (no last target): no weight anywhere."""
 
 
@@ -227,7 +224,7 @@ class LinearXiangqiModel(LinearModel):
         phase_base = F_PHASE + phase * 8
         listed: list[Move] = moves if isinstance(moves, list) else list(moves)
         n = len(listed)
-        out = _NO_SCORES[:n] if n <= len(_NO_SCORES) else int_array([0] * n)
+        out = zeros(n)
         origin = -1
         # what depends on the origin point only (set when it changes)
         fixed = kind = p = base = 0
