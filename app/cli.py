@@ -449,7 +449,8 @@ def _records_mode(op: str, args: argparse.Namespace, seen: Sniffed) -> bool:
 
 def serve(args: argparse.Namespace) -> int:
     """Run the HTTP service with uvicorn (its own access log off: the service writes JSON lines), keeping idle
-    connections open ``PLYBITS_KEEP_ALIVE_SECONDS`` (uvicorn's 5 s races clients that reuse a pooled connection).
+    connections open ``PLYBITS_KEEP_ALIVE_SECONDS`` (uvicorn's 5 s races clients that reuse a pooled connection),
+    with the limits at the HTTP edge of :mod:`app.edge` (header size and time, body time, open connections).
 
     With several server processes (``--workers``, ``WEB_CONCURRENCY``) they share a listening socket bound here
     as uvicorn binds it, then marked TCP (:func:`tcp_listener`), so that every connection sends without delay.
@@ -457,8 +458,12 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    from app.edge import PROTOCOL
+
+    settings = Settings.from_env()
+    open_files_for(settings.max_connections)
     config = uvicorn.Config("app.main:app", host=args.host, port=args.port, workers=args.workers, access_log=False,
-                            log_level=args.log_level, timeout_keep_alive=Settings.from_env().keep_alive_seconds)
+                            log_level=args.log_level, timeout_keep_alive=settings.keep_alive_seconds, http=PROTOCOL)
     if config.workers > 1:
         Multiprocess(config, sockets=[tcp_listener(config.bind_socket())]).run()
         return 0
@@ -468,6 +473,17 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0 if server.started else STARTUP_FAILURE
+
+
+def open_files_for(connections: int) -> None:
+    """Raise this process's open-file limit (soft, up to the hard one) to hold ``connections`` and some to spare."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + 1024
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard),
+                                                    hard))
 
 
 STARTUP_FAILURE = 3

@@ -14,6 +14,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.work import OverloadedError
 from plybits.errors import (
@@ -34,7 +35,20 @@ PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "https://plybits.dev/problems/"
 BODY_PARSE_ERROR = "There was an error parsing the body"
 """FastAPI's detail for a body it cannot decode."""
+MAX_DETAIL_CHARS = 1000
+"""Longest ``detail`` of a problem: the reason in full, an echoed input inside it clipped."""
+MAX_ECHO_CHARS = 200
+"""Most characters of a client's input a problem echoes back (in ``detail`` or ``move``); the rest is elided."""
 log = logging.getLogger("plybits.app")
+
+
+def clipped(text: str, most: int = MAX_ECHO_CHARS) -> str:
+    """``text``, or its first and last characters around a note of how many were left out when it is longer than
+    ``most`` (a problem never echoes a huge input back whole: a NAG of 4,301 digits, a 1 MB move)."""
+    if len(text) <= most:
+        return text
+    keep = max(most - 48, 2) // 2  # the note takes at most 48 characters
+    return f"{text[:keep]}... ({len(text) - 2 * keep} characters elided) ...{text[-keep:]}"
 
 
 @dataclass(frozen=True)
@@ -81,12 +95,13 @@ def problem_body(error: PlybitsError) -> dict[str, Any]:
         "type": PROBLEM_BASE + kind.type,
         "title": kind.title,
         "status": kind.status,
-        "detail": str(error),
+        "detail": clipped(str(error) if error.move is None else str(error).replace(error.move, clipped(error.move)),
+                          MAX_DETAIL_CHARS),
     }
     if error.ply is not None:
         body["ply"] = error.ply
     if error.move is not None:
-        body["move"] = error.move
+        body["move"] = clipped(error.move)
     return body
 
 
@@ -148,9 +163,15 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     return response
 
 
+class NotUtf8Error(ValueError):
+    """A JSON request body in another encoding than UTF-8 (Python's JSON reader would take UTF-16 and UTF-32)."""
+
+
 def unreadable_body(cause: BaseException | None) -> str:
     """What is wrong with a request body that Python's JSON reader refused with ``cause`` (not a syntax error:
-    FastAPI answers those itself)."""
+    FastAPI answers those itself), or that the body limit refused as :class:`NotUtf8Error`."""
+    if isinstance(cause, NotUtf8Error):
+        return str(cause)
     if isinstance(cause, UnicodeDecodeError):
         return f"the request body is not valid UTF-8 (byte {cause.start})"
     if isinstance(cause, RecursionError):
@@ -160,8 +181,38 @@ def unreadable_body(cause: BaseException | None) -> str:
     return f"the request body cannot be read as JSON ({type(cause).__name__})"
 
 
-async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-    return problem_response(internal_problem(exc))
+class InternalErrorMiddleware:
+    """Answer an unexpected exception (a bug) with the 500 problem from inside the app's middleware stack.
+
+    Starlette's handler of last resort sits outside every middleware and re-raises after answering: its 500 had no
+    security headers and uvicorn then dropped the keep-alive connection. Here the 500 is an ordinary answer: the
+    headers middleware and the access log see it, and the connection is kept. An exception after the answer
+    started (nothing left to answer with) or a library error (its handler answers it) goes on up as before.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def noting_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, noting_send)
+        except PlybitsError:
+            raise
+        except Exception as exc:
+            if started:
+                raise
+            await problem_response(internal_problem(exc))(scope, receive, send)
 
 
 def install(app: FastAPI) -> None:
@@ -170,4 +221,4 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(OverloadedError, _overloaded)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
-    app.add_exception_handler(Exception, _unexpected)
+    app.add_middleware(InternalErrorMiddleware)  # the first added: inside every other middleware

@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import PROBLEM_BASE, PROBLEM_JSON, problem_kind
+from app.errors import PROBLEM_BASE, PROBLEM_JSON, NotUtf8Error, problem_kind
 from app.settings import Settings
 from plybits.errors import LimitExceededError
 
@@ -21,6 +21,26 @@ BATCH_PREFIX = "/v1/batch/"
 
 class BodyTooLargeError(LimitExceededError):
     """The request body grew past its limit while it was being read."""
+
+
+def is_json(scope: Scope) -> bool:
+    """Whether the request says its body is JSON (``application/json`` or ``application/*+json``)."""
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            media = value.split(b";", 1)[0].strip().lower()
+            return media.startswith(b"application/") and (media.endswith(b"/json") or media.endswith(b"+json"))
+    return False
+
+
+def check_utf8_start(start: bytes) -> None:
+    """Refuse a JSON body whose first bytes (up to 4) show UTF-16 or UTF-32: a byte order mark ``FF FE``/``FE FF``,
+    or a zero byte, which no UTF-8 JSON text starts with (RFC 8259 §8.1: JSON exchanged is UTF-8).
+
+    :raises NotUtf8Error: naming the bytes seen.
+    """
+    if start.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in start:
+        raise NotUtf8Error(f"the request body is not UTF-8 (it starts with bytes {start.hex(' ')}, as UTF-16 or "
+                           "UTF-32 text does): send JSON as UTF-8")
 
 
 def body_limit(settings: Settings, path: str) -> int:
@@ -76,14 +96,20 @@ class BodyLimitMiddleware:
         exceeded = False
         started = False
         replaced = False
+        # The first bytes of a JSON body, checked for UTF-8 (None: not checked; a batch reads its lines itself).
+        start: bytes | None = b"" if not scope["path"].startswith(BATCH_PREFIX) and is_json(scope) else None
 
         async def counting_receive() -> Message:
-            nonlocal received, exceeded
+            nonlocal received, exceeded, start
             if exceeded:
                 raise BodyTooLargeError(too_large_problem(limit)["detail"])
             message = await receive()
             if message["type"] == "http.request":
                 body = message.get("body", b"")
+                if start is not None and len(start) < 4:
+                    start += body[:4 - len(start)]
+                    if len(start) == 4 or not message.get("more_body", False):
+                        check_utf8_start(start)
                 received += len(body)
                 if received > limit:
                     exceeded = True

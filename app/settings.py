@@ -78,6 +78,12 @@ ENVIRONMENT = {
     "max_waiting": "PLYBITS_MAX_WAITING",
     "request_seconds": "PLYBITS_REQUEST_SECONDS",
     "keep_alive_seconds": "PLYBITS_KEEP_ALIVE_SECONDS",
+    "max_header_bytes": "PLYBITS_MAX_HEADER_BYTES",
+    "header_seconds": "PLYBITS_HEADER_SECONDS",
+    "body_seconds": "PLYBITS_BODY_SECONDS",
+    "max_connections": "PLYBITS_MAX_CONNECTIONS",
+    "max_jobs": "PLYBITS_MAX_JOBS",
+    "job_workers": "PLYBITS_JOB_WORKERS",
 }
 """The environment variable of each setting."""
 
@@ -113,6 +119,20 @@ class Settings:
     keep_alive_seconds: int = 75
     """How long ``plybits serve`` keeps an idle HTTP connection open: longer than clients and proxies keep theirs
     (60 s is common), so that the server never closes a connection the client is just reusing."""
+    max_header_bytes: int = 64 << 10
+    """Largest request line and headers of one request (``plybits serve``); past it a 431 and the connection closed."""
+    header_seconds: float = 10.0
+    """Longest time from a connection's (or a request's) first byte, or from the connection's start, to the end of
+    the request's headers; past it a 408 and the connection closed."""
+    body_seconds: float = 30.0
+    """Longest wait for the next part of a request body before the answer has begun (``plybits serve``); past it a
+    408 and the connection closed (a streaming batch ends its own way, ``body_idle_seconds``)."""
+    max_connections: int = 10_000
+    """Most connections ``plybits serve`` holds open at once (each process); one more is answered 503 and closed."""
+    max_jobs: int = 1
+    """Most dataset jobs running at once (each process); one more is answered 503 with ``Retry-After``."""
+    job_workers: int = 0
+    """Worker processes of a job's local Dask cluster (without ``PLYBITS_DASK_SCHEDULER``); 0: one per core."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -131,4 +151,10 @@ class Settings:
             max_waiting=_int_env(ENVIRONMENT["max_waiting"], cls.max_waiting, minimum=0),
             request_seconds=_float_env(ENVIRONMENT["request_seconds"], cls.request_seconds),
             keep_alive_seconds=_int_env(ENVIRONMENT["keep_alive_seconds"], cls.keep_alive_seconds),
+            max_header_bytes=_int_env(ENVIRONMENT["max_header_bytes"], cls.max_header_bytes),
+            header_seconds=_float_env(ENVIRONMENT["header_seconds"], cls.header_seconds),
+            body_seconds=_float_env(ENVIRONMENT["body_seconds"], cls.body_seconds),
+            max_connections=_int_env(ENVIRONMENT["max_connections"], cls.max_connections),
+            max_jobs=_int_env(ENVIRONMENT["max_jobs"], cls.max_jobs),
+            job_workers=_int_env(ENVIRONMENT["job_workers"], cls.job_workers, minimum=0),
         )
