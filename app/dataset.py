@@ -546,13 +546,14 @@ def _write_manifest(out: str, manifest: dict[str, Any]) -> None:
 
 def _client(opts: Options) -> tuple[Any, Any]:
     """``(client, cluster)``: a client of ``opts.scheduler`` (cluster ``None``), else of a new local cluster of
-    ``opts.workers`` processes (default one a core), one thread each."""
+    ``opts.workers`` processes (default one a core), one thread each, that die with this process (:mod:`app.orphans`:
+    dask's own watch needs the interpreter, which a worker busy in a long call may not give up)."""
     from dask.distributed import Client, LocalCluster
 
     if opts.scheduler:
         return Client(opts.scheduler), None
     cluster = LocalCluster(n_workers=opts.workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+                           dashboard_address=None, preload=["app.orphans"])
     return Client(cluster), cluster
 
 

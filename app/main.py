@@ -19,12 +19,13 @@ from plybits import registry
 
 @asynccontextmanager
 async def lifespan(application: FastAPI) -> AsyncIterator[None]:
-    """Start the worker processes before the first request; stop them at shut-down."""
+    """Start the worker processes before the first request; stop them, and any running job, at shut-down."""
     workers: Workers = application.state.workers
     await workers.start()
     try:
         yield
     finally:
+        application.state.jobs.close()
         workers.close()
 
 
@@ -43,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The worker processes start with the app (or at first use), app.service and app.batchcore imported:
     # their functions are the work (single requests, and heavy batch lines).
     application.state.workers = Workers(settings, preload=("app.service", "app.batchcore"))
+    application.state.jobs = jobs.Jobs(settings)
     registry.games()  # import every game package once, at start-up
     errors.install(application)
     if settings.access_log:

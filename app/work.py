@@ -23,6 +23,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from app.orphans import die_with_parent
 from app.settings import Settings
 from plybits import registry
 from plybits.deadline import deadline
@@ -56,8 +57,10 @@ def worker_count(settings: Settings) -> int:
         return os.cpu_count() or 1
 
 
-def _start_worker(preload: tuple[str, ...]) -> None:
-    """Runs once in each worker process: lower its priority, import every game and the ``preload`` modules."""
+def _start_worker(preload: tuple[str, ...], parent: int) -> None:
+    """Runs once in each worker process: die with the service (``parent``), lower the priority, import every game
+    and the ``preload`` modules."""
+    die_with_parent(parent)
     try:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):  # not on POSIX, or not allowed: the workers keep the loop's priority
@@ -92,18 +95,23 @@ class Workers:
         self.admitted = 0
         self._count = threading.Lock()  # admitted is also decremented from the pool's management thread
         self._pool: ProcessPoolExecutor | None = None
+        self._warming: list[Future[bool]] = []
 
     def _executor(self) -> ProcessPoolExecutor:
+        """The pool; a new one (at start-up, or after a worker died) has every worker started at once: the pool
+        itself would start one per request until all are, and the workers must be started by this (the event
+        loop's) thread, which outlives them, for them to die with the service (:mod:`app.orphans`)."""
         if self._pool is None:
             # spawn, not fork: the service process has threads (the batch workers, the test client's portal).
             self._pool = ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start_worker, initargs=(self.preload,))
+                                             initializer=_start_worker, initargs=(self.preload, os.getpid()))
+            self._warming = [self._pool.submit(_ready) for _ in range(self.size)]
         return self._pool
 
     async def start(self) -> None:
         """Spawn every worker now (at application start-up), not on the first requests."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._executor(), _ready) for _ in range(self.size)))
+        self._executor()
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in self._warming))
 
     def close(self) -> None:
         """Stop the workers (work still running stops at its deadline); waiting work is dropped."""
