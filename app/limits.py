@@ -27,8 +27,8 @@ def is_json(scope: Scope) -> bool:
     """Whether the request says its body is JSON (``application/json`` or ``application/*+json``)."""
     for name, value in scope["headers"]:
         if name == b"content-type":
-            media = value.split(b";", 1)[0].strip().lower()
-            return media.startswith(b"application/") and (media.endswith(b"/json") or media.endswith(b"+json"))
+            media: bytes = value.split(b";", 1)[0].strip().lower()
+            return media.startswith(b"application/") and media.endswith((b"/json", b"+json"))
     return False
 
 

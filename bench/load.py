@@ -16,6 +16,11 @@ Phases, in one run (1-3 on one server process, 4 and 5 each on a fresh one):
 5. Keep-alive: ``--idle-clients`` connections each answer a request, stay idle ``--idle-seconds`` (past
    uvicorn's own 5 s default) and send another; once against the service's keep-alive and once against a
    server started with uvicorn's 5 s, which drops them (the dropped connections of issue 13.15).
+6. Slowloris: ``--slow-connections`` connections each send one header byte every 2 s and never finish
+   (each must be closed by the server within 30 s) while ``--probe-clients`` keep-alive clients time
+   ``GET /healthz`` (p99 <= 50 ms, no failure). The open-file limit of this process is raised to hold them.
+7. Jobs: ``--jobs`` dataset jobs posted at once (a real PGN, a local Dask cluster each) while the probe
+   clients time ``/healthz``; the server's whole process tree is sampled for its process count and RSS.
 
 Every loop is bounded in count and time (the batch stops at ``--batch-timeout``), and traffic goes only
 to 127.0.0.1. ``--write`` puts the markdown section into BENCHMARKS.md between the service markers.
@@ -556,7 +561,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--isolation-seconds", type=float, default=60.0)
     parser.add_argument("--idle-clients", type=int, default=50)
     parser.add_argument("--idle-seconds", type=float, default=6.0)
-    parser.add_argument("--only", choices=("all", "isolation", "keepalive"), default="all",
+    parser.add_argument("--slow-connections", type=int, default=5000, help="slowloris connections")
+    parser.add_argument("--probe-clients", type=int, default=50, help="/healthz clients of the slowloris and jobs")
+    parser.add_argument("--jobs", type=int, default=8, help="dataset jobs posted at once")
+    parser.add_argument("--only", choices=("all", "isolation", "keepalive", "slowloris", "jobs"), default="all",
                         help="run only the isolation or keep-alive phases (the others keep their figures)")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke test: every phase for a moment, a batch of 50 games, nothing written")
@@ -565,6 +573,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.quick:
         args.phase_seconds, args.rounds, args.sustain_seconds, args.batch_games = 1.5, 1, 1.0, 50
         args.rank_clients, args.isolation_seconds, args.idle_clients, args.idle_seconds = 2, 2.0, 2, 0.5
+        args.slow_connections, args.probe_clients, args.jobs = 20, 4, 2
         args.write = False
     if args.only != "all":
         print(load_phases(args))
@@ -656,6 +665,10 @@ def load_phases(args: argparse.Namespace) -> str:
             finally:
                 stop_server(server)
         out.append(keepalive_report(args, runs))
+    if args.only in ("all", "slowloris"):
+        out.append(slowloris_report(args, slowloris(args)))
+    if args.only in ("all", "jobs"):
+        out.append(jobs_report(args, jobs_phase(args)))
     return "\n\n".join(out)
 
 
@@ -698,6 +711,293 @@ def keepalive_report(args: argparse.Namespace, runs: dict[str, dict]) -> str:
         "| server keep-alive | connections | idle s | second request failed |",
         "|---|---:|---:|---:|",
         *rows,
+    ])
+
+
+# --- slowloris and jobs: the HTTP edge's limits and bounded jobs, with /healthz timed beside them ------------
+
+SLOW_BYTE_SECONDS = 2.0
+"""How often a slowloris connection sends its next header byte."""
+SLOW_CLOSE_SECONDS = 30.0
+"""How soon the server must close a slowloris connection."""
+
+
+def raise_open_files(wanted: int) -> int:
+    """Raise this process's open-file limit (soft, up to the hard one) to ``wanted``; returns the new soft limit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < wanted:
+        soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return soft
+
+
+def health_process(port: int, threads: int, seconds: float, out: mp.Queue) -> None:
+    """``threads`` keep-alive clients, each timing ``GET /healthz`` every 20 ms for ``seconds``."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def client() -> None:
+        mine: list[float] = []
+        bad: list[str] = []
+        conn = Reconnecting(port, timeout=10)
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            try:
+                started = time.perf_counter()
+                status, body = conn.open().exchange(request_bytes("GET", "/healthz"))
+                mine.append(time.perf_counter() - started)
+                if status != 200:
+                    bad.append(f"{status} {body[:80]!r}")
+            except (OSError, RuntimeError, ValueError) as err:
+                bad.append(f"{type(err).__name__}: {err}")
+                conn.close()
+            time.sleep(0.02)
+        conn.close()
+        with lock:
+            latencies.extend(mine)
+            errors.extend(bad)
+
+    workers = [threading.Thread(target=client) for _ in range(threads)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    out.put((latencies, errors))
+
+
+def health_clients(port: int, clients: int, seconds: float) -> tuple[list[mp.Process], mp.Queue]:
+    """Start ``clients`` /healthz clients in two processes; collect them with :func:`health_results`."""
+    ctx = mp.get_context("fork")
+    queue: mp.Queue = ctx.Queue()
+    procs = [ctx.Process(target=health_process, args=(port, n, seconds, queue))
+             for n in (clients // 2, clients - clients // 2) if n]
+    for proc in procs:
+        proc.start()
+    return procs, queue
+
+
+def health_results(procs: list[mp.Process], queue: mp.Queue, seconds: float) -> dict:
+    latencies: list[float] = []
+    errors: list[str] = []
+    for _ in procs:
+        part, bad = queue.get(timeout=seconds + 120)
+        latencies.extend(part)
+        errors.extend(bad)
+    for proc in procs:
+        proc.join(timeout=30)
+    return {**summary(latencies, errors, seconds), "max": max(latencies) * 1000 if latencies else float("nan"),
+            "samples": errors[:3]}
+
+
+async def slow_connections(port: int, count: int, ramp_seconds: float, give_up: float) -> dict:
+    """``count`` connections opened over ``ramp_seconds``, each sending one byte of a request's headers every
+    :data:`SLOW_BYTE_SECONDS` until the server closes it (or ``give_up`` seconds): how long each stayed open."""
+    import asyncio
+
+    head = f"GET /healthz HTTP/1.1\r\nHost: {HOST}\r\nX-Slow: ".encode() + b"a" * 10_000
+    lived: list[float] = []
+    unopened: list[str] = []
+    still_open = 0
+
+    async def one(delay: float) -> None:
+        nonlocal still_open
+        await asyncio.sleep(delay)
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port), 30)
+        except (OSError, asyncio.TimeoutError) as err:
+            unopened.append(f"{type(err).__name__}: {err}")
+            return
+        opened = time.monotonic()
+        try:
+            for i in range(int(give_up / SLOW_BYTE_SECONDS) + 1):
+                writer.write(head[i:i + 1])
+                try:
+                    await asyncio.wait_for(reader.read(1 << 16), SLOW_BYTE_SECONDS)
+                    lived.append(time.monotonic() - opened)  # an answer (the 408) or the end: closed by the server
+                    return
+                except asyncio.TimeoutError:
+                    continue
+            still_open += 1
+        except OSError:
+            lived.append(time.monotonic() - opened)
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(one(ramp_seconds * i / count) for i in range(count)))
+    return {"lived": lived, "unopened": unopened, "still_open": still_open}
+
+
+def slowloris_process(port: int, count: int, ramp: float, give_up: float, out: mp.Queue) -> None:
+    import asyncio
+
+    raise_open_files(count + 256)
+    out.put(asyncio.run(slow_connections(port, count, ramp, give_up)))
+
+
+def slowloris(args: argparse.Namespace) -> dict:
+    """The slowloris connections against a fresh ``plybits serve`` while the probe clients time /healthz."""
+    ramp = min(10.0, args.slow_connections / 500)
+    give_up = SLOW_CLOSE_SECONDS + 15
+    port = free_port()
+    # --quick: the header time limit at 2 s, so that the smoke test waits seconds, not half a minute
+    server = start_server(port, **({"PLYBITS_HEADER_SECONDS": "2"} if args.quick else {}))
+    load_before = load_average()
+    try:
+        print(f"slowloris: {args.slow_connections} connections, {args.probe_clients} /healthz clients ...",
+              file=sys.stderr)
+        ctx = mp.get_context("fork")
+        queue: mp.Queue = ctx.Queue()
+        slow = ctx.Process(target=slowloris_process, args=(port, args.slow_connections, ramp, give_up, queue))
+        slow.start()
+        seconds = ramp + (5 if args.quick else SLOW_CLOSE_SECONDS)
+        procs, probes = health_clients(port, args.probe_clients, seconds)
+        health = health_results(procs, probes, seconds)
+        result = queue.get(timeout=ramp + give_up + 120)
+        slow.join(timeout=30)
+    finally:
+        stop_server(server)
+    return {**result, "health": health, "ramp": ramp, "load": (load_before, load_average())}
+
+
+def slowloris_report(args: argparse.Namespace, r: dict) -> str:
+    lived, h = sorted(r["lived"]), r["health"]
+    within = sum(1 for x in lived if x <= SLOW_CLOSE_SECONDS)
+    p99 = lived[int(0.99 * (len(lived) - 1))] if lived else float("nan")
+    met = (within == args.slow_connections and h["p99"] <= 50 and not h["errors"])
+    return "\n".join([
+        "### Slow headers (slowloris)",
+        "",
+        f"Command: `.venv/bin/python -m bench.load --only slowloris --slow-connections {args.slow_connections} "
+        f"--probe-clients {args.probe_clients}` — `plybits serve` with its defaults (header time limit "
+        f"`PLYBITS_HEADER_SECONDS` 10 s, at most 10,000 connections); {args.slow_connections:,} connections opened "
+        f"over {r['ramp']:g} s, each sending one header byte every {SLOW_BYTE_SECONDS:g} s and never finishing, "
+        f"while {args.probe_clients} keep-alive clients (two processes) each time `GET /healthz` every 20 ms. Load "
+        f"average (1 min) {r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at the end.",
+        "",
+        "| slow connections | closed by the server | within 30 s | median open s | p99 open s | max open s | "
+        "not opened | still open |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {args.slow_connections:,} | {len(lived):,} | {within:,} | "
+        f"{statistics.median(lived) if lived else float('nan'):.1f} | {p99:.1f} | "
+        f"{max(lived) if lived else float('nan'):.1f} | {len(r['unopened'])} | {r['still_open']} |",
+        "",
+        "| beside them | requests | p50 ms | p99 ms | max ms | errors |",
+        "|---|---:|---:|---:|---:|---:|",
+        f"| GET /healthz | {h['requests']:,} | {h['p50']:.2f} | {h['p99']:.2f} | {h['max']:.2f} | {h['errors']} |",
+        "",
+        f"Target (every slow connection closed within 30 s, /healthz p99 <= 50 ms, no failure): "
+        f"{'met' if met else 'NOT met'}"
+        f"{'' if not h['samples'] and not r['unopened'] else ' ' + repr((h['samples'], r['unopened'][:3]))}.",
+    ])
+
+
+def tree_sample(pid: int) -> tuple[int, float]:
+    """The process count and the RSS (MB) of ``pid`` and every process below it."""
+    import psutil
+
+    count, rss = 0, 0
+    try:
+        top = psutil.Process(pid)
+        for proc in [top, *top.children(recursive=True)]:
+            try:
+                rss += proc.memory_info().rss
+                count += 1
+            except psutil.Error:
+                pass
+    except psutil.Error:
+        pass
+    return count, rss / (1 << 20)
+
+
+def jobs_phase(args: argparse.Namespace) -> dict:
+    """``args.jobs`` dataset jobs posted at once to a fresh ``plybits serve`` (a copy of the real PGN each), the
+    probe clients timing /healthz while they run; the server's process tree sampled every 0.2 s."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="plybits-load-jobs-") as data:
+        (Path(data) / "in").mkdir()
+        shutil.copy(os.environ.get("PLYBITS_LOAD_PGN", PGN), Path(data) / "in" / "games.pgn")
+        port = free_port()
+        server = start_server(port, PLYBITS_DATA_ROOT=data)
+        load_before = load_average()
+        try:
+            idle = tree_sample(server.pid)
+            print(f"jobs: {args.jobs} posted at once, {args.probe_clients} /healthz clients ...", file=sys.stderr)
+            seconds = 60.0 if not args.quick else 10.0
+            procs, probes = health_clients(port, args.probe_clients, seconds)
+            time.sleep(1)
+            answers: dict[int, int] = {}
+            retry_after: set[str] = set()
+            ids = []
+
+            def post(i: int) -> None:
+                body = json.dumps({"inputs": ["in/games.pgn"], "output": f"out/{i}"}).encode()
+                conn = Connection(port)
+                conn.sock.sendall(request_bytes("POST", "/v1/jobs", body))
+                raw = b""
+                while b"\r\n\r\n" not in raw:
+                    raw += conn._recv()
+                status = int(raw[9:12])
+                answers[status] = answers.get(status, 0) + 1
+                match = re.search(rb"(?i)\r\nretry-after: *(\d+)", raw)
+                if match:
+                    retry_after.add(match.group(1).decode())
+                if status == 202:
+                    ids.append(i)
+                conn.close()
+
+            posters = [threading.Thread(target=post, args=(i,)) for i in range(args.jobs)]
+            for t in posters:
+                t.start()
+            for t in posters:
+                t.join()
+            peak_count, peak_rss = idle
+            deadline = time.monotonic() + seconds - 1
+            done = 0
+            while time.monotonic() < deadline:
+                count, rss = tree_sample(server.pid)
+                peak_count, peak_rss = max(peak_count, count), max(peak_rss, rss)
+                done = sum(1 for i in ids if '"done"' in (Path(data) / "out" / str(i) / "_job.json").read_text())
+                time.sleep(0.2)
+            health = health_results(procs, probes, seconds)
+        finally:
+            stop_server(server)
+    return {"answers": answers, "retry_after": sorted(retry_after), "accepted": len(ids), "done": done,
+            "idle": idle, "peak_count": peak_count, "peak_rss": peak_rss, "health": health, "seconds": seconds,
+            "load": (load_before, load_average())}
+
+
+def jobs_report(args: argparse.Namespace, r: dict) -> str:
+    h = r["health"]
+    answers = ", ".join(f"{n} x {status}" for status, n in sorted(r["answers"].items()))
+    met = h["p99"] <= 50 and not h["errors"]
+    return "\n".join([
+        "### Dataset jobs beside small requests",
+        "",
+        f"Command: `.venv/bin/python -m bench.load --only jobs --jobs {args.jobs} --probe-clients "
+        f"{args.probe_clients}` — {args.jobs} `POST /v1/jobs` at once (each `carlsen_otb.pgn`, 1.2 MB, to its own "
+        f"output; a local Dask cluster per job, `PLYBITS_MAX_JOBS` 1, `PLYBITS_JOB_WORKERS` one per core) to "
+        f"`plybits serve` with its defaults, while {args.probe_clients} keep-alive clients time `GET /healthz` every "
+        f"20 ms for {r['seconds']:g} s; the server's process tree (it, its workers, the job processes and their "
+        f"clusters) sampled every 0.2 s. Load average (1 min) {r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at "
+        "the end.",
+        "",
+        "| answers to the posts | Retry-After | jobs done | processes idle | processes at most | RSS idle MB | "
+        "RSS at most MB |",
+        "|---|---|---:|---:|---:|---:|---:|",
+        f"| {answers} | {', '.join(r['retry_after']) or '-'} | {r['done']} of {r['accepted']} | {r['idle'][0]} | "
+        f"{r['peak_count']} | {r['idle'][1]:.0f} | {r['peak_rss']:.0f} |",
+        "",
+        "| beside them | requests | p50 ms | p99 ms | max ms | errors |",
+        "|---|---:|---:|---:|---:|---:|",
+        f"| GET /healthz | {h['requests']:,} | {h['p50']:.2f} | {h['p99']:.2f} | {h['max']:.2f} | {h['errors']} |",
+        "",
+        f"Target (/healthz p99 <= 50 ms, no failure; processes and RSS bounded): {'met' if met else 'NOT met'}"
+        f"{'' if not h['samples'] else ' ' + repr(h['samples'])}.",
     ])
 
 
