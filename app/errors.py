@@ -194,15 +194,11 @@ class InternalErrorMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
         started = False
 
         async def noting_send(message: Message) -> None:
             nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
+            started = started or message["type"] == "http.response.start"
             await send(message)
 
         try:
@@ -210,7 +206,7 @@ class InternalErrorMiddleware:
         except PlybitsError:
             raise
         except Exception as exc:
-            if started:
+            if started or scope["type"] != "http":
                 raise
             await problem_response(internal_problem(exc))(scope, receive, send)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TypeVar
 
 
@@ -86,6 +86,8 @@ ENVIRONMENT = {
     "job_workers": "PLYBITS_JOB_WORKERS",
 }
 """The environment variable of each setting."""
+MAY_BE_ZERO = frozenset({"inline_plies", "workers", "max_waiting", "job_workers"})
+"""The counts that may be 0 (none inline; one worker a core); every other count is at least 1."""
 
 
 @dataclass(frozen=True)
@@ -136,25 +138,15 @@ class Settings:
 
     @classmethod
     def from_env(cls) -> Settings:
-        """Settings from ``PLYBITS_*`` environment variables, defaults elsewhere."""
-        return cls(
-            max_body_bytes=_int_env(ENVIRONMENT["max_body_bytes"], cls.max_body_bytes),
-            max_batch_bytes=_int_env(ENVIRONMENT["max_batch_bytes"], cls.max_batch_bytes),
-            max_plies=_int_env(ENVIRONMENT["max_plies"], cls.max_plies),
-            max_batch_lines=_int_env(ENVIRONMENT["max_batch_lines"], cls.max_batch_lines),
-            max_games=_int_env(ENVIRONMENT["max_games"], cls.max_games),
-            max_line_bytes=_int_env(ENVIRONMENT["max_line_bytes"], cls.max_line_bytes),
-            access_log=_bool_env(ENVIRONMENT["access_log"], cls.access_log),
-            inline_plies=_int_env(ENVIRONMENT["inline_plies"], cls.inline_plies, minimum=0),
-            body_idle_seconds=_float_env(ENVIRONMENT["body_idle_seconds"], cls.body_idle_seconds),
-            workers=_int_env(ENVIRONMENT["workers"], cls.workers, minimum=0),
-            max_waiting=_int_env(ENVIRONMENT["max_waiting"], cls.max_waiting, minimum=0),
-            request_seconds=_float_env(ENVIRONMENT["request_seconds"], cls.request_seconds),
-            keep_alive_seconds=_int_env(ENVIRONMENT["keep_alive_seconds"], cls.keep_alive_seconds),
-            max_header_bytes=_int_env(ENVIRONMENT["max_header_bytes"], cls.max_header_bytes),
-            header_seconds=_float_env(ENVIRONMENT["header_seconds"], cls.header_seconds),
-            body_seconds=_float_env(ENVIRONMENT["body_seconds"], cls.body_seconds),
-            max_connections=_int_env(ENVIRONMENT["max_connections"], cls.max_connections),
-            max_jobs=_int_env(ENVIRONMENT["max_jobs"], cls.max_jobs),
-            job_workers=_int_env(ENVIRONMENT["job_workers"], cls.job_workers, minimum=0),
-        )
+        """Settings from ``PLYBITS_*`` environment variables (:data:`ENVIRONMENT`), defaults elsewhere: each read
+        as its declared type (a count at least 1, or 0 where :data:`MAY_BE_ZERO` says so)."""
+        values: dict[str, int | float | bool] = {}
+        for field in fields(cls):
+            name, default = ENVIRONMENT[field.name], getattr(cls, field.name)
+            if field.type == "bool":
+                values[field.name] = _bool_env(name, default)
+            elif field.type == "int":
+                values[field.name] = _int_env(name, default, minimum=0 if field.name in MAY_BE_ZERO else 1)
+            else:
+                values[field.name] = _float_env(name, float(default))
+        return cls(**values)  # type: ignore[arg-type]

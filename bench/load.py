@@ -250,6 +250,11 @@ def hammer(port: int, requests: list[bytes], seconds: float, processes: int, thr
              for p in range(processes)]
     for proc in procs:
         proc.start()
+    return summary(*collect(procs, queue, seconds), seconds)
+
+
+def collect(procs: list, queue: mp.Queue, seconds: float) -> tuple[list[float], list[str]]:
+    """The latencies and errors each of ``procs`` put on ``queue`` once its ``seconds`` were over; joins them."""
     latencies: list[float] = []
     errors: list[str] = []
     for _ in procs:
@@ -258,7 +263,7 @@ def hammer(port: int, requests: list[bytes], seconds: float, processes: int, thr
         errors.extend(err)
     for proc in procs:
         proc.join(timeout=30)
-    return summary(latencies, errors, seconds)
+    return latencies, errors
 
 
 def summary(latencies: list[float], errors: list[str], seconds: float) -> dict:
@@ -360,12 +365,31 @@ def rank_process(port: int, threads: int, seconds: float, out: mp.Queue) -> None
                 client.close()
         client.close()
 
-    workers = [threading.Thread(target=run) for _ in range(threads)]
+    run_threads(run, threads)
+    out.put((counts, errors))
+
+
+def run_threads(target, count: int) -> None:
+    """``target()`` in ``count`` threads at once; returns when all have."""
+    workers = [threading.Thread(target=target) for _ in range(count)]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
-    out.put((counts, errors))
+
+
+def timed(conn: Reconnecting, raw: bytes, into: list[float], errors: list[str]) -> None:
+    """One exchange of ``raw`` on ``conn``: its time appended to ``into``, a failure or a status other than 200 to
+    ``errors`` (after a failure the connection is closed, to be opened again by the next exchange)."""
+    try:
+        started = time.perf_counter()
+        status, body = conn.open().exchange(raw)
+        into.append(time.perf_counter() - started)
+        if status != 200:
+            errors.append(f"{status} {body[:120]!r}")
+    except (OSError, RuntimeError, ValueError) as err:
+        errors.append(f"{type(err).__name__}: {err}")
+        conn.close()
 
 
 def probe_process(port: int, seconds: float, small: bytes, out: mp.Queue) -> None:
@@ -373,22 +397,13 @@ def probe_process(port: int, seconds: float, small: bytes, out: mp.Queue) -> Non
     health: list[float] = []
     encodes: list[float] = []
     errors: list[str] = []
-    conn = Connection(port)
+    conn = Reconnecting(port)
     deadline = time.perf_counter() + seconds
     i = 0
     while time.perf_counter() < deadline:
         raw, into = (request_bytes("GET", "/healthz"), health) if i % 2 == 0 else (small, encodes)
         i += 1
-        try:
-            started = time.perf_counter()
-            status, body = conn.exchange(raw)
-            into.append(time.perf_counter() - started)
-            if status != 200:
-                errors.append(f"{status} {body[:120]!r}")
-        except (OSError, RuntimeError, ValueError) as err:
-            errors.append(f"{type(err).__name__}: {err}")
-            conn.close()
-            conn = Connection(port)
+        timed(conn, raw, into, errors)
         time.sleep(0.01)
     conn.close()
     out.put((health, encodes, errors))
@@ -745,26 +760,14 @@ def health_process(port: int, threads: int, seconds: float, out: mp.Queue) -> No
         conn = Reconnecting(port, timeout=10)
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
-            try:
-                started = time.perf_counter()
-                status, body = conn.open().exchange(request_bytes("GET", "/healthz"))
-                mine.append(time.perf_counter() - started)
-                if status != 200:
-                    bad.append(f"{status} {body[:80]!r}")
-            except (OSError, RuntimeError, ValueError) as err:
-                bad.append(f"{type(err).__name__}: {err}")
-                conn.close()
+            timed(conn, request_bytes("GET", "/healthz"), mine, bad)
             time.sleep(0.02)
         conn.close()
         with lock:
             latencies.extend(mine)
             errors.extend(bad)
 
-    workers = [threading.Thread(target=client) for _ in range(threads)]
-    for t in workers:
-        t.start()
-    for t in workers:
-        t.join()
+    run_threads(client, threads)
     out.put((latencies, errors))
 
 
@@ -780,14 +783,7 @@ def health_clients(port: int, clients: int, seconds: float) -> tuple[list[mp.Pro
 
 
 def health_results(procs: list[mp.Process], queue: mp.Queue, seconds: float) -> dict:
-    latencies: list[float] = []
-    errors: list[str] = []
-    for _ in procs:
-        part, bad = queue.get(timeout=seconds + 120)
-        latencies.extend(part)
-        errors.extend(bad)
-    for proc in procs:
-        proc.join(timeout=30)
+    latencies, errors = collect(procs, queue, seconds)
     return {**summary(latencies, errors, seconds), "max": max(latencies) * 1000 if latencies else float("nan"),
             "samples": errors[:3]}
 
@@ -926,8 +922,11 @@ def jobs_phase(args: argparse.Namespace) -> dict:
         load_before = load_average()
         try:
             idle = tree_sample(server.pid)
-            print(f"jobs: {args.jobs} posted at once, {args.probe_clients} /healthz clients ...", file=sys.stderr)
             seconds = 60.0 if not args.quick else 10.0
+            print(f"jobs: /healthz alone for {seconds / 3:g} s, {args.probe_clients} clients ...", file=sys.stderr)
+            procs, probes = health_clients(port, args.probe_clients, seconds / 3)
+            alone = health_results(procs, probes, seconds / 3)
+            print(f"jobs: {args.jobs} posted at once, {args.probe_clients} /healthz clients ...", file=sys.stderr)
             procs, probes = health_clients(port, args.probe_clients, seconds)
             time.sleep(1)
             answers: dict[int, int] = {}
@@ -968,11 +967,12 @@ def jobs_phase(args: argparse.Namespace) -> dict:
             stop_server(server)
     return {"answers": answers, "retry_after": sorted(retry_after), "accepted": len(ids), "done": done,
             "idle": idle, "peak_count": peak_count, "peak_rss": peak_rss, "health": health, "seconds": seconds,
+            "alone": alone,
             "load": (load_before, load_average())}
 
 
 def jobs_report(args: argparse.Namespace, r: dict) -> str:
-    h = r["health"]
+    h, a = r["health"], r["alone"]
     answers = ", ".join(f"{n} x {status}" for status, n in sorted(r["answers"].items()))
     met = h["p99"] <= 50 and not h["errors"]
     return "\n".join([
@@ -982,8 +982,8 @@ def jobs_report(args: argparse.Namespace, r: dict) -> str:
         f"{args.probe_clients}` — {args.jobs} `POST /v1/jobs` at once (each `carlsen_otb.pgn`, 1.2 MB, to its own "
         f"output; a local Dask cluster per job, `PLYBITS_MAX_JOBS` 1, `PLYBITS_JOB_WORKERS` one per core) to "
         f"`plybits serve` with its defaults, while {args.probe_clients} keep-alive clients time `GET /healthz` every "
-        f"20 ms for {r['seconds']:g} s; the server's process tree (it, its workers, the job processes and their "
-        f"clusters) sampled every 0.2 s. Load average (1 min) {r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at "
+        f"20 ms for {r['seconds']:g} s (and, first, for {r['seconds'] / 3:g} s without the jobs); the server's "
+        "process tree (it, its workers, the job processes and their clusters) sampled every 0.2 s. Load average (1 min) {r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at "
         "the end.",
         "",
         "| answers to the posts | Retry-After | jobs done | processes idle | processes at most | RSS idle MB | "
@@ -994,7 +994,10 @@ def jobs_report(args: argparse.Namespace, r: dict) -> str:
         "",
         "| beside them | requests | p50 ms | p99 ms | max ms | errors |",
         "|---|---:|---:|---:|---:|---:|",
-        f"| GET /healthz | {h['requests']:,} | {h['p50']:.2f} | {h['p99']:.2f} | {h['max']:.2f} | {h['errors']} |",
+        f"| GET /healthz, before the jobs | {a['requests']:,} | {a['p50']:.2f} | {a['p99']:.2f} | {a['max']:.2f} | "
+        f"{a['errors']} |",
+        f"| GET /healthz, while they run | {h['requests']:,} | {h['p50']:.2f} | {h['p99']:.2f} | {h['max']:.2f} | "
+        f"{h['errors']} |",
         "",
         f"Target (/healthz p99 <= 50 ms, no failure; processes and RSS bounded): {'met' if met else 'NOT met'}"
         f"{'' if not h['samples'] else ' ' + repr(h['samples'])}.",

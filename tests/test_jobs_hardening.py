@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -171,12 +172,27 @@ def survivors(processes: list[psutil.Process], seconds: float) -> list[str]:
         time.sleep(0.2)
 
 
-def kill_all(processes: list[psutil.Process]) -> None:
-    for p in processes:
-        try:
-            p.kill()
-        except psutil.NoSuchProcess:
-            pass
+@contextmanager
+def reaped(parent: subprocess.Popen[Any]) -> Iterator[list[psutil.Process]]:
+    """A list to put ``parent``'s children in; whatever happens, ``parent`` and they are killed at the end."""
+    children: list[psutil.Process] = []
+    try:
+        yield children
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for p in children:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+
+
+def survivors_of_kill_9(parent: subprocess.Popen[Any], children: list[psutil.Process]) -> list[str]:
+    """``kill -9`` of ``parent``; which of its ``children`` still run 20 s later."""
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(timeout=10)
+    return survivors(children, 20)
 
 
 def test_kill_9_of_the_service_leaves_no_worker_job_or_tracker_running(tmp_path: Path) -> None:
@@ -188,8 +204,7 @@ def test_kill_9_of_the_service_leaves_no_worker_job_or_tracker_running(tmp_path:
     env.pop("PLYBITS_DASK_SCHEDULER", None)
     server = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--log-level",
                                "warning"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    children: list[psutil.Process] = []
-    try:
+    with reaped(server) as children:
         post = [sys.executable, "-c", "import sys, urllib.request as u; r = u.Request(sys.argv[1], "
                 "data=sys.argv[2].encode(), headers={'content-type': 'application/json'}); "
                 "print(u.urlopen(r, timeout=30).status)", f"http://127.0.0.1:{port}/v1/jobs",
@@ -199,15 +214,9 @@ def test_kill_9_of_the_service_leaves_no_worker_job_or_tracker_running(tmp_path:
             assert time.monotonic() < deadline and server.poll() is None, "the service did not take the job"
             time.sleep(0.3)
         # the pool's worker and resource tracker, the job's process, its cluster's worker (and its tracker)
-        children = descendants_once(server.pid, 60, least=4)
+        children.extend(descendants_once(server.pid, 60, least=4))
         assert len(children) >= 4, [p.cmdline() for p in children]
-        server.send_signal(signal.SIGKILL)
-        server.wait(timeout=10)
-        assert survivors(children, 20) == []
-    finally:
-        if server.poll() is None:
-            server.kill()
-        kill_all(children)
+        assert survivors_of_kill_9(server, children) == []
 
 
 BUSY_CLIENT = """
@@ -228,18 +237,11 @@ def test_kill_9_of_a_client_ends_its_cluster_workers_even_when_busy_holding_the_
     lock; the kernel's parent-death signal needs nothing of the worker."""
     client = subprocess.Popen([sys.executable, "-c", BUSY_CLIENT], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True)
-    children: list[psutil.Process] = []
-    try:
+    with reaped(client) as children:
         assert client.stdout is not None and client.stdout.readline().strip() == "busy"
-        children = psutil.Process(client.pid).children(recursive=True)
+        children.extend(psutil.Process(client.pid).children(recursive=True))
         assert children
-        client.send_signal(signal.SIGKILL)
-        client.wait(timeout=10)
-        assert survivors(children, 15) == []
-    finally:
-        if client.poll() is None:
-            client.kill()
-        kill_all(children)
+        assert survivors_of_kill_9(client, children) == []
 
 
 def test_after_a_pool_restart_every_worker_runs() -> None:
