@@ -32,7 +32,7 @@ from app.errors import PROBLEM_BASE, clipped, problem_body, problem_response
 from app.models import Text
 from app.orphans import die_with_parent
 from app.settings import Settings
-from app.work import WORKER_NICENESS, OverloadedError
+from app.work import OverloadedError
 from plybits import records, registry
 from plybits.errors import PlybitsError
 
@@ -41,6 +41,9 @@ router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
 DATA_ROOT = "PLYBITS_DATA_ROOT"
 SCHEDULER = "PLYBITS_DASK_SCHEDULER"
 STATE = "_job.json"
+JOB_NICENESS = 19
+"""How much lower a job's processes' scheduling priority is than the event loop's: the lowest there is (a job is
+batch work; the worker processes, which answer requests, are at 10)."""
 RETRY_AFTER_SECONDS = 30
 """What a client refused because every job slot is taken is told to wait."""
 MAX_PATH_BYTES = 1024
@@ -170,20 +173,21 @@ def without_root(text: str, root: Path) -> str:
     return text.replace(f"{root}{os.sep}", "").replace(str(root), ".")
 
 
-def run_job(opts: Any, out: str, root: str, parent: int) -> None:
-    """A job process's work: encode the dataset, write the job's final state (its detail without the root's path).
+def run_job(options: dict[str, Any], out: str, root: str, parent: int) -> None:
+    """A job process's work: encode the dataset (``options``: :class:`app.dataset.Options`'s fields), write the
+    job's final state (its detail without the root's path).
 
-    Runs in a process of its own (spawned), which dies with the service (``parent``) and runs at the workers' lower
-    priority, as does the local Dask cluster it may start."""
-    from app import dataset
-
+    Runs in a process of its own (spawned), which dies with the service (``parent``) and runs at the lowest
+    priority, as does the local Dask cluster it may start; pyarrow and dask are imported here, not in the service."""
     die_with_parent(parent)
     try:
-        os.nice(WORKER_NICENESS)
+        os.nice(JOB_NICENESS)
     except OSError:
         pass
+    from app import dataset
+
     try:
-        dataset.encode_dataset(opts)
+        dataset.encode_dataset(dataset.Options(**options))
         _write_state(Path(out), "done")
     except PlybitsError as err:
         _write_state(Path(out), "failed", without_root(str(err), Path(root)))
@@ -200,7 +204,7 @@ class Jobs:
         self._lock = threading.Lock()
         self._closed = False
 
-    def start(self, relative: str, opts: Any, out: Path, root: Path) -> None:
+    def start(self, relative: str, opts: dict[str, Any], out: Path, root: Path) -> None:
         """Start the job writing ``out`` unless it runs already.
 
         :raises OverloadedError: if ``max_jobs`` other jobs are running.
@@ -217,7 +221,7 @@ class Jobs:
         threading.Thread(target=self._supervise, args=(relative, opts, out, root), daemon=True,
                          name=f"plybits-job-{relative}").start()
 
-    def _supervise(self, relative: str, opts: Any, out: Path, root: Path) -> None:
+    def _supervise(self, relative: str, opts: dict[str, Any], out: Path, root: Path) -> None:
         try:
             process = multiprocessing.get_context("spawn").Process(
                 target=run_job, args=(opts, str(out), str(root), os.getpid()), name=f"plybits-job {relative}")
@@ -256,8 +260,6 @@ def jobs_of(request: Request) -> Jobs:
 @router.post("", status_code=202, response_model=JobStatus, responses={403: {}, 404: {}, 422: {}, 503: {}})
 def post_job(body: JobRequest, request: Request) -> Any:
     """Start (or resume) a dataset job; answered at once with its id."""
-    from app import dataset  # pyarrow is loaded by the first job, not by every service process
-
     root = _root()
     if root is None:
         return _problem(404, "jobs-disabled", "Jobs are disabled", f"set {DATA_ROOT} to enable jobs")
@@ -277,9 +279,9 @@ def post_job(body: JobRequest, request: Request) -> Any:
         return problem_response(problem_body(err))
     relative = str(out.relative_to(root))
     settings = jobs_of(request).settings
-    opts = dataset.Options([str(p) for p in inputs], str(out), body.game, scheme,
-                           body.partition_bytes or dataset.PARTITION_BYTES, workers=settings.job_workers or None,
-                           scheduler=os.environ.get(SCHEDULER) or None)
+    opts = {"inputs": [str(p) for p in inputs], "out": str(out), "game": body.game, "scheme": scheme,
+            "workers": settings.job_workers or None, "scheduler": os.environ.get(SCHEDULER) or None,
+            **({"partition_bytes": body.partition_bytes} if body.partition_bytes else {})}
     jobs_of(request).start(relative, opts, out, root)
     return JSONResponse(status_of(root, relative).model_dump(), status_code=202)
 

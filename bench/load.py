@@ -910,7 +910,7 @@ def tree_sample(pid: int) -> tuple[int, float]:
 
 def jobs_phase(args: argparse.Namespace) -> dict:
     """``args.jobs`` dataset jobs posted at once to a fresh ``plybits serve`` (a copy of the real PGN each), the
-    probe clients timing /healthz while they run; the server's process tree sampled every 0.2 s."""
+    probe clients timing /healthz while they run; the server's process tree sampled every 0.5 s."""
     import shutil
     import tempfile
 
@@ -961,7 +961,7 @@ def jobs_phase(args: argparse.Namespace) -> dict:
                 count, rss = tree_sample(server.pid)
                 peak_count, peak_rss = max(peak_count, count), max(peak_rss, rss)
                 done = sum(1 for i in ids if '"done"' in (Path(data) / "out" / str(i) / "_job.json").read_text())
-                time.sleep(0.2)
+                time.sleep(0.5)
             health = health_results(procs, probes, seconds)
         finally:
             stop_server(server)
@@ -983,8 +983,8 @@ def jobs_report(args: argparse.Namespace, r: dict) -> str:
         f"output; a local Dask cluster per job, `PLYBITS_MAX_JOBS` 1, `PLYBITS_JOB_WORKERS` one per core) to "
         f"`plybits serve` with its defaults, while {args.probe_clients} keep-alive clients time `GET /healthz` every "
         f"20 ms for {r['seconds']:g} s (and, first, for {r['seconds'] / 3:g} s without the jobs); the server's "
-        "process tree (it, its workers, the job processes and their clusters) sampled every 0.2 s. Load average (1 min) {r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at "
-        "the end.",
+        "process tree (it, its workers, the job processes and their clusters) sampled every 0.5 s. Load average "
+        f"(1 min) {r['load'][0]:.1f} at the start, {r['load'][1]:.1f} at the end.",
         "",
         "| answers to the posts | Retry-After | jobs done | processes idle | processes at most | RSS idle MB | "
         "RSS at most MB |",
