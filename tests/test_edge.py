@@ -217,3 +217,30 @@ def test_a_problem_never_echoes_a_huge_input_whole() -> None:
     assert len(body["detail"]) <= 1000 and len(body["move"]) <= 300
     assert body["detail"].startswith("ply 3, move 'e4!!!") and body["detail"].count("characters elided") == 2
     assert body["detail"].endswith("is over the limit") and body["move"].startswith("e4!")
+
+
+def test_plybits_serve_runs_the_edge_protocol_with_its_settings() -> None:
+    """The command itself (as `make serve` runs it): a connection that sends nothing is closed with a 408 at
+    `PLYBITS_HEADER_SECONDS`, and the open-file limit is raised to hold `PLYBITS_MAX_CONNECTIONS`."""
+    import resource
+
+    import psutil
+
+    from tests.test_keepalive import serving as serving_command
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 4024:
+        pytest.skip(f"the hard open-file limit here ({hard}) is below what the test asks for")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 1024), hard))  # what the server process inherits
+    try:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            monkeypatch.setenv("PLYBITS_HEADER_SECONDS", "1")
+            monkeypatch.setenv("PLYBITS_MAX_CONNECTIONS", "3000")
+            with serving_command(keep_alive=30) as port, socket.create_connection(("127.0.0.1", port)) as sock:
+                answer = answer_of(sock)
+                server = next(p for p in psutil.Process().children() if str(port) in p.cmdline())
+                raised, _ = server.rlimit(psutil.RLIMIT_NOFILE)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert answer.startswith(b"HTTP/1.1 408 ") and b"/header-timeout" in answer, answer[:200]
+    assert raised == 3000 + 1024
