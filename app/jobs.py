@@ -28,7 +28,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app.errors import PROBLEM_BASE, clipped, problem_body, problem_response
+from app.errors import MAX_DETAIL_CHARS, PROBLEM_BASE, clipped, problem_body, problem_response
 from app.models import Text
 from app.orphans import die_with_parent
 from app.settings import Settings
@@ -269,7 +269,7 @@ def post_job(body: JobRequest, request: Request) -> Any:
         missing = [str(p.relative_to(root)) for p in inputs if not p.is_file()]
         if missing:
             return _problem(422, "invalid-request", "Invalid request",
-                            clipped(f"no such input: {', '.join(missing)}", 1000))
+                            clipped(f"no such input: {', '.join(missing)}", MAX_DETAIL_CHARS))
         scheme = body.scheme or records.seed_scheme(body.game)
         registry.get_scheme(body.game, scheme)
         out = _output(root, body.output)
