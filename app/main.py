@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,13 +15,14 @@ from app.limits import BodyLimitMiddleware
 from app.routes import router
 from app.settings import Settings
 from app.work import Workers
-from plybits import registry
+from plybits import compiled, registry
 
 
 @asynccontextmanager
 async def lifespan(application: FastAPI) -> AsyncIterator[None]:
     """Start the worker processes before the first request; stop them at shut-down."""
     workers: Workers = application.state.workers
+    logging.getLogger("uvicorn.error").info("plybits %s: %s", plybits.__version__, compiled.describe())
     await workers.start()
     try:
         yield
@@ -55,7 +57,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @application.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
         """Liveness: the process answers."""
-        return {"status": "ok"}
+        kind, why = compiled.build()
+        return {"status": "ok", "build": kind, "build_detail": why}
 
     application.include_router(router)
     application.include_router(batch.router)

@@ -262,17 +262,25 @@ def test_the_api_docs_pages_need_no_other_host(port: int, page: str) -> None:
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
-def test_make_serve_installs_only_when_pyproject_changes(tmp_path: Path) -> None:
-    """`make serve` reinstalls only after pyproject.toml changed, and serves with `plybits serve` (uvicorn without
-    its own access log: the service writes one JSON line a request). A dry run (``make -n``) in a copy: nothing
-    is installed."""
+def test_make_serve_installs_and_compiles_only_when_their_sources_change(tmp_path: Path) -> None:
+    """`make serve` reinstalls only after pyproject.toml changed, compiles the core only after one of its sources
+    changed, and serves with `plybits serve` (uvicorn without its own access log: the service writes one JSON
+    line a request). A dry run (``make -n``) in a copy: nothing is installed or compiled."""
     shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
-    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    (tmp_path / "codecs" / "plybits").mkdir(parents=True)
+    shutil.copy(ROOT / "codecs" / "plybits" / "compiled.py", tmp_path / "codecs" / "plybits" / "compiled.py")
+    listed = subprocess.run([sys.executable, "codecs/plybits/compiled.py"], cwd=tmp_path, capture_output=True,
+                            text=True, check=True).stdout.split()  # the sources the Makefile reads the same way
+    sources = [tmp_path / name for name in ("pyproject.toml", "setup.py", "constraints.txt", *listed)]
     (tmp_path / ".venv" / "bin").mkdir(parents=True)
     (tmp_path / ".venv" / "bin" / "python").touch()
-    stamp = tmp_path / ".venv" / ".installed"
-    stamp.touch()
-    os.utime(tmp_path / "pyproject.toml", (time.time() - 60, time.time() - 60))
+    for path in sources:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+        os.utime(path, (time.time() - 60, time.time() - 60))
+    installed, built = tmp_path / ".venv" / ".installed", tmp_path / ".venv" / ".compiled"
+    installed.touch()
+    built.touch()
 
     def dry_run() -> str:
         return subprocess.run(["make", "-n", "serve"], cwd=tmp_path, capture_output=True, text=True,
@@ -280,6 +288,9 @@ def test_make_serve_installs_only_when_pyproject_changes(tmp_path: Path) -> None
 
     unchanged = dry_run()
     # `plybits serve` runs uvicorn with its own access log off and the service's keep-alive (app/cli.py).
-    assert "pip install" not in unchanged and "plybits serve" in unchanged
-    os.utime(stamp, (time.time() - 120, time.time() - 120))
+    assert "pip install" not in unchanged and "PLYBITS_COMPILE" not in unchanged and "plybits serve" in unchanged
+    os.utime(built, (time.time() - 120, time.time() - 120))  # a source of the compiled core changed since
+    plan = dry_run()
+    assert "pip install -e" not in plan and plan.index("PLYBITS_COMPILE=1") < plan.index("plybits serve")
+    os.utime(installed, (time.time() - 120, time.time() - 120))
     assert "pip install" in dry_run()
