@@ -46,6 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # their functions are the work (single requests, and heavy batch lines).
     application.state.workers = Workers(settings, preload=("app.service", "app.batchcore"))
     registry.games()  # import every game package once, at start-up
+    observe.BUILD.labels(*compiled.build()).set(1)
     errors.install(application)
     if settings.access_log:
         observe.configure_access_log()

@@ -110,3 +110,9 @@ def test_make_serve_compiles_before_it_serves() -> None:
                           check=True).stdout
     assert "PLYBITS_COMPILE=1" in plan and "compiled.py cc" in plan
     assert plan.index("PLYBITS_COMPILE=1") < plan.index("plybits serve")
+
+
+def test_metrics_name_the_build(client) -> None:  # type: ignore[no-untyped-def]
+    kind, why = compiled.build()
+    text = client.get("/metrics").text
+    assert f'plybits_build_info{{build="{kind}",detail="{why}"}} 1.0' in text
