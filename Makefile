@@ -23,41 +23,35 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.installed
 
-# Serves the compiled build once `make compile` (or `make test`) built it; serve itself never waits for mypyc.
-serve: install
+# Serves the compiled build: `make compile` builds it first when a C compiler is here (once; again only when its
+# sources change), else says once that the pure-Python modules serve. The log's first lines name the build in use.
+serve: install compile
 	$(BIN)/plybits serve --host $(HOST) --port $(PORT)
 
-# The full suite runs on the compiled build (the one the image ships) when there is one; then the test files of
-# the compiled modules run again on the pure-Python ones (PLYBITS_PURE=1, sampled by PLYBITS_QUICK=1), unless
-# PYTEST_ARGS picks tests. Both fit the 30 minutes of docs/architecture.md's "Compiled build".
-PURE_TESTS := tests/test_compiled.py tests/test_mailbox.py tests/test_bitio.py tests/test_rangecoder.py \
-	tests/test_rank.py tests/test_rank_games.py tests/test_rank_scorers.py tests/test_rank_entropy.py \
-	tests/test_format_golden.py tests/test_verbs.py tests/test_chess_rules.py tests/test_chess_codec.py \
-	tests/test_xiangqi_rules.py tests/test_abalone_board.py tests/test_entropy_rules.py \
-	tests/test_recordsection.py tests/test_pgntext.py tests/test_lossless.py tests/test_record_files.py
+# The full suite, on the compiled build (the one the image ships) when there is one. Its
+# tests/test_pure_pass.py runs the test files of the compiled modules (found from plybits.compiled.MODULES) again
+# on the pure-Python modules, in a child pytest with PLYBITS_PURE=1 (sampled by PLYBITS_QUICK=1): once, in the
+# suite, so plain `pytest` runs it too. PYTEST_ARGS picks tests.
 test: install-test browser compile
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
-	$(if $(PYTEST_ARGS),,@if $(BIN)/python -c "import sys, plybits.compiled as c; sys.exit(not c.compiled_modules())"; then \
-		echo "test: the compiled modules' test files again, on the pure-Python modules"; \
-		PLYBITS_PURE=1 PLYBITS_QUICK=1 $(BIN)/python -m pytest -q $(PURE_TESTS); fi)
 
 # The compiled build (docs/architecture.md): mypyc compiles the modules of plybits.compiled.MODULES to C
 # extension modules in place, beside their .py files, so the editable install, `make serve` and the tests load
 # them; redone when one of their sources changes (touched after: an unchanged extension is not rewritten, and
-# plybits loads the pure-Python modules when a .py is newer than its extension). Without a C compiler it says so and the pure-Python modules
-# stay in use. `make pure` removes the extension modules; PLYBITS_PURE=1 ignores them at run time.
+# plybits loads the pure-Python modules when a .py is newer than its extension). Without a C compiler it says so
+# (at each run, and looks again the next time) and the pure-Python modules stay in use. `make pure` removes the
+# extension modules (the next `make serve` or `make test` builds them again); PLYBITS_PURE=1 ignores them at run time.
 COMPILED_SOURCES := setup.py codecs/plybits/compiled.py $(shell $(PYTHON) codecs/plybits/compiled.py)
-HAVE_CC = $(BIN)/python -c "import os, shlex, shutil, sys, sysconfig; cc = shlex.split(sysconfig.get_config_var('CC') or 'cc')[0]; sys.exit(not (shutil.which(cc) and os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))))"
+HAVE_CC = $(BIN)/python codecs/plybits/compiled.py cc
 compile: $(VENV)/.compiled
 $(VENV)/.compiled: $(COMPILED_SOURCES) constraints.txt | $(VENV)/.installed
 	@if $(HAVE_CC); then \
-		echo "compile: mypyc is compiling the hot core to C extension modules (about two minutes)"; \
+		echo "compile: mypyc is compiling the hot core to C extension modules (a few minutes of both cores, once)"; \
 		$(BIN)/pip install --quiet -c constraints.txt setuptools wheel mypy && \
 		PLYBITS_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --parallel 2 \
 			--build-lib build/mypyc/lib --build-temp build/mypyc/temp || exit 1; \
-		find codecs -name '*.so' -exec touch {} +; \
-	else echo "compile: no C compiler (or Python headers): plybits runs its pure-Python modules"; fi
-	@touch $@
+		find codecs -name '*.so' -exec touch {} + && touch $@; \
+	else echo "compile: no C compiler (or Python headers): plybits runs its pure-Python modules, several times slower"; fi
 
 pure:
 	find codecs -name '*.so' -delete

@@ -36,7 +36,7 @@ from typing import IO, Any, Protocol
 from app.batchcore import answers, check_target, document, line_json
 from app.errors import problem_body
 from app.settings import Settings
-from plybits import __version__, records, registry
+from plybits import __version__, compiled, records, registry
 from plybits.container import write_uvarint
 from plybits.errors import InvalidDataError, PlybitsError, UnsupportedError
 from plybits.game import Record
@@ -512,13 +512,26 @@ class DefaultsFormatter(argparse.HelpFormatter):
         return text
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version and the build in use (compiled or pure Python, and why), on one line."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show the version and the build in use (compiled or pure Python), then exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"plybits {__version__}: {compiled.describe()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     games = [g.name for g in registry.games()]
     schemes = sorted({s.name for s in registry.schemes()})
     notations = sorted({n for g in registry.games() for n in g.notations})
     defaults = DefaultsFormatter
     parser = argparse.ArgumentParser(prog="plybits", description=DESCRIPTION)
-    parser.add_argument("--version", action="version", version=f"plybits {__version__}")
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     helps = {
         "encode": "encode a multi-game file (PGN, APGN, ...) or NDJSON encode requests into containers",

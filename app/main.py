@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,13 +15,14 @@ from app.limits import BodyLimitMiddleware
 from app.routes import router
 from app.settings import Settings
 from app.work import Workers
-from plybits import registry
+from plybits import compiled, registry
 
 
 @asynccontextmanager
 async def lifespan(application: FastAPI) -> AsyncIterator[None]:
     """Start the worker processes before the first request; stop them, and any running job, at shut-down."""
     workers: Workers = application.state.workers
+    logging.getLogger("uvicorn.error").info("plybits %s: %s", plybits.__version__, compiled.describe())
     await workers.start()
     try:
         yield
@@ -46,6 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     application.state.workers = Workers(settings, preload=("app.service", "app.batchcore"))
     application.state.jobs = jobs.Jobs(settings)
     registry.games()  # import every game package once, at start-up
+    observe.BUILD.labels(*compiled.build()).set(1)
     errors.install(application)
     if settings.access_log:
         observe.configure_access_log()
@@ -57,7 +60,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @application.get("/healthz", tags=["health"])
     async def healthz() -> dict[str, str]:
         """Liveness: the process answers."""
-        return {"status": "ok"}
+        kind, why = compiled.build()
+        return {"status": "ok", "build": kind, "build_detail": why}
 
     application.include_router(router)
     application.include_router(batch.router)

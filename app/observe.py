@@ -16,6 +16,7 @@ from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     disable_created_metrics,
     generate_latest,
@@ -48,6 +49,10 @@ PLIES = Counter(
 BATCH_LINES = Counter(
     "plybits_batch_lines", "Batch lines (or games of a multi-game file) answered, by operation and outcome.",
     ["op", "outcome"], registry=REGISTRY,
+)
+BUILD = Gauge(
+    "plybits_build_info", "The build this process runs (plybits.compiled.build): 1 for its kind and detail.",
+    ["build", "detail"], registry=REGISTRY, multiprocess_mode="max",
 )
 
 access_log = logging.getLogger("plybits.access")

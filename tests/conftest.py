@@ -3,15 +3,33 @@
 from __future__ import annotations
 
 import os
+import random
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("PLYBITS_SHARED_DATA", ROOT.parent / "shared" / "data"))
 QUICK = os.environ.get("PLYBITS_QUICK") == "1"
-"""``PLYBITS_QUICK=1`` samples the slowest whole-collection proofs instead of running every game (for a
-fast local loop); ``make test`` and CI run them in full."""
+"""``PLYBITS_QUICK=1`` samples the slowest whole-collection proofs more thinly (a fast local loop, and the pure-Python
+pass), or leaves the slowest to the default run."""
+FULL = os.environ.get("PLYBITS_FULL") == "1" and not QUICK
+"""``PLYBITS_FULL=1`` runs the peer suites over every real game and every ply; by default (``make test``, plain
+``pytest``) they check a fixed sample of them (:func:`sample`), which keeps the suite within its 20 minutes."""
+
+T = TypeVar("T")
+
+
+def sample(items: Sequence[T], share: float, seed: str, least: int = 1) -> list[T]:
+    """A fixed sample of ``items``, in their order: ``share`` of them (at least ``least``), chosen by a generator
+    seeded with ``seed`` (the same games on every run and machine); all of them under ``PLYBITS_FULL=1``."""
+    if FULL or share >= 1 or len(items) <= least:
+        return list(items)
+    count = max(least, round(len(items) * share))
+    chosen = sorted(random.Random(seed).sample(range(len(items)), count))
+    return [items[i] for i in chosen]
 
 
 def shared_data(*parts: str) -> Path:

@@ -146,7 +146,7 @@ def test_serve_answers_on_loopback() -> None:
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
-                    assert json.load(response) == {"status": "ok"}
+                    assert json.load(response)["status"] == "ok"
                     break
             except OSError:
                 if time.monotonic() > deadline or server.poll() is not None:
@@ -284,7 +284,7 @@ def test_version_help_and_module() -> None:
     from plybits import __version__
 
     r = run("--version")
-    assert r.returncode == 0 and r.stdout.decode().strip() == f"plybits {__version__}"
+    assert r.returncode == 0 and r.stdout.decode().startswith(f"plybits {__version__}: ")
     top = run("--help").stdout.decode()
     assert "``" not in top and "encode" in top
     encode = run("encode", "--help").stdout.decode()
@@ -295,7 +295,7 @@ def test_version_help_and_module() -> None:
     assert "(default: 127.0.0.1)" in serve_help and "(default: 8000)" in serve_help
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}"}
     r = subprocess.run([sys.executable, "-m", "plybits", "--version"], capture_output=True, timeout=60, env=env)
-    assert r.returncode == 0 and r.stdout.decode().strip() == f"plybits {__version__}"
+    assert r.returncode == 0 and r.stdout.decode().startswith(f"plybits {__version__}: ")
     # The library does not import the service.
     r = subprocess.run([sys.executable, "-c", "import sys, plybits, plybits.records; print('app' in sys.modules)"],
                        capture_output=True, timeout=60, env=env)

@@ -2,16 +2,20 @@
 
 How a document writes an example (the rules this test reads them by):
 
-- A ```` ```sh ```` block is a list of shell commands (a trailing ``\\`` continues a command). The full-line
-  ``# `` comments right after a command are its output (standard output, then standard error): ``# `` starts
-  an output line, ``#  `` (two spaces or more) continues the one above. An output line that is JSON is
-  compared with the actual line as data; ``...`` marks a part the document leaves out (any text within a
-  line, or any number of whole lines when it stands alone). A comment on the command's own line is a
-  comment only.
+- A command is a line of a ```` ```sh ```` block (a trailing ``\\`` continues it): every such block of every
+  document is run, so a command written there is picked up with no change here. The full-line ``# `` comments
+  right after a command are its output (standard output, then standard error): ``# `` starts an output line,
+  ``#  `` (two spaces or more) continues the one above. An output line that is JSON is compared with the actual
+  line as data; ``...`` marks a part the document leaves out (any text within a line, or any number of whole
+  lines when it stands alone). A comment on the command's own line is a comment only.
+- A command shown anywhere else would escape this test, so it is refused (:func:`test_commands_are_in_sh_blocks`):
+  an indented or unlabelled code block may hold a usage synopsis (``plybits dataset info DIR [--json]``: its
+  ``[`` or ``|`` or upper-case placeholder say so) or other text, not a runnable command or its output.
 - The blocks of one document run in order in one scratch directory that holds a copy of ``docs/examples``
   (so ``docs/examples/games.pgn`` is there, and a file one command writes is there for the next), against
   the real ``plybits`` command and a real uvicorn on 127.0.0.1 (``localhost:8000`` becomes its port).
-- ``make``, ``docker`` and ``plybits serve`` commands are not run here (see ``NOT_RUN``).
+- The one way to show a command that is not run here: its first words are in :data:`NOT_RUN`, with the reason
+  (a server that runs until stopped, a Docker engine, the whole suite). Keep that list this short.
 - A ```` ```python ```` block with ``>>>`` lines, and any ``>>>`` example in a document, runs as a doctest in
   the same directory; one without ``>>>`` must run without an error.
 """
@@ -40,10 +44,13 @@ BIN = Path(sys.executable).parent
 
 NOT_RUN = {
     "make ": "builds a virtual environment and runs the whole suite or a server: the suite is this run",
-    "docker ": "needs a Docker daemon",
+    "docker ": "needs a Docker engine (tests/test_packaging.py checks the Dockerfile and compose.yaml)",
     "plybits serve": "runs until stopped: tests/test_cli.py::test_serve_answers_on_loopback runs it",
 }
 """Command prefixes a document may show without this test running them, and why."""
+
+COMMAND_WORDS = ("plybits ", "curl ", "python ", "make ", "docker ", "pip ", "dask ")
+"""How a line that is a command (or the ``plybits`` command's output) begins, for :func:`misplaced_commands`."""
 
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.M | re.S)
 ELLIPSIS = "..."
@@ -91,6 +98,26 @@ def _shell_examples(text: str) -> Iterator[Example]:
                     yield current
             else:
                 current = None
+
+
+def misplaced_commands(text: str) -> list[str]:
+    """Lines of ``text``'s indented or unlabelled code blocks that look like a runnable command or its output
+    (they begin with one of :data:`COMMAND_WORDS` and are no usage synopsis), which no test would run."""
+    found = []
+    for match in FENCE.finditer(text):
+        if match.group(1) == "":
+            found += [line for line in match.group(2).splitlines() if _looks_run(line)]
+    outside = FENCE.sub("", text).splitlines()
+    for before, line in zip(["", *outside], outside):
+        if line.startswith("    ") and (not before.strip() or before.startswith("    ")) and _looks_run(line):
+            found.append(line.strip())
+    return found
+
+
+def _looks_run(line: str) -> bool:
+    words = line.strip()
+    synopsis = re.search(r"[\[|]|\b[A-Z]{2,}\b", words) is not None
+    return words.startswith(COMMAND_WORDS) and not synopsis
 
 
 def python_blocks(text: str) -> list[str]:
@@ -182,6 +209,21 @@ def test_examples_are_found() -> None:
     assert sum(c.startswith("plybits") and not not_run(c) for c in commands) >= 3
     assert all(e.shown for e in shell_examples(readme) if e.command.startswith("curl"))
     assert any(">>>" in block for block in python_blocks(readme))
+    dataset = shell_examples((ROOT / "docs" / "dataset.md").read_text(encoding="utf-8"))
+    assert sum(e.command.startswith("plybits dataset") and not not_run(e.command) for e in dataset) >= 3
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=[p.name for p in DOCUMENTS])
+def test_commands_are_in_sh_blocks(document: Path) -> None:
+    """A command outside a ```sh block would never be run: each document writes its commands where they are."""
+    assert misplaced_commands(document.read_text(encoding="utf-8")) == []
+
+
+def test_a_misplaced_command_is_found() -> None:
+    text = ("Run:\n\n    plybits encode games.pgn -o out.ndjson\n\nSynopsis:\n\n    plybits dataset info DIR\n"
+            "    plybits validate games.pgn [-o report.ndjson]\n\n```\ncurl -s localhost:8000/healthz\n```\n"
+            "```sh\nplybits encode x.pgn\n```\n")
+    assert misplaced_commands(text) == ["curl -s localhost:8000/healthz", "plybits encode games.pgn -o out.ndjson"]
 
 
 def test_the_matcher_tells_drift() -> None:
@@ -262,17 +304,25 @@ def test_the_api_docs_pages_need_no_other_host(port: int, page: str) -> None:
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
-def test_make_serve_installs_only_when_pyproject_changes(tmp_path: Path) -> None:
-    """`make serve` reinstalls only after pyproject.toml changed, and serves with `plybits serve` (uvicorn without
-    its own access log: the service writes one JSON line a request). A dry run (``make -n``) in a copy: nothing
-    is installed."""
+def test_make_serve_installs_and_compiles_only_when_their_sources_change(tmp_path: Path) -> None:
+    """`make serve` reinstalls only after pyproject.toml changed, compiles the core only after one of its sources
+    changed, and serves with `plybits serve` (uvicorn without its own access log: the service writes one JSON
+    line a request). A dry run (``make -n``) in a copy: nothing is installed or compiled."""
     shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
-    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    (tmp_path / "codecs" / "plybits").mkdir(parents=True)
+    shutil.copy(ROOT / "codecs" / "plybits" / "compiled.py", tmp_path / "codecs" / "plybits" / "compiled.py")
+    listed = subprocess.run([sys.executable, "codecs/plybits/compiled.py"], cwd=tmp_path, capture_output=True,
+                            text=True, check=True).stdout.split()  # the sources the Makefile reads the same way
+    sources = [tmp_path / name for name in ("pyproject.toml", "setup.py", "constraints.txt", *listed)]
     (tmp_path / ".venv" / "bin").mkdir(parents=True)
     (tmp_path / ".venv" / "bin" / "python").touch()
-    stamp = tmp_path / ".venv" / ".installed"
-    stamp.touch()
-    os.utime(tmp_path / "pyproject.toml", (time.time() - 60, time.time() - 60))
+    for path in sources:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+        os.utime(path, (time.time() - 60, time.time() - 60))
+    installed, built = tmp_path / ".venv" / ".installed", tmp_path / ".venv" / ".compiled"
+    installed.touch()
+    built.touch()
 
     def dry_run() -> str:
         return subprocess.run(["make", "-n", "serve"], cwd=tmp_path, capture_output=True, text=True,
@@ -280,6 +330,9 @@ def test_make_serve_installs_only_when_pyproject_changes(tmp_path: Path) -> None
 
     unchanged = dry_run()
     # `plybits serve` runs uvicorn with its own access log off and the service's keep-alive (app/cli.py).
-    assert "pip install" not in unchanged and "plybits serve" in unchanged
-    os.utime(stamp, (time.time() - 120, time.time() - 120))
+    assert "pip install" not in unchanged and "PLYBITS_COMPILE" not in unchanged and "plybits serve" in unchanged
+    os.utime(built, (time.time() - 120, time.time() - 120))  # a source of the compiled core changed since
+    plan = dry_run()
+    assert "pip install -e" not in plan and plan.index("PLYBITS_COMPILE=1") < plan.index("plybits serve")
+    os.utime(installed, (time.time() - 120, time.time() - 120))
     assert "pip install" in dry_run()

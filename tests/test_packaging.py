@@ -31,7 +31,7 @@ def pip(*args: str) -> str:
 
 
 def dockerfile_instructions() -> list[tuple[str, str]]:
-    """(INSTRUCTION, arguments) pairs, continuation lines joined, comments dropped."""
+    """(INSTRUCTION, arguments) pairs of every stage, continuation lines joined, comments dropped."""
     text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
     pairs = []
     for line in text.splitlines():
@@ -42,13 +42,29 @@ def dockerfile_instructions() -> list[tuple[str, str]]:
     return pairs
 
 
+def dockerfile_stages() -> list[list[tuple[str, str]]]:
+    """:func:`dockerfile_instructions` cut into its stages (each from its FROM); the last is the image."""
+    stages: list[list[tuple[str, str]]] = []
+    for keyword, args in dockerfile_instructions():
+        if keyword == "FROM":
+            stages.append([])
+        stages[-1].append((keyword, args))
+    return stages
+
+
+def image_command() -> list[str]:
+    """The image's CMD (exec form: a JSON array)."""
+    return json.loads([args for keyword, args in dockerfile_stages()[-1] if keyword == "CMD"][-1])
+
+
 def test_base_image_is_slim_python():
-    froms = [args for keyword, args in dockerfile_instructions() if keyword == "FROM"]
-    assert len(froms) == 1 and froms[0].startswith("python:3.") and froms[0].endswith("-slim")
+    froms = [args.split()[0] for keyword, args in dockerfile_instructions() if keyword == "FROM"]
+    assert froms and all(f.startswith("python:3.") and f.endswith("-slim") for f in froms)
+    assert len(set(froms)) == 1  # the wheel is built on the Python it runs on
 
 
 def test_runs_as_a_non_root_user():
-    users = [args for keyword, args in dockerfile_instructions() if keyword == "USER"]
+    users = [args for keyword, args in dockerfile_stages()[-1] if keyword == "USER"]
     assert users and users[-1] not in ("root", "0")
 
 
@@ -57,10 +73,33 @@ def test_healthcheck_probes_healthz():
     assert len(checks) == 1 and "/healthz" in checks[0]
 
 
-def test_cmd_is_exec_form_uvicorn_on_the_app():
-    cmds = [args for keyword, args in dockerfile_instructions() if keyword == "CMD"]
-    command = json.loads(cmds[-1])  # exec form is a JSON array
-    assert command[0] == "uvicorn" and "app.main:app" in command
+def test_the_image_runs_plybits_serve():
+    """The image's command is `plybits serve` (uvicorn with the service's settings: its own access log off, the
+    service's keep-alive, proxy headers from FORWARDED_ALLOW_IPS), not uvicorn with options of its own."""
+    assert image_command() == ["plybits", "serve", "--host", "0.0.0.0", "--port", "8000"]
+
+
+def test_the_compiler_mypy_and_setuptools_stay_in_the_build_stage():
+    """The C compiler is installed in the build stage's first layer, before any pin or code is copied (a code
+    change does not download it again); the image (last stage) installs no compiler and takes the compiled
+    wheel from the build stage, and its dependencies are pyproject.toml's runtime ones, which name no build tool."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    build, image = dockerfile_stages()[0], dockerfile_stages()[-1]
+    assert len(dockerfile_stages()) >= 2
+    compiler = next(i for i, (k, a) in enumerate(build) if k == "RUN" and "apt-get install" in a and "gcc" in a)
+    first_copy = next(i for i, (k, a) in enumerate(build) if k == "COPY")
+    assert compiler < first_copy
+    assert any(k == "RUN" and "PLYBITS_COMPILE=1 pip wheel ." in a for k, a in build)
+    assert not any(k == "RUN" and "apt-get install" in a for k, a in image)
+    assert any(k == "COPY" and a.startswith("--from=") for k, a in image)
+    runs = " ".join(a for k, a in image if k == "RUN")
+    assert "-r constraints.txt" not in runs and "['project']['dependencies']" in runs
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    names = {Requirement(text).name.lower() for text in dependencies}
+    assert not names & {"mypy", "setuptools", "wheel"}
 
 
 def test_dockerignore_keeps_the_context_small():
@@ -70,7 +109,7 @@ def test_dockerignore_keeps_the_context_small():
 
 def test_image_installs_the_package_without_test_extras():
     runs = " ".join(args for keyword, args in dockerfile_instructions() if keyword == "RUN")
-    assert "pip install ." in runs and "[test]" not in runs
+    assert "pip wheel ." in runs and "pip install --no-deps /wheels/" in runs and "[test]" not in runs
 
 
 @pytest.mark.slow
@@ -116,17 +155,15 @@ def test_image_pins_every_dependency_before_copying_the_code():
         name = req.name.lower().replace("_", "-")
         assert name in pins, f"{name} is not pinned in constraints.txt"
         assert req.specifier.contains(pins[name]), f"{name}=={pins[name]} is outside pyproject's {req.specifier}"
-    steps = dockerfile_instructions()
-    order = [(k, a) for k, a in steps if k in ("COPY", "RUN")]
-    install_pins = next(i for i, (k, a) in enumerate(order) if k == "RUN" and "-r constraints.txt" in a)
-    first_code = next(i for i, (k, a) in enumerate(order) if k == "COPY" and a.split()[0] in ("codecs", "app"))
-    assert install_pins < first_code
-    assert any(k == "RUN" and "pip install . --no-deps" in a for k, a in order)
-    base = next(a for k, a in steps if k == "FROM")
-    assert base.count(".") >= 2, f"base image {base} names no patch release"
-    assert any(k == "ENV" and "FORWARDED_ALLOW_IPS=" in a for k, a in steps)
-    command = json.loads([a for k, a in steps if k == "CMD"][-1])
-    assert "--no-access-log" in command  # the service writes its own JSON line a request
+    for steps in dockerfile_stages():  # in each stage, the pins are installed before the code comes in
+        order = [(k, a) for k, a in steps if k in ("COPY", "RUN")]
+        install_pins = next(i for i, (k, a) in enumerate(order) if k == "RUN" and "constraints.txt" in a)
+        first_code = next(i for i, (k, a) in enumerate(order)
+                          if k == "COPY" and (a.split()[0] in ("codecs", "app") or a.startswith("--from=")))
+        assert install_pins < first_code
+        base = steps[0][1].split()[0]
+        assert base.count(".") >= 2, f"base image {base} names no patch release"
+    assert any(k == "ENV" and "FORWARDED_ALLOW_IPS=" in a for k, a in dockerfile_stages()[-1])
 
 
 def image_sources(into: Path) -> Path:
@@ -135,7 +172,7 @@ def image_sources(into: Path) -> Path:
     import shutil
 
     caches = shutil.ignore_patterns("__pycache__", "*.egg-info", ".mypy_cache")
-    for keyword, args in dockerfile_instructions():
+    for keyword, args in dockerfile_stages()[0]:  # the build stage's sources (the image copies its wheel)
         if keyword != "COPY":
             continue
         *sources, destination = args.split()
@@ -151,7 +188,8 @@ def image_sources(into: Path) -> Path:
 
 
 class ImageCommand:
-    """The Dockerfile's CMD run here: on 127.0.0.1 and a free port (not 0.0.0.0:8000), Python path ``site`` alone."""
+    """The Dockerfile's CMD run here (``python -m plybits serve ...``): on 127.0.0.1 and a free port (not
+    0.0.0.0:8000), Python path ``site`` alone."""
 
     def __init__(self, site: Path, cwd: Path, **environment: str) -> None:
         import os
@@ -160,8 +198,9 @@ class ImageCommand:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        command = json.loads([a for k, a in dockerfile_instructions() if k == "CMD"][-1])
-        assert command[0] == "uvicorn"
+        command = image_command()
+        assert command[0] == "plybits"  # the console script: `python -m plybits` here, as no script is installed
+        command[:1] = ["plybits"]
         command[command.index("--host") + 1] = "127.0.0.1"
         command[command.index("--port") + 1] = str(self.port)
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -255,3 +294,95 @@ def test_installing_prints_no_warning(tmp_path):
     assert pip("--python", str(throwaway), "install", "--no-deps", "-e", str(ROOT)) == ""
     assert pip("wheel", "--no-deps", "-w", str(tmp_path / "dist"), str(ROOT)) == ""
     assert list((tmp_path / "venv").rglob("__editable__*plybits*"))
+
+
+def compose_services() -> dict[str, dict]:
+    """compose.yaml's services, as Docker Compose reads them (YAML merge keys resolved)."""
+    import yaml
+
+    return yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+
+
+def probe_of(service: dict) -> list[str] | None:
+    """A compose service's health probe as an argument list, or None when it has none (disabled: a job)."""
+    check = service.get("healthcheck")
+    if check is None:
+        return None  # would inherit the image's /healthz probe
+    if check.get("disable"):
+        return []
+    test = check["test"]
+    assert test[0] == "CMD", f"probe {test} is not exec form"
+    return test[1:]
+
+
+def test_every_compose_service_has_a_probe_that_fits_what_it_runs():
+    """Only the HTTP service keeps the image's /healthz probe (and the image's command, `plybits serve`); the
+    scheduler and workers probe their own ports, the one-shot steps none."""
+    services = compose_services()
+    assert "command" not in services["service"] and "entrypoint" not in services["service"]
+    assert probe_of(services["service"]) is None  # the image's HEALTHCHECK: /healthz on 8000
+    for name in ("scheduler", "worker"):
+        command, probe = services[name]["command"], probe_of(services[name])
+        assert command[:2] == ["dask", name] and probe, f"{name} inherits the image's HTTP probe"
+        port = command[command.index("--port" if name == "scheduler" else "--worker-port") + 1]
+        assert f"8000" not in " ".join(probe) and f", {port})" in probe[-1]
+    for name in ("data", "dataset"):
+        assert probe_of(services[name]) == [], f"{name} runs once and exits: no health probe"
+
+
+def test_the_containers_user_can_write_the_shared_data_folder():
+    """The containers run as the image's uid 10001; ./data (created by Docker as root when missing) gets a folder
+    they may write, made by a root step every other service waits for."""
+    uid = re.search(r"useradd [^&]*--uid (\d+) plybits", (ROOT / "Dockerfile").read_text().replace("\\\n", " "))
+    assert uid
+    services = compose_services()
+    step = services["data"]
+    assert step["user"] == "0" and f"chown {uid.group(1)} /data/out" in " ".join(step["command"])
+    for name, service in services.items():
+        if name != "data":
+            assert service["depends_on"]["data"] == {"condition": "service_completed_successfully"}, name
+            assert "./data:/data" in service["volumes"]
+    usage = (ROOT / "compose.yaml").read_text().split("services:")[0]
+    assert "-o /data/out/" in usage
+
+
+@pytest.mark.slow
+def test_the_dask_probes_tell_a_running_scheduler_and_worker(tmp_path):
+    """compose.yaml's scheduler and worker commands, run here for real (other ports), pass their own probes; with
+    nothing running, the probes fail."""
+    import os
+    import socket
+    import time
+
+    services = compose_services()
+
+    def free_port() -> str:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return str(s.getsockname()[1])
+
+    ports = {"8786": free_port(), "8789": free_port()}
+
+    def here(words: list[str]) -> list[str]:
+        text = json.dumps(words)
+        for port, free in ports.items():
+            text = text.replace(port, free)
+        words = json.loads(text.replace("0.0.0.0", "127.0.0.1").replace("tcp://scheduler:", "tcp://127.0.0.1:"))
+        return [sys.executable if words[0] == "python" else str(Path(sys.executable).parent / words[0]), *words[1:]]
+
+    def healthy(name: str) -> bool:
+        return subprocess.run(here(probe_of(services[name])), capture_output=True, timeout=30).returncode == 0
+
+    assert not healthy("scheduler") and not healthy("worker")
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    started = [subprocess.Popen(here(services[name]["command"]), cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL) for name in ("scheduler", "worker")]
+    try:
+        deadline = time.monotonic() + 120
+        while not (healthy("scheduler") and healthy("worker")):
+            assert time.monotonic() < deadline and all(p.poll() is None for p in started), "no healthy scheduler/worker"
+            time.sleep(0.5)
+    finally:
+        for process in reversed(started):
+            process.terminate()
+            process.wait(timeout=60)

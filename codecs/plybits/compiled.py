@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import importlib
 import os
+import shlex
+import shutil
 import sys
+import sysconfig
 import warnings
 from collections.abc import Sequence
 from importlib.abc import MetaPathFinder
@@ -66,6 +69,10 @@ class _SourceFinder(MetaPathFinder):
         return None
 
 
+_PURE_BECAUSE: list[str] = []
+"""Why :func:`honour_pure_switch` loads the pure-Python modules (one reason), or empty."""
+
+
 def pure_requested() -> bool:
     """Whether ``PLYBITS_PURE=1`` asks for the pure-Python modules."""
     return os.environ.get(PURE_ENV) == "1"
@@ -101,8 +108,12 @@ def honour_pure_switch() -> None:
         stale = stale_extensions()
         if not stale:
             return
-        warnings.warn(f"plybits: {', '.join(stale)} changed since compiled: loading the pure-Python modules "
+        because = f"stale extension modules: {', '.join(stale)} changed since compiled"
+        warnings.warn(f"plybits: {because}: loading the pure-Python modules "
                       "(`make compile` rebuilds the extension modules, `make pure` removes them)", stacklevel=2)
+    else:
+        because = f"{PURE_ENV}=1 is set"
+    _PURE_BECAUSE[:] = [because]
     sys.meta_path.insert(0, _SourceFinder())
 
 
@@ -116,5 +127,38 @@ def compiled_modules() -> list[str]:
     return [name for name in MODULES if is_compiled(importlib.import_module(name))]
 
 
-if __name__ == "__main__":  # `python codecs/plybits/compiled.py`: the sources, for the Makefile
+def have_c_compiler() -> bool:
+    """Whether this Python's C compiler and its headers (``Python.h``) are here: what mypyc needs to compile."""
+    compiler = shlex.split(sysconfig.get_config_var("CC") or "cc")[:1]
+    headers = os.path.join(sysconfig.get_paths()["include"], "Python.h")
+    return bool(compiler) and shutil.which(compiler[0]) is not None and os.path.exists(headers)
+
+
+def build() -> tuple[str, str]:
+    """The build in use, ``("compiled", how)``, ``("pure", why)`` or (a broken build) ``("mixed", what)``, in words
+    a log or ``/healthz`` shows.
+
+    Imports the modules of :data:`MODULES` (through :func:`compiled_modules`).
+    """
+    compiled = compiled_modules()
+    if len(compiled) == len(MODULES):
+        return "compiled", f"mypyc, all {len(MODULES)} modules of plybits.compiled.MODULES"
+    if _PURE_BECAUSE:
+        return "pure", _PURE_BECAUSE[0]
+    if compiled:
+        return "mixed", f"only {len(compiled)} of the {len(MODULES)} core modules are compiled (`make compile`)"
+    if have_c_compiler():
+        return "pure", "not compiled here: `make compile` builds the extension modules"
+    return "pure", "no C compiler (or Python headers) to compile the core with"
+
+
+def describe() -> str:
+    """:func:`build` in one phrase: ``compiled build (mypyc, ...)`` or ``pure-Python build (why)``."""
+    kind, why = build()
+    return f"{'pure-Python' if kind == 'pure' else kind} build ({why})"
+
+
+if __name__ == "__main__":  # `python codecs/plybits/compiled.py`: the sources; `... cc`: exit 0 with a C compiler
+    if sys.argv[1:] == ["cc"]:
+        sys.exit(not have_c_compiler())
     print(*source_paths())
