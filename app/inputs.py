@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, Protocol
+from typing import IO, Protocol, cast
 
 from plybits import registry
 from plybits.errors import InvalidDataError
@@ -54,12 +54,13 @@ def decompressing(raw: ByteSource, kind: str, name: str) -> Decompressed:
     :raises OSError: a zstd input and no zstandard package.
     """
     stream: ByteSource
+    file = cast("IO[bytes]", raw)  # the readers read and close it only
     if kind == "gzip":
-        stream = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[arg-type]
+        stream = gzip.GzipFile(fileobj=file, mode="rb")
     elif kind == "bz2":
-        stream = bz2.BZ2File(raw, mode="rb")  # type: ignore[arg-type]
+        stream = bz2.BZ2File(file, mode="rb")
     elif kind == "xz":
-        stream = lzma.LZMAFile(raw, mode="rb")  # type: ignore[arg-type]
+        stream = lzma.LZMAFile(file, mode="rb")
     else:
         stream = ZstdReader(raw, name)
     return Decompressed(stream, raw)

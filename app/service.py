@@ -157,14 +157,23 @@ def decoded_response(
     return response
 
 
-async def decode(body: DecodeRequest, settings: Settings, workers: Workers) -> DecodeResponse:
-    """:func:`decoded_response`, inline or in a worker process by the plies and scheme its header gives (and the size
-    of its record section), counted."""
-    box = records.unpack(from_b64url(body.data), max_plies=settings.max_plies)
+def decode_work(box: Container) -> tuple[AnyScheme, int]:
+    """The scheme of a container and a bound on the plies its decode replays: the plies its header gives, and
+    those of its record section's variations (at most a few plies a byte of the section).
+
+    :raises UnknownCodecError: on an unknown codec id.
+    """
     game, scheme, plies = peek(box)
-    if box.record is not None:  # its variations are replayed too: at most a few plies a byte of its section
+    if box.record is not None:
         plies += 8 * len(box.record)
-    inline = runs_inline(settings, plies, registry.get_scheme(game, scheme))
+    return registry.get_scheme(game, scheme), plies
+
+
+async def decode(body: DecodeRequest, settings: Settings, workers: Workers) -> DecodeResponse:
+    """:func:`decoded_response`, inline or in a worker process by its :func:`decode_work`, counted."""
+    box = records.unpack(from_b64url(body.data), max_plies=settings.max_plies)
+    scheme, plies = decode_work(box)
+    inline = runs_inline(settings, plies, scheme)
     return counted("decode", await run(workers, inline, decoded_response, box, body.notation, settings, body.format))
 
 

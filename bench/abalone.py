@@ -38,7 +38,7 @@ from plybits.abalone import GAME, Position, apgn
 from plybits.abalone.abapro import ABAPRO
 
 from bench.report import ROOT, load_average
-from bench.timing import POLICY, add_options, alternate, command, each, rates_row, report
+from bench.timing import POLICY, alternate, arguments, command, each, rates_row, report
 
 DATA = ROOT.parent / "shared" / "data" / "abalone" / "migs-2016-2017.train.apgn"
 PEER_DIRECTION = {
@@ -198,13 +198,10 @@ def run(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--positions", type=int, default=60, help="about this many positions for the move rows")
-    add_options(parser, "abalone", repeats=5)
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.games, args.positions, args.repeats = 5, 3, 2
+    args = arguments(argv, __doc__, "abalone", 5, [
+        ("--games", 300, None),
+        ("--positions", 60, "about this many positions for the move rows"),
+    ], {"games": 5, "positions": 3, "repeats": 2})
     run(args)
 
 if __name__ == "__main__":

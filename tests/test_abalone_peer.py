@@ -26,6 +26,7 @@ from abalone.game import IllegalMoveException
 from abalone.utils import neighbor
 from plybits.abalone import GAME, Position
 from plybits.abalone.board import BLACK, WHITE
+from bench.abalone import peer_board
 from tests.conftest import shared_data
 
 OUR_DIRECTION = {
@@ -42,23 +43,6 @@ PEER_LAYOUT = {
 
 def name(space: Space) -> str:
     return (space.value[0] + space.value[1]).lower()
-
-
-def peer_board(board: Position) -> PeerGame:
-    """The peer's game for our position (rows of the position string, side to move)."""
-    rows, side = board.fen().split()[:2]
-    game = PeerGame.__new__(PeerGame)
-    game.board = []
-    for row in rows.split("/"):
-        cells: list[Marble] = []
-        for ch in row:
-            if ch in "bw":
-                cells.append(Marble.BLACK if ch == "b" else Marble.WHITE)
-            else:
-                cells.extend([Marble.BLANK] * int(ch))
-        game.board.append(cells)
-    game.turn = Player.BLACK if side == "b" else Player.WHITE
-    return game
 
 
 def peer_legal(game: PeerGame) -> list[str]:

@@ -90,7 +90,7 @@ def test_an_ndjson_line_longer_than_a_game_is_one_row(tmp_path: Path, client: An
     partition's start, its tail a game of its own and every later line renumbered. Rows equal lines: the long
     one is one error row, as ``plybits encode`` answers it, and the request after it keeps its own offset."""
     request = b'{"moves": ["e4", "e5"]}'
-    data = b"x" * (partitions.MAX_GAME_BYTES + (1 << 20)) + b"\n" + request + b"\n\n" + request + b"\n"
+    data = b"x" * (partitions.MAX_GAME_BYTES + (3 << 20)) + b"\n" + request + b"\n\n" + request + b"\n"
     path = _write(tmp_path / "long.ndjson", data, compressed)
     rows = _dataset(path, client, 1 << 20)
     assert [r["offset"] for r in rows] == _line_offsets(data)
@@ -148,7 +148,7 @@ def test_cutting_a_stream_reads_each_line_once(tmp_path: Path, monkeypatch: pyte
     data = ('[Event "one long game"]\n\n' + line * 25_000).encode()  # ~2 MB, no game after the first
     path = tmp_path / "one.pgn.zst"
     path.write_bytes(zstandard.ZstdCompressor().compress(data))
-    module = sys.modules[dataset.stream_chunks.__module__]
+    module = sys.modules[partitions.stream_chunks.__module__]
     real = module.line_text
     calls = 0
 
@@ -158,7 +158,7 @@ def test_cutting_a_stream_reads_each_line_once(tmp_path: Path, monkeypatch: pyte
         return real(raw, first)
 
     monkeypatch.setattr(module, "line_text", counted)
-    chunks = list(dataset.stream_chunks(str(path), "chess", 64 << 10))
+    chunks = list(partitions.stream_chunks(str(path), "chess", 64 << 10))
     assert len(chunks) == 1
     assert calls <= 2 * data.count(b"\n") + 10
 
