@@ -24,7 +24,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 import fsspec
 import pyarrow as pa
@@ -618,4 +618,4 @@ def _decode_command(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["SCHEMA", "Options", "Partition", "decode_dataset", "encode_dataset", "games_table", "info", "pieces"]
+__all__ = ["SCHEMA", "Options", "Partition", "byte_ranges", "decode_dataset", "encode_dataset", "games_table", "info", "pieces"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import math
 import platform
+from collections.abc import Iterator
 
 from abalone.enums import Direction, InitialPosition, Marble, Player, Space
 from abalone.game import Game as PeerGame
@@ -73,8 +74,9 @@ def peer_args(text: str, direction: int) -> tuple[object, Direction]:
     return (cells[0] if len(cells) == 2 else (cells[0], cells[1])), PEER_DIRECTION[direction]
 
 
-def peer_legal_cheap(game: PeerGame) -> int:
-    count = 0
+def peer_legal_moves(game: PeerGame) -> Iterator[tuple[Space | tuple[Space, Space], Direction]]:
+    """The peer's legal moves: its own ``generate_legal_moves`` with a cheap copy (its deepcopy of the whole game
+    per candidate is what makes it slow, not the rules)."""
     for marbles in game.generate_own_marble_lines():
         for direction in Direction:
             trial = PeerGame.__new__(PeerGame)
@@ -84,8 +86,11 @@ def peer_legal_cheap(game: PeerGame) -> int:
                 trial.move(marbles, direction)
             except IllegalMoveException:
                 continue
-            count += 1
-    return count
+            yield marbles, direction
+
+
+def peer_legal_cheap(game: PeerGame) -> int:
+    return sum(1 for _ in peer_legal_moves(game))
 
 
 def peer_start(board: Position) -> tuple[InitialPosition, Player]:
