@@ -131,10 +131,14 @@ def line_pieces(lines: Iterable[tuple[int, bytes]]) -> Iterator[Piece]:
 
 
 def piece_records(game_name: str, piece: Piece) -> list[str | PlybitsError]:
-    """The records of one piece (one, normally), each a text or the error that stood in its way."""
+    """The records of one piece, each a text or the error that stood in its way: the piece itself for a game whose
+    files :func:`pieces` cut (it cut them as :func:`plybits.streams.split_stream` does: not again), else the
+    records :func:`~plybits.streams.split_stream` reads in it."""
     if piece.size > MAX_GAME_BYTES:
         return [InvalidRecordError(f"game of more than {MAX_GAME_BYTES} bytes is over the limit")]
-    texts = (line_text(raw, piece.offset == 0 and i == 0) for i, raw in enumerate(piece.lines))
+    texts = [line_text(raw, piece.offset == 0 and i == 0) for i, raw in enumerate(piece.lines)]
+    if registry.get_game(game_name).splits_records:
+        return ["".join(text if text.endswith("\n") else text + "\n" for text in texts)]
     return list(split_stream(game_name, texts, max_chars=MAX_GAME_BYTES))
 
 
@@ -298,6 +302,8 @@ class Partition:
     scheme: str
     start: int
     end: int
+    """Byte offsets in the source's (uncompressed) text: ``end`` counts what a stream chunk's :attr:`skips` left
+    out."""
     data: bytes | None = None
     cut: str | None = None
     max_plies: int = DEFAULT_MAX_PLIES
