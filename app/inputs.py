@@ -120,23 +120,28 @@ class ZstdReader:
         except ImportError as err:
             raise OSError(f"{path}: a zstd file, and the zstandard package is not installed") from err
         self.new = zstandard.ZstdDecompressor().decompressobj
-        self.raw, self.frame, self.started, self.pending = raw, self.new(), False, b""
+        self.raw, self.frame, self.started, self.pending, self.at = raw, self.new(), False, b"", 0
 
     def read(self, size: int = -1, /) -> bytes:
-        while not self.pending:
-            chunk = self.raw.read(ZSTD_FEED)
-            if not chunk:
-                if self.started and not self.frame.eof:
-                    raise InvalidDataError("zstd input ends inside a frame")
-                return b""
-            while chunk:
-                if self.frame.eof:
-                    self.frame = self.new()
-                self.started = True
-                self.pending += self.frame.decompress(chunk)
-                chunk = self.frame.unused_data if self.frame.eof else b""
-        size = len(self.pending) if size < 0 else size
-        out, self.pending = self.pending[:size], self.pending[size:]
+        """Up to ``size`` decompressed bytes (``b""`` at the end); what one feed gave is read from, never copied
+        again (a feed of a highly compressed stream may give megabytes)."""
+        if self.at >= len(self.pending):
+            self.pending, self.at = b"", 0
+            while not self.pending:
+                chunk = self.raw.read(ZSTD_FEED)
+                if not chunk:
+                    if self.started and not self.frame.eof:
+                        raise InvalidDataError("zstd input ends inside a frame")
+                    return b""
+                while chunk:
+                    if self.frame.eof:
+                        self.frame = self.new()
+                    self.started = True
+                    self.pending += self.frame.decompress(chunk)
+                    chunk = self.frame.unused_data if self.frame.eof else b""
+        end = len(self.pending) if size < 0 else min(len(self.pending), self.at + size)
+        out = self.pending[self.at:end]
+        self.at = end
         return out
 
     def close(self) -> None:
