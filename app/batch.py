@@ -32,8 +32,9 @@ from app.service import decode_work, plies_hint, settings_of, workers_of
 from app.settings import Settings
 from app.work import OverloadedError, Workers
 from plybits import registry
+from plybits.container import read_header
 from plybits.errors import PlybitsError
-from plybits.records import from_b64url, unpack
+from plybits.records import from_b64url
 
 NDJSON = "application/x-ndjson"
 NDJSON_TYPES = frozenset({NDJSON, "application/jsonl", "application/jsonlines", "application/x-jsonlines",
@@ -134,7 +135,7 @@ def heavy_plies(op: str, request: Any) -> int | None:
             moves, record = request.get("moves"), request.get("record")
             return plies_hint(moves if isinstance(moves, list) else None, record if isinstance(record, str) else None)
         if op == "decode" and isinstance(request.get("data"), str):
-            scheme, plies = decode_work(unpack(from_b64url(request["data"])))
+            scheme, plies = decode_work(*read_header(from_b64url(request["data"])))
             return plies if scheme.heavy else None
     except PlybitsError:
         pass

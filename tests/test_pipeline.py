@@ -184,3 +184,22 @@ def test_a_source_read_in_pieces_gives_the_same_bytes() -> None:
     reader = inputs.ZstdReader(io.BytesIO(data), "mem")
     got = b"".join(iter(lambda: reader.read(777), b""))
     assert got == TEXT * 1000
+
+
+def test_a_container_header_is_read_without_unpacking_it() -> None:
+    """The batch routes a decode line by its header (app.batch.heavy_plies); the decode is the one unpack."""
+    import plybits
+    from plybits import container, registry
+
+    record = '[Event "E"]\n\n1. e4 {a note} e5 (1... c5) 2. Nf3 *\n'
+    for scheme, fidelity in (("0x88", "full"), ("rank", "moves")):
+        data = plybits.encode("chess", scheme, record=record, fidelity=fidelity).data
+        box = container.unpack(data, max_plies=100)
+        assert container.read_header(data) == (box.codec_id, box.plies, len(box.record or b""))
+        assert registry.scheme_by_id(box.codec_id).name == scheme
+    tagged = plybits.encode("chess", "0x88", moves=["e4"], tags={"White": "A"}, start="standard").data
+    assert container.read_header(tagged)[1:] == (1, 0)
+    with pytest.raises(InvalidDataError, match="magic"):
+        container.read_header(b"XX\x01")
+    with pytest.raises(InvalidDataError, match="missing"):
+        container.read_header(tagged[:5])

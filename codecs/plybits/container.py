@@ -168,6 +168,27 @@ class _Cursor:
             raise InvalidDataError(f"{what} is not valid UTF-8: {err}") from None
 
 
+def read_header(data: bytes) -> tuple[int, int, int]:
+    """The codec id, ply count and record section size (0: none) a container's header states, read without
+    checking its CRC, its strings or anything after (to route work before :func:`unpack` checks it all).
+
+    :raises InvalidDataError: on a wrong magic or a header cut short.
+    """
+    if data[:2] != MAGIC:
+        raise InvalidDataError(f"not a plybits container: magic {data[:2]!r}, expected {MAGIC!r}")
+    cursor = _Cursor(data)
+    cursor.pos = len(MAGIC)
+    cursor.byte("version")
+    codec_id = cursor.byte("codec id")
+    cursor.byte("scheme version")
+    flags = cursor.byte("flags")
+    plies = cursor.uvarint("ply count")
+    strings = (1 if flags & FLAG_START else 0) + (2 * cursor.uvarint("tag count") if flags & FLAG_TAGS else 0)
+    for _ in range(strings):
+        cursor.pos += cursor.uvarint("string length")
+    return codec_id, plies, cursor.uvarint("record section length") if flags & FLAG_RECORD else 0
+
+
 def unpack(data: bytes, *, max_plies: int) -> Container:
     """Parse and verify a container.
 
