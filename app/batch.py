@@ -28,12 +28,13 @@ from app.batchcore import Abandoned, Body, HeavyGroup, InputProblem, answer_each
 from app.errors import PROBLEM_BASE, problem_body
 from app.observe import batch_lines_counter, plies_counter
 from app.routes import PROBLEM_CONTENT
-from app.service import plies_hint, settings_of, workers_of
+from app.service import decode_work, plies_hint, settings_of, workers_of
 from app.settings import Settings
 from app.work import OverloadedError, Workers
 from plybits import registry
+from plybits.container import read_header
 from plybits.errors import PlybitsError
-from plybits.records import from_b64url, peek, unpack
+from plybits.records import from_b64url
 
 NDJSON = "application/x-ndjson"
 NDJSON_TYPES = frozenset({NDJSON, "application/jsonl", "application/jsonlines", "application/x-jsonlines",
@@ -134,11 +135,8 @@ def heavy_plies(op: str, request: Any) -> int | None:
             moves, record = request.get("moves"), request.get("record")
             return plies_hint(moves if isinstance(moves, list) else None, record if isinstance(record, str) else None)
         if op == "decode" and isinstance(request.get("data"), str):
-            box = unpack(from_b64url(request["data"]))
-            game, name, plies = peek(box)
-            if not registry.get_scheme(game, name).heavy:
-                return None
-            return plies + (8 * len(box.record) if box.record is not None else 0)
+            scheme, plies = decode_work(*read_header(from_b64url(request["data"])))
+            return plies if scheme.heavy else None
     except PlybitsError:
         pass
     return None

@@ -19,25 +19,20 @@ Exit status: 0 when every record went through, 1 when some failed, 2 on a usage 
 from __future__ import annotations
 
 import argparse
-import bz2
 import gc
-import gzip
-import io
-import lzma
-import os
-import re
 import socket
 import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 from app.batchcore import answers, check_target, document, line_json
 from app.errors import problem_body
+from app.inputs import SNIFF_BYTES, ByteSource, Sniffed, open_input, sniff
 from app.settings import Settings
 from plybits import __version__, compiled, records, registry
-from plybits.container import write_uvarint
+from plybits.container import read_uvarint, write_uvarint
 from plybits.errors import InvalidDataError, PlybitsError, UnsupportedError
 from plybits.game import Record
 from plybits.records import b64url, from_b64url
@@ -114,166 +109,14 @@ def _chunks(head: bytes, source: ByteSource, tally: Tally, progress: Progress) -
         chunk = source.read(CHUNK)
 
 
+def article(noun: str) -> str:
+    """``noun`` after its indefinite article: ``"a chess"``, ``"an abalone"``."""
+    return f"an {noun}" if noun[:1].lower() in "aeiou" else f"a {noun}"
+
+
 def count(n: int, noun: str) -> str:
     """``"1 record"``, ``"2 records"``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-COMPRESSED: dict[bytes, str] = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zstd"}
-"""Magic bytes of the compressed inputs read as they are (whatever the file is called)."""
-ZSTD_FEED = 256
-"""Compressed bytes given to the zstd decompressor at a time."""
-COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst")
-
-
-class ByteSource(Protocol):
-    """A readable byte stream: a file, standard input, or a decompressing reader."""
-
-    def read(self, size: int = -1, /) -> bytes: ...
-
-    def close(self) -> None: ...
-
-
-def open_input(path: str) -> tuple[ByteSource, int | None]:
-    """The decompressed byte stream of ``path`` (``-``: standard input) and its size when known and not
-    compressed (for the progress bar).
-
-    :raises OSError: the file cannot be read, or is compressed in a way this Python cannot read.
-    """
-    reader: IO[bytes] = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
-    if not isinstance(reader, io.BufferedReader):  # no peeking: read as it is
-        return reader, None
-    magic = reader.peek(6)[:6]
-    kind = next((k for m, k in COMPRESSED.items() if magic.startswith(m)), None)
-    if kind is None:
-        return reader, None if path == "-" else os.path.getsize(path)
-    stream: ByteSource
-    if kind == "gzip":
-        stream = gzip.GzipFile(fileobj=reader, mode="rb")
-    elif kind == "bz2":
-        stream = bz2.BZ2File(reader, mode="rb")
-    elif kind == "xz":
-        stream = lzma.LZMAFile(reader, mode="rb")
-    else:
-        stream = ZstdReader(reader, path)
-    return Decompressed(stream, reader), None
-
-
-class ZstdReader:
-    """Zstandard frames, one after another, decompressed; a stream cut inside a frame is an error (the
-    zstandard package's own stream reader ends quietly there). Compressed bytes go in :data:`ZSTD_FEED` at a
-    time, so one step never holds more than that much input can expand to (a few MB at zstd's largest ratio).
-
-    :raises OSError: the zstandard package is not installed.
-    """
-
-    def __init__(self, raw: ByteSource, path: str) -> None:
-        try:
-            import zstandard
-        except ImportError as err:
-            raise OSError(f"{path}: a zstd file, and the zstandard package is not installed") from err
-        self.new = zstandard.ZstdDecompressor().decompressobj
-        self.raw, self.frame, self.started, self.pending = raw, self.new(), False, b""
-
-    def read(self, size: int = -1, /) -> bytes:
-        while not self.pending:
-            chunk = self.raw.read(ZSTD_FEED)
-            if not chunk:
-                if self.started and not self.frame.eof:
-                    raise InvalidDataError("zstd input ends inside a frame")
-                return b""
-            while chunk:
-                if self.frame.eof:
-                    self.frame = self.new()
-                self.started = True
-                self.pending += self.frame.decompress(chunk)
-                chunk = self.frame.unused_data if self.frame.eof else b""
-        size = len(self.pending) if size < 0 else size
-        out, self.pending = self.pending[:size], self.pending[size:]
-        return out
-
-    def close(self) -> None:
-        self.raw.close()
-
-
-class Decompressed:
-    """A decompressing reader that also closes the file under it (the readers given a file object do not)."""
-
-    def __init__(self, stream: ByteSource, raw: ByteSource) -> None:
-        self.stream, self.raw = stream, raw
-
-    def read(self, size: int = -1, /) -> bytes:
-        """Up to ``size`` decompressed bytes.
-
-        :raises InvalidDataError: the compressed data is cut or corrupt (whichever format's error it is).
-        """
-        try:
-            return self.stream.read(size)
-        except Exception as err:  # gzip, bz2, lzma and zstandard each raise their own
-            raise InvalidDataError(f"compressed input is cut or corrupt: {err}") from err
-
-    def close(self) -> None:
-        self.stream.close()
-        if self.raw is not sys.stdin.buffer:
-            self.raw.close()
-
-
-SNIFF_BYTES = 1 << 16
-"""How much of the input is read to tell its kind and game."""
-
-_TAG = re.compile(r'^\s*\[(\w+)\s+"([^"]*)"\]', re.M)
-_MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
-_COMMENT = re.compile(r"\{[^}]*\}?|;[^\n]*|\$\d+")
-_ICCS = re.compile(r"[a-i][0-9]-?[a-i][0-9]")
-_ABAPRO = re.compile(r"([a-i][1-9]){2,3}")
-_SAN = re.compile(r"([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBN])?|O-O(-O)?|[a-h][1-8][a-h][1-8][qrbn]?)[+#]?[!?]*")
-_TOKEN = re.compile(r"[RGOBYWK][a-g][1-7]([a-g][1-7])?", re.I)
-_CJK = re.compile(r"[\u4e00-\u9fff\uff10-\uff19]")
-GAME_TAGS = {"chinese chess": "xiangqi", "xiangqi": "xiangqi", "chess": "chess", "abalone": "abalone",
-             "entropy": "entropy", "new entropy": "entropy"}
-"""``[Game "..."]`` values (lower case) and the game each names."""
-
-
-@dataclass(frozen=True)
-class Sniffed:
-    """What the start of an input looks like: its format, and its game with the reason, when it shows."""
-
-    format: str
-    game: str | None = None
-    because: str = ""
-
-
-def sniff(name: str, head: bytes) -> Sniffed:
-    """The format (``ndjson``, ``records`` or ``auto`` when unsure) and game the file called ``name`` that
-    starts with ``head`` looks like."""
-    lower = name.lower()
-    for suffix in COMPRESSED_SUFFIXES:
-        lower = lower.removesuffix(suffix)
-    if lower.endswith((".ndjson", ".jsonl")) or head.lstrip()[:1] == b"{":
-        return Sniffed("ndjson")
-    text = head.decode("utf-8", "replace")
-    tags = {key.lower(): value for key, value in _TAG.findall(text)}
-    if tags.get("game", "").lower() in GAME_TAGS:
-        return Sniffed("records", GAME_TAGS[tags["game"].lower()], f'its [Game "{tags["game"]}"] tag')
-    if tags.get("notation", "").lower() == "aba-pro" or lower.endswith(".apgn"):
-        return Sniffed("records", "abalone", "its APGN header" if "notation" in tags else "its .apgn extension")
-    if tags.get("format", "").lower() in ("iccs", "wxf", "chinese"):
-        return Sniffed("records", "xiangqi", f'its [Format "{tags["format"]}"] tag')
-    movetext = _COMMENT.sub(" ", _TAG.sub(" ", text))
-    moves = [t for t in _MOVE_NUMBER.sub(" ", movetext).split() if t[:1].isalpha()][:200]
-    if _CJK.search(movetext):
-        return Sniffed("records", "xiangqi", "its Chinese movetext")
-    if moves and all(_ICCS.fullmatch(m) for m in moves) and any("0" in m for m in moves):
-        return Sniffed("records", "xiangqi", "its ICCS movetext")
-    if moves and all(_ABAPRO.fullmatch(m) for m in moves) and any(c in "i9" for m in moves for c in m):
-        return Sniffed("records", "abalone", "its Aba-Pro movetext")
-    if moves and all(_TOKEN.fullmatch(m) for m in moves):  # a chess game cannot open with K, R or B moves only
-        return Sniffed("records", "entropy", "its Entropy tokens")
-    if moves and all(_SAN.fullmatch(m) for m in moves):
-        return Sniffed("records", "chess", "its SAN or UCI movetext")
-    if lower.endswith(".pgn") or tags:
-        return Sniffed("records")
-    return Sniffed("auto")
 
 
 GC_THRESHOLD = (10_000, 10, 10)
@@ -402,15 +245,8 @@ def _binary_lines(chunks: Iterator[bytes]) -> Iterator[bytes]:
     buf = bytearray()
     for chunk in chunks:
         buf += chunk
-        while True:
-            size, used = 0, 0
-            while used < len(buf) and used < 10:
-                size |= (buf[used] & 0x7F) << (7 * used)
-                used += 1
-                if not buf[used - 1] & 0x80:
-                    break
-            else:
-                break
+        while (read := read_uvarint(buf, 0, "container length")) is not None:
+            size, used = read
             if len(buf) < used + size:
                 break
             yield b64url(bytes(buf[used:used + size])).encode("ascii") + b"\n"
@@ -430,6 +266,11 @@ def _records_mode(op: str, args: argparse.Namespace, seen: Sniffed) -> bool:
         ``--game`` names.
     """
     fmt: str = args.format
+    if op == "decode" and seen.format == "records":
+        game = f"{seen.game} " if seen.game else ""
+        raise UsageError(f"plybits decode: {args.input} looks like a {game}record file, not containers: decode reads "
+                         "NDJSON ({\"data\": ...} lines, plybits encode output), bare base64url lines, or "
+                         "length-prefixed containers (plybits encode --to binary); encode it first")
     if fmt == "auto":
         fmt = "ndjson" if op == "decode" else seen.format
         if fmt == "auto":
@@ -438,7 +279,7 @@ def _records_mode(op: str, args: argparse.Namespace, seen: Sniffed) -> bool:
         if op == "decode":
             raise UsageError("plybits decode: input must be NDJSON (or one base64url container a line)")
         if args.game is not None and seen.game is not None and args.game != seen.game:
-            raise UsageError(f"{args.input} looks like a {seen.game} file ({seen.because}), not {args.game}: "
+            raise UsageError(f"{args.input} looks like {article(seen.game)} file ({seen.because}), not {args.game}: "
                              f"leave out --game {args.game}, or check the file")
         if args.game is None:
             args.game = seen.game or "chess"

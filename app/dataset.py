@@ -17,19 +17,14 @@ exists is complete. A re-run skips the partitions whose file exists; the plan de
 from __future__ import annotations
 
 import argparse
-import bz2
-import gzip
-import io
 import json
-import lzma
 import os
 import sys
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 import fsspec
 import pyarrow as pa
@@ -38,24 +33,22 @@ import pyarrow.parquet as pq
 from pydantic import ValidationError
 
 from app.batchcore import Refused, line_request
-from app.cli import ByteSource, Decompressed, ZstdReader
 from app.errors import internal_problem, problem_body, validation_problem
 from app.models import EncodeRequest
+from app.partitions import (BACK_BYTES, MAX_GAME_BYTES, Partition, Piece, byte_ranges, line_pieces, lines_of, merge,
+                            partition_lines, piece_records, pieces, plan, seam_ok)
 from plybits import registry
 from plybits import records as verbs
-from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
-from plybits.game import Record
+from plybits.errors import InvalidRecordError, LimitExceededError, PlybitsError
 from plybits.pgntext import RecordCuts
-from plybits.streams import line_text, split_stream
 from plybits.text import decimal
 
-COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
-"""Suffixes of the compressed streams read once (not seekable)."""
+_lines = lines_of
+"""The lines of a partition's text (kept by this name for the tests and benchmarks that read a text with it)."""
+
 MANIFEST = "_manifest.json"
 PARTITION_BYTES = 32 << 20
 """Default size of a partition, in bytes of uncompressed text (whole games, so a little more)."""
-MAX_GAME_BYTES = 16 << 20
-"""Longest game read; a longer one is an error row."""
 
 TAG_COLUMNS: tuple[str, ...] = (
     "Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo", "TimeControl", "ECO",
@@ -90,121 +83,6 @@ SCHEMA = pa.schema(
 """The dataset's columns: ``number`` is the game's 1-based number in its source, ``offset`` the byte offset of
 its first line (in the uncompressed text); ``status`` and ``error`` are JSON (``error`` null when the game went
 through)."""
-
-
-# --- games in a byte stream --------------------------------------------------------------------------------
-
-
-class LineReader(Protocol):
-    """A binary file read by lines (a plain file, or a decompressing one)."""
-
-    def readline(self, size: int = -1, /) -> bytes: ...
-
-
-def _lines(source: LineReader, start: int, end: int | None) -> Iterator[tuple[int, bytes]]:
-    """``(offset, line)`` of every line beginning in ``[start, end)`` of ``source`` (positioned at ``start``).
-
-    A line longer than :data:`MAX_GAME_BYTES` is cut short (its game then fails as over the limit).
-    """
-    offset = start
-    while end is None or offset < end:
-        line = source.readline(MAX_GAME_BYTES + 1)
-        if not line:
-            return
-        size = len(line)
-        if not line.endswith(b"\n") and size > MAX_GAME_BYTES:
-            while True:  # skip the rest of the long line without holding it
-                more = source.readline(1 << 20)
-                size += len(more)
-                if not more or more.endswith(b"\n"):
-                    break
-        yield offset, line
-        offset += size
-
-
-@dataclass
-class Piece:
-    """The lines of one game (or, for a game whose files are not cut at tag sections, of the whole text)."""
-
-    offset: int
-    lines: list[bytes]
-    size: int = 0
-
-
-def pieces(lines: Iterable[tuple[int, bytes]], cuts: bool, records: RecordCuts | None = None) -> Iterator[Piece]:
-    """The games of a stream of ``(offset, line)``: cut where :func:`plybits.streams.split_stream` cuts records
-    (:class:`plybits.pgntext.RecordCuts`, ``records`` if given, so its state can be read after) when ``cuts``;
-    blank pieces dropped."""
-    piece: Piece | None = None
-    records = RecordCuts() if records is None else records
-    for offset, raw in lines:
-        text = line_text(raw, offset == 0)
-        if cuts and records.starts_record(text) and piece is not None:
-            yield piece
-            piece = None
-        if piece is None:
-            if not text.strip():
-                continue
-            piece = Piece(offset, [])
-        piece.size += len(raw)
-        if piece.size <= MAX_GAME_BYTES + 1:
-            piece.lines.append(raw)
-    if piece is not None:
-        yield piece
-
-
-def line_pieces(lines: Iterable[tuple[int, bytes]]) -> Iterator[Piece]:
-    """The games of an NDJSON stream: one per non-blank line."""
-    for offset, raw in lines:
-        if raw.strip():
-            yield Piece(offset, [raw], len(raw))
-
-
-def piece_records(game_name: str, piece: Piece) -> list[str | PlybitsError]:
-    """The records of one piece (one, normally), each a text or the error that stood in its way."""
-    if piece.size > MAX_GAME_BYTES:
-        return [InvalidRecordError(f"game of more than {MAX_GAME_BYTES} bytes is over the limit")]
-    texts = (line_text(raw, piece.offset == 0 and i == 0) for i, raw in enumerate(piece.lines))
-    return list(split_stream(game_name, texts, max_chars=MAX_GAME_BYTES))
-
-
-BACK_BYTES = 1 << 16
-"""Text read before a cut point by :func:`boundary`, so that the rule sees where the game there stands."""
-
-
-def boundary(source: IO[bytes], at: int, cuts: bool, ndjson: bool = False) -> int | None:
-    """The offset of the first game that starts at or after byte ``at`` (``None``: none does).
-
-    NDJSON: the first line that starts there. Records: the first line where :class:`plybits.pgntext.RecordCuts`
-    (the record splitter's own rule) starts a record, the rule reading from up to :data:`BACK_BYTES` before
-    ``at``. That state is a guess (a ``{...}`` comment may have opened further back): the partition before the
-    cut checks it (:attr:`Built.seam_ok`), from its own start.
-    """
-    if at == 0:
-        return 0
-    if ndjson:
-        source.seek(at - 1)
-        first = source.readline(MAX_GAME_BYTES + 1)  # the rest of the line holding byte at-1
-        for offset, _ in _lines(source, at - 1 + len(first), None):
-            return offset
-        return None
-    if not cuts:
-        return None
-    begin = max(at - BACK_BYTES, 0)
-    source.seek(begin)
-    if begin:
-        begin += len(source.readline(MAX_GAME_BYTES + 1))  # from the first whole line
-    records = RecordCuts()
-    for offset, raw in _lines(source, begin, None):
-        if records.starts_record(line_text(raw, offset == 0)) and offset >= at:
-            return offset
-    return None
-
-
-def seam_ok(records: RecordCuts, cuts: bool, lookahead: bytes | None) -> bool:
-    """Whether the line ``lookahead`` (``None``: the end of the source) begins a game, to ``records`` having read
-    everything before it."""
-    return lookahead is None or not cuts or records.starts_record(line_text(lookahead))
 
 
 # --- one partition: whole games in, an Arrow table out -------------------------------------------------------
@@ -300,26 +178,6 @@ def games_table(game_name: str, scheme: str, source: str, pieces_: Iterable[Piec
 
 
 @dataclass
-class Partition:
-    """One unit of work: a byte range ``[start, end)`` of a file (``data`` None), or whole games of a stream handed
-    over (``data``, the text from ``start``). ``lookahead``: the line after the range (``None``: the source ends
-    there), for the seam check; ``cut``: the stream ends inside the last game."""
-
-    name: str
-    source: str
-    game: str
-    scheme: str
-    start: int
-    end: int
-    data: bytes | None = None
-    cut: str | None = None
-    max_plies: int = verbs.DEFAULT_MAX_PLIES
-    ndjson: bool = False
-    lookahead: bytes | None = None
-    fidelity: str = "full"
-
-
-@dataclass
 class Built:
     """A partition's table, numbered from 0, and whether the next partition begins at a game (:func:`boundary`
     guessed its start; this partition read everything before it). Kept on the worker until written."""
@@ -329,28 +187,26 @@ class Built:
     seam_ok: bool
 
 
-def build_partition(part: Partition) -> Built:
-    """The rows of one partition (the heavy task), and its seam check."""
+def build_partition(part: Partition, data: bytes | None = None) -> Built:
+    """The rows of one partition (the heavy task), and its seam check. A stream chunk's bytes come as ``data`` (a
+    future of the bytes scattered to the workers, resolved by Dask) or in ``part.data``; its seam is exact (the
+    client cut it having read the whole stream before), a byte range's is checked here."""
     cuts = part.ndjson or registry.get_game(part.game).splits_records
-    records = RecordCuts()
-    lookahead = part.lookahead
-    if part.data is not None:
-        found = _partition_pieces(part, _lines(io.BytesIO(part.data), part.start, None), cuts, records)
+    if part.stream:
+        lines = partition_lines(part, data)
+        found = line_pieces(lines) if part.ndjson else pieces(lines, cuts)
         table = games_table(part.game, part.scheme, part.source, found, 0, cut=part.cut, max_plies=part.max_plies,
                             fidelity=part.fidelity, ndjson=part.ndjson)
-    else:
-        with fsspec.open(part.source, "rb") as source:
-            source.seek(part.start)
-            found = _partition_pieces(part, _lines(source, part.start, part.end), cuts, records)
-            table = games_table(part.game, part.scheme, part.source, found, 0, max_plies=part.max_plies,
-                                fidelity=part.fidelity, ndjson=part.ndjson)
-            lookahead = source.readline(BACK_BYTES) or None  # the reader stopped at the line beginning at end
+        return Built(part, table, True)
+    records = RecordCuts()
+    with fsspec.open(part.source, "rb") as source:
+        source.seek(part.start)
+        lines = lines_of(source, part.start, part.end)
+        found = line_pieces(lines) if part.ndjson else pieces(lines, cuts, records)
+        table = games_table(part.game, part.scheme, part.source, found, 0, max_plies=part.max_plies,
+                            fidelity=part.fidelity, ndjson=part.ndjson)
+        lookahead = source.readline(BACK_BYTES) or None  # the reader stopped at the line beginning at end
     return Built(part, table, part.ndjson or seam_ok(records, cuts, lookahead))
-
-
-def _partition_pieces(part: Partition, lines: Iterator[tuple[int, bytes]], cuts: bool, records: RecordCuts
-                      ) -> Iterator[Piece]:
-    return line_pieces(lines) if part.ndjson else pieces(lines, cuts, records)
 
 
 def built_count(built: Built) -> tuple[int, bool]:
@@ -381,122 +237,6 @@ def file_summary(path: str) -> dict[str, Any]:
     meta = pq.read_schema(path).metadata or {}
     summary: dict[str, Any] = json.loads(meta[b"plybits"])
     return {**summary, "bytes": os.path.getsize(path), "seconds": 0.0}
-
-
-def merge(first: Partition, second: Partition) -> Partition:
-    """One partition of two neighbours whose seam is not at a game (the first's name)."""
-    data = None if first.data is None or second.data is None else first.data + second.data
-    return replace(first, end=second.end, data=data, cut=second.cut, lookahead=second.lookahead)
-
-
-@contextmanager
-def open_stream(url: str) -> Iterator[Decompressed]:
-    """A compressed source (by suffix) opened for reading its uncompressed bytes, with the readers of
-    ``plybits encode`` (:class:`app.cli.ZstdReader` across frames; a cut or corrupt stream raises
-    :class:`InvalidDataError`)."""
-    with fsspec.open(url, "rb") as raw:
-        lower = url.lower()
-        stream: ByteSource
-        if lower.endswith(".zst"):
-            stream = ZstdReader(raw, url)
-        elif lower.endswith(".gz"):
-            stream = gzip.GzipFile(fileobj=raw, mode="rb")
-        elif lower.endswith(".bz2"):
-            stream = bz2.BZ2File(raw)
-        else:
-            stream = lzma.LZMAFile(raw)
-        reader = Decompressed(stream, raw)
-        try:
-            yield reader
-        finally:
-            reader.close()
-
-
-def is_compressed(url: str) -> bool:
-    return url.lower().endswith(COMPRESSED)
-
-
-def is_ndjson(url: str) -> bool:
-    """Whether ``url`` names NDJSON (``.ndjson``, ``.jsonl``, compressed or not): one encode request a line."""
-    lower = url.lower()
-    for suffix in COMPRESSED:
-        lower = lower.removesuffix(suffix)
-    return lower.endswith((".ndjson", ".jsonl"))
-
-
-def byte_ranges(url: str, game: str, partition_bytes: int, ndjson: bool = False) -> list[tuple[int, int]]:
-    """Byte ranges ``[start, end)`` of an uncompressed file, none empty: they start at the first game boundary at
-    or after each multiple of ``partition_bytes`` (so a plan depends on the file and that size only)."""
-    cuts = registry.get_game(game).splits_records
-    fs, path = fsspec.core.url_to_fs(url)
-    size = int(fs.size(path))
-    with fs.open(path, "rb") as source:
-        starts: list[int] = []
-        at = 0
-        while at < size:
-            found = boundary(source, at, cuts, ndjson)
-            if found is None or found >= size:
-                break
-            if not starts or found > starts[-1]:
-                starts.append(found)
-            at = (found // partition_bytes + 1) * partition_bytes  # the multiples up to found give found again
-    ends = starts[1:] + [size]
-    return list(zip(starts, ends, strict=True))
-
-
-READ_BYTES = 1 << 16
-"""Decompressed bytes read from a stream at a time (of a truncated gzip, bz2 or xz stream, the last such read is
-lost with the error)."""
-
-
-def stream_chunks(url: str, game: str, partition_bytes: int, ndjson: bool = False
-                  ) -> Iterator[tuple[int, bytes, bytes | None, str | None]]:
-    """``(offset, text, lookahead, cut)`` chunks of a compressed stream, read once, each about ``partition_bytes``
-    and cut where :func:`boundary` finds a game; ``lookahead`` is the first line of the next chunk (``None`` for
-    the last), ``cut`` names the decompression error of a truncated stream (last chunk only). The client only
-    decompresses and looks for a cut near each chunk's end: the games are read by the workers.
-
-    :raises InvalidRecordError: if no game begins in :data:`MAX_GAME_BYTES` twice over after a cut point.
-    """
-    cuts = registry.get_game(game).splits_records
-    buf = bytearray()
-    offset = 0
-    cut: str | None = None
-    ended = False
-    with open_stream(url) as source:
-        while True:
-            want = partition_bytes + READ_BYTES
-            found: int | None = None
-            while True:
-                while not ended and len(buf) < want:
-                    try:
-                        block = source.read(READ_BYTES)
-                    except InvalidDataError as err:
-                        cut, ended = str(err), True
-                        break
-                    if not block:
-                        ended = True
-                    buf += block
-                if len(buf) > partition_bytes:
-                    low = max(partition_bytes - BACK_BYTES, 0)
-                    window = bytes(buf[low:])
-                    at = boundary(io.BytesIO(window), partition_bytes - low, cuts, ndjson)
-                    found = None if at is None or at >= len(window) else at + low
-                if found is not None or ended:
-                    break
-                if len(buf) > partition_bytes + 2 * MAX_GAME_BYTES:
-                    raise InvalidRecordError(f"{url}: no game begins in the {len(buf) - partition_bytes} bytes "
-                                             f"after byte {offset + partition_bytes}")
-                want = len(buf) + READ_BYTES
-            if found is None:
-                if buf or cut is not None:
-                    yield offset, bytes(buf), None, cut
-                return
-            end = buf.find(b"\n", found)
-            lookahead = bytes(buf[found:end + 1 if end >= 0 else len(buf)])
-            yield offset, bytes(buf[:found]), lookahead, None
-            del buf[:found]
-            offset += found
 
 
 # --- running on Dask -------------------------------------------------------------------------------------
@@ -604,7 +344,8 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
     try:
         run = _Run(client, opts, manifest, tally, report)
         for source_index, url in enumerate(opts.inputs):
-            run.source(url, plan(url, source_index, opts))
+            run.source(url, plan(url, source_index, opts.game, opts.scheme, opts.partition_bytes,
+                                 max_plies=opts.max_plies, fidelity=opts.fidelity))
         run.drain(0)
     finally:
         if own:
@@ -618,12 +359,15 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
 
 @dataclass
 class _Slot:
-    """A partition in flight: its build and count tasks, or ``done`` (its file exists: its summary)."""
+    """A partition in flight: its build and count tasks, or ``done`` (its file exists: its summary). A stream
+    chunk's bytes (``part.data``) stay here until its file is written, so that its tasks can run again (once) if
+    the worker its bytes were scattered to dies."""
 
     part: Partition
     built: Any = None
     count: Any = None
     done: dict[str, Any] | None = None
+    rerun: bool = False
 
 
 class _Run:
@@ -637,6 +381,7 @@ class _Run:
         workers = max(len(client.scheduler_info().get("workers", {})), 1)
         self.window = 2 * workers + 1
         self.writes: list[Any] = []
+        self.pending: dict[str, tuple[_Slot, int]] = {}  # a stream chunk's write: its slot and first number
 
     def _result(self, future: Any) -> Any:
         try:
@@ -646,6 +391,11 @@ class _Run:
                                   "written are kept, run the command again to resume") from err
 
     def _finish(self, future: Any) -> None:
+        slot, number = self.pending.pop(future.key, (None, 0))
+        if slot is not None and not slot.rerun and future.status == "error":  # e.g. its bytes' worker died
+            self._submit(slot)
+            self._write(slot, number)
+            return
         result: dict[str, Any] = self._result(future)
         self.manifest["partitions"][result["name"]] = result
         self.tally["rows"] += result["rows"]
@@ -670,11 +420,40 @@ class _Run:
         done = self.manifest["partitions"].get(part.name)
         if done is not None:
             return _Slot(part, done=done)
-        name = f"plybits-{self.key}-{part.name}-{part.end}"
-        built = self.client.submit(build_partition, part, key=name + "-build", pure=False, retries=2)
-        count = self.client.submit(built_count, built, key=name + "-count", pure=False, retries=2)
+        slot = _Slot(part)
+        self._submit(slot)
         self.tally["submitted"] += 1
-        return _Slot(part, built, count)
+        return slot
+
+    def _submit(self, slot: _Slot) -> None:
+        """Submit ``slot``'s build and count tasks (again, when it has them: its rerun). A stream chunk's bytes go
+        straight to a worker (:meth:`Client.scatter`), never through the scheduler nor inside the task graph."""
+        part, data = slot.part, None
+        name = f"plybits-{self.key}-{part.name}-{part.end}" + ("-rerun" if slot.built is not None else "")
+        if part.data is not None:
+            data = self.client.scatter(part.data, direct=True, hash=False)
+            part = replace(part, data=None)
+        slot.rerun = slot.built is not None
+        slot.built = self.client.submit(build_partition, part, data, key=name + "-build", pure=False, retries=2)
+        slot.count = self.client.submit(built_count, slot.built, key=name + "-count", pure=False, retries=2)
+
+    def _counted(self, slot: _Slot) -> tuple[int, bool]:
+        """``(rows, seam_ok)`` of a slot's build (a stream chunk's run again once if it failed)."""
+        self.drain(-1, also=slot.count)
+        if slot.count.status == "error" and slot.part.data is not None and not slot.rerun:
+            self._submit(slot)
+            self.drain(-1, also=slot.count)
+        rows, seam = self._result(slot.count)
+        return int(rows), bool(seam)
+
+    def _write(self, slot: _Slot, number: int) -> None:
+        """Submit the write of ``slot``'s built partition, its rows numbered from ``number``."""
+        suffix = "-rerun" if slot.rerun else ""
+        future = self.client.submit(write_partition, slot.built, number, os.path.abspath(self.opts.out),
+                                    key=f"plybits-{self.key}-{slot.part.name}-write{suffix}", pure=False, retries=2)
+        self.writes.append(future)
+        if slot.part.data is not None:
+            self.pending[future.key] = (slot, number)
 
     def source(self, url: str, parts: Iterator[Partition]) -> None:
         """Run every partition of one source, numbering its games from 1."""
@@ -707,8 +486,7 @@ class _Run:
                 queue.pop(0)
                 fill()
                 continue
-            self.drain(-1, also=slot.count)
-            rows, seam = self._result(slot.count)
+            rows, seam = self._counted(slot)
             if not seam:
                 if len(queue) < 2:
                     queue.append(self._slot(next(parts)))  # a seam that is not at the end has a partition after it
@@ -716,30 +494,11 @@ class _Run:
                 queue[:2] = [self._slot(merged)]
                 continue
             self.drain(self.window - 1)
-            self.writes.append(self.client.submit(write_partition, slot.built, number, os.path.abspath(self.opts.out),
-                                                  key=f"plybits-{self.key}-{slot.part.name}-write", pure=False,
-                                                  retries=2))
+            self._write(slot, number)
             number += rows
             covered = slot.part.end
             queue.pop(0)
             fill()
-
-
-def plan(url: str, source_index: int, opts: Options) -> Iterator[Partition]:
-    """The partitions of one source, in order (a function of the input and ``opts.partition_bytes`` only)."""
-    def name(i: int) -> str:
-        return f"part-{source_index:04d}-{i:06d}"
-
-    ndjson = is_ndjson(url)
-    if is_compressed(url):
-        chunks = stream_chunks(url, opts.game, opts.partition_bytes, ndjson)
-        for i, (offset, data, lookahead, cut) in enumerate(chunks):
-            yield Partition(name(i), url, opts.game, opts.scheme, offset, offset + len(data), data, cut,
-                            opts.max_plies, ndjson, lookahead, opts.fidelity)
-        return
-    for i, (start, end) in enumerate(byte_ranges(url, opts.game, opts.partition_bytes, ndjson)):
-        yield Partition(name(i), url, opts.game, opts.scheme, start, end, max_plies=opts.max_plies, ndjson=ndjson,
-                        fidelity=opts.fidelity)
 
 
 def dataset_files(out: str) -> list[str]:
@@ -860,4 +619,4 @@ def _decode_command(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["SCHEMA", "Options", "Partition", "decode_dataset", "encode_dataset", "games_table", "info", "pieces"]
+__all__ = ["SCHEMA", "Options", "Partition", "byte_ranges", "decode_dataset", "encode_dataset", "games_table", "info", "pieces"]

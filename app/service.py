@@ -36,7 +36,7 @@ from plybits import records, registry
 from plybits.container import Container
 from plybits.registry import AnyScheme
 from plybits.errors import PlybitsError
-from plybits.records import Validation, b64url, from_b64url, peek
+from plybits.records import Validation, b64url, from_b64url
 
 T = TypeVar("T")
 
@@ -157,14 +157,21 @@ def decoded_response(
     return response
 
 
+def decode_work(codec_id: int, plies: int, record_bytes: int) -> tuple[AnyScheme, int]:
+    """The scheme of a container and a bound on the plies its decode replays, from its header
+    (:func:`plybits.container.read_header`): its plies, and those of its record section's variations (at most a
+    few plies a byte of the section).
+
+    :raises UnknownCodecError: on an unknown codec id.
+    """
+    return registry.scheme_by_id(codec_id), plies + 8 * record_bytes
+
+
 async def decode(body: DecodeRequest, settings: Settings, workers: Workers) -> DecodeResponse:
-    """:func:`decoded_response`, inline or in a worker process by the plies and scheme its header gives (and the size
-    of its record section), counted."""
+    """:func:`decoded_response`, inline or in a worker process by its :func:`decode_work`, counted."""
     box = records.unpack(from_b64url(body.data), max_plies=settings.max_plies)
-    game, scheme, plies = peek(box)
-    if box.record is not None:  # its variations are replayed too: at most a few plies a byte of its section
-        plies += 8 * len(box.record)
-    inline = runs_inline(settings, plies, registry.get_scheme(game, scheme))
+    scheme, plies = decode_work(box.codec_id, box.plies, len(box.record or b""))
+    inline = runs_inline(settings, plies, scheme)
     return counted("decode", await run(workers, inline, decoded_response, box, body.notation, settings, body.format))
 
 

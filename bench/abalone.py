@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import math
 import platform
+from collections.abc import Iterator
 
 from abalone.enums import Direction, InitialPosition, Marble, Player, Space
 from abalone.game import Game as PeerGame
@@ -38,7 +39,7 @@ from plybits.abalone import GAME, Position, apgn
 from plybits.abalone.abapro import ABAPRO
 
 from bench.report import ROOT, load_average
-from bench.timing import POLICY, add_options, alternate, command, each, rates_row, report
+from bench.timing import POLICY, alternate, arguments, command, each, rates_row, report
 
 DATA = ROOT.parent / "shared" / "data" / "abalone" / "migs-2016-2017.train.apgn"
 PEER_DIRECTION = {
@@ -73,8 +74,9 @@ def peer_args(text: str, direction: int) -> tuple[object, Direction]:
     return (cells[0] if len(cells) == 2 else (cells[0], cells[1])), PEER_DIRECTION[direction]
 
 
-def peer_legal_cheap(game: PeerGame) -> int:
-    count = 0
+def peer_legal_moves(game: PeerGame) -> Iterator[tuple[Space | tuple[Space, Space], Direction]]:
+    """The peer's legal moves: its own ``generate_legal_moves`` with a cheap copy (its deepcopy of the whole game
+    per candidate is what makes it slow, not the rules)."""
     for marbles in game.generate_own_marble_lines():
         for direction in Direction:
             trial = PeerGame.__new__(PeerGame)
@@ -84,8 +86,11 @@ def peer_legal_cheap(game: PeerGame) -> int:
                 trial.move(marbles, direction)
             except IllegalMoveException:
                 continue
-            count += 1
-    return count
+            yield marbles, direction
+
+
+def peer_legal_cheap(game: PeerGame) -> int:
+    return sum(1 for _ in peer_legal_moves(game))
 
 
 def peer_start(board: Position) -> tuple[InitialPosition, Player]:
@@ -198,13 +203,10 @@ def run(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--positions", type=int, default=60, help="about this many positions for the move rows")
-    add_options(parser, "abalone", repeats=5)
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.games, args.positions, args.repeats = 5, 3, 2
+    args = arguments(argv, __doc__, "abalone", 5, [
+        ("--games", 300, None),
+        ("--positions", 60, "about this many positions for the move rows"),
+    ], {"games": 5, "positions": 3, "repeats": 2})
     run(args)
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ from plybits import container
 from plybits.chess import GAME, X88
 
 from bench.report import ROOT, load_average
-from bench.timing import POLICY, add_options, alternate, command, each, rates_row, report
+from bench.timing import POLICY, alternate, arguments, command, each, rates_row, report
 
 DATA = ROOT.parent / "shared" / "data" / "chess"
 FILES = ("twic0920.pgn", "carlsen_otb.pgn")
@@ -144,13 +144,10 @@ def run(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=800, help="at most this many games (0: all)")
-    parser.add_argument("--positions", type=int, default=4000, help="about this many positions for the move rows")
-    add_options(parser, "chess", repeats=7)
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.games, args.positions, args.repeats = 12, 100, 2
+    args = arguments(argv, __doc__, "chess", 7, [
+        ("--games", 800, "at most this many games (0: all)"),
+        ("--positions", 4000, "about this many positions for the move rows"),
+    ], {"games": 12, "positions": 100, "repeats": 2})
     run(args)
 
 

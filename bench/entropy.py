@@ -19,7 +19,6 @@ fewest bits any code can spend on such games on average.
 
 from __future__ import annotations
 
-import argparse
 import lzma
 import math
 import random
@@ -31,7 +30,7 @@ from plybits.entropy import E13, Position, Turn
 from plybits.entropy.board import COLOURS
 
 from bench.report import load_average
-from bench.timing import POLICY, Row, add_options, alternate, command, each, rates_row, report
+from bench.timing import POLICY, Row, alternate, arguments, command, each, rates_row, report
 
 
 
@@ -124,13 +123,10 @@ def measure(games: int, seed: int, repeats: int) -> tuple[list[str], list[Row], 
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=1)
-    add_options(parser, "entropy", repeats=7)
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.games, args.repeats = 8, 2
+    args = arguments(argv, __doc__, "entropy", 7, [
+        ("--games", 400, None),
+        ("--seed", 1, None),
+    ], {"games": 8, "repeats": 2})
     size, rows, context = measure(args.games, args.seed, args.repeats)
     report("entropy", args, rows, heading="## Entropy", context=context, peer=None,
            command_line=command("entropy", args, f"--games {args.games} --seed {args.seed}"), before=size)

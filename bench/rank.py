@@ -17,7 +17,6 @@ uniform choices), against their information content.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import platform
@@ -32,7 +31,7 @@ import plybits
 from plybits.registry import get_game, get_scheme
 
 from bench.report import ROOT, load_average
-from bench.timing import POLICY, Row, add_options, alternate, command, each, rates_row, report
+from bench.timing import POLICY, Row, alternate, arguments, command, each, rates_row, report
 
 DATA = Path(os.environ.get("PLYBITS_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
@@ -224,13 +223,10 @@ def entropy_rows(n_games: int) -> tuple[float, float, float, int]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--share", type=int, default=2, help="measure the size on every K-th held-out game")
-    parser.add_argument("--speed-games", type=int, default=100, help="held-out games of each game for the speed rows")
-    add_options(parser, "rank", repeats=5)
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.share, args.speed_games, args.repeats = 40, 3, 2
+    args = arguments(argv, __doc__, "rank", 5, [
+        ("--share", 2, "measure the size on every K-th held-out game"),
+        ("--speed-games", 100, "held-out games of each game for the speed rows"),
+    ], {"share": 40, "speed_games": 3, "repeats": 2})
     started = time.perf_counter()
     lines = [
         "Bits per ply on HELD-OUT real games (never trained on; splits in docs/rank.md), "

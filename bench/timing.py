@@ -164,6 +164,21 @@ def add_options(parser: argparse.ArgumentParser, name: str, repeats: int) -> Non
     add_write_option(parser, name)
 
 
+def arguments(argv: list[str] | None, doc: str | None, name: str, repeats: int,
+              options: list[tuple[str, int, str | None]], quick: dict[str, int]) -> argparse.Namespace:
+    """A bench's command line: its own integer ``options`` (flag, default, help) and :func:`add_options`'; with
+    ``--quick`` (a smoke test) the ``quick`` values in their place."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    for flag, default, text in options:
+        parser.add_argument(flag, type=int, default=default, help=text)
+    add_options(parser, name, repeats)
+    args = parser.parse_args(argv)
+    if args.quick:
+        for key, value in quick.items():
+            setattr(args, key, value)
+    return args
+
+
 def label_of(args: argparse.Namespace) -> str:
     """The run's label: ``--label`` if given (it must agree with the build imported), else the build."""
     found = build()

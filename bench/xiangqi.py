@@ -38,7 +38,7 @@ from plybits.xiangqi import GAME
 from plybits.xiangqi.board import Move
 
 from bench.report import ROOT, load_average
-from bench.timing import POLICY, add_options, alternate, command, cost_row, each, fit_cost, rates_row, report
+from bench.timing import POLICY, alternate, arguments, command, cost_row, each, fit_cost, rates_row, report
 
 DATA = ROOT.parent / "shared" / "data" / "xiangqi"
 VARIANT = "xiangqi"
@@ -181,14 +181,11 @@ def run(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=600, help="distinct games to use (all: 2401)")
-    parser.add_argument("--positions", type=int, default=300, help="about this many positions for the move rows")
-    parser.add_argument("--cchess-games", type=int, default=40, help="games for the cchess replay")
-    add_options(parser, "xiangqi", repeats=7)
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.games, args.positions, args.cchess_games, args.repeats = 12, 20, 3, 2
+    args = arguments(argv, __doc__, "xiangqi", 7, [
+        ("--games", 600, "distinct games to use (all: 2401)"),
+        ("--positions", 300, "about this many positions for the move rows"),
+        ("--cchess-games", 40, "games for the cchess replay"),
+    ], {"games": 12, "positions": 20, "cchess_games": 3, "repeats": 2})
     run(args)
 
 

@@ -39,3 +39,15 @@ def assert_roundtrip(
     assert decoded.final_position == encoded.final_position
     assert decoded.tags == (tags or {})
     return encoded
+
+
+CHESS960_TAGS = """[Event "Golden 960"]
+[White "A"]
+[Black "B"]
+[Result "*"]
+[Variant "Chess960"]
+[SetUp "1"]
+[FEN "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1"]
+
+"""
+"""The tag section of the golden Chess960 record (tests/test_chess_codec.py) and its lossless cousin."""

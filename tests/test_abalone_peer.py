@@ -20,12 +20,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from abalone.enums import Direction, InitialPosition, Marble, Player, Space
+from abalone.enums import Direction, InitialPosition, Player, Space
 from abalone.game import Game as PeerGame
-from abalone.game import IllegalMoveException
 from abalone.utils import neighbor
 from plybits.abalone import GAME, Position
 from plybits.abalone.board import BLACK, WHITE
+from bench.abalone import peer_board, peer_legal_moves
 from tests.conftest import shared_data
 
 OUR_DIRECTION = {
@@ -44,41 +44,15 @@ def name(space: Space) -> str:
     return (space.value[0] + space.value[1]).lower()
 
 
-def peer_board(board: Position) -> PeerGame:
-    """The peer's game for our position (rows of the position string, side to move)."""
-    rows, side = board.fen().split()[:2]
-    game = PeerGame.__new__(PeerGame)
-    game.board = []
-    for row in rows.split("/"):
-        cells: list[Marble] = []
-        for ch in row:
-            if ch in "bw":
-                cells.append(Marble.BLACK if ch == "b" else Marble.WHITE)
-            else:
-                cells.extend([Marble.BLANK] * int(ch))
-        game.board.append(cells)
-    game.turn = Player.BLACK if side == "b" else Player.WHITE
-    return game
-
-
 def peer_legal(game: PeerGame) -> list[str]:
-    """The peer's legal moves in Aba-Pro: its own ``generate_legal_moves`` with a cheap copy
-    (its deepcopy of the whole game per candidate is what makes it slow, not the rules)."""
+    """The peer's legal moves (:func:`bench.abalone.peer_legal_moves`) in Aba-Pro."""
     out = []
-    for marbles in game.generate_own_marble_lines():
-        for direction in Direction:
-            trial = PeerGame.__new__(PeerGame)
-            trial.board = [row[:] for row in game.board]
-            trial.turn = game.turn
-            try:
-                trial.move(marbles, direction)
-            except IllegalMoveException:
-                continue
-            if isinstance(marbles, Space):
-                out.append(name(marbles) + name(neighbor(marbles, direction)))
-            else:
-                first, other = sorted(marbles, key=name)
-                out.append(name(first) + name(other) + name(neighbor(first, direction)))
+    for marbles, direction in peer_legal_moves(game):
+        if isinstance(marbles, Space):
+            out.append(name(marbles) + name(neighbor(marbles, direction)))
+        else:
+            first, other = sorted(marbles, key=name)
+            out.append(name(first) + name(other) + name(neighbor(first, direction)))
     return out
 
 

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 import zstandard
 
-from app import dataset
+from app import dataset, partitions
 from app.cli import main
 from plybits import records as verbs
 from plybits.errors import PlybitsError
@@ -434,7 +434,7 @@ def test_a_cut_guessed_inside_a_comment_is_merged_away(tmp_path: Path, scheduler
     """Where a partition begins is guessed by the record splitter's rule reading a little text before the cut point;
     a guess inside a ``{...}`` comment (one that opened before that text) is caught by the partition before it,
     which read everything from its own start, and the two partitions become one: the rows are still exact."""
-    monkeypatch.setattr(dataset, "BACK_BYTES", 4)  # the guess sees almost nothing before the cut point
+    monkeypatch.setattr(partitions, "BACK_BYTES", 4)  # the guess sees almost nothing before the cut point
     data = ((GAME_1 + "\n" + COMMENTED) * 8).encode()
     (tmp_path / "c.pgn").write_bytes(data)
     (tmp_path / "c.pgn.zst").write_bytes(zstandard.ZstdCompressor().compress(data))

@@ -28,6 +28,7 @@ from plybits.annotations import Comment, Line, Notes, Step
 from plybits.errors import IllegalMoveError, InvalidRecordError
 from plybits.registry import get_game
 from tests.conftest import QUICK, ROOT, shared_data
+from tests.roundtrip import CHESS960_TAGS
 
 logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
 
@@ -66,16 +67,7 @@ BLACK_FIRST = """[Event "From a position"]
 
 30... Kd7 { black moves first } ( 30... Kf7 31. O-O-O ) 31. O-O-O+ Ke6 *
 """
-CHESS960 = """[Event "Golden 960"]
-[White "A"]
-[Black "B"]
-[Result "*"]
-[Variant "Chess960"]
-[SetUp "1"]
-[FEN "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1"]
-
-1. d4 d5 2. Nb3 Nb6 3. Ne3 { castle next } 3... Ne6 4. O-O ( 4. c4 ) 4... O-O *
-"""
+CHESS960 = CHESS960_TAGS + "1. d4 d5 2. Nb3 Nb6 3. Ne3 { castle next } 3... Ne6 4. O-O ( 4. c4 ) 4... O-O *\n"
 NO_RESULT = """[Event "No result token"]
 [Result "1/2-1/2"]
 

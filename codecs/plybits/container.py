@@ -54,6 +54,26 @@ def write_uvarint(value: int) -> bytes:
             return bytes(out)
 
 
+def read_uvarint(data: bytes | bytearray, pos: int, what: str) -> tuple[int, int] | None:
+    """The LEB128 number at ``data[pos:]`` in its one shortest spelling, and the position after it; ``None`` when
+    ``data`` ends inside it.
+
+    :raises InvalidDataError: on a trailing zero group or more than 10 bytes (naming ``what``).
+    """
+    value = shift = 0
+    for at in range(pos, min(pos + 10, len(data))):
+        byte = data[at]
+        value |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            if byte == 0 and shift:
+                raise InvalidDataError(f"{what}: overlong variable-length integer (ends with a zero group)")
+            return value, at + 1
+        shift += 7
+    if len(data) - pos >= 10:
+        raise InvalidDataError(f"{what}: variable-length integer longer than 10 bytes")
+    return None
+
+
 def _write_string(text: str, what: str) -> bytes:
     try:
         raw = text.encode("utf-8")
@@ -109,16 +129,11 @@ class _Cursor:
 
     def uvarint(self, what: str) -> int:
         """A LEB128 number in its one shortest spelling (no trailing zero groups)."""
-        value = shift = 0
-        for _ in range(10):
-            byte = self.byte(what)
-            value |= (byte & 0x7F) << shift
-            if not byte & 0x80:
-                if byte == 0 and shift:
-                    raise InvalidDataError(f"{what}: overlong variable-length integer (ends with a zero group)")
-                return value
-            shift += 7
-        raise InvalidDataError(f"{what}: variable-length integer longer than 10 bytes")
+        read = read_uvarint(self.body, self.pos, what)
+        if read is None:
+            raise InvalidDataError(f"truncated container: missing {what}")
+        value, self.pos = read
+        return value
 
     def blob(self, what: str, limit: int) -> bytes:
         """A uvarint length (at most ``limit``) and that many bytes."""
@@ -151,6 +166,27 @@ class _Cursor:
             return raw.decode("utf-8")
         except UnicodeDecodeError as err:
             raise InvalidDataError(f"{what} is not valid UTF-8: {err}") from None
+
+
+def read_header(data: bytes) -> tuple[int, int, int]:
+    """The codec id, ply count and record section size (0: none) a container's header states, read without
+    checking its CRC, its strings or anything after (to route work before :func:`unpack` checks it all).
+
+    :raises InvalidDataError: on a wrong magic or a header cut short.
+    """
+    if data[:2] != MAGIC:
+        raise InvalidDataError(f"not a plybits container: magic {data[:2]!r}, expected {MAGIC!r}")
+    cursor = _Cursor(data)
+    cursor.pos = len(MAGIC)
+    cursor.byte("version")
+    codec_id = cursor.byte("codec id")
+    cursor.byte("scheme version")
+    flags = cursor.byte("flags")
+    plies = cursor.uvarint("ply count")
+    strings = (1 if flags & FLAG_START else 0) + (2 * cursor.uvarint("tag count") if flags & FLAG_TAGS else 0)
+    for _ in range(strings):
+        cursor.pos += cursor.uvarint("string length")
+    return codec_id, plies, cursor.uvarint("record section length") if flags & FLAG_RECORD else 0
 
 
 def unpack(data: bytes, *, max_plies: int) -> Container:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -168,6 +169,41 @@ class Record:
     """What :attr:`notes` could not keep as written (:attr:`plybits.pgntext.RecordText.faults`)."""
 
 
+_TAG = re.compile(r'^\s*\[(\w+)\s+"([^"]*)"\]', re.M)
+_MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
+_NOT_MOVES = re.compile(r"\{[^}]*\}?|;[^\n]*|\$\d+|[()]")
+SNIFF_MOVES = 200
+"""Most move tokens of a file's start that :meth:`Game.sniff` is shown."""
+
+
+@dataclass(frozen=True)
+class RecordHead:
+    """The start of a record file, read once for every game to sniff (:meth:`Game.sniff`)."""
+
+    name: str
+    """The file's name in lower case, without a compression suffix (``""``: none)."""
+    tags: dict[str, str]
+    """The tags of its tag lines, their names in lower case."""
+    movetext: str
+    """The text without its tag lines, comments and NAGs."""
+    moves: list[str]
+    """The first :data:`SNIFF_MOVES` tokens of the movetext that start with a letter (move numbers, results,
+    variation brackets dropped)."""
+    first: list[str]
+    """Those of the first record: the tokens before the first result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``)."""
+
+    @classmethod
+    def read(cls, name: str, text: str) -> RecordHead:
+        """The head of the file ``name`` that starts with ``text``."""
+        tags = {key.lower(): value for key, value in _TAG.findall(text)}
+        movetext = _NOT_MOVES.sub(" ", _TAG.sub(" ", text))
+        tokens = _MOVE_NUMBER.sub(" ", movetext).split()
+        ends = [i for i, t in enumerate(tokens) if t in ("1-0", "0-1", "1/2-1/2", "*")]
+        moves = [t for t in tokens if t[:1].isalpha()][:SNIFF_MOVES]
+        first = [t for t in tokens[:ends[0] if ends else len(tokens)] if t[:1].isalpha()][:SNIFF_MOVES]
+        return cls(name, tags, movetext, moves, first)
+
+
 class Game(ABC, Generic[PositionT]):
     """A game: its start positions, notations, record format, seed scheme and drawing."""
 
@@ -183,6 +219,21 @@ class Game(ABC, Generic[PositionT]):
     """Whether a text may hold several records, cut by :func:`plybits.pgntext.split_records`."""
     renderer: Renderer[PositionT] | None = None
     """What draws the game's positions (its ``svg`` module, for :func:`plybits.svg.render`); ``None``: not drawn."""
+    game_tags: ClassVar[tuple[str, ...]] = ()
+    """The values (lower case) of a ``[Game "..."]`` tag that name this game."""
+
+    def sniff(self, head: RecordHead) -> str | None:
+        """Why a file that starts with ``head`` looks like a record file of this game (``"its ... tag"``), or
+        ``None``: a ``[Game "..."]`` tag decides (:attr:`game_tags`), else :meth:`sniff_text`."""
+        named = head.tags.get("game")
+        if named is not None:
+            return f'its [Game "{named}"] tag' if named.lower() in self.game_tags else None
+        return self.sniff_text(head)
+
+    def sniff_text(self, head: RecordHead) -> str | None:
+        """Why ``head`` (no ``[Game]`` tag) looks like this game's records, by its other tags, name or movetext;
+        ``None`` (this default): it does not show."""
+        return None
 
     @abstractmethod
     def position(self, start: str | None = None) -> PositionT:

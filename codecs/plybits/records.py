@@ -400,8 +400,8 @@ def encode(
 
 
 def unpack(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> container.Container:
-    """The container ``data`` holds, its header and CRC checked once: hand it to :func:`decode` or
-    :func:`decode_moves` rather than the bytes, which they would unpack again.
+    """The container ``data`` holds, its header and CRC checked once: hand it to :func:`decode`
+    rather than the bytes, which it would unpack again.
 
     :raises InvalidDataError: on any corruption; :raises LimitExceededError: on too many plies.
     """
@@ -456,24 +456,6 @@ def _replay(
     notes, tags = read_section(scheme, start_position, moves, box.record, max_plies=max_plies,
                                version=box.scheme_version, final=final)
     return Replay(game, box.start, start_position, moves, final, tags, notes=notes)
-
-
-def decode_moves(
-    data: bytes | container.Container, *, max_plies: int = DEFAULT_MAX_PLIES,
-    observe: Observer[Position[Any], Any] | None = None,
-) -> tuple[Replay, str]:
-    """Unpack a container (unless given one :func:`unpack` returned) and decode its moves (each checked legal);
-    returns the replay and the scheme name.
-
-    ``observe(position, move)``, when given, sees each decoded move with the position before it is played.
-
-    :raises InvalidDataError: on any corruption; :raises LimitExceededError: on too many plies.
-    """
-    box, scheme, game = _open(data, max_plies)
-    start_position = _start(box, game)
-    final = start_position.copy()
-    moves = scheme.decode(final, box.payload, box.plies, box.scheme_version, observe)
-    return _replay(box, scheme, game, start_position, moves, final, max_plies), scheme.name
 
 
 def decode(

@@ -5,6 +5,7 @@ Importing this package registers the game and its schemes (see docs/architecture
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from plybits.abalone import apgn, svg
@@ -13,10 +14,13 @@ from plybits.abalone.abapro import ABAPRO, AbaProScheme
 from plybits.abalone.board import LAYOUTS, Board, Move
 from plybits.abalone.rank import RANK, AbaloneRankScheme
 from plybits.errors import InvalidPositionError
-from plybits.game import Game, Record, Speaks
+from plybits.game import Game, Record, RecordHead, Speaks
 from plybits.registry import register
 
 __all__ = ["ABAPRO", "GAME", "RANK", "AbaProScheme", "Abalone", "AbaloneRankScheme", "Board", "Move", "Position"]
+
+
+_ABAPRO = re.compile(r"([a-i][1-9]){2,3}")
 
 
 class Position(Board, Speaks[Move]):
@@ -37,6 +41,19 @@ class Abalone(Game[Position]):
     description: ClassVar[str] = "Abalone: 61 hexagonal cells, sumito pushes, Aba-Pro notation, APGN records"
     splits_records: ClassVar[bool] = True
     renderer = svg
+    game_tags: ClassVar[tuple[str, ...]] = ("abalone",)
+
+    def sniff_text(self, head: RecordHead) -> str | None:
+        """An APGN header (``[Notation "Aba-Pro"]``), an ``.apgn`` name, or Aba-Pro moves (some on file i or
+        row 9)."""
+        if head.tags.get("notation", "").lower() == "aba-pro":
+            return "its APGN header"
+        if head.name.endswith(".apgn"):
+            return "its .apgn extension"
+        moves = head.moves
+        if moves and all(_ABAPRO.fullmatch(m) for m in moves) and any(c in "i9" for m in moves for c in m):
+            return "its Aba-Pro movetext"
+        return None
 
     def position(self, start: str | None = None) -> Position:
         """A named layout (the standard one when ``None``) or the position a position string writes.

@@ -118,8 +118,6 @@ F_FROM_CELL = _block(2 * 61)  # side x the rear (inline) or first end's (broadsi
 F_THREAT = _block(3)  # the moved group was exposed to a push (0 no, 1 pushable, 2 could be ejected)
 N_FEATURES = _next
 
-_KIND_NAMES = ("inline-1", "inline-2", "inline-3", "broadside-2", "broadside-3")
-
 
 def _destination(move: Move) -> int:
     """A move's representative destination cell for locality features (board-independent)."""

@@ -12,7 +12,7 @@ from plybits.chess.board import NULL_MOVE, STANDARD_FEN, Board, Move
 from plybits.chess.rank import RANK, ChessRankScheme
 from plybits.chess.x88 import X88, X88Scheme
 from plybits.errors import InvalidPositionError, InvalidRecordError, PlybitsError
-from plybits.game import Game, Record, Speaks
+from plybits.game import Game, Record, RecordHead, Speaks
 from plybits.registry import register
 
 
@@ -33,6 +33,22 @@ class Chess(Game[Position]):
     description: ClassVar[str] = "Chess and Chess960: SAN and UCI moves, PGN records, FEN positions"
     splits_records: ClassVar[bool] = True
     renderer = svg
+    game_tags: ClassVar[tuple[str, ...]] = ("chess",)
+    SNIFF_PLIES: ClassVar[int] = 4
+    """Plies of a file's first game that :meth:`sniff_text` plays."""
+
+    def sniff_text(self, head: RecordHead) -> str | None:
+        """A file whose first game's first moves are legal chess moves (SAN or UCI) from its start (its ``FEN``
+        tag's)."""
+        if not head.first:
+            return None
+        try:
+            position = self.position(head.tags.get("fen"))
+            for text in head.first[:self.SNIFF_PLIES]:
+                position.push(position.parse_move(text.rstrip("!?")))
+        except PlybitsError:
+            return None
+        return "its SAN or UCI movetext"
 
     def position(self, start: str | None = None, *, chess960: bool = False) -> Position:
         """The standard start, or the position a FEN writes (Chess960 when its castling uses file letters

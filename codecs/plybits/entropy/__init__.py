@@ -7,6 +7,7 @@ token case rules: ``docs/entropy.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import ClassVar
 
@@ -16,8 +17,11 @@ from plybits.entropy.board import COLOURS, EMPTY_START, GEOMETRY, Board, Turn, l
 from plybits.entropy.e13 import E13, E13Scheme
 from plybits.entropy.rank import RANK, EntropyRankScheme
 from plybits.errors import InvalidPositionError
-from plybits.game import Game, Record, Speaks
+from plybits.game import Game, Record, RecordHead, Speaks
 from plybits.registry import register
+
+
+_TOKEN = re.compile(r"[RGOBYWK][a-g][1-7]([a-g][1-7])?", re.I)
 
 
 class Position(Board, Speaks[Turn]):
@@ -41,6 +45,13 @@ class Entropy(Game[Position]):
     )
     splits_records: ClassVar[bool] = True
     renderer = svg
+    game_tags: ClassVar[tuple[str, ...]] = ("entropy", "new entropy")
+
+    def sniff_text(self, head: RecordHead) -> str | None:
+        """Moves that are all Entropy tokens (a colour letter and one or two cells)."""
+        if head.moves and all(_TOKEN.fullmatch(m) for m in head.moves):
+            return "its Entropy tokens"
+        return None
 
     def position(self, start: str | None = None) -> Position:
         """The empty start (``None`` or ``"empty"``) or a position string.

@@ -5,15 +5,20 @@ Importing this package registers the game and its schemes (see docs/architecture
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
-from plybits.game import Game, Record, Speaks
+from plybits.game import Game, Record, RecordHead, Speaks
 from plybits.registry import register
 from plybits.xiangqi import notation as _notation
 from plybits.xiangqi import pgn, svg
 from plybits.xiangqi.board import STANDARD_FEN, Board, Move
 from plybits.xiangqi.rank import RANK, XiangqiRankScheme
 from plybits.xiangqi.xq10 import XQ10, XQ10Scheme
+
+
+_ICCS = re.compile(r"[a-i][0-9]-?[a-i][0-9]")
+_CJK = re.compile(r"[\u4e00-\u9fff\uff10-\uff19]")
 
 
 class Position(Board, Speaks[Move]):
@@ -34,6 +39,18 @@ class Xiangqi(Game[Position]):
     description: ClassVar[str] = "Xiangqi (Chinese chess): standard start or any xiangqi FEN; ICCS, WXF and Chinese notation"
     splits_records: ClassVar[bool] = True
     renderer = svg
+    game_tags: ClassVar[tuple[str, ...]] = ("chinese chess", "xiangqi")
+
+    def sniff_text(self, head: RecordHead) -> str | None:
+        """A ``[Format "ICCS|WXF|Chinese"]`` tag, Chinese movetext, or ICCS moves (some on rank 0)."""
+        if head.tags.get("format", "").lower() in ("iccs", "wxf", "chinese"):
+            return f'its [Format "{head.tags["format"]}"] tag'
+        if _CJK.search(head.movetext):
+            return "its Chinese movetext"
+        moves = head.moves
+        if moves and all(_ICCS.fullmatch(m) for m in moves) and any("0" in m for m in moves):
+            return "its ICCS movetext"
+        return None
 
     def position(self, start: str | None = None) -> Position:
         """The standard start, or the position of a xiangqi FEN.
