@@ -261,9 +261,11 @@ PROGRESS_TOPIC = "plybits-dataset-games"
 
 
 class _Progress:
-    """Games read on a Dask worker, reported to the client (:data:`PROGRESS_TOPIC`) at most every 2 seconds."""
+    """Games read on a Dask worker, reported to the client (:data:`PROGRESS_TOPIC`) at most every
+    ``PLYBITS_PROGRESS_SECONDS`` (default 2)."""
 
     def __init__(self) -> None:
+        self.every = float(os.environ.get("PLYBITS_PROGRESS_SECONDS", "2"))
         try:
             from distributed import get_worker
 
@@ -274,7 +276,7 @@ class _Progress:
         self.at = time.monotonic()
 
     def tick(self, games: int, final: bool = False) -> None:
-        if self.worker is None or games == self.sent or not (final or time.monotonic() - self.at > 2):
+        if self.worker is None or games == self.sent or not (final or time.monotonic() - self.at >= self.every):
             return
         self.worker.log_event(PROGRESS_TOPIC, {"games": games - self.sent})
         self.sent, self.at = games, time.monotonic()
@@ -540,7 +542,8 @@ def _client(opts: Options) -> tuple[Any, Any]:
     if opts.scheduler:
         return Client(opts.scheduler), None
     cluster = LocalCluster(n_workers=opts.workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+                           dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"})
+    # no dashboard; the scheduler's HTTP endpoints on a free port (its default, 8787, warns when another has it)
     return Client(cluster), cluster
 
 
@@ -594,9 +597,11 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
         client, cluster = _client(opts)
     last = [0.0]
 
+    every = float(os.environ.get("PLYBITS_PROGRESS_SECONDS", "2"))
+
     def games_read(event: tuple[float, dict[str, int]]) -> None:  # workers' progress, as games are read
         tally["read"] += event[1]["games"]
-        if time.monotonic() - last[0] > 2:
+        if time.monotonic() - last[0] >= every:
             last[0] = time.monotonic()
             report(tally)
 
@@ -819,29 +824,29 @@ def add_parser(commands: Any) -> None:
                               description=__doc__.split("\n\n")[0])
     verbs_ = top.add_subparsers(dest="dataset_command", required=True)
     enc = verbs_.add_parser("encode", help="encode game files (plain or .gz/.bz2/.xz/.zst) into a Parquet dataset",
-                            description="Encode game files into a Parquet dataset: one row a game (docs/dataset.md).",
-                            formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                            description="Encode game files into a Parquet dataset: one row a game (docs/dataset.md).")
     enc.add_argument("inputs", nargs="+", help="files or fsspec URLs of multi-game files (PGN, APGN, tokens) or of "
                      "NDJSON encode requests (.ndjson, .jsonl), one request a line")
     enc.add_argument("-o", "--output", required=True, help="the dataset directory")
-    enc.add_argument("--game", default="chess", choices=[g.name for g in registry.games()], help="the game")
+    enc.add_argument("--game", default="chess", choices=[g.name for g in registry.games()], help="the game (default: chess)")
     enc.add_argument("--scheme", help="the move scheme (default: rank when the game has it, else its seed scheme)")
     where = enc.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one a core)")
     where.add_argument("--scheduler", help="address of a Dask scheduler (tcp://host:8786)")
     enc.add_argument("--partition-bytes", type=int, default=PARTITION_BYTES,
-                     help="uncompressed text per partition (one Parquet file each)")
-    enc.add_argument("--max-plies", type=int, default=verbs.DEFAULT_MAX_PLIES, help="longest game read, in plies")
+                     help=f"uncompressed text per partition, one Parquet file each (default: {PARTITION_BYTES:,})")
+    enc.add_argument("--max-plies", type=int, default=verbs.DEFAULT_MAX_PLIES, help="longest game read, in plies; a longer one is an "
+                     f"error row (default: {verbs.DEFAULT_MAX_PLIES:,})")
     enc.add_argument("--fidelity", choices=verbs.FIDELITIES, default="full",
                      help="full: each row keeps its record whole (comments, clocks, NAGs, variations); "
-                          "moves: its moves and tags")
+                          "moves: its moves and tags (default: full)")
     enc.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     enc.set_defaults(handler=_encode_command)
     dec = verbs_.add_parser("decode", help="write every game of a dataset as records (PGN for chess)",
-                            description="Write every game of a finished dataset back as records, exactly as read.",
-                            formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                            description="Write every game of a finished dataset back as records, exactly as read.")
     dec.add_argument("dataset", help="the dataset directory")
-    dec.add_argument("-o", "--output", default="-", help="the file to write (-: standard output)")
+    dec.add_argument("-o", "--output", default="-", help="the file to write (default: -, standard output); "
+                     "left untouched when the dataset is missing or unfinished")
     dec.add_argument("--notation", help="the notation of the moves (default: the game's record notation, SAN for "
                      "chess)")
     dec.set_defaults(handler=_decode_command)

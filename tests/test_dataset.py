@@ -521,3 +521,42 @@ def test_a_truncated_gzip_keeps_the_games_before_the_cut(tmp_path: Path, schedul
     assert len(whole) // 3 < len(cut) < len(whole)
     assert [r["body"] for r in cut[:-1]] == [r["body"] for r in whole[: len(cut) - 1]]
     assert "truncated" in json.loads(cut[-1]["error"])["detail"] and cut[-1]["offset"] == whole[len(cut) - 1]["offset"]
+
+
+def test_cli_help_shows_each_option_and_its_default(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["dataset", "encode", "--help"], ["dataset", "decode", "--help"]):
+        with pytest.raises(SystemExit):
+            main(command)
+    text = " ".join(capsys.readouterr().out.split())
+    for shown in ("--game", "(default: chess)", "--partition-bytes", "(default: 33,554,432)", "--max-plies",
+                  "(default: 20,000)", "--fidelity", "(default: full)", "--notation", "(default: -, standard output)"):
+        assert shown in text
+
+
+def test_cli_encode_reports_games_as_they_go_without_a_port_warning(tmp_path: Path) -> None:
+    """The encode command on its own local cluster, with Dask's default dashboard port taken: no warning about
+    it, progress lines that count games read before any partition is written, and ``decode`` of a missing dataset
+    leaves an existing ``-o`` file as it was."""
+    taken = socket.socket()
+    try:
+        taken.bind(("127.0.0.1", 8787))
+        taken.listen()
+    except OSError:
+        pass  # another process has it: as good
+    try:
+        source = tmp_path / "g.pgn"
+        data = shared_data("chess", "twic0920.pgn").read_bytes()
+        source.write_bytes(data[:data.index(b"\n[Event ", 400_000) + 1])
+        env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}", "PLYBITS_PROGRESS_SECONDS": "0"}
+        done = subprocess.run([sys.executable, "-m", "app.cli", "dataset", "encode", str(source), "-o",
+                               str(tmp_path / "out"), "--workers", "1", "--scheme", "0x88"], env=env,
+                              capture_output=True, text=True, timeout=180)
+    finally:
+        taken.close()
+    assert done.returncode == 0, done.stderr
+    assert "in use" not in done.stderr and "dashboard" not in done.stderr.lower()
+    early = [line for line in done.stderr.splitlines() if "games read" in line and "partitions 0 written" in line]
+    assert early, done.stderr
+    (tmp_path / "old.pgn").write_text("keep me")
+    assert main(["dataset", "decode", str(tmp_path / "none"), "-o", str(tmp_path / "old.pgn")]) == 2
+    assert (tmp_path / "old.pgn").read_text() == "keep me"
