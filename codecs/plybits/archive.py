@@ -101,7 +101,8 @@ def _timestamp(v: Sequence[str]) -> tuple[Any, ...] | None:
     if not match or match[1] < "1000":
         return None
     try:
-        return (datetime(*map(int, match.groups()), tzinfo=timezone.utc),)
+        year, month, day, hour, minute, second = map(int, match.groups())
+        return (datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc),)
     except ValueError:
         return None
 
@@ -322,7 +323,7 @@ def tags_of(row: Mapping[str, Any], meta: Meta, section_tags: Mapping[str, str])
 
     :raises InvalidDataError: if they do not fit together.
     """
-    held = _held(row, meta)
+    held = column_tags(row, meta)
     order = json.loads(row["tag_order"])
     rest = iter(section_tags.items())
     tags: dict[str, str] = {}
@@ -366,7 +367,7 @@ def game_of(row: Mapping[str, Any], meta: Meta, *, max_plies: int = DEFAULT_MAX_
     section_tags: dict[str, str] = {}
     if parts.section is not None:
         notes, section_tags = read_section(scheme, start, moves, parts.section, max_plies=max_plies,
-                                           version=meta.scheme_version, final=final, context=_held(row, meta))
+                                           version=meta.scheme_version, final=final, context=column_tags(row, meta))
     return Game(parts, start, moves, final, notes, tags_of(row, meta, section_tags))
 
 
@@ -385,7 +386,7 @@ def container_of(row: Mapping[str, Any], meta: Meta, *, max_plies: int = DEFAULT
                                               {} if section is not None else game.tags, section))
 
 
-def _held(row: Mapping[str, Any], meta: Meta) -> dict[str, str]:
+def column_tags(row: Mapping[str, Any], meta: Meta) -> dict[str, str]:
     """The tags ``row``'s typed columns hold (a ``Date`` listed in ``tag_order`` with no ``date``: ``UTCDate``'s)."""
     held: dict[str, str] = {}
     for column in columns(meta.game):
@@ -457,5 +458,6 @@ def read_file(path: str, columns: Sequence[str] | None = None) -> pa.Table:
     return data
 
 
-__all__ = ["COLUMNS", "Body", "Column", "Game", "Meta", "columns", "container_of", "game_of", "moves_of", "ply_count", "read_body",
-           "read_file", "record_of", "row_of", "schema", "table", "tag_columns", "tags_of", "write_file"]
+__all__ = ["COLUMNS", "Body", "Column", "Game", "Meta", "column_tags", "columns", "container_of", "game_of",
+           "moves_of", "ply_count", "read_body", "read_file", "record_of", "row_of", "schema", "table", "tag_columns",
+           "tags_of", "write_file"]
