@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from plybits import container
 from plybits.annotations import Notes
-from plybits.errors import InvalidDataError, LimitExceededError
+from plybits.errors import InvalidDataError, LimitExceededError, UnknownCodecError
 from plybits.game import Position
 from plybits.records import DEFAULT_MAX_PLIES, FIDELITIES, decode, read_record
 from plybits.recordsection import SECTION_VERSION, read_section, write_section
@@ -136,10 +136,11 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
     "xiangqi": (*_COMMON, _text("Red"), _text("Black"), _text("RedTeam"), _text("BlackTeam"), _text("Result"),
                 _text("ECO", "eco"), _text("Opening"), _text("Termination"), _text("Variant")),
     "abalone": (*_COMMON, _text("White"), _text("Black"), _text("Result"), _text("Termination"), _text("Variant")),
-    "entropy": (*_COMMON, _text("Chaos"), _text("Order"), _text("Result"), _text("Termination")),
+    "entropy": (*_COMMON, _text("Result")),
 }
 """Each game's typed columns, tried in order: a tag goes to the first that types it (a lichess ``Site`` to
-``game_id``, any other to ``site``); a game not listed gets Event, Site, Date, Round and Result."""
+``game_id``, any other to ``site``); a game not listed gets Event, Site, Date, Round and Result (as New Entropy,
+whose records have no other usual tags)."""
 
 ROW_FIELDS = (pa.field("source", pa.string(), nullable=False), pa.field("number", pa.int64(), nullable=False),
               pa.field("offset", pa.int64(), nullable=False))
@@ -195,7 +196,10 @@ class Meta:
         raw = (arrow_schema.metadata or {}).get(META_KEY)
         if raw is None:
             raise InvalidDataError("not a plybits archive: no plybits.archive schema metadata")
-        meta = cls(**json.loads(raw))
+        try:
+            meta = cls(**json.loads(raw))
+        except (TypeError, ValueError) as err:
+            raise InvalidDataError(f"unreadable plybits.archive schema metadata: {err}") from None
         if meta.format != FORMAT_VERSION:
             raise InvalidDataError(f"archive format {meta.format} is not supported (this build reads {FORMAT_VERSION})")
         return meta
@@ -238,7 +242,7 @@ def row_of(meta: Meta, *, record: str | None = None, moves: Sequence[str] | None
     """
     fidelity = fidelity or ("moves" if record is None else meta.fidelity)
     if fidelity not in FIDELITIES:
-        raise InvalidDataError(f"unknown fidelity {fidelity!r}; known: {', '.join(FIDELITIES)}")
+        raise UnknownCodecError(f"unknown fidelity {fidelity!r}; known: {', '.join(FIDELITIES)}")
     full = fidelity == "full"
     scheme = meta.coder()
     stepper = scheme.step_encoder()
