@@ -32,8 +32,8 @@ import pyarrow as pa
 from plybits import container
 from plybits.annotations import Notes
 from plybits.errors import InvalidDataError, LimitExceededError, UnknownCodecError
-from plybits.game import Position
-from plybits.records import DEFAULT_MAX_PLIES, FIDELITIES, decode, read_record
+from plybits.game import Position, Record
+from plybits.records import DEFAULT_MAX_PLIES, FIDELITIES, check_notation, decode, read_record
 from plybits.recordsection import SECTION_VERSION, read_section, write_section
 from plybits.registry import AnyScheme, get_game, get_scheme
 
@@ -405,14 +405,32 @@ def column_tags(row: Mapping[str, Any], meta: Meta) -> dict[str, str]:
 def record_of(row: Mapping[str, Any], meta: Meta, *, notation: str | None = None,
               max_plies: int = DEFAULT_MAX_PLIES) -> str:
     """The record's text (PGN for chess) exactly as ``plybits decode --format record`` writes the row's container:
-    every tag in order, comment, clock, evaluation, NAG and variation of a full-fidelity row.
+    every tag in order, comment, clock, evaluation, NAG and variation of a full-fidelity row. The moves are decoded
+    and written in one replay; a record with variations goes through :func:`container_of` (they are written from
+    the positions where they branch).
 
-    :raises InvalidDataError: on corrupt data.
+    :raises InvalidDataError: on corrupt data; :raises UnknownCodecError: on a notation not the game's.
     """
-    text = decode(container_of(row, meta, max_plies=max_plies), notation=notation, max_plies=max_plies,
-                  format="record").record
-    assert text is not None
-    return text
+    scheme = meta.coder()
+    game = get_game(meta.game)
+    check_notation(game, notation)
+    parts = read_body(row["body"], meta, max_plies=max_plies)
+    start = _start(parts, meta)
+    final = start.copy()
+    moves, texts = scheme.decode_texts(final, parts.payload, parts.plies, meta.scheme_version, notation)
+    notes: Notes[Any] | None = None
+    section_tags: dict[str, str] = {}
+    if parts.section is not None:
+        notes, section_tags = read_section(scheme, start, moves, parts.section, max_plies=max_plies,
+                                           version=meta.scheme_version, final=final, context=column_tags(row, meta))
+    if notes is not None and any(step.variations for step in notes.steps):
+        text = decode(container_of(row, meta, max_plies=max_plies), notation=notation, max_plies=max_plies,
+                      format="record").record
+        assert text is not None
+        return text
+    kept = notes if parts.flags & FLAG_NOTES else None  # no variations: the notes are the same in any notation
+    return game.write_record(Record(moves=texts, start=parts.start, tags=tags_of(row, meta, section_tags),
+                                    notes=kept), notation)
 
 
 # --- tables and files ----------------------------------------------------------------------------------------
