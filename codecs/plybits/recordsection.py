@@ -1182,13 +1182,26 @@ class _Cursor:
         return position
 
 
+def _known(state: _State, context: dict[str, str] | None) -> _State:
+    """``state`` predicting from ``context``: tags kept outside the section (a dataset's columns), as if it had read
+    them (``Result`` for the result token, ``TimeControl`` for the clocks, a date for the next, an Elo for the other)."""
+    for name, value in (context or {}).items():
+        state.tags[name] = value
+        kind = _TAG_KIND.get(name, _KIND_TEXT)
+        if kind == _TYPED_KINDS.index(dictionary.TIME_CONTROL) and (match := _TIME_CONTROL_RE.fullmatch(value)):
+            state.base_ms, state.increment_ms = int(match[1]) * 1000, int(match[2]) * 1000
+        elif kind == _TYPED_KINDS.index(dictionary.DATE) and _DATE_RE.fullmatch(value):
+            state.last_date = value
+    return state
+
+
 def _write(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str],
-    costs: dict[str, float] | None = None, final: _Final | None = None,
+    costs: dict[str, float] | None = None, final: _Final | None = None, context: dict[str, str] | None = None,
 ) -> bytes:
     final = final if final is not None else _Final(start, moves, None)
     coder = Writer(costs)
-    writer = _NotesWriter(coder, scheme, _State(final, len(moves)))
+    writer = _NotesWriter(coder, scheme, _known(_State(final, len(moves)), context))
     writer.tags(tags)
     writer.result(notes.result)
     writer.comments(notes.comments, -1, 7)
@@ -1198,37 +1211,39 @@ def _write(
 
 def write_section(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str], *,
-    final: Position[Any] | None = None,
+    final: Position[Any] | None = None, context: dict[str, str] | None = None,
 ) -> bytes:
     """The record section of a full-fidelity container: the tags and everything in ``notes``.
 
     ``moves`` are the mainline (legal, played from ``start``, which is not changed; ``final``, when given, the
     position after them, which spares replaying them); variations are coded with ``scheme`` from the position
-    where they branch.
+    where they branch. ``context``: tags the record has that are kept elsewhere (an archive's typed columns,
+    :mod:`plybits.archive`): not written, but predicted from as if they were; the reader must be given the same.
 
     :raises InvalidRecordError: if ``notes`` does not fit ``moves`` (a step count that is neither 0 nor the
         number of moves) or holds text that UTF-8 cannot store.
     :raises LimitExceededError: if a text, count, number or nesting is over the section's limits.
     """
-    return _write(scheme, start, moves, notes, tags, final=_Final(start, moves, final))
+    return _write(scheme, start, moves, notes, tags, final=_Final(start, moves, final), context=context)
 
 
 def section_costs(
-    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str]
+    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str],
+    context: dict[str, str] | None = None,
 ) -> tuple[bytes, dict[str, float]]:
     """:func:`write_section`'s section and where its bits go: bits by :data:`TOPICS` (for benchmarks)."""
     costs: dict[str, float] = {}
-    return _write(scheme, start, moves, notes, tags, costs), costs
+    return _write(scheme, start, moves, notes, tags, costs, context=context), costs
 
 
 def read_section(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], data: bytes, *, max_plies: int,
-    version: int | None = None, final: Position[Any] | None = None,
+    version: int | None = None, final: Position[Any] | None = None, context: dict[str, str] | None = None,
 ) -> tuple[Notes[Any], dict[str, str]]:
     """The notes and tags of a record section that :func:`write_section` made for ``moves`` played from ``start``
     (not changed; ``final``, when given, the position after them); ``version`` is the container's scheme version
     (default: ``scheme.version``), under which its variations are decoded, and at most ``max_plies`` variation
-    plies are read.
+    plies are read; ``context``: the tags :func:`write_section` was given as context (they are not returned).
 
     :raises InvalidDataError: on anything that is not a section :func:`write_section` made.
     """
@@ -1237,7 +1252,7 @@ def read_section(
     if data[0] != SECTION_VERSION:
         raise InvalidDataError(f"record section version {data[0]} is not supported (this build reads {SECTION_VERSION})")
     after = _Final(start, moves, final)
-    reader = _NotesReader(Reader(data[1:]), scheme, _State(after, len(moves)), max_plies,
+    reader = _NotesReader(Reader(data[1:]), scheme, _known(_State(after, len(moves)), context), max_plies,
                           scheme.version if version is None else version)
     try:
         tags = reader.tags({})
