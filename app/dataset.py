@@ -37,6 +37,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pydantic import ValidationError
 
+from app import query
 from app.batchcore import Refused, line_request
 from app.cli import ByteSource, Decompressed, ZstdReader
 from app.errors import internal_problem, problem_body, validation_problem
@@ -814,6 +815,7 @@ def add_parser(commands: Any) -> None:
     inf = verbs_.add_parser("info", help="summary of a dataset, as JSON")
     inf.add_argument("dataset")
     inf.set_defaults(handler=lambda args: _print(info(args.dataset)))
+    query.add_parser(verbs_)
 
 
 def _print(value: dict[str, Any]) -> int:
