@@ -42,55 +42,25 @@ from app.batchcore import Refused, line_request
 from app.cli import ByteSource, Decompressed, ZstdReader
 from app.errors import internal_problem, problem_body, validation_problem
 from app.models import EncodeRequest
-from plybits import registry
+from plybits import archive, registry
 from plybits import records as verbs
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError, PlybitsError
-from plybits.game import Record
 from plybits.pgntext import RecordCuts
 from plybits.streams import line_text, split_stream
-from plybits.text import decimal
 
 COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
 """Suffixes of the compressed streams read once (not seekable)."""
 MANIFEST = "_manifest.json"
+MANIFEST_VERSION = 3
+"""Version 3: the rows of :mod:`plybits.archive`, parts staged until the job is complete."""
 PARTITION_BYTES = 32 << 20
 """Default size of a partition, in bytes of uncompressed text (whole games, so a little more)."""
 MAX_GAME_BYTES = 16 << 20
 """Longest game read; a longer one is an error row."""
 
-TAG_COLUMNS: tuple[str, ...] = (
-    "Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo", "TimeControl", "ECO",
-    "Termination", "Variant", "Red", "RedTeam", "BlackTeam",
-)
-"""The tags given their own column (the common PGN ones; xiangqi's Red and teams; Abalone's layout is Variant)."""
-INT_TAGS = frozenset({"WhiteElo", "BlackElo"})
-"""Tags typed as integers; a value that is not one stays in the ``tags`` map, its column null."""
-
-
-def _column_name(tag: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(tag)).replace("e_c_o", "eco")
-
-
-SCHEMA = pa.schema(
-    [
-        pa.field("source", pa.string(), nullable=False),
-        pa.field("number", pa.int64(), nullable=False),
-        pa.field("offset", pa.int64(), nullable=False),
-        *[pa.field(_column_name(t), pa.int32() if t in INT_TAGS else pa.string()) for t in TAG_COLUMNS],
-        pa.field("tags", pa.map_(pa.string(), pa.string())),
-        pa.field("game", pa.string(), nullable=False),
-        pa.field("scheme", pa.string()),
-        pa.field("plies", pa.int32()),
-        pa.field("start", pa.string()),
-        pa.field("final_position", pa.string()),
-        pa.field("status", pa.string()),
-        pa.field("container", pa.binary()),
-        pa.field("error", pa.string()),
-    ]
-)
-"""The dataset's columns: ``number`` is the game's 1-based number in its source, ``offset`` the byte offset of
-its first line (in the uncompressed text); ``status`` and ``error`` are JSON (``error`` null when the game went
-through)."""
+STAGING = "_staging"
+"""Where a job writes its part files until every one is there (a reader of ``DIR/*.parquet``, or of the directory:
+pyarrow and Spark skip ``_`` names, sees none of them); moved into the dataset directory at completion."""
 
 
 # --- games in a byte stream --------------------------------------------------------------------------------
@@ -211,30 +181,29 @@ def seam_ok(records: RecordCuts, cuts: bool, lookahead: bytes | None) -> bool:
 # --- one partition: whole games in, an Arrow table out -------------------------------------------------------
 
 
-def _row(source: str, number: int, offset: int, game_name: str, scheme: str, record: str | PlybitsError,
-         max_plies: int, fidelity: str = "full", request: Any = None) -> dict[str, Any]:
-    """One game's row: from ``record`` (a record text, or the error reading it), or from ``request`` (an NDJSON
-    line's request object, or its :class:`app.batchcore.Refused` problem) when given; ``fidelity`` is the job's:
-    a line's own wins, and a line of moves without one gets the API's default."""
-    row: dict[str, Any] = {"source": source, "number": number, "offset": offset, "game": game_name}
+def _row(source: str, number: int, offset: int, meta: archive.Meta, record: str | PlybitsError, max_plies: int,
+         request: Any = None) -> dict[str, Any]:
+    """One game's row (:mod:`plybits.archive`): from ``record`` (a record text, or the error reading it), or from
+    ``request`` (an NDJSON line's request object, or its :class:`app.batchcore.Refused` problem) when given; a line
+    of moves without a fidelity gets the API's default, one with a record the job's."""
+    row: dict[str, Any] = {"source": source, "number": number, "offset": offset}
     try:
         if request is not None:
             if isinstance(request, Refused):
                 row["error"] = json.dumps(request.problem, sort_keys=True)
                 return row
             body = EncodeRequest.model_validate(request)
-            row["game"] = body.game
-            encoded = verbs.encode(body.game, body.scheme, moves=body.moves, record=body.record,
-                                   notation=body.notation, start=body.start, tags=body.tags, max_plies=max_plies,
-                                   fidelity=body.fidelity or (fidelity if body.record is not None else None))
+            if (body.game, registry.get_scheme(body.game, body.scheme or meta.scheme).name) != (meta.game, meta.scheme):
+                raise InvalidRecordError(f"this dataset holds {meta.game}/{meta.scheme} games; a line asking for "
+                                         f"{body.game}/{body.scheme or meta.scheme} belongs in a dataset of its own "
+                                         "(--game, --scheme)")
+            row.update(archive.row_of(meta, moves=body.moves, record=body.record, notation=body.notation,
+                                      start=body.start, tags=body.tags, max_plies=max_plies,
+                                      fidelity=body.fidelity or (meta.fidelity if body.record is not None else None)))
         elif isinstance(record, PlybitsError):
             raise record
         else:
-            encoded = verbs.encode(game_name, scheme, record=record, max_plies=max_plies, fidelity=fidelity)
-        _tag_columns(row, encoded.tags)
-        final = registry.get_game(encoded.game).position(encoded.final_position)
-        row.update(scheme=encoded.scheme, plies=encoded.plies, final_position=encoded.final_position,
-                   status=json.dumps(final.status(), sort_keys=True), container=encoded.data, start=encoded.start)
+            row.update(archive.row_of(meta, record=record, max_plies=max_plies))
     except PlybitsError as err:
         row["error"] = json.dumps(problem_body(err), sort_keys=True)
     except ValidationError as err:
@@ -242,59 +211,76 @@ def _row(source: str, number: int, offset: int, game_name: str, scheme: str, rec
     except Exception as err:  # a bug in a codec costs its game, never the partition
         row["error"] = json.dumps(internal_problem(err), sort_keys=True)
     if row.get("error") is not None and request is None and isinstance(record, str):
-        try:  # a failed game keeps the tags it has, when its record reads at all
-            _tag_columns(row, registry.get_game(game_name).parse_record(record).tags)
+        try:  # a failed game keeps the typed tags it has, when its record reads at all
+            row.update(archive.tag_columns(meta.game, registry.get_game(meta.game).parse_record(record).tags)[0])
         except Exception:
             pass
     return row
 
 
-def _tag_columns(row: dict[str, Any], tags: dict[str, str]) -> None:
-    """Put ``tags`` in ``row``: the typed columns, the rest in the ``tags`` map."""
-    rest = dict(tags)
-    for tag in TAG_COLUMNS:
-        value = rest.get(tag)
-        if value is None:
-            continue
-        if tag not in INT_TAGS:
-            row[_column_name(tag)] = rest.pop(tag)
-        elif (number := decimal(value.strip())) is not None:
-            row[_column_name(tag)] = number
-            del rest[tag]
-    row["tags"] = sorted(rest.items())
-
-
 def games_table(game_name: str, scheme: str, source: str, pieces_: Iterable[Piece], first_number: int = 1, *,
                 cut: str | None = None, max_plies: int = verbs.DEFAULT_MAX_PLIES, fidelity: str = "full",
                 ndjson: bool = False) -> pa.Table:
-    """One Arrow table (:data:`SCHEMA`) of the games of ``pieces_``: one row per game read, numbered from
-    ``first_number``; a game that fails is a row with its ``error``. ``cut``: the input ended inside the last
-    piece (a truncated stream), which becomes an error row with that detail. ``ndjson``: each piece is a line
-    holding an encode request (``game_name`` and ``scheme`` are its defaults), read as the batch endpoints read it.
+    """One Arrow table (:func:`plybits.archive.schema`, its :class:`~plybits.archive.Meta` in the schema) of the
+    games of ``pieces_``: one row per game read, numbered from ``first_number``; a game that fails is a row with
+    its ``error``. ``cut``: the input ended inside the last piece (a truncated stream), which becomes an error row
+    with that detail. ``ndjson``: each piece is a line holding an encode request, read as the batch endpoints read
+    it (``game_name`` and ``scheme`` are its defaults; a line asking for another is an error row). Progress (games
+    read) is reported to the Dask client every few seconds when run on a worker.
     """
+    meta = archive.Meta.of(game_name, scheme, fidelity)
     rows: list[dict[str, Any]] = []
     listed = list(pieces_)
     number = first_number
     defaults = {"game": game_name, "scheme": scheme}
+    progress = _Progress()
     for index, piece in enumerate(listed):
+        progress.tick(len(rows))
         if cut is not None and index == len(listed) - 1:
             problem: PlybitsError = InvalidRecordError(f"input ends inside this game (a truncated or corrupt stream): {cut}")
-            rows.append(_row(source, number, piece.offset, game_name, scheme, problem, max_plies))
+            rows.append(_row(source, number, piece.offset, meta, problem, max_plies))
         elif ndjson and piece.size <= MAX_GAME_BYTES:
             request = line_request("encode", piece.lines[0], defaults)
-            rows.append(_row(source, number, piece.offset, game_name, scheme, "", max_plies, fidelity, request))
+            rows.append(_row(source, number, piece.offset, meta, "", max_plies, request))
         elif ndjson:
             problem = LimitExceededError(f"line of more than {MAX_GAME_BYTES} bytes is over the limit")
-            rows.append(_row(source, number, piece.offset, game_name, scheme, problem, max_plies))
+            rows.append(_row(source, number, piece.offset, meta, problem, max_plies))
         else:
             for record in piece_records(game_name, piece):
-                rows.append(_row(source, number, piece.offset, game_name, scheme, record, max_plies, fidelity))
+                rows.append(_row(source, number, piece.offset, meta, record, max_plies))
                 number += 1
             continue
         number += 1
     if cut is not None and not listed:
-        rows.append(_row(source, number, 0, game_name, scheme, InvalidRecordError(f"input is cut (a truncated or corrupt stream): {cut}"), max_plies))
-    return pa.Table.from_pylist(rows, schema=SCHEMA)
+        rows.append(_row(source, number, 0, meta, InvalidRecordError(f"input is cut (a truncated or corrupt stream): {cut}"), max_plies))
+    progress.tick(len(rows), final=True)
+    return archive.table(rows, meta)
+
+
+PROGRESS_TOPIC = "plybits-dataset-games"
+"""The Dask event topic workers report games read on (``{"games": n}``, n since the last report)."""
+
+
+class _Progress:
+    """Games read on a Dask worker, reported to the client (:data:`PROGRESS_TOPIC`) at most every
+    ``PLYBITS_PROGRESS_SECONDS`` (default 2)."""
+
+    def __init__(self) -> None:
+        self.every = float(os.environ.get("PLYBITS_PROGRESS_SECONDS", "2"))
+        try:
+            from distributed import get_worker
+
+            self.worker: Any = get_worker()
+        except (ImportError, ValueError):
+            self.worker = None
+        self.sent = 0
+        self.at = time.monotonic()
+
+    def tick(self, games: int, final: bool = False) -> None:
+        if self.worker is None or games == self.sent or not (final or time.monotonic() - self.at >= self.every):
+            return
+        self.worker.log_event(PROGRESS_TOPIC, {"games": games - self.sent})
+        self.sent, self.at = games, time.monotonic()
 
 
 # --- partitions ------------------------------------------------------------------------------------------
@@ -360,19 +346,23 @@ def built_count(built: Built) -> tuple[int, bool]:
 
 
 def write_partition(built: Built, first_number: int, out: str) -> dict[str, Any]:
-    """Number a built partition's rows from ``first_number`` and write its Parquet file ``out/NAME.parquet``,
-    atomically; its summary (also kept in the file's metadata)."""
+    """Number a built partition's rows from ``first_number`` and write its Parquet file
+    ``out/_staging/NAME.parquet`` (moved into ``out`` when the whole job is done), atomically; its summary (also
+    kept in the file's metadata)."""
     began = time.monotonic()
     part, table = built.part, built.table
     index = table.schema.get_field_index("number")
-    table = table.set_column(index, SCHEMA.field("number"), pc.add(table.column(index), first_number))
+    table = table.set_column(index, table.schema.field("number"), pc.add(table.column(index), first_number))
     summary = {"name": part.name, "source": part.source, "rows": table.num_rows,
                "errors": table.num_rows - table.column("error").null_count, "first_number": first_number,
                "start": part.start, "end": part.end}
-    table = table.replace_schema_metadata({b"plybits": json.dumps(summary, sort_keys=True).encode()})
-    final = os.path.join(out, part.name + ".parquet")
-    temp = os.path.join(out, f".{part.name}.{uuid.uuid4().hex}.tmp")
-    pq.write_table(table, temp, compression="zstd")
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           b"plybits": json.dumps(summary, sort_keys=True).encode()})
+    staging = os.path.join(out, STAGING)
+    os.makedirs(staging, exist_ok=True)
+    final = os.path.join(staging, part.name + ".parquet")
+    temp = os.path.join(staging, f".{part.name}.{uuid.uuid4().hex}.tmp")
+    archive.write_file(table, temp)
     os.replace(temp, final)
     return {**summary, "bytes": os.path.getsize(final), "seconds": time.monotonic() - began}
 
@@ -553,7 +543,8 @@ def _client(opts: Options) -> tuple[Any, Any]:
     if opts.scheduler:
         return Client(opts.scheduler), None
     cluster = LocalCluster(n_workers=opts.workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+                           dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"})
+    # no dashboard; the scheduler's HTTP endpoints on a free port (its default, 8787, warns when another has it)
     return Client(cluster), cluster
 
 
@@ -570,50 +561,84 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
     :raises PartitionFailed: if a partition's task failed on every worker that tried it.
     """
     registry.get_scheme(opts.game, opts.scheme)
+    opts = replace(opts, inputs=[_absolute(url) for url in opts.inputs])  # one spelling of each input
     for url in opts.inputs:  # before any cluster starts
         fs, path = fsspec.core.url_to_fs(url)
         if not fs.isfile(path):
             raise FileNotFoundError(f"no such input file: {url}")
     os.makedirs(opts.out, exist_ok=True)
-    params = {"inputs": opts.inputs, "game": opts.game, "scheme": opts.scheme, "partition_bytes": opts.partition_bytes,
-              "max_plies": opts.max_plies, "fidelity": opts.fidelity}
-    manifest: dict[str, Any] = {"version": 2, **params, "partitions": {}, "sources": {}}
+    params = {"inputs": opts.inputs, "game": opts.game, "scheme": opts.scheme,
+              "partition_bytes": opts.partition_bytes, "max_plies": opts.max_plies, "fidelity": opts.fidelity}
+    manifest: dict[str, Any] = {"version": MANIFEST_VERSION, **params, "partitions": {}, "sources": {}}
     if os.path.exists(_manifest_path(opts.out)):
         old = read_manifest(opts.out)
         if {k: old.get(k) for k in params} != params or old.get("version") != manifest["version"]:
             raise InvalidRecordError(f"{opts.out!r} holds a dataset of other inputs or settings; use a new directory")
         manifest = old
-    for stale in os.listdir(opts.out):  # temporary files of partitions cut short by a killed run
+    staging = os.path.join(opts.out, STAGING)
+    os.makedirs(staging, exist_ok=True)
+    for stale in os.listdir(staging):  # temporary files of partitions cut short by a killed run
         if stale.startswith(".part-") and stale.endswith(".tmp"):
-            os.remove(os.path.join(opts.out, stale))
+            os.remove(os.path.join(staging, stale))
     for name in list(manifest["partitions"]):
-        if not os.path.exists(os.path.join(opts.out, name + ".parquet")):
+        if _part_file(opts.out, name) is None:
             del manifest["partitions"][name]
-    for file in os.listdir(opts.out):  # written before the client that asked for it was killed: kept as it is
-        name = file.removesuffix(".parquet")
-        if file.startswith("part-") and file.endswith(".parquet") and name not in manifest["partitions"]:
-            manifest["partitions"][name] = file_summary(os.path.join(opts.out, file))
+    for folder in (opts.out, staging):  # written before the client that asked for it was killed: kept as it is
+        for file in os.listdir(folder):
+            name = file.removesuffix(".parquet")
+            if file.startswith("part-") and file.endswith(".parquet") and name not in manifest["partitions"]:
+                manifest["partitions"][name] = file_summary(os.path.join(folder, file))
     manifest["complete"] = False
     _write_manifest(opts.out, manifest)
     tally = {"rows": 0, "errors": 0, "done": 0, "skipped": len(manifest["partitions"]), "submitted": 0,
-             "started": time.monotonic()}
+             "read": 0, "started": time.monotonic()}
     own = client is None
     cluster = None
     if own:
         client, cluster = _client(opts)
+    last = [0.0]
+
+    every = float(os.environ.get("PLYBITS_PROGRESS_SECONDS", "2"))
+
+    def games_read(event: tuple[float, dict[str, int]]) -> None:  # workers' progress, as games are read
+        tally["read"] += event[1]["games"]
+        if time.monotonic() - last[0] >= every:
+            last[0] = time.monotonic()
+            report(tally)
+
+    client.subscribe_topic(PROGRESS_TOPIC, games_read)
     try:
         run = _Run(client, opts, manifest, tally, report)
         for source_index, url in enumerate(opts.inputs):
             run.source(url, plan(url, source_index, opts))
         run.drain(0)
     finally:
+        client.unsubscribe_topic(PROGRESS_TOPIC)
         if own:
             client.close()
             if cluster is not None:
                 cluster.close()
+    for name in sorted(manifest["partitions"]):  # the whole set appears at once (a run of renames)
+        path = os.path.join(staging, name + ".parquet")
+        if os.path.exists(path):
+            os.replace(path, os.path.join(opts.out, name + ".parquet"))
+    os.rmdir(staging)
     manifest["complete"] = True
     _write_manifest(opts.out, manifest)
     return manifest
+
+
+def _absolute(url: str) -> str:
+    """A local input's absolute path (the same input however it was spelled); a URL as given."""
+    return url if "://" in url else os.path.abspath(url)
+
+
+def _part_file(out: str, name: str) -> str | None:
+    """Where partition ``name``'s file is (the dataset directory, or its staging directory), if anywhere."""
+    for path in (os.path.join(out, name + ".parquet"), os.path.join(out, STAGING, name + ".parquet")):
+        if os.path.exists(path):
+            return path
+    return None
 
 
 @dataclass
@@ -745,7 +770,7 @@ def plan(url: str, source_index: int, opts: Options) -> Iterator[Partition]:
 def dataset_files(out: str) -> list[str]:
     """The partition files of a finished dataset, in source order.
 
-    :raises InvalidRecordError: if the dataset is not complete (a partition missing).
+    :raises InvalidRecordError: if ``out`` is not a dataset, or not complete (a job not finished, a file missing).
     """
     manifest = read_manifest(out)
     names = sorted(manifest["partitions"])
@@ -756,34 +781,42 @@ def dataset_files(out: str) -> list[str]:
 
 
 def decode_dataset(out: str, sink: IO[str], notation: str | None = None) -> tuple[int, int]:
-    """Write every game of a dataset as a record of its game (PGN for chess), in source order, whole (comments,
-    NAGs, variations) from full-fidelity containers; ``(games, errors)``: rows with an error are counted, not
-    written."""
+    """Write every game of a dataset as a record of its game (PGN for chess), in source order, exactly as encoded
+    (:func:`plybits.archive.record_of`); ``(games, errors)``: rows with an error are counted, not written."""
     games = errors = 0
     for path in dataset_files(out):
-        table = pq.read_table(path, columns=["container", "error"])
+        table = archive.read_file(path)
+        meta = archive.Meta.from_schema(table.schema)
         for row in table.to_pylist():
             if row["error"] is not None:
                 errors += 1
                 continue
-            text = verbs.decode(row["container"], notation=notation, format="record").record
-            assert text is not None
-            sink.write(text.rstrip("\n") + "\n\n")
+            sink.write(archive.record_of(row, meta, notation=notation).rstrip("\n") + "\n\n")
             games += 1
     return games, errors
 
 
 def info(out: str) -> dict[str, Any]:
-    """Summary of a dataset: sources, partitions, games, errors, bytes."""
+    """Summary of a dataset: sources, game, scheme, fidelity, completeness, partitions, games, errors, bytes."""
     manifest = read_manifest(out)
     parts = manifest["partitions"].values()
+    games = sum(p["rows"] for p in parts)
+    size = sum(p["bytes"] for p in parts)
     return {"inputs": manifest["inputs"], "game": manifest["game"], "scheme": manifest["scheme"],
-            "complete": bool(manifest.get("complete")), "partitions": len(manifest["partitions"]),
-            "games": sum(p["rows"] for p in parts), "errors": sum(p["errors"] for p in parts),
-            "bytes": sum(p["bytes"] for p in parts)}
+            "fidelity": manifest.get("fidelity", "full"), "complete": bool(manifest.get("complete")),
+            "partitions": len(manifest["partitions"]), "games": games, "errors": sum(p["errors"] for p in parts),
+            "bytes": size, "bytes_per_game": round(size / games, 1) if games else None}
 
 
 # --- the command ---------------------------------------------------------------------------------------
+
+
+def default_scheme(game: str) -> str:
+    """The scheme a dataset of ``game`` gets by default: ``rank`` when the game has it, else its seed scheme."""
+    try:
+        return registry.get_scheme(game, "rank").name
+    except PlybitsError:
+        return verbs.seed_scheme(game)
 
 
 def add_parser(commands: Any) -> None:
@@ -791,29 +824,35 @@ def add_parser(commands: Any) -> None:
     top = commands.add_parser("dataset", help="whole archives to a Parquet dataset and back, on Dask",
                               description=__doc__.split("\n\n")[0])
     verbs_ = top.add_subparsers(dest="dataset_command", required=True)
-    enc = verbs_.add_parser("encode", help="encode game files (plain or .gz/.bz2/.xz/.zst) into a Parquet dataset")
+    enc = verbs_.add_parser("encode", help="encode game files (plain or .gz/.bz2/.xz/.zst) into a Parquet dataset",
+                            description="Encode game files into a Parquet dataset: one row a game (docs/dataset.md).")
     enc.add_argument("inputs", nargs="+", help="files or fsspec URLs of multi-game files (PGN, APGN, tokens) or of "
                      "NDJSON encode requests (.ndjson, .jsonl), one request a line")
     enc.add_argument("-o", "--output", required=True, help="the dataset directory")
-    enc.add_argument("--game", default="chess")
-    enc.add_argument("--scheme", help="the scheme (default: the game's seed scheme)")
+    enc.add_argument("--game", default="chess", choices=[g.name for g in registry.games()], help="the game (default: chess)")
+    enc.add_argument("--scheme", help="the move scheme (default: rank when the game has it, else its seed scheme)")
     where = enc.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one a core)")
     where.add_argument("--scheduler", help="address of a Dask scheduler (tcp://host:8786)")
-    enc.add_argument("--partition-bytes", type=int, default=PARTITION_BYTES, help="text per partition")
-    enc.add_argument("--max-plies", type=int, default=verbs.DEFAULT_MAX_PLIES)
+    enc.add_argument("--partition-bytes", type=int, default=PARTITION_BYTES,
+                     help=f"uncompressed text per partition, one Parquet file each (default: {PARTITION_BYTES:,})")
+    enc.add_argument("--max-plies", type=int, default=verbs.DEFAULT_MAX_PLIES, help="longest game read, in plies; a longer one is an "
+                     f"error row (default: {verbs.DEFAULT_MAX_PLIES:,})")
     enc.add_argument("--fidelity", choices=verbs.FIDELITIES, default="full",
-                     help="full: each container keeps its record whole (comments, clocks, NAGs, variations); "
-                          "moves: its moves and tags")
-    enc.add_argument("-q", "--quiet", action="store_true")
+                     help="full: each row keeps its record whole (comments, clocks, NAGs, variations); "
+                          "moves: its moves and tags (default: full)")
+    enc.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     enc.set_defaults(handler=_encode_command)
-    dec = verbs_.add_parser("decode", help="write every game of a dataset as records (PGN for chess)")
-    dec.add_argument("dataset")
-    dec.add_argument("-o", "--output", default="-")
-    dec.add_argument("--notation")
+    dec = verbs_.add_parser("decode", help="write every game of a dataset as records (PGN for chess)",
+                            description="Write every game of a finished dataset back as records, exactly as read.")
+    dec.add_argument("dataset", help="the dataset directory")
+    dec.add_argument("-o", "--output", default="-", help="the file to write (default: -, standard output); "
+                     "left untouched when the dataset is missing or unfinished")
+    dec.add_argument("--notation", help="the notation of the moves (default: the game's record notation, SAN for "
+                     "chess)")
     dec.set_defaults(handler=_decode_command)
     inf = verbs_.add_parser("info", help="summary of a dataset, as JSON")
-    inf.add_argument("dataset")
+    inf.add_argument("dataset", help="the dataset directory")
     inf.set_defaults(handler=lambda args: _print(info(args.dataset)))
     query.add_parser(verbs_)
 
@@ -824,15 +863,15 @@ def _print(value: dict[str, Any]) -> int:
 
 
 def _encode_command(args: argparse.Namespace) -> int:
-    scheme = args.scheme or verbs.seed_scheme(args.game)
+    scheme = args.scheme or default_scheme(args.game)
     opts = Options(list(args.inputs), args.output, args.game, scheme, args.partition_bytes, args.workers,
                    args.scheduler, args.max_plies, args.fidelity)
 
     def report(t: dict[str, Any]) -> None:
         if not args.quiet:
-            rate = t["rows"] / max(time.monotonic() - t["started"], 1e-9)
-            print(f"partitions {t['done']} done ({t['skipped']} skipped), {t['rows']} games, {t['errors']} errors, "
-                  f"{rate:,.0f} games/s", file=sys.stderr)
+            rate = t["read"] / max(time.monotonic() - t["started"], 1e-9)
+            print(f"{t['read']:,} games read ({rate:,.0f} games/s); partitions {t['done']} written "
+                  f"({t['skipped']} skipped), {t['rows']:,} games, {t['errors']} errors", file=sys.stderr)
 
     began = time.monotonic()
     try:
@@ -849,8 +888,10 @@ def _encode_command(args: argparse.Namespace) -> int:
 
 
 def _decode_command(args: argparse.Namespace) -> int:
+    manifest = read_manifest(args.dataset)
+    dataset_files(args.dataset)  # a missing or unfinished dataset is refused before -o is touched
     if args.notation is not None:
-        verbs.check_notation(registry.get_game(read_manifest(args.dataset)["game"]), args.notation)
+        verbs.check_notation(registry.get_game(manifest["game"]), args.notation)
     sink: IO[str] = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")  # noqa: SIM115
     try:
         games, errors = decode_dataset(args.dataset, sink, args.notation)
@@ -861,4 +902,4 @@ def _decode_command(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["SCHEMA", "Options", "Partition", "decode_dataset", "encode_dataset", "games_table", "info", "pieces"]
+__all__ = ["Options", "Partition", "decode_dataset", "encode_dataset", "games_table", "info", "pieces"]

@@ -149,22 +149,38 @@ def main() -> None:
         "(target >= 1.8x). Dataset size: "
         f"{two['bytes']:,} bytes of Parquet ({two['bytes'] / sizes[1]:.2f}x the `.pgn.zst`); errors: {two['errors']}.",
         "",
-        f"Whole run: {time.monotonic() - began:.0f} s; load average (1, 5, 15 min) before "
-        f"{' '.join(f'{x:.2f}' for x in load_before)}, after {' '.join(f'{x:.2f}' for x in load_after)} "
-        f"({os.cpu_count()} cores).",
+        whole_run(began, load_before, load_after),
     ]
+    publish("dataset", lines, args.write)
+
+
+def whole_run(began: float, load_before: tuple[float, ...], load_after: tuple[float, ...]) -> str:
+    """The line that closes a benchmark's section: its seconds and the load around it."""
+    return (f"Whole run: {time.monotonic() - began:.0f} s; load average (1, 5, 15 min) before "
+            f"{' '.join(f'{x:.2f}' for x in load_before)}, after {' '.join(f'{x:.2f}' for x in load_after)} "
+            f"({os.cpu_count()} cores).")
+
+
+def publish(name: str, lines: list[str], write: bool) -> None:
+    """Print a benchmark's section; with ``write``, also put it in BENCHMARKS.md (:func:`write_section_block`)."""
     text = "\n".join(lines)
     print(text)
-    if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        old = path.read_text(encoding="utf-8")
-        block = f"<!-- dataset:start -->\n{text}\n<!-- dataset:end -->"
-        if "<!-- dataset:start -->" in old:
-            old = re.sub(r"<!-- dataset:start -->.*<!-- dataset:end -->", lambda _: block, old, flags=re.S)
-        else:
-            old = old.rstrip("\n") + "\n\n" + block + "\n"
-        path.write_text(old, encoding="utf-8")
+    if write:
+        write_section_block(name, text)
     sys.stdout.flush()
+
+
+def write_section_block(name: str, text: str) -> None:
+    """Put ``text`` in BENCHMARKS.md between the ``<!-- name:start -->`` and ``<!-- name:end -->`` marks (added at
+    the end when missing)."""
+    path = ROOT / "BENCHMARKS.md"
+    old = path.read_text(encoding="utf-8")
+    block = f"<!-- {name}:start -->\n{text}\n<!-- {name}:end -->"
+    if f"<!-- {name}:start -->" in old:
+        old = re.sub(rf"<!-- {name}:start -->.*<!-- {name}:end -->", lambda _: block, old, flags=re.S)
+    else:
+        old = old.rstrip("\n") + "\n\n" + block + "\n"
+    path.write_text(old, encoding="utf-8")
 
 
 if __name__ == "__main__":

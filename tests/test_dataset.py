@@ -22,6 +22,7 @@ import zstandard
 
 from app import dataset
 from app.cli import main
+from plybits import archive
 from plybits import records as verbs
 from plybits.errors import PlybitsError
 from plybits.streams import split_lines, split_stream
@@ -50,31 +51,37 @@ def _rows(out: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _encode(inputs: list[Path], out: Path, scheduler: str, game: str = "chess", partition_bytes: int = 1 << 20
-            ) -> dict[str, Any]:
-    opts = dataset.Options([str(p) for p in inputs], str(out), game, verbs.seed_scheme(game), partition_bytes,
-                           scheduler=scheduler)
+def _meta(out: Path) -> archive.Meta:
+    return archive.Meta.from_schema(pq.read_schema(dataset.dataset_files(str(out))[0]))
+
+
+def _encode(inputs: list[Path], out: Path, scheduler: str, game: str = "chess", partition_bytes: int = 1 << 20,
+            scheme: str | None = None) -> dict[str, Any]:
+    opts = dataset.Options([str(p) for p in inputs], str(out), game, scheme or verbs.seed_scheme(game),
+                           partition_bytes, scheduler=scheduler)
     return dataset.encode_dataset(opts)
 
 
 def test_games_table_has_a_row_per_game_and_errors_as_rows() -> None:
     pieces = dataset.pieces(dataset._lines(io.BytesIO(SOURCE), 0, None), cuts=True)
     table = dataset.games_table("chess", "0x88", "mem", pieces, first_number=7)
-    assert table.schema == dataset.SCHEMA
+    meta = archive.Meta.from_schema(table.schema)
+    assert table.schema == meta.schema() and (meta.game, meta.scheme) == ("chess", "0x88")
     rows = table.to_pylist()
     assert [r["number"] for r in rows] == [7, 8, 9]
     assert [r["offset"] for r in rows] == [0, SOURCE.index(b'[Event "Two"]'), SOURCE.index(b'[Event "Thr')]
     one, two, three = rows
     assert (one["event"], one["white"], one["white_elo"], one["black_elo"]) == ("One", "Ann", 2100, None)
-    assert dict(one["tags"]) == {"BlackElo": "?"}  # not an integer: kept in the map, nothing lost
-    assert one["plies"] == 7 and one["error"] is None
-    assert json.loads(one["status"])["status"] == "checkmate"
-    assert verbs.decode(one["container"], notation="san").moves == ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
+    assert '[BlackElo "?"]' in archive.record_of(one, meta)  # not an integer: kept in the body, nothing lost
+    assert archive.ply_count(one["body"]) == 7 and one["error"] is None
+    start, moves = archive.moves_of(one["body"], meta)
+    assert verbs.write_moves(start, moves) == ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
+    assert archive.container_of(one, meta) == verbs.encode("chess", "0x88", record=GAME_1).data
     problem = json.loads(two["error"])
     assert problem["ply"] == 2 and problem["move"] == "Ke3" and problem["status"] == 422
-    assert two["container"] is None and two["event"] == "Two"
+    assert two["body"] is None and two["event"] == "Two"
     assert (three["event"], three["site"]) == ("Thr\xe9e", "L\xe9on")
-    assert verbs.decode(three["container"]).tags["Event"] == "Thr\xe9e"
+    assert verbs.decode(archive.container_of(three, meta)).tags["Event"] == "Thr\xe9e"
 
 
 def test_byte_ranges_start_at_game_boundaries_and_cover_the_file(tmp_path: Path) -> None:
@@ -115,28 +122,33 @@ def test_encode_errors_truncated_zst_and_resume(tmp_path: Path, scheduler: str) 
     _encode([tmp_path / "cut.pgn.zst"], cut, scheduler, partition_bytes=300)
     cut_rows = _rows(cut)
     assert 0 < len(cut_rows) < 60
-    assert [r["container"] for r in cut_rows[:-1]] == [r["container"] for r in rows[: len(cut_rows) - 1]]
+    assert [r["body"] for r in cut_rows[:-1]] == [r["body"] for r in rows[: len(cut_rows) - 1]]
     assert "truncated" in json.loads(cut_rows[-1]["error"])["detail"]
 
-    # Resume: a partition lost (the command killed before it finished) is redone, the others are not touched.
+    # Resume: a partition lost (the command killed before it finished) is redone, the others are not touched
+    # (the job's parts wait in the staging directory, as a killed job leaves them).
+    staging = out / dataset.STAGING
+    staging.mkdir()
     files = sorted(out.glob("part-*.parquet"))
+    for f in files:
+        f.rename(staging / f.name)
+    files = sorted(staging.glob("part-*.parquet"))
     before = {f.name: (f.stat().st_ino, f.stat().st_mtime_ns) for f in files}
     lost = files[2]
     lost_bytes = lost.read_bytes()
     lost.unlink()
-    (out / ".part-0000-000002.deadbeef.tmp").write_bytes(b"half a file")
+    (staging / ".part-0000-000002.deadbeef.tmp").write_bytes(b"half a file")
     kept = json.loads((out / dataset.MANIFEST).read_text())
     kept["complete"] = False
     del kept["partitions"][files[3].stem]  # written, but the client was killed before it heard so: kept as it is
     (out / dataset.MANIFEST).write_text(json.dumps(kept))
     with pytest.raises(Exception, match="not complete"):
         dataset.dataset_files(str(out))
-    _encode([plain], out, scheduler, partition_bytes=300)
+    _encode([Path(os.path.relpath(plain))], out, scheduler, partition_bytes=300)  # the same input spelled otherwise
     after = {f.name: (f.stat().st_ino, f.stat().st_mtime_ns) for f in sorted(out.glob("part-*.parquet"))}
-    assert after.keys() == before.keys()
+    assert after.keys() == before.keys() and not staging.exists()
     assert {k for k in after if after[k] != before[k]} == {lost.name}
-    assert lost.read_bytes() == lost_bytes
-    assert not list(out.glob(".*.tmp"))
+    assert (out / lost.name).read_bytes() == lost_bytes
     assert _rows(out) == rows
 
     # Other settings into the same directory are refused, not mixed.
@@ -145,13 +157,15 @@ def test_encode_errors_truncated_zst_and_resume(tmp_path: Path, scheduler: str) 
 
 
 def _check_round_trip(source: Path, game: str, out: Path) -> int:
-    """Every game of ``source`` is a row; each decoded container equals the source's moves and tags as the
-    project's own reader sees them, and a game that reader refuses is an error row; returns the number of games."""
+    """Every game of ``source`` is a row; each row's container is byte for byte the full-fidelity container
+    ``plybits encode`` makes of the record (its tags, comments, clocks, NAGs and variations), its record the one
+    ``plybits decode`` writes, and a game the project's reader refuses is an error row; returns the number of games."""
     with open(source, "rb") as f:
         texts = (raw.decode("utf-8", "replace").removeprefix("\ufeff").rstrip("\r") if raw is not None else None
                  for raw in split_lines(iter(lambda: f.read(1 << 16), b""), 1 << 24))
         records = list(split_stream(game, texts, max_chars=1 << 24))
     rows = _rows(out)
+    meta = _meta(out)
     assert len(rows) == len(records)
     assert [r["number"] for r in rows] == list(range(1, len(rows) + 1))
     step = 7 if QUICK and len(rows) > 100 else 1
@@ -159,14 +173,13 @@ def _check_round_trip(source: Path, game: str, out: Path) -> int:
         try:
             if isinstance(record, Exception):
                 raise record
-            replay = verbs.read_record(game, record=record)
+            expected = verbs.encode(game, meta.scheme, record=record)
         except PlybitsError:
-            assert row["error"] is not None and row["container"] is None
+            assert row["error"] is not None and row["body"] is None
             continue
         assert row["error"] is None, row["error"]
-        decoded = verbs.decode(row["container"])
-        assert decoded.moves == verbs.write_moves(replay.start_position, replay.moves)
-        assert decoded.tags == replay.tags
+        assert archive.container_of(row, meta) == expected.data
+        assert archive.record_of(row, meta) == verbs.decode(expected.data, format="record").record
     return len(rows)
 
 
@@ -191,24 +204,55 @@ def test_round_trip_of_the_shared_collections(tmp_path: Path, scheduler: str, ga
     assert _check_round_trip(source, game, out) >= 1
 
 
+def test_round_trip_of_entropy_games(tmp_path: Path, scheduler: str) -> None:
+    """New Entropy has no shared collection: the project's lossless fixture record and games of random legal moves
+    (the project's own rules), every one back exactly, with the game's ``rank`` scheme."""
+    import random
+
+    chooser = random.Random(26)
+    texts = ['[Event "Club"]\n\n{ chaos first } Rd4 {placed} Gc3 $1 ( Ga1 ) *\n']
+    for index in range(12):
+        moves: list[str] = []
+        for _ in range(chooser.randrange(0, 30)):
+            legal = verbs.legal_moves("entropy", moves=moves)[1]
+            if not legal:
+                break
+            moves.append(chooser.choice(legal))
+        texts.append(f'[Event "Random {index}"]\n[Round "{index}"]\n\n' + " ".join(moves) + " *\n")
+    source = tmp_path / "entropy.txt"
+    source.write_text("\n".join(texts), encoding="utf-8")
+    _encode([source], tmp_path / "out", scheduler, game="entropy", scheme="rank")
+    assert _check_round_trip(source, "entropy", tmp_path / "out") == len(texts)
+
+
 def test_cli_round_trip_against_python_chess(tmp_path: Path) -> None:
-    """``plybits dataset encode`` on its default local cluster, then ``decode``: python-chess reads the same
-    moves and tags from the output as from the source."""
+    """``plybits dataset encode`` with its defaults (``rank``, full fidelity) on its local cluster, then ``decode``:
+    python-chess reads the same game from the output as from the source: tags in order, moves, every comment,
+    clock, evaluation, NAG and variation (lichess games with clocks and analysis, annotated games)."""
     import chess.pgn
 
-    source = shared_data("chess", "carlsen_otb.pgn")
-    out, back = tmp_path / "out", tmp_path / "back.pgn"
+    lichess = shared_data("chess", "clocks", "lichess_db_standard_rated_2021-10_first999.pgn").read_text("utf-8")
+    analysed = [t for t in lichess.split("\n\n[Event ") if "%eval" in t][:8]
+    text = "\n\n[Event ".join(lichess.split("\n\n[Event ")[:60] + analysed) + "\n\n"
+    for name in ("kasparov-deep-blue-1997.pgn", "nepomniachtchi-liren-game1.pgn"):
+        text += shared_data("chess", "edge", name).read_text("utf-8").strip() + "\n\n"
+    source, out, back = tmp_path / "in.pgn", tmp_path / "out", tmp_path / "back.pgn"
+    source.write_text(text, encoding="utf-8")
     assert main(["dataset", "encode", str(source), "-o", str(out), "--workers", "1", "-q"]) == 0
+    assert dataset.info(str(out))["scheme"] == "rank"
     assert main(["dataset", "decode", str(out), "-o", str(back)]) == 0
+    exporter = {"headers": True, "variations": True, "comments": True}
     with open(source, encoding="utf-8") as a, open(back, encoding="utf-8") as b:
-        count = 0
+        count = notes = 0
         while (theirs := chess.pgn.read_game(a)) is not None:
             ours = chess.pgn.read_game(b)
             assert ours is not None
-            assert [m.uci() for m in ours.mainline_moves()] == [m.uci() for m in theirs.mainline_moves()]
-            assert dict(ours.headers) == dict(theirs.headers)
+            assert list(ours.headers.items()) == list(theirs.headers.items())
+            assert ours.accept(chess.pgn.StringExporter(**exporter)) == theirs.accept(
+                chess.pgn.StringExporter(**exporter))
+            notes += sum(bool(n.comment or n.nags or n.variations[1:]) for n in theirs.mainline())
             count += 1
-        assert chess.pgn.read_game(b) is None and count > 1000
+        assert chess.pgn.read_game(b) is None and count > 60 and notes > 1000
 
 
 def _free_port() -> int:
@@ -229,7 +273,7 @@ def twic_reference(tmp_path_factory: pytest.TempPathFactory, scheduler: str) -> 
 
 def _wait_for_a_partition(out: Path, job: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 60
-    while not list(out.glob("part-*.parquet")):
+    while not list((out / dataset.STAGING).glob("part-*.parquet")):
         assert time.monotonic() < deadline and job.poll() is None, "no partition written"
         time.sleep(0.05)
 
@@ -240,7 +284,7 @@ def test_killed_command_resumes_exactly(tmp_path: Path, twic_reference: tuple[Pa
     source, reference = twic_reference
     out = tmp_path / "out"
     command = [sys.executable, "-m", "app.cli", "dataset", "encode", str(source), "-o", str(out), "--workers", "1",
-               "--partition-bytes", "60000", "-q"]
+               "--partition-bytes", "60000", "--scheme", "0x88", "-q"]
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}"}
     job = subprocess.Popen(command, env=env, start_new_session=True)
     try:
@@ -248,9 +292,16 @@ def test_killed_command_resumes_exactly(tmp_path: Path, twic_reference: tuple[Pa
     finally:
         os.killpg(job.pid, signal.SIGKILL)
         job.wait(timeout=30)
-    kept = {f.name: f.stat().st_mtime_ns for f in out.glob("part-*.parquet")}
+    kept = {f.name: f.stat().st_mtime_ns for f in (out / dataset.STAGING).glob("part-*.parquet")}
     assert kept and len(kept) < 30
-    assert subprocess.run(command, env=env, timeout=120).returncode == 0
+    # Nothing a reader of the directory or of DIR/*.parquet sees, and decode refuses it without touching -o.
+    import pyarrow.dataset as ds
+
+    assert not list(out.glob("*.parquet")) and ds.dataset(str(out), format="parquet").count_rows() == 0
+    (tmp_path / "old.pgn").write_text("keep me")
+    assert main(["dataset", "decode", str(out), "-o", str(tmp_path / "old.pgn")]) == 2
+    assert (tmp_path / "old.pgn").read_text() == "keep me"
+    assert subprocess.run(command, env=env, timeout=180).returncode == 0
     assert {f.name: f.stat().st_mtime_ns for f in out.glob("part-*.parquet") if f.name in kept} == kept
     assert _rows(out) == reference
 
@@ -278,10 +329,10 @@ def test_real_cluster_survives_a_worker_killed_mid_job(tmp_path: Path,
                          "--host", "127.0.0.1") for _ in range(2)]
         out = tmp_path / "out"
         job = start(sys.executable, "-m", "app.cli", "dataset", "encode", str(source), "-o", str(out),
-                    "--scheduler", address, "--partition-bytes", "60000", "-q", quiet=False)
+                    "--scheduler", address, "--partition-bytes", "60000", "--scheme", "0x88", "-q", quiet=False)
         _wait_for_a_partition(out, job)
         os.killpg(workers[0].pid, signal.SIGKILL)
-        assert job.wait(timeout=90) == 0
+        assert job.wait(timeout=180) == 0
         assert len(list(out.glob("part-*.parquet"))) > 10
         assert _rows(out) == reference
     finally:
@@ -379,10 +430,11 @@ def test_a_failed_partition_task_is_a_clear_error(tmp_path: Path, monkeypatch: p
 def test_an_elo_in_other_digits_is_kept_as_written_not_read_as_a_number() -> None:
     """The typed Elo columns take ASCII digits only (plybits.text.decimal): ``'٢١٠٠'`` would be 2100 to ``int``."""
     text = GAME_1.replace('[WhiteElo "2100"]', '[WhiteElo "\u0662\u0661\u0660\u0660"]').encode()
-    row = dataset.games_table("chess", "0x88", "mem", dataset.pieces(dataset._lines(io.BytesIO(text), 0, None),
-                                                                    cuts=True)).to_pylist()[0]
+    table = dataset.games_table("chess", "0x88", "mem", dataset.pieces(dataset._lines(io.BytesIO(text), 0, None),
+                                                                      cuts=True))
+    row = table.to_pylist()[0]
     assert row["white_elo"] is None
-    assert dict(row["tags"])["WhiteElo"] == "\u0662\u0661\u0660\u0660"
+    assert '[WhiteElo "\u0662\u0661\u0660\u0660"]' in archive.record_of(row, archive.Meta.from_schema(table.schema))
 
 
 NDJSON_LINES = [
@@ -409,17 +461,17 @@ def test_ndjson_lines_are_games_read_as_batch_lines(tmp_path: Path, scheduler: s
     assert len(dataset.read_manifest(str(tmp_path / "plain"))["partitions"]) > 5
     offsets = [i for i in range(len(text)) if (i == 0 or text[i - 1] == 0x0A) and text[i] != 0x0A]
     assert [r["offset"] for r in rows] == offsets and [r["number"] for r in rows] == list(range(1, 211))
+    meta = _meta(tmp_path / "plain")
     mate, record, not_json, illegal, latin, xiangqi, extra = rows[:7]
-    assert (mate["white"], mate["white_elo"], mate["plies"], mate["error"]) == ("Ann", 2100, 7, None)
-    assert json.loads(mate["status"])["status"] == "checkmate"
-    assert verbs.decode(mate["container"]).tags == {"White": "Ann", "WhiteElo": "2100"}
-    assert (record["event"], record["plies"]) == ("R", 2)
+    assert (mate["white"], mate["white_elo"], archive.ply_count(mate["body"]), mate["error"]) == ("Ann", 2100, 7, None)
+    assert verbs.decode(archive.container_of(mate, meta)).tags == {"White": "Ann", "WhiteElo": "2100"}
+    assert (record["event"], archive.ply_count(record["body"])) == ("R", 2)
     assert "not JSON" in json.loads(not_json["error"])["detail"]
     assert json.loads(illegal["error"])["ply"] == 1
     assert "not UTF-8" in json.loads(latin["error"])["detail"]
-    assert (xiangqi["game"], xiangqi["scheme"], xiangqi["plies"]) == ("xiangqi", "rank", 1)
-    assert json.loads(extra["error"])["status"] == 422 and extra["container"] is None
-    assert [r["error"] is None for r in rows] == [True, True, False, False, False, True, False] * 30
+    assert "belongs in a dataset of its own" in json.loads(xiangqi["error"])["detail"]  # one game a dataset
+    assert json.loads(extra["error"])["status"] == 422 and extra["body"] is None
+    assert [r["error"] is None for r in rows] == [True, True, False, False, False, False, False] * 30
     _encode([tmp_path / "r.jsonl.zst"], tmp_path / "zst", scheduler, partition_bytes=500)
     assert len(dataset.read_manifest(str(tmp_path / "zst"))["partitions"]) > 5
     assert [{**r, "source": ""} for r in _rows(tmp_path / "zst")] == [{**r, "source": ""} for r in rows]
@@ -467,5 +519,44 @@ def test_a_truncated_gzip_keeps_the_games_before_the_cut(tmp_path: Path, schedul
     _encode([tmp_path / "cut.pgn.gz"], tmp_path / "cut", scheduler, partition_bytes=200_000)
     whole, cut = _rows(tmp_path / "whole"), _rows(tmp_path / "cut")
     assert len(whole) // 3 < len(cut) < len(whole)
-    assert [r["container"] for r in cut[:-1]] == [r["container"] for r in whole[: len(cut) - 1]]
+    assert [r["body"] for r in cut[:-1]] == [r["body"] for r in whole[: len(cut) - 1]]
     assert "truncated" in json.loads(cut[-1]["error"])["detail"] and cut[-1]["offset"] == whole[len(cut) - 1]["offset"]
+
+
+def test_cli_help_shows_each_option_and_its_default(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["dataset", "encode", "--help"], ["dataset", "decode", "--help"]):
+        with pytest.raises(SystemExit):
+            main(command)
+    text = " ".join(capsys.readouterr().out.split())
+    for shown in ("--game", "(default: chess)", "--partition-bytes", "(default: 33,554,432)", "--max-plies",
+                  "(default: 20,000)", "--fidelity", "(default: full)", "--notation", "(default: -, standard output)"):
+        assert shown in text
+
+
+def test_cli_encode_reports_games_as_they_go_without_a_port_warning(tmp_path: Path) -> None:
+    """The encode command on its own local cluster, with Dask's default dashboard port taken: no warning about
+    it, progress lines that count games read before any partition is written, and ``decode`` of a missing dataset
+    leaves an existing ``-o`` file as it was."""
+    taken = socket.socket()
+    try:
+        taken.bind(("127.0.0.1", 8787))
+        taken.listen()
+    except OSError:
+        pass  # another process has it: as good
+    try:
+        source = tmp_path / "g.pgn"
+        data = shared_data("chess", "twic0920.pgn").read_bytes()
+        source.write_bytes(data[:data.index(b"\n[Event ", 400_000) + 1])
+        env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'codecs'}", "PLYBITS_PROGRESS_SECONDS": "0"}
+        done = subprocess.run([sys.executable, "-m", "app.cli", "dataset", "encode", str(source), "-o",
+                               str(tmp_path / "out"), "--workers", "1", "--scheme", "0x88"], env=env,
+                              capture_output=True, text=True, timeout=180)
+    finally:
+        taken.close()
+    assert done.returncode == 0, done.stderr
+    assert "in use" not in done.stderr and "dashboard" not in done.stderr.lower()
+    early = [line for line in done.stderr.splitlines() if "games read" in line and "partitions 0 written" in line]
+    assert early, done.stderr
+    (tmp_path / "old.pgn").write_text("keep me")
+    assert main(["dataset", "decode", str(tmp_path / "none"), "-o", str(tmp_path / "old.pgn")]) == 2
+    assert (tmp_path / "old.pgn").read_text() == "keep me"

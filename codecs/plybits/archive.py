@@ -101,7 +101,8 @@ def _timestamp(v: Sequence[str]) -> tuple[Any, ...] | None:
     if not match or match[1] < "1000":
         return None
     try:
-        return (datetime(*map(int, match.groups()), tzinfo=timezone.utc),)
+        year, month, day, hour, minute, second = map(int, match.groups())
+        return (datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc),)
     except ValueError:
         return None
 
@@ -125,7 +126,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         _text("Event"),
         Column(("Site",), (pa.field("game_id", pa.string()),), _lichess_id, lambda c: (f"https://lichess.org/{c[0]}",)),
         _text("Site"), _text("Date"), _text("Round"), _text("White"), _text("Black"), _text("Result"),
-        Column(("UTCDate", "UTCTime"), (pa.field("played_at", pa.timestamp("s", tz="UTC")),), _timestamp, _utc_tags),
+        Column(("UTCDate", "UTCTime"), (pa.field("played_at", pa.timestamp("ms", tz="UTC")),), _timestamp, _utc_tags),
         _int16("WhiteElo"), _int16("BlackElo"), _signed16("WhiteRatingDiff"), _signed16("BlackRatingDiff"),
         _text("WhiteTitle"), _text("BlackTitle"),
         Column(("TimeControl",), (pa.field("tc_initial", pa.int32()), pa.field("tc_increment", pa.int32())),
@@ -222,6 +223,8 @@ def tag_columns(game: str, tags: Mapping[str, str]) -> tuple[dict[str, Any], dic
         if typed is not None:
             values.update(zip((f.name for f in column.fields), typed, strict=True))
             held.update((t, tags[t]) for t in column.tags)
+    if values.get("date") is not None and held.get("Date") == held.get("UTCDate"):
+        values["date"] = None  # the date of played_at (a lichess Date is its UTCDate): stored once
     return values, held, {k: v for k, v in tags.items() if k not in held}
 
 
@@ -320,7 +323,7 @@ def tags_of(row: Mapping[str, Any], meta: Meta, section_tags: Mapping[str, str])
 
     :raises InvalidDataError: if they do not fit together.
     """
-    held = _held(row, meta)
+    held = column_tags(row, meta)
     order = json.loads(row["tag_order"])
     rest = iter(section_tags.items())
     tags: dict[str, str] = {}
@@ -337,9 +340,21 @@ def tags_of(row: Mapping[str, Any], meta: Meta, section_tags: Mapping[str, str])
     return tags
 
 
-def container_of(row: Mapping[str, Any], meta: Meta, *, max_plies: int = DEFAULT_MAX_PLIES) -> bytes:
-    """The standalone container of a row (what :func:`plybits.records.encode` makes of the record, byte for byte),
-    for the ``plybits`` verbs.
+@dataclass
+class Game:
+    """A row read whole: its start, mainline moves (played to ``final``), notes and every tag in order."""
+
+    body: Body
+    start: Position[Any]
+    moves: list[Any]
+    final: Position[Any]
+    notes: Notes[Any]
+    tags: dict[str, str]
+
+
+def game_of(row: Mapping[str, Any], meta: Meta, *, max_plies: int = DEFAULT_MAX_PLIES) -> Game:
+    """``row`` read whole (its moves decoded, its record section read with the column tags as context): clocks
+    and evaluations are in ``notes.steps[ply].comments``.
 
     :raises InvalidDataError: on corrupt data.
     """
@@ -350,25 +365,36 @@ def container_of(row: Mapping[str, Any], meta: Meta, *, max_plies: int = DEFAULT
     moves = scheme.decode(final, parts.payload, parts.plies, meta.scheme_version)
     notes: Notes[Any] = Notes()
     section_tags: dict[str, str] = {}
-    held = _held(row, meta)
     if parts.section is not None:
         notes, section_tags = read_section(scheme, start, moves, parts.section, max_plies=max_plies,
-                                           version=meta.scheme_version, final=final, context=held)
-    tags = tags_of(row, meta, section_tags)
+                                           version=meta.scheme_version, final=final, context=column_tags(row, meta))
+    return Game(parts, start, moves, final, notes, tags_of(row, meta, section_tags))
+
+
+def container_of(row: Mapping[str, Any], meta: Meta, *, max_plies: int = DEFAULT_MAX_PLIES) -> bytes:
+    """The standalone container of a row (what :func:`plybits.records.encode` makes of the record, byte for byte),
+    for the ``plybits`` verbs.
+
+    :raises InvalidDataError: on corrupt data.
+    """
+    game = game_of(row, meta, max_plies=max_plies)
     section = None
-    if parts.flags & FLAG_NOTES:
-        section = write_section(scheme, start, moves, notes, tags, final=final)
-    return container.pack(container.Container(scheme.codec_id, meta.scheme_version, parts.plies, parts.payload,
-                                              parts.start, {} if section is not None else tags, section))
+    if game.body.flags & FLAG_NOTES:
+        section = write_section(meta.coder(), game.start, game.moves, game.notes, game.tags, final=game.final)
+    return container.pack(container.Container(meta.codec_id, meta.scheme_version, game.body.plies,
+                                              game.body.payload, game.body.start,
+                                              {} if section is not None else game.tags, section))
 
 
-def _held(row: Mapping[str, Any], meta: Meta) -> dict[str, str]:
-    """The tags ``row``'s typed columns hold."""
+def column_tags(row: Mapping[str, Any], meta: Meta) -> dict[str, str]:
+    """The tags ``row``'s typed columns hold (a ``Date`` listed in ``tag_order`` with no ``date``: ``UTCDate``'s)."""
     held: dict[str, str] = {}
     for column in columns(meta.game):
         values = [row.get(f.name) for f in column.fields]
         if all(v is not None for v in values) and not any(t in held for t in column.tags):
             held.update(zip(column.tags, column.to_tags(values), strict=True))
+    if "UTCDate" in held and "Date" not in held and "Date" in json.loads(row["tag_order"]):
+        held["Date"] = held["UTCDate"]
     return held
 
 
@@ -394,21 +420,29 @@ def table(rows: Sequence[Mapping[str, Any]], meta: Meta) -> pa.Table:
 
 
 def parquet_options(arrow_schema: pa.Schema) -> dict[str, Any]:
-    """The ``pyarrow.parquet.write_table`` options of an archive file: zstd, a CRC-32 on every page, dictionaries
-    for the text columns (a few distinct values a file, or repeated names), delta coding for the game numbers and
-    offsets, the ``body`` and ``game_id`` columns as they are (unique values)."""
-    plain = {"body", "game_id", "number", "offset"}
-    dictionary = [f.name for f in arrow_schema if f.name not in plain]
-    return {"compression": "zstd", "compression_level": 9, "write_page_checksum": True,
-            "use_dictionary": dictionary,
-            "column_encoding": {"number": "DELTA_BINARY_PACKED", "offset": "DELTA_BINARY_PACKED"}}
+    """The ``pyarrow.parquet.write_table`` options of an archive file (the smallest measured, bench/dataset.py):
+    zstd level 19, a CRC-32 on every page, statistics (for filters) on every column but ``body``, dictionaries for the columns of few distinct values, delta coding for
+    the game numbers, offsets and times, the Elos byte-split, the ``body`` and ``game_id`` lengths delta-coded."""
+    plain = {"body", "game_id", "number", "offset", "played_at", "white", "black", "red", "white_elo", "black_elo",
+             "white_rating_diff", "black_rating_diff"}
+    encodings = {"number": "DELTA_BINARY_PACKED", "offset": "DELTA_BINARY_PACKED", "played_at": "DELTA_BINARY_PACKED",
+                 "body": "DELTA_LENGTH_BYTE_ARRAY", "game_id": "DELTA_LENGTH_BYTE_ARRAY",
+                 **{name: "BYTE_STREAM_SPLIT" for name in ("white_elo", "black_elo", "white_rating_diff",
+                                                          "black_rating_diff")}}
+    return {"compression": "zstd", "compression_level": 19, "write_page_checksum": True, "store_schema": False,
+            "write_statistics": [f.name for f in arrow_schema if f.name != "body"],
+            "use_dictionary": [f.name for f in arrow_schema if f.name not in plain],
+            "column_encoding": {k: v for k, v in encodings.items() if k in arrow_schema.names}}
 
 
 def write_file(data: pa.Table, path: str) -> None:
-    """Write an archive table to the Parquet file ``path`` (:func:`parquet_options`)."""
+    """Write an archive table to the Parquet file ``path`` (:func:`parquet_options`), its schema metadata as the
+    file's key-value metadata (without pyarrow's copy of the whole Arrow schema: 1.5 KB a file)."""
     import pyarrow.parquet as pq
 
-    pq.write_table(data, path, **parquet_options(data.schema))
+    with pq.ParquetWriter(path, data.schema, **parquet_options(data.schema)) as writer:
+        writer.write_table(data, row_group_size=max(data.num_rows, 1))
+        writer.add_key_value_metadata({k.decode(): v.decode() for k, v in (data.schema.metadata or {}).items()})
 
 
 def read_file(path: str, columns: Sequence[str] | None = None) -> pa.Table:
@@ -424,5 +458,6 @@ def read_file(path: str, columns: Sequence[str] | None = None) -> pa.Table:
     return data
 
 
-__all__ = ["COLUMNS", "Body", "Column", "Meta", "columns", "container_of", "moves_of", "ply_count", "read_body",
-           "read_file", "record_of", "row_of", "schema", "table", "tag_columns", "tags_of", "write_file"]
+__all__ = ["COLUMNS", "Body", "Column", "Game", "Meta", "column_tags", "columns", "container_of", "game_of",
+           "moves_of", "ply_count", "read_body", "read_file", "record_of", "row_of", "schema", "table", "tag_columns",
+           "tags_of", "write_file"]

@@ -1228,11 +1228,12 @@ def write_section(
 
 
 def section_costs(
-    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str]
+    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str],
+    context: dict[str, str] | None = None,
 ) -> tuple[bytes, dict[str, float]]:
     """:func:`write_section`'s section and where its bits go: bits by :data:`TOPICS` (for benchmarks)."""
     costs: dict[str, float] = {}
-    return _write(scheme, start, moves, notes, tags, costs), costs
+    return _write(scheme, start, moves, notes, tags, costs, context=context), costs
 
 
 def read_section(
