@@ -30,7 +30,6 @@ from plybits import archive
 from plybits.errors import InvalidDataError, InvalidPositionError
 from plybits.game import Position
 from plybits.openings import FIRST_PLIES, first_moves
-from plybits.records import decode_moves
 from plybits.registry import AnyScheme, get_game
 
 NOTATIONS: dict[str, tuple[str, str]] = {"chess": ("uci", "san"), "xiangqi": ("iccs", "wxf")}
@@ -77,9 +76,8 @@ def mainline(body: bytes, meta: archive.Meta) -> Mainline:
 
 def record_notes(row: dict[str, Any], meta: archive.Meta) -> list[list[str]]:
     """The comment texts of each mainline move of a whole row (one list a ply)."""
-    replay, _ = decode_moves(archive.container_of(row, meta))
-    steps = replay.notes.steps if replay.notes is not None else []
-    return [[c.text for c in step.comments] for step in steps] or [[] for _ in replay.moves]
+    game = archive.game_of(row, meta)
+    return [[c.text for c in step.comments] for step in game.notes.steps] or [[] for _ in game.moves]
 
 
 # --- what each function computes, for one row ----------------------------------------------------------------
