@@ -274,10 +274,12 @@ def test_cli_writes_csv_json_and_parquet(small: Path, tmp_path: Path, capsys: py
 @pytest.mark.data
 def test_first_moves_are_a_filter_without_decoding(small: Path) -> None:
     con = sql.connect(str(small))
-    sicilian = rows(con, "select number from games where starts_with_moves(first_moves(body), 'e4   c5')")
+    sicilian = rows(con, "select number from games where starts_with_moves(first_moves, 'e4 c5')")
     by_san = rows(con, "select number from games where san(body)[1:2] = ['e4', 'c5']")
     assert sicilian == by_san and sicilian
-    assert rows(con, "select count(*) from games where starts_with_moves('e4 e5 Nf3', 'e4 e')") == [(0,)]
+    assert rows(con, "select count(*) from games where first_moves <> first_moves(body)") == [(0,)]
+    assert rows(con, "select starts_with_moves('e4 e5 Nf3', 'e4 e'), starts_with_moves('e4 e5', 'e4 e5 ')") == \
+        [(False, True)]
 
 
 @pytest.fixture()

@@ -32,8 +32,9 @@ def first_moves(start: Position[Any], moves: Sequence[Any], plies: int = FIRST_P
 
 
 def starts_with_moves(line: str, prefix: str) -> bool:
-    """Whether the space-separated moves ``line`` begin with the moves of ``prefix`` (whole moves)."""
-    return (line + " ").startswith(" ".join(prefix.split()) + " ") if prefix.strip() else True
+    """Whether the moves ``line`` begin with the moves ``prefix`` (whole moves; both separated by single spaces):
+    what the SQL macro ``starts_with_moves`` of :mod:`plybits.sql` asks."""
+    return (line + " ").startswith(prefix.strip() + " ")
 
 
 __all__ = ["FIRST_PLIES", "first_moves", "starts_with_moves"]

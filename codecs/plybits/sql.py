@@ -70,8 +70,17 @@ def mainline(body: bytes, meta: archive.Meta) -> Mainline:
     :raises InvalidDataError: if ``body`` is malformed.
     """
     parts = archive.read_body(body, meta)
-    start: Position[Any] = get_game(meta.game).position(parts.start)
+    start = _STARTS.get((meta.game, parts.start))
+    if start is None:
+        if len(_STARTS) > 1000:
+            _STARTS.clear()
+        start = _STARTS[meta.game, parts.start] = get_game(meta.game).position(parts.start)
     return Mainline(meta.coder(), start, parts.payload, parts.plies, meta.scheme_version)
+
+
+_STARTS: dict[tuple[str, str | None], Position[Any]] = {}
+"""Start positions set up, by game and stored start (setting up a chess start costs about a ply's replay); a
+:class:`Mainline` only copies its start."""
 
 
 def record_notes(row: dict[str, Any], meta: archive.Meta) -> list[list[str]]:
@@ -256,17 +265,23 @@ def connect(path: str | Sequence[str], database: str = ":memory:") -> duckdb.Duc
     files = part_files(path)
     meta = dataset_meta(files)
     con = duckdb.connect(database)
-    listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-    con.execute(f"create view games as select * from read_parquet([{listed}])")
+    view(con, files)
     register(con, meta, con.sql("select games from games limit 0").types[0])
     return con
+
+
+def view(con: duckdb.DuckDBPyConnection, files: Sequence[str]) -> None:
+    """(Re)define ``con``'s view ``games`` over ``files``, in their order (a connection reused for another part of
+    the same archive keeps its functions)."""
+    listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+    con.execute(f"create or replace view games as select * from read_parquet([{listed}])")
 
 
 def query(path: str | Sequence[str], sql: str) -> pa.Table:
     """The result of ``sql`` over :func:`connect`'s view ``games`` of ``path``, as an Arrow table."""
     with connect(path) as con:
-        result: pa.Table = con.sql(sql).arrow()
-        return result.read_all() if isinstance(result, pa.RecordBatchReader) else result
+        result: pa.Table = con.sql(sql).to_arrow_table()
+        return result
 
 
 def _arrow(each: Callable[..., Any], result: pa.DataType, arity: int) -> Callable[..., pa.Array]:
@@ -317,10 +332,9 @@ def register(con: duckdb.DuckDBPyConnection, meta: archive.Meta, row: Any) -> No
     for name, each, parameters, result, sql_type in functions:
         con.create_function(name, _arrow(each, result, len(parameters)), parameters, sql_type, type="arrow",
                             null_handling="special")
-    con.execute("create macro starts_with_moves(line, prefix) as "
-                "starts_with(line || ' ', array_to_string(string_split_regex(trim(prefix), '\\s+'), ' ') || ' ')")
+    con.execute("create macro starts_with_moves(line, prefix) as starts_with(line || ' ', trim(prefix) || ' ')")
 
 
 __all__ = ["KEY_FIELDS", "NOTATIONS", "Mainline", "Pattern", "Target", "clocks", "connect", "dataset_meta",
            "evals", "fen_at", "mainline", "matches_subfen", "opening", "part_files", "query", "reaches",
-           "record_notes", "register"]
+           "record_notes", "register", "view"]
