@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import duckdb
+from duckdb import func
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -330,8 +331,8 @@ def register(con: duckdb.DuckDBPyConnection, meta: archive.Meta, row: Any) -> No
         ("to_pgn", lambda r: archive.record_of(r, meta), [row], text, "VARCHAR"),
     ]
     for name, each, parameters, result, sql_type in functions:
-        con.create_function(name, _arrow(each, result, len(parameters)), parameters, sql_type, type="arrow",
-                            null_handling="special")
+        con.create_function(name, _arrow(each, result, len(parameters)), parameters, sql_type,
+                            type=func.PythonUDFType.ARROW, null_handling=func.FunctionNullHandling.SPECIAL)
     con.execute("create macro starts_with_moves(line, prefix) as starts_with(line || ' ', trim(prefix) || ' ')")
 
 
