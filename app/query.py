@@ -46,7 +46,8 @@ def cluster(workers: int | None, scheduler: str | None) -> Iterator[Any]:
             yield client
         return
     with LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                      dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}) as local, Client(local) as client:
+                      dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}) as local, \
+            Client(local) as client:
         yield client
 
 
