@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 import zstandard
 
 from bench.dataset import ROOT, publish, whole_run
+from plybits.compiled import compiled_modules
 
 SHARED = ROOT.parent / "shared" / "data" / "chess" / "clocks"
 FILES = ("lichess_db_standard_rated_2021-10_first999.pgn", "lichess_pnmadelaine_2024-03-30.pgn")
@@ -131,7 +132,8 @@ def main() -> None:
         "",
         f"Command: `.venv/bin/python -m bench.archive_size` — the shared lichess clock files "
         f"({', '.join(FILES)}: {games:,} games, {len(pgn):,} bytes of PGN), `plybits dataset encode` with its "
-        f"defaults (`{summary['scheme']}`, fidelity `{summary['fidelity']}`), {args.workers} workers.",
+        f"defaults (`{summary['scheme']}`, fidelity `{summary['fidelity']}`), {args.workers} workers, "
+        f"{'compiled' if compiled_modules() else 'pure-Python'} build (the bytes do not depend on it).",
         "",
         "| form | bytes | bytes a game |",
         "|---|---:|---:|",

@@ -144,7 +144,10 @@ def test_encode_errors_truncated_zst_and_resume(tmp_path: Path, scheduler: str) 
     (out / dataset.MANIFEST).write_text(json.dumps(kept))
     with pytest.raises(Exception, match="not complete"):
         dataset.dataset_files(str(out))
+    assert dataset.info(str(out))["complete"] is False
     _encode([Path(os.path.relpath(plain))], out, scheduler, partition_bytes=300)  # the same input spelled otherwise
+    summary = dataset.info(str(out))
+    assert (summary["complete"], summary["scheme"], summary["fidelity"], summary["games"]) == (True, "0x88", "full", 60)
     after = {f.name: (f.stat().st_ino, f.stat().st_mtime_ns) for f in sorted(out.glob("part-*.parquet"))}
     assert after.keys() == before.keys() and not staging.exists()
     assert {k for k in after if after[k] != before[k]} == {lost.name}

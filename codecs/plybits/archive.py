@@ -31,10 +31,10 @@ import pyarrow as pa
 
 from plybits import container
 from plybits.annotations import Notes
-from plybits.errors import InvalidDataError, LimitExceededError
-from plybits.game import Position
+from plybits.errors import InvalidDataError, LimitExceededError, UnknownCodecError
+from plybits.game import Position, Record
 from plybits.openings import first_moves
-from plybits.records import DEFAULT_MAX_PLIES, FIDELITIES, decode, read_record
+from plybits.records import DEFAULT_MAX_PLIES, FIDELITIES, check_notation, decode, read_record
 from plybits.recordsection import SECTION_VERSION, read_section, write_section
 from plybits.registry import AnyScheme, get_game, get_scheme
 
@@ -137,10 +137,11 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
     "xiangqi": (*_COMMON, _text("Red"), _text("Black"), _text("RedTeam"), _text("BlackTeam"), _text("Result"),
                 _text("ECO", "eco"), _text("Opening"), _text("Termination"), _text("Variant")),
     "abalone": (*_COMMON, _text("White"), _text("Black"), _text("Result"), _text("Termination"), _text("Variant")),
-    "entropy": (*_COMMON, _text("Chaos"), _text("Order"), _text("Result"), _text("Termination")),
+    "entropy": (*_COMMON, _text("Result")),
 }
 """Each game's typed columns, tried in order: a tag goes to the first that types it (a lichess ``Site`` to
-``game_id``, any other to ``site``); a game not listed gets Event, Site, Date, Round and Result."""
+``game_id``, any other to ``site``); a game not listed gets Event, Site, Date, Round and Result (as New Entropy,
+whose records have no other usual tags)."""
 
 ROW_FIELDS = (pa.field("source", pa.string(), nullable=False), pa.field("number", pa.int64(), nullable=False),
               pa.field("offset", pa.int64(), nullable=False))
@@ -196,7 +197,10 @@ class Meta:
         raw = (arrow_schema.metadata or {}).get(META_KEY)
         if raw is None:
             raise InvalidDataError("not a plybits archive: no plybits.archive schema metadata")
-        meta = cls(**json.loads(raw))
+        try:
+            meta = cls(**json.loads(raw))
+        except (TypeError, ValueError) as err:
+            raise InvalidDataError(f"unreadable plybits.archive schema metadata: {err}") from None
         if meta.format != FORMAT_VERSION:
             raise InvalidDataError(f"archive format {meta.format} is not supported (this build reads {FORMAT_VERSION})")
         return meta
@@ -239,7 +243,7 @@ def row_of(meta: Meta, *, record: str | None = None, moves: Sequence[str] | None
     """
     fidelity = fidelity or ("moves" if record is None else meta.fidelity)
     if fidelity not in FIDELITIES:
-        raise InvalidDataError(f"unknown fidelity {fidelity!r}; known: {', '.join(FIDELITIES)}")
+        raise UnknownCodecError(f"unknown fidelity {fidelity!r}; known: {', '.join(FIDELITIES)}")
     full = fidelity == "full"
     scheme = meta.coder()
     stepper = scheme.step_encoder()
@@ -403,14 +407,32 @@ def column_tags(row: Mapping[str, Any], meta: Meta) -> dict[str, str]:
 def record_of(row: Mapping[str, Any], meta: Meta, *, notation: str | None = None,
               max_plies: int = DEFAULT_MAX_PLIES) -> str:
     """The record's text (PGN for chess) exactly as ``plybits decode --format record`` writes the row's container:
-    every tag in order, comment, clock, evaluation, NAG and variation of a full-fidelity row.
+    every tag in order, comment, clock, evaluation, NAG and variation of a full-fidelity row. The moves are decoded
+    and written in one replay; a record with variations goes through :func:`container_of` (they are written from
+    the positions where they branch).
 
-    :raises InvalidDataError: on corrupt data.
+    :raises InvalidDataError: on corrupt data; :raises UnknownCodecError: on a notation not the game's.
     """
-    text = decode(container_of(row, meta, max_plies=max_plies), notation=notation, max_plies=max_plies,
-                  format="record").record
-    assert text is not None
-    return text
+    scheme = meta.coder()
+    game = get_game(meta.game)
+    check_notation(game, notation)
+    parts = read_body(row["body"], meta, max_plies=max_plies)
+    start = _start(parts, meta)
+    final = start.copy()
+    moves, texts = scheme.decode_texts(final, parts.payload, parts.plies, meta.scheme_version, notation)
+    notes: Notes[Any] | None = None
+    section_tags: dict[str, str] = {}
+    if parts.section is not None:
+        notes, section_tags = read_section(scheme, start, moves, parts.section, max_plies=max_plies,
+                                           version=meta.scheme_version, final=final, context=column_tags(row, meta))
+    if notes is not None and any(step.variations for step in notes.steps):
+        text = decode(container_of(row, meta, max_plies=max_plies), notation=notation, max_plies=max_plies,
+                      format="record").record
+        assert text is not None
+        return text
+    kept = notes if parts.flags & FLAG_NOTES else None  # no variations: the notes are the same in any notation
+    return game.write_record(Record(moves=texts, start=parts.start, tags=tags_of(row, meta, section_tags),
+                                    notes=kept), notation)
 
 
 # --- tables and files ----------------------------------------------------------------------------------------
@@ -423,7 +445,8 @@ def table(rows: Sequence[Mapping[str, Any]], meta: Meta) -> pa.Table:
 
 def parquet_options(arrow_schema: pa.Schema) -> dict[str, Any]:
     """The ``pyarrow.parquet.write_table`` options of an archive file (the smallest measured, bench/dataset.py):
-    zstd level 19, a CRC-32 on every page, statistics (for filters) on every column but ``body``, dictionaries for the columns of few distinct values, delta coding for
+    zstd level 19, a CRC-32 on every page, statistics (min and max, for filters) on the numbers and times (a text
+    column's would not skip a file: 1 byte a game on the lichess files), dictionaries for the columns of few distinct values, delta coding for
     the game numbers, offsets and times, the Elos byte-split, the ``body`` and ``game_id`` lengths delta-coded."""
     plain = {"body", "game_id", "number", "offset", "played_at", "white", "black", "red", "white_elo", "black_elo",
              "white_rating_diff", "black_rating_diff"}
@@ -432,7 +455,8 @@ def parquet_options(arrow_schema: pa.Schema) -> dict[str, Any]:
                  **{name: "BYTE_STREAM_SPLIT" for name in ("white_elo", "black_elo", "white_rating_diff",
                                                           "black_rating_diff")}}
     return {"compression": "zstd", "compression_level": 19, "write_page_checksum": True, "store_schema": False,
-            "write_statistics": [f.name for f in arrow_schema if f.name != "body"],
+            "write_statistics": [f.name for f in arrow_schema
+                                 if not (pa.types.is_string(f.type) or pa.types.is_binary(f.type))],
             "use_dictionary": [f.name for f in arrow_schema if f.name not in plain],
             "column_encoding": {k: v for k, v in encodings.items() if k in arrow_schema.names}}
 
