@@ -145,6 +145,8 @@ def test_reaches_compares_the_fields_given_and_normalises_en_passant(tmp_path: P
         con.execute("select reaches(body, 'rnbqkbnr/8 w') from games").fetchall()
     with pytest.raises(InvalidPositionError, match="board's rows"):
         sql.Pattern("chess", "8/8/8")
+    with pytest.raises(InvalidPositionError, match="no piece 'x'"):
+        sql.Pattern("chess", "8/8/8/8/8/8/8/x7")
 
 
 @pytest.mark.data

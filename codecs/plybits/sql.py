@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from plybits import archive
+from plybits.chess import board as chess_board
 from plybits.errors import InvalidDataError, InvalidPositionError
 from plybits.game import Position
 from plybits.openings import FIRST_PLIES, first_moves
@@ -168,10 +169,23 @@ class Pattern:
             raise InvalidPositionError(f"placement {placement!r} does not have the board's rows "
                                        f"({'/'.join(map(str, shape))} squares)")
         self.pieces = [(r, c, p) for r, row in enumerate(grid) for c, p in enumerate(row) if p != "."]
+        self.cells = _chess_cells(self.pieces, placement) if game == "chess" else None
+        """Chess: the pieces as ``(cell, piece code)`` of the board's cells, compared without a position string."""
 
     def matches(self, position: Any) -> bool:
+        if self.cells is not None:
+            cells = position.cells
+            return all(cells[i] == code for i, code in self.cells)
         grid = _grid(position.fen().split(" ", 1)[0])
         return all(grid[r][c] == p for r, c, p in self.pieces)
+
+
+def _chess_cells(pieces: list[tuple[int, int, str]], placement: str) -> list[tuple[int, int]]:
+    """A chess placement's pieces as ``(cell, piece code)`` (rows from the 8th rank down, as FEN writes them)."""
+    wrong = sorted({p for _, _, p in pieces if p not in chess_board.PIECE_OF_SYMBOL})
+    if wrong:
+        raise InvalidPositionError(f"placement {placement!r} has no piece {''.join(wrong)!r}")
+    return [(chess_board.square(c, 7 - r), chess_board.PIECE_OF_SYMBOL[p]) for r, c, p in pieces]
 
 
 def matches_subfen(line: Mainline, pattern: Pattern) -> bool:
