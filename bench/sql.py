@@ -60,7 +60,8 @@ def build(out: Path) -> tuple[list[bytes], int]:
             containers.append(verbs.encode("chess", "rank", record=record, fidelity="moves").data)
     out.mkdir()
     for k in range(0, len(rows), PART_ROWS):
-        archive.write_file(archive.table(rows[k:k + PART_ROWS], meta), str(out / f"part-0000-{k // PART_ROWS:06d}.parquet"))
+        name = f"part-0000-{k // PART_ROWS:06d}.parquet"
+        archive.write_file(archive.table(rows[k:k + PART_ROWS], meta), str(out / name))
     archive.write_file(archive.table(rows * WIDE, meta), str(out.parent / "wide.parquet"))
     return containers, sum(archive.ply_count(r["body"]) for r in rows)
 
@@ -159,7 +160,8 @@ def main() -> None:
         "|---|---|",
         f"| `rank` decode verb: `plybits.decode` of the same games' moves-only containers, per CPU second | "
         f"{spread(verb, plies)} |",
-        f"| `reaches` scan (no game reaches it: every ply replayed), this process, DuckDB over the part files, per CPU second | "
+        "| `reaches` scan (no game reaches it: every ply replayed), this process, DuckDB over the part files, "
+        f"per CPU second | "
         f"{spread(local, plies)} |",
         f"| `reaches` scan on 1 Dask worker, wall | {spread(one_wall, scan_plies)} |",
         f"| `reaches` scan on 1 Dask worker, per worker CPU second | {spread(one_cpu, scan_plies)} |",

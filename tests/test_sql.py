@@ -26,6 +26,8 @@ from plybits.registry import get_game
 from tests.conftest import shared_data
 
 LICHESS = ("chess", "clocks", "lichess_db_standard_rated_2021-10_first999.pgn")
+Lichess = tuple[Path, list[Any], list[list[Any]]]
+"""The archive of the lichess file, python-chess's games and each game's boards."""
 
 
 def build(out: Path, game: str, source: Path, scheme: str = "rank", limit: int | None = None, parts: int = 2,
@@ -46,7 +48,7 @@ def build(out: Path, game: str, source: Path, scheme: str = "rank", limit: int |
 
 
 @pytest.fixture(scope="module")
-def lichess(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any], list[list[Any]]]:
+def lichess(tmp_path_factory: pytest.TempPathFactory) -> Lichess:
     """The 999 lichess games with clocks and evaluations as a ``rank`` archive, python-chess's reading of each,
     and its boards of each mainline (the start and after each move)."""
     import chess.pgn
@@ -76,7 +78,7 @@ def rows(con: Any, text: str) -> list[tuple[Any, ...]]:
 
 
 @pytest.mark.data
-def test_moves_and_ply_counts_of_every_game_match_python_chess(lichess: tuple[Path, list[Any], list[list[Any]]]) -> None:
+def test_moves_and_ply_counts_of_every_game_match_python_chess(lichess: Lichess) -> None:
     out, games, _ = lichess
     con = sql.connect(str(out))
     got = rows(con, "select number, uci(body), san(body), ply_count(body), fen_at(body, -1) from games")
@@ -94,7 +96,7 @@ def test_moves_and_ply_counts_of_every_game_match_python_chess(lichess: tuple[Pa
 
 
 @pytest.mark.data
-def test_fen_at_every_ply_of_a_sample(lichess: tuple[Path, list[Any], list[list[Any]]]) -> None:
+def test_fen_at_every_ply_of_a_sample(lichess: Lichess) -> None:
     out, games, played = lichess
     con = sql.connect(str(out))
     for number in random.Random(26).sample(range(1, len(games) + 1), 12):
@@ -107,7 +109,7 @@ def test_fen_at_every_ply_of_a_sample(lichess: tuple[Path, list[Any], list[list[
 
 
 @pytest.mark.data
-def test_reaches_is_true_at_every_visited_position_and_false_at_others(lichess: tuple[Path, list[Any], list[list[Any]]]) -> None:
+def test_reaches_is_true_at_every_visited_position_and_false_at_others(lichess: Lichess) -> None:
     out, games, played = lichess
     con = sql.connect(str(out))
     rng = random.Random(9)
@@ -150,7 +152,7 @@ def test_reaches_compares_the_fields_given_and_normalises_en_passant(tmp_path: P
 
 
 @pytest.mark.data
-def test_matches_subfen_against_python_chess_piece_maps(lichess: tuple[Path, list[Any], list[list[Any]]]) -> None:
+def test_matches_subfen_against_python_chess_piece_maps(lichess: Lichess) -> None:
     import chess
 
     out, _, boards = lichess
@@ -167,12 +169,13 @@ def test_matches_subfen_against_python_chess_piece_maps(lichess: tuple[Path, lis
             placement.set_piece_at(square, piece)
         want = [n for n, bs in enumerate(boards, 1) if any(all(b.piece_at(s) == p for s, p in pattern.items())
                                                                for b in bs)]
-        got = [r[0] for r in rows(con, f"select number from games where matches_subfen(body, '{placement.board_fen()}')")]
+        query = f"select number from games where matches_subfen(body, '{placement.board_fen()}')"
+        got = [r[0] for r in rows(con, query)]
         assert got == want and want
 
 
 @pytest.mark.data
-def test_clocks_evals_and_records_of_every_game_match_python_chess(lichess: tuple[Path, list[Any], list[list[Any]]]) -> None:
+def test_clocks_evals_and_records_of_every_game_match_python_chess(lichess: Lichess) -> None:
     import chess.pgn
 
     out, games, _ = lichess

@@ -160,7 +160,8 @@ def schema(game: str) -> pa.Schema:
         for field in column.fields:
             typed.setdefault(field.name, field)
     return pa.schema([*ROW_FIELDS, *typed.values(), pa.field("first_moves", pa.string()),  # plybits.openings
-                      pa.field("tag_order", pa.string()), pa.field("body", pa.binary()), pa.field("error", pa.string())])
+                      pa.field("tag_order", pa.string()), pa.field("body", pa.binary()),
+                      pa.field("error", pa.string())])
 
 
 # --- dataset-level metadata ---------------------------------------------------------------------------------
