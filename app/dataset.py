@@ -851,6 +851,7 @@ def add_parser(commands: Any) -> None:
     dec.add_argument("--notation", help="the notation of the moves (default: the game's record notation, SAN for "
                      "chess)")
     dec.set_defaults(handler=_decode_command)
+    query.extend_decode(dec)
     inf = verbs_.add_parser("info", help="summary of a dataset, as JSON")
     inf.add_argument("dataset", help="the dataset directory")
     inf.set_defaults(handler=lambda args: _print(info(args.dataset)))

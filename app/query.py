@@ -21,14 +21,17 @@ import threading
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import IO, Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from plybits import archive
 from plybits import sql as plysql
 from plybits.errors import PlybitsError
+from plybits.records import check_notation
+from plybits.registry import get_game
 
 FORMATS = ("csv", "json", "parquet")
 """Output formats: CSV with a header, JSON one object a line, Parquet."""
@@ -68,12 +71,15 @@ def query_part(path: str, sql: str) -> pa.Table:
     return result
 
 
-def records_part(path: str, where: str, notation: str | None) -> list[str]:
-    """The record texts of one part file's games that ``where`` selects (error rows skipped), in game order."""
-    files = [path]
-    meta = plysql.dataset_meta(files)
-    rows = query_part(path, f"select * from games where error is null and ({where})").to_pylist()
-    return [archive.record_of(row, meta, notation=notation) for row in rows]
+def records_part(path: str, where: str, notation: str | None) -> tuple[list[str], int]:
+    """The record texts of one part file's games that ``where`` selects, in game order (the file read with every
+    page's CRC checked), and the number of error rows it holds."""
+    table = archive.read_file(path)
+    meta = plysql.dataset_meta([path])
+    with plysql.connect_table(table, meta) as con:
+        rows = con.sql(f"select * from games where error is null and ({where})").to_arrow_table().to_pylist()
+    errors = table.num_rows - pc.count(table.column("error"), mode="only_null").as_py()
+    return [archive.record_of(row, meta, notation=notation) for row in rows], errors
 
 
 def _in_order(client: Any, task: Any, files: list[str], *args: Any) -> Iterator[Any]:
@@ -98,9 +104,10 @@ def scan(out: str, sql: str, client: Any) -> Iterator[pa.Table]:
     yield from _in_order(client, query_part, files, sql)
 
 
-def records(out: str, where: str, client: Any, notation: str | None = None) -> Iterator[list[str]]:
-    """The record texts of the games of ``out`` that the SQL condition ``where`` selects (over the view ``games``),
-    one list a part file, in game order, each part decoded on ``client``'s cluster (for ``dataset decode --where``)."""
+def records(out: str, where: str, client: Any, notation: str | None = None) -> Iterator[tuple[list[str], int]]:
+    """The record texts of the games of ``out`` that the SQL condition ``where`` selects (over the view ``games``;
+    ``true`` for all), and the error rows, a part file at a time in game order, each part decoded on ``client``'s
+    cluster (``dataset decode --where``)."""
     files = [os.path.abspath(f) for f in plysql.part_files(out)]
     plysql.dataset_meta(files)
     yield from _in_order(client, records_part, files, where, notation)
@@ -157,6 +164,47 @@ def add_parser(commands: Any) -> None:
     q.set_defaults(handler=_command)
 
 
+def extend_decode(dec: Any) -> None:
+    """Give ``plybits dataset decode`` ``--where`` and the cluster options: with any of them the games are decoded
+    part by part on a cluster (:func:`records`); without, by the decode command given before."""
+    dec.add_argument("--where", help="decode only the games this SQL condition over the view 'games' selects "
+                     "(docs/sql.md), e.g. \"white_elo > 2500 and reaches(body, '...')\"")
+    where = dec.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, help="decode on a local cluster of N worker processes")
+    where.add_argument("--scheduler", help="decode on the Dask scheduler at this address (tcp://host:8786)")
+    plain = dec.get_default("handler")
+
+    def handler(args: argparse.Namespace) -> int:
+        if args.where is None and args.workers is None and args.scheduler is None:
+            return int(plain(args))
+        return _decode_command(args)
+
+    dec.set_defaults(handler=handler)
+
+
+def _decode_command(args: argparse.Namespace) -> int:
+    try:
+        files = plysql.part_files(args.dataset)  # refused before -o is touched
+        meta = plysql.dataset_meta(files)
+        if args.notation is not None:
+            check_notation(get_game(meta.game), args.notation)
+    except PlybitsError as err:
+        print(f"plybits dataset decode: {err}", file=sys.stderr)
+        return 2
+    games = errors = 0
+    sink: IO[str] = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        with cluster(args.workers, args.scheduler) as client:
+            for texts, bad in records(args.dataset, args.where or "true", client, args.notation):
+                sink.writelines(text.rstrip("\n") + "\n\n" for text in texts)
+                games, errors = games + len(texts), errors + bad
+    finally:
+        if sink is not sys.stdout:
+            sink.close()
+    print(f"plybits dataset decode: {games} games written, {errors} error rows skipped", file=sys.stderr)
+    return 0
+
+
 def _command(args: argparse.Namespace) -> int:
     try:
         table = run(args.dataset, args.sql, args.workers, args.scheduler, args.combine)
@@ -167,4 +215,4 @@ def _command(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["FORMATS", "add_parser", "cluster", "query_part", "records", "records_part", "run", "scan", "write"]
+__all__ = ["FORMATS", "add_parser", "cluster", "extend_decode", "query_part", "records", "records_part", "run", "scan", "write"]

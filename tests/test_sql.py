@@ -274,6 +274,9 @@ def test_cli_writes_csv_json_and_parquet(small: Path, tmp_path: Path, capsys: py
     (tmp_path / "empty").mkdir()
     assert main(["dataset", "query", str(tmp_path / "empty"), "select 1"]) == 2
     assert "no Parquet files" in capsys.readouterr().err
+    (tmp_path / "kept.pgn").write_text("precious")
+    assert main(["dataset", "decode", str(tmp_path / "empty"), "-o", str(tmp_path / "kept.pgn"), "--where", "true"]) == 2
+    assert "no Parquet files" in capsys.readouterr().err and (tmp_path / "kept.pgn").read_text() == "precious"
 
 
 @pytest.mark.data
@@ -341,7 +344,17 @@ def test_a_query_on_a_real_cluster_gives_the_local_rows(small: Path, dask_cluste
 
     where = "reaches(body, 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -')"
     with Client(dask_cluster) as client:
-        texts = [t for part in app_query.records(str(small), where, client) for t in part]
+        parts = list(app_query.records(str(small), where, client))
+    texts = [t for part, _ in parts for t in part]
     meta = sql.dataset_meta(sql.part_files(str(small)))
     picked = sql.query(str(small), f"select * from games where {where}").to_pylist()
     assert texts == [archive.record_of(r, meta) for r in picked] and len(texts) == local.num_rows
+    assert sum(errors for _, errors in parts) == 1  # the error row, counted
+    # dataset decode --where on the cluster: the records of those games, and all of them without a condition
+    out = tmp_path / "picked.pgn"
+    assert main(["dataset", "decode", str(encoded), "-o", str(out), "--where", where,
+                 "--scheduler", dask_cluster]) == 0
+    assert out.read_text(encoding="utf-8") == "".join(t.rstrip("\n") + "\n\n" for t in texts)
+    assert main(["dataset", "decode", str(encoded), "-o", str(tmp_path / "all.pgn"), "--scheduler", dask_cluster]) == 0
+    assert main(["dataset", "decode", str(encoded), "-o", str(tmp_path / "here.pgn")]) == 0
+    assert (tmp_path / "all.pgn").read_text(encoding="utf-8") == (tmp_path / "here.pgn").read_text(encoding="utf-8")

@@ -285,6 +285,16 @@ def connect(path: str | Sequence[str], database: str = ":memory:") -> duckdb.Duc
     return con
 
 
+def connect_table(table: pa.Table, meta: archive.Meta) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection whose view ``games`` is ``table`` (rows of ``meta``'s archive already read, e.g. by
+    :func:`plybits.archive.read_file`, which checks every page's CRC), with the functions of this module."""
+    con = duckdb.connect()
+    con.register("archive_rows", table)
+    con.execute("create view games as select * from archive_rows")
+    register(con, meta, con.sql("select games from games limit 0").types[0])
+    return con
+
+
 def view(con: duckdb.DuckDBPyConnection, files: Sequence[str]) -> None:
     """(Re)define ``con``'s view ``games`` over ``files``, in their order (a connection reused for another part of
     the same archive keeps its functions)."""
@@ -350,6 +360,7 @@ def register(con: duckdb.DuckDBPyConnection, meta: archive.Meta, row: Any) -> No
     con.execute("create macro starts_with_moves(line, prefix) as starts_with(line || ' ', trim(prefix) || ' ')")
 
 
-__all__ = ["KEY_FIELDS", "NOTATIONS", "Mainline", "Pattern", "Target", "clocks", "connect", "dataset_meta",
+__all__ = ["KEY_FIELDS", "NOTATIONS", "Mainline", "Pattern", "Target", "clocks", "connect", "connect_table",
+           "dataset_meta",
            "evals", "fen_at", "mainline", "matches_subfen", "opening", "part_files", "query", "reaches",
            "record_notes", "register", "view"]
