@@ -1,6 +1,6 @@
 """Whole archives to a Parquet dataset and back, on Dask distributed.
 
-    plybits dataset encode games.pgn.zst more.pgn -o out/ [--game chess --scheme 0x88] [--fidelity moves]
+    plybits dataset encode games.pgn.zst more.pgn -o out/ [--game chess --scheme rank] [--fidelity moves]
         [--workers N | --scheduler ADDR]
     plybits dataset decode out/ -o games.pgn [--notation san]
     plybits dataset info out/
@@ -8,10 +8,11 @@
 A source (a multi-game file, or NDJSON encode requests) is cut into partitions of whole games: an uncompressed
 file into byte ranges that each start at a game boundary (read by the workers in parallel), a compressed stream
 (``.gz``, ``.bz2``, ``.xz``, ``.zst``) decompressed once by the client and handed out in bounded chunks. Each
-partition is one call of :func:`games_table` (text of whole games in, an Arrow table out: one row per game read, a
-failed game a row with its error) and one Parquet file, written under a temporary name then renamed, so a file that
-exists is complete. A re-run skips the partitions whose file exists; the plan depends only on the input and
-``partition_bytes``, so the same input gives the same partitions and byte-identical containers.
+partition is one call of :func:`games_table` (text of whole games in, an Arrow table of :mod:`plybits.archive` rows
+out: one row per game read, a failed game a row with its error) and one Parquet file, written under a temporary name
+then renamed in the staging directory, so a file that exists is complete; the files are moved into the dataset
+directory when every one is written. A re-run skips the partitions whose file exists; the plan depends only on the
+input and ``partition_bytes``, so the same input gives the same partitions and byte-identical rows.
 """
 
 from __future__ import annotations

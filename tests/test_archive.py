@@ -94,6 +94,8 @@ def test_tags_that_do_not_fit_together_are_invalid_data() -> None:
         archive.record_of({**row, "white": None}, meta)
     with pytest.raises(InvalidDataError):
         archive.record_of({**row, "body": row["body"][:5]}, meta)
+    with pytest.raises(InvalidDataError, match="without a record section"):
+        archive.read_body(bytes([2 << 3 | archive.FLAG_NOTES]), meta)
 
 
 def test_files_carry_the_metadata_and_a_crc_on_every_page(tmp_path: Path) -> None:

@@ -117,15 +117,16 @@ def test_dataset_rows_keep_the_whole_record_or_its_moves() -> None:
 
     import plybits
     from app import dataset
+    from plybits import archive
 
-    def row(fidelity: str) -> dict[str, object]:
+    def row(fidelity: str) -> tuple[dict[str, object], archive.Meta]:
         lines = dataset._lines(_io.BytesIO(NESTED.encode()), 0, None)
         table = dataset.games_table("chess", "0x88", "mem", dataset.pieces(lines, cuts=True), fidelity=fidelity)
-        return table.to_pylist()[0]
+        return table.to_pylist()[0], archive.Meta.from_schema(table.schema)
 
-    full, moves = row("full"), row("moves")
-    assert dict(full["tags"])["Annotator"] == "Someone"
-    assert dict(full["tags"]) == dict(moves["tags"]) and full["event"] == moves["event"] == "Nested"
-    assert moves["container"] == plybits.encode("chess", "0x88", record=NESTED, fidelity="moves").data
-    record = plybits.decode(full["container"], format="record").record
-    assert record is not None and export(record) == export(NESTED)
+    (full, full_meta), (moves, moves_meta) = row("full"), row("moves")
+    assert full["event"] == moves["event"] == "Nested" and full["tag_order"] == moves["tag_order"]
+    assert archive.container_of(moves, moves_meta) == plybits.encode("chess", "0x88", record=NESTED,
+                                                                     fidelity="moves").data
+    record = archive.record_of(full, full_meta)
+    assert '[Annotator "Someone"]' in record and export(record) == export(NESTED)

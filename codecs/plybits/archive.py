@@ -295,6 +295,8 @@ def read_body(body: bytes, meta: Meta, *, max_plies: int = DEFAULT_MAX_PLIES) ->
     plies, flags = head >> _FLAG_BITS, head & (1 << _FLAG_BITS) - 1
     if plies > max_plies:
         raise LimitExceededError(f"row claims {plies} plies, more than the limit of {max_plies}")
+    if flags & FLAG_NOTES and not flags & FLAG_SECTION:
+        raise InvalidDataError("body flags: notes kept without a record section")
     start = cursor.string("start position") if flags & FLAG_START else None
     section = bytes([meta.section_version]) + cursor.blob("record section", len(body)) if flags & FLAG_SECTION else None
     return Body(plies, flags, start, section, body[cursor.pos:])
