@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from pydantic import ValidationError
 
+from app import query
 from app.batchcore import Refused, line_request
 from app.errors import internal_problem, problem_body, validation_problem
 from app.models import EncodeRequest
@@ -613,9 +614,11 @@ def add_parser(commands: Any) -> None:
     dec.add_argument("--notation", help="the notation of the moves (default: the game's record notation, SAN for "
                      "chess)")
     dec.set_defaults(handler=_decode_command)
+    query.extend_decode(dec)
     inf = verbs_.add_parser("info", help="summary of a dataset, as JSON")
     inf.add_argument("dataset", help="the dataset directory")
     inf.set_defaults(handler=lambda args: _print(info(args.dataset)))
+    query.add_parser(verbs_)
 
 
 def _print(value: dict[str, Any]) -> int:

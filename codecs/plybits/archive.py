@@ -33,6 +33,7 @@ from plybits import container
 from plybits.annotations import Notes
 from plybits.errors import InvalidDataError, LimitExceededError, UnknownCodecError
 from plybits.game import Position, Record
+from plybits.openings import first_moves
 from plybits.records import DEFAULT_MAX_PLIES, FIDELITIES, check_notation, decode, read_record
 from plybits.recordsection import SECTION_VERSION, read_section, write_section
 from plybits.registry import AnyScheme, get_game, get_scheme
@@ -158,7 +159,8 @@ def schema(game: str) -> pa.Schema:
     for column in columns(game):
         for field in column.fields:
             typed.setdefault(field.name, field)
-    return pa.schema([*ROW_FIELDS, *typed.values(), pa.field("tag_order", pa.string()), pa.field("body", pa.binary()),
+    return pa.schema([*ROW_FIELDS, *typed.values(), pa.field("first_moves", pa.string()),  # plybits.openings
+                      pa.field("tag_order", pa.string()), pa.field("body", pa.binary()),
                       pa.field("error", pa.string())])
 
 
@@ -262,7 +264,8 @@ def row_of(meta: Meta, *, record: str | None = None, moves: Sequence[str] | None
                                 context=held)
         body += container.write_uvarint(len(section) - 1) + section[1:]
     head = container.write_uvarint(len(replay.moves) << _FLAG_BITS | flags)
-    return {**values, "tag_order": json.dumps(list(all_tags), ensure_ascii=False), "body": bytes(head + body + payload)}
+    return {**values, "first_moves": first_moves(replay.start_position, replay.moves),  # plybits.sql's opening filter
+            "tag_order": json.dumps(list(all_tags), ensure_ascii=False), "body": bytes(head + body + payload)}
 
 
 def _string(text: str) -> bytes:
