@@ -225,6 +225,13 @@ def write_partition(built: Built, first_number: int, out: str) -> dict[str, Any]
     return {**summary, "bytes": os.path.getsize(final), "seconds": time.monotonic() - began}
 
 
+def _remove_temporaries(staging: str) -> None:
+    """Remove the temporary files of partitions whose writing was cut short (a killed worker or run)."""
+    for stale in os.listdir(staging):
+        if stale.startswith(".part-") and stale.endswith(".tmp"):
+            os.remove(os.path.join(staging, stale))
+
+
 def file_summary(path: str) -> dict[str, Any]:
     """The summary :func:`write_partition` returned, read back from the partition's file."""
     meta = pq.read_schema(path).metadata or {}
@@ -321,9 +328,7 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
         manifest = old
     staging = os.path.join(opts.out, STAGING)
     os.makedirs(staging, exist_ok=True)
-    for stale in os.listdir(staging):  # temporary files of partitions cut short by a killed run
-        if stale.startswith(".part-") and stale.endswith(".tmp"):
-            os.remove(os.path.join(staging, stale))
+    _remove_temporaries(staging)
     for name in list(manifest["partitions"]):
         if _part_file(opts.out, name) is None:
             del manifest["partitions"][name]
@@ -367,6 +372,7 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
         path = os.path.join(staging, name + ".parquet")
         if os.path.exists(path):
             os.replace(path, os.path.join(opts.out, name + ".parquet"))
+    _remove_temporaries(staging)  # of a worker killed mid-write in this run (Dask wrote that partition again)
     os.rmdir(staging)
     manifest["complete"] = True
     _write_manifest(opts.out, manifest)

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from app import dataset, partitions
 from app.cli import main
+from plybits import archive
 from plybits import records as verbs
 
 GAME = '[Event "G{n}"]\n[White "A"]\n\n1. e4 e5 2. Nf3 Nc6 {a comment\n[Event "inside it"]\nover lines} 3. Bb5 a6 *\n'
@@ -39,11 +40,17 @@ def client() -> Iterator[Any]:
 
 
 def _dataset(path: Path, client: Any, partition_bytes: int, out: Path | None = None) -> list[dict[str, Any]]:
+    """The rows of a ``chess/0x88`` dataset of ``path``, each with its standalone container (``None`` for an
+    error row) under ``"container"``."""
     out = out or Path(tempfile.mkdtemp(prefix="ds-", dir=path.parent))
     opts = dataset.Options([str(path)], str(out), "chess", "0x88", partition_bytes)
     dataset.encode_dataset(opts, client=client)
-    files = dataset.dataset_files(str(out))
-    rows: list[dict[str, Any]] = [r for f in files for r in pq.read_table(f).to_pylist()]
+    rows: list[dict[str, Any]] = []
+    for file in dataset.dataset_files(str(out)):
+        table = pq.read_table(file)
+        meta = archive.Meta.from_schema(table.schema)
+        rows += [{**row, "container": None if row["body"] is None else archive.container_of(row, meta)}
+                 for row in table.to_pylist()]
     return rows
 
 
@@ -65,9 +72,13 @@ def _line_offsets(data: bytes) -> list[int]:
 
 
 def _same_as_cli(rows: list[dict[str, Any]], answers: list[dict[str, Any]], problems: bool = True) -> None:
+    """Each row is what ``plybits encode`` answers its line or game; a dataset holds one game and scheme, so a
+    line ``plybits encode`` answers as another game is an error row saying so."""
     assert len(rows) == len(answers)
     for row, answer in zip(rows, answers, strict=True):
-        if "result" in answer:
+        if "result" in answer and (answer["result"]["game"], answer["result"]["scheme"]) != ("chess", "0x88"):
+            assert row["container"] is None and "belongs in a dataset of its own" in json.loads(row["error"])["detail"]
+        elif "result" in answer:
             assert row["error"] is None, row["error"]
             assert base64.urlsafe_b64encode(row["container"]).rstrip(b"=").decode() == answer["result"]["data"]
         else:
@@ -96,7 +107,7 @@ def test_an_ndjson_line_longer_than_a_game_is_one_row(tmp_path: Path, client: An
     assert [r["offset"] for r in rows] == _line_offsets(data)
     long, after, last = rows
     assert "more than" in json.loads(long["error"])["detail"]
-    assert after["error"] is None and after["plies"] == 2 and last["plies"] == 2
+    assert after["error"] is None and archive.ply_count(after["body"]) == 2 == archive.ply_count(last["body"])
     _same_as_cli(rows, _cli_answers(path, tmp_path / "cli.ndjson"), problems=False)
 
 
