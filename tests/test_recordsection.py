@@ -226,8 +226,8 @@ def changed_sections(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any
     """Sections written for the record with one decision changed (at most ``most`` of them, at random)."""
     def write(change: int) -> tuple[bytes, int]:
         coder = OneChangeWriter(change, rng)
-        writer = recordsection._NotesWriter(coder, scheme, recordsection._State(
-            recordsection._Final(start, moves, None), len(moves)))
+        writer = recordsection._NotesWriter(coder, scheme, recordsection.State(
+            recordsection.FinalPosition(start, moves, None), len(moves)))
         writer.tags(tags)
         writer.result(notes.result)
         writer.comments(notes.comments, -1, 7)
