@@ -10,8 +10,10 @@ import chess.pgn
 import pytest
 
 import plybits
-from plybits import pgntext
+from plybits import pgntext, records
 from plybits.container import unpack
+from plybits.recordsection import write_section
+from plybits.registry import get_scheme
 from tests.conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "records"
@@ -37,19 +39,124 @@ GOLDEN_V1 = [
 """Section version 1 (``chess/rank``), pinned before version 2 was written: (fixture, container hex)."""
 
 
+GOLDEN_V2 = [
+    ("v1_chesscom", (
+        "5042010201043b8f01029159877e2f8c8c52268a8402198253ac7c318dcf1934712c5181c59f9102c32e0005b6106c45bcd3"
+        "af20bc807bc07174b0c5dfccd4a8679442869dffe8098e2ce3e317844daadeeee9c5456e591f5dbb4093b1f1273c2e79084d"
+        "cb83d329714d93b4bcc3a979d85234caea1b7cf50c5c7ba6990c061a245bbce8e8efdfb5d13269c59dd6cafb70a634f19d8b"
+        "4af8dd602204b798d4298496f4f22a564dddc091bb7b1de3d0aafa2592f1"
+    )),
+    ("v1_lichess", (
+        "504201020104115e02a11fd9e60741ad348224ccd3348595f0af8b39afa22a4daf86bfae112bd8a700b44ac4b1fdab11c1d2"
+        "9b1762cdaeed4d9820d1cf0c34c9328fedb955c162d6d828c2432bcc8fef4785cf5015e678a1a3f7afca108ca3261883fa11"
+        "52879d6ff92503c36dbb61b282"
+    )),
+    ("v1_nested", (
+        "50420102010403250225684bdf97a8b0056fdacfa48aee2790af68c9106c1e59bfba244e3065cb13cb73e82a30dcddf2b52f"
+    )),
+    ("v2_underived", (
+        "5042010201043bc201029159877e2f8c8c52268a8402198253ac7c318dcc29a274ed81a0d1b5cc0dd19c13df35cf292a87f6"
+        "63549650043dce85753a79634cee1e83bc775d1d53dc8c8b403fbc437a8abbc5483da43337f5b163b64123092546be772f9e"
+        "a3400cbd04d806807f632a5465c6d5471727f546ffd27c619a8f19abe95ceb3be5c5fb7bddcda160abc8eafb6e150b4b32d3"
+        "f04ae447fec7d04ad12a19efe9a288019051eef0094db3b8095fade8d918ed69f43664ec6197acf92024724cc1b4f7912f1a"
+        "39f778dd602204b798d4298496f4f22a564dddc091bb7b1de3d0aad99bb45b"
+    )),
+]
+"""Section version 2 (``chess/rank``): (fixture, container hex); ``v2_underived`` is the chess.com game with a
+``CurrentPosition``, ``Termination`` and ``StartTime`` that the game and its tags do not give."""
+
+
 def _game(text: str) -> str:
     game = chess.pgn.read_game(io.StringIO(text))
     assert game is not None and not game.errors
     return str(game)
 
 
-@pytest.mark.parametrize("name, blob", GOLDEN_V1)
-def test_version_1_containers_decode_to_the_record_they_were_made_from(name: str, blob: str) -> None:
+@pytest.mark.parametrize("version, name, blob", [(1, f"v1_{name}", blob) for name, blob in GOLDEN_V1]
+                         + [(2, name, blob) for name, blob in GOLDEN_V2])
+def test_golden_containers_decode_to_the_record_they_were_made_from(version: int, name: str, blob: str) -> None:
     data = bytes.fromhex(blob)
     record = unpack(data, max_plies=1000).record
-    assert record is not None and record[0] == 1
-    source = (FIXTURES / f"v1_{name}.pgn").read_text(encoding="utf-8")
+    assert record is not None and record[0] == version
+    source = (FIXTURES / f"{name}.pgn").read_text(encoding="utf-8")
     decoded = plybits.decode(data, format="record")
     assert decoded.record is not None
     assert _game(decoded.record) == _game(source)
     assert decoded.tags == pgntext.read(source, kind="PGN").tags
+
+
+@pytest.mark.parametrize("name, blob", GOLDEN_V2)
+def test_encoding_gives_the_version_2_golden_bytes(name: str, blob: str) -> None:
+    source = (FIXTURES / f"{name}.pgn").read_text(encoding="utf-8")
+    assert plybits.encode("chess", "rank", record=source).data.hex() == blob
+
+
+@pytest.mark.parametrize("name", [name for name, _ in GOLDEN_V1])
+def test_version_1_sections_are_still_written_the_same(name: str) -> None:
+    source = (FIXTURES / f"v1_{name}.pgn").read_text(encoding="utf-8")
+    box = unpack(bytes.fromhex(dict(GOLDEN_V1)[name]), max_plies=1000)
+    scheme = get_scheme("chess", "rank")
+    replay = records.read_record("chess", record=source, variations=True)
+    assert replay.notes is not None and box.record is not None
+    assert write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags,
+                         version=1) == box.record
+
+
+# ------------------------------------------------------------------------ version 2: tags derived from the game
+
+CHESSCOM = (FIXTURES / "v1_chesscom.pgn").read_text(encoding="utf-8")
+
+
+def _with_tag(text: str, name: str, value: str) -> str:
+    head, body = text.split("\n\n", 1)
+    lines = [line for line in head.split("\n") if not line.startswith(f"[{name} ")]
+    return "\n".join([*lines, pgntext.tag_line(name, value)]) + "\n\n" + body
+
+
+def _section_bytes(text: str) -> int:
+    record = unpack(plybits.encode("chess", "rank", record=text).data, max_plies=1000).record
+    assert record is not None
+    return len(record)
+
+
+@pytest.mark.parametrize("name, derived, others", [
+    ("CurrentPosition", "rn4R1/8/p7/8/3B3k/3K4/PP3P2/7R b - -",
+     ["rn4R1/8/p7/8/3B3k/3K4/PP3P2/7R b - - 0 34", "rn4R1/8/p7/8/3B3k/3K4/PP3P2/7R b - -  ", "", "start"]),
+    ("StartTime", "21:58:25", ["21:58:26", "9:58:25", "", "21:58:25 "]),
+    ("Termination", "pnmadelaine won by checkmate",
+     ["Luislo007 won by checkmate", "pnmadelaine won by checkmate!", "Game drawn by agreement", "Normal", "",
+      "{winner} won by checkmate"]),
+    ("TimeControl", "600", ["600+0", "600+5", "0600", "1/172800", "600+", "-"]),
+])
+def test_a_tag_the_game_gives_costs_a_symbol_and_any_other_value_comes_back_as_written(
+        name: str, derived: str, others: list[str]) -> None:
+    without = _section_bytes(_with_tag(CHESSCOM, name, "x"))
+    assert _section_bytes(_with_tag(CHESSCOM, name, derived)) <= without
+    for value in [derived, *others]:
+        text = _with_tag(CHESSCOM, name, value)
+        data = plybits.encode("chess", "rank", record=text).data
+        decoded = plybits.decode(data, format="record")
+        assert decoded.tags == pgntext.read(text, kind="PGN").tags, value
+        assert decoded.record is not None and _game(decoded.record) == _game(text), value
+        assert plybits.encode("chess", "rank", record=decoded.record).data == data, value
+
+
+def test_the_chess_com_tags_the_game_gives_take_a_few_bits_not_their_text() -> None:
+    derived = _section_bytes(CHESSCOM)
+    for name, value, text_bytes in (("CurrentPosition", "rn4R1/8/p7/8/3B3k/3K4/PP3P2/7R w - -", 20),
+                                    ("Termination", "Luislo007 won by checkmate", 10),
+                                    ("StartTime", "21:58:26", 2)):  # a time in full: three uniform numbers
+        assert _section_bytes(_with_tag(CHESSCOM, name, value)) >= derived + text_bytes, name
+
+
+def test_a_derived_value_coded_in_full_is_invalid_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    from plybits import recordtags
+    from plybits.errors import InvalidDataError
+
+    real = recordtags.TagCoder.derivations
+    monkeypatch.setattr(recordtags.TagCoder, "derivations",
+                        lambda self, name: [None if value is None else value + "?" for value in real(self, name)])
+    data = plybits.encode("chess", "rank", record=CHESSCOM).data
+    monkeypatch.setattr(recordtags.TagCoder, "derivations", real)
+    with pytest.raises(InvalidDataError, match="derived but coded in full"):
+        plybits.decode(data)

@@ -197,7 +197,7 @@ def read_back_or_invalid(scheme: Any, start: Any, moves: list[Any], data: bytes,
         notes, tags = read_section(scheme, start, moves, data, max_plies=max_plies)
     except InvalidDataError:
         return True
-    assert write_section(scheme, start, moves, notes, tags) == data
+    assert write_section(scheme, start, moves, notes, tags, version=data[0]) == data
     return False
 
 
@@ -227,7 +227,7 @@ def changed_sections(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any
     def write(change: int) -> tuple[bytes, int]:
         coder = OneChangeWriter(change, rng)
         writer = recordsection._NotesWriter(coder, scheme, recordsection.State(
-            recordsection.FinalPosition(start, moves, None), len(moves)))
+            recordsection.FinalPosition(start, moves, None), len(moves), recordsection.SECTION_VERSION))
         writer.tags(tags)
         writer.result(notes.result)
         writer.comments(notes.comments, -1, 7)
@@ -304,15 +304,16 @@ def test_every_truncation_is_invalid_data_or_another_section():
 def test_random_bytes_are_invalid_data_with_bounded_work():
     scheme, start, moves, _, _ = annotated_chess()
     rng = random.Random(7)
-    for _ in range(300):
-        read_back_or_invalid(scheme, start, moves, bytes([1]) + rng.randbytes(rng.randrange(0, 40)), 100)
+    for version in recordsection.READABLE_VERSIONS:
+        for _ in range(300):
+            read_back_or_invalid(scheme, start, moves, bytes([version]) + rng.randbytes(rng.randrange(0, 40)), 100)
 
 
 def test_a_section_of_another_version_is_refused():
     scheme, start, moves, notes, tags = annotated_chess()
     data = write_section(scheme, start, moves, notes, tags)
-    with pytest.raises(InvalidDataError, match="version 2"):
-        read_section(scheme, start, moves, bytes([2]) + data[1:], max_plies=10_000)
+    with pytest.raises(InvalidDataError, match="version 3"):
+        read_section(scheme, start, moves, bytes([3]) + data[1:], max_plies=10_000)
     with pytest.raises(InvalidDataError, match="empty"):
         read_section(scheme, start, moves, b"", max_plies=10_000)
 

@@ -289,18 +289,25 @@ F_DATE_UNKNOWN_YEAR = 23
 F_NAME_OTHER = 24
 F_ID_NOT_8 = 25
 """Whether an identifier (after a prefix) is not of 8 characters, as lichess's game and tournament ids are."""
+F_DERIVED = 26  # +0..2: the index in recorddictionary.DERIVED (version 2)
+"""Whether a tag of :data:`recorddictionary.DERIVED` is the value derived for it (version 2)."""
+F_TC_BARE = 29
+"""Whether a time control is written without its increment (``600`` for ``600+0``, as chess.com writes it; version 2)."""
 FLAG_PRIORS = ((F_MORE_TAGS, 4), (F_DATE_SAME, 8), (F_COMMON_TC, 56), (F_RESULT_SAME, 60), (F_LINE_COMMENT, 60),
                 (F_NAGS, 60), (F_NAG_BIG, 62), (F_VARIATIONS, 62), (F_EVAL_MATE, 60), (F_EVAL_MATE + 1, 8),
-                (F_DATE_UNKNOWN_YEAR, 60), (F_NAME_OTHER, 60), (F_ID_NOT_8, 56))
+                (F_DATE_UNKNOWN_YEAR, 60), (F_NAME_OTHER, 60), (F_ID_NOT_8, 56),
+                (F_DERIVED, 8), (F_DERIVED + 1, 8))
 """The flags whose first probability of a 0 is not one half: (flag, 64ths)."""
 
 
 class State:
     """What the coder predicts from: the tags, the clocks and evaluations so far, the skeletons seen."""
 
-    def __init__(self, final: FinalPosition, plies: int) -> None:
+    def __init__(self, final: FinalPosition, plies: int, version: int) -> None:
         self.final = final
         self.plies = plies
+        self.version = version
+        """The section's version (what a version-2 section codes that version 1 does not, it codes only then)."""
         self.tags: dict[str, str] = {}
         self.last_date: str | None = None
         self.base_ms: int | None = None

@@ -46,8 +46,11 @@ from plybits.recordvalues import (
 )
 from plybits.registry import AnyScheme
 
-SECTION_VERSION = 1
+SECTION_VERSION = 2
 """The layout version written as the section's first byte (it names the dictionary version too)."""
+READABLE_VERSIONS = (1, 2)
+"""The layout versions read (version 2 is version 1 with tags derived from the game, time controls without an
+increment and worded opening URLs: docs/format.md)."""
 MAX_COUNT = 1 << 16
 """Most comments or NAGs a step may hold, or variations a step may branch into."""
 MAX_SKELETON_PARTS = 256
@@ -407,23 +410,26 @@ class _Cursor:
 
 def _write(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str],
-    costs: dict[str, float] | None = None, final: FinalPosition | None = None,
+    costs: dict[str, float] | None = None, final: FinalPosition | None = None, version: int = SECTION_VERSION,
 ) -> bytes:
+    if version not in READABLE_VERSIONS:
+        raise ValueError(f"record section version {version} is not one this build writes")
     final = final if final is not None else FinalPosition(start, moves, None)
     coder = Writer(costs)
-    writer = _NotesWriter(coder, scheme, State(final, len(moves)))
+    writer = _NotesWriter(coder, scheme, State(final, len(moves), version))
     writer.tags(tags)
     writer.result(notes.result)
     writer.comments(notes.comments, -1, 7)
     writer.steps(start, moves, notes.steps, 0, 0)
-    return bytes([SECTION_VERSION]) + coder.finish()
+    return bytes([version]) + coder.finish()
 
 
 def write_section(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str], *,
-    final: Position[Any] | None = None,
+    final: Position[Any] | None = None, version: int = SECTION_VERSION,
 ) -> bytes:
-    """The record section of a full-fidelity container: the tags and everything in ``notes``.
+    """The record section of a full-fidelity container: the tags and everything in ``notes``, in layout ``version``
+    (one of :data:`READABLE_VERSIONS`; an older one only to show that its sections are still written the same).
 
     ``moves`` are the mainline (legal, played from ``start``, which is not changed; ``final``, when given, the
     position after them, which spares replaying them); variations are coded with ``scheme`` from the position
@@ -433,15 +439,16 @@ def write_section(
         number of moves) or holds text that UTF-8 cannot store.
     :raises LimitExceededError: if a text, count, number or nesting is over the section's limits.
     """
-    return _write(scheme, start, moves, notes, tags, final=FinalPosition(start, moves, final))
+    return _write(scheme, start, moves, notes, tags, final=FinalPosition(start, moves, final), version=version)
 
 
 def section_costs(
-    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str]
+    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str], *,
+    version: int = SECTION_VERSION,
 ) -> tuple[bytes, dict[str, float]]:
     """:func:`write_section`'s section and where its bits go: bits by :data:`TOPICS` (for benchmarks)."""
     costs: dict[str, float] = {}
-    return _write(scheme, start, moves, notes, tags, costs), costs
+    return _write(scheme, start, moves, notes, tags, costs, version=version), costs
 
 
 def read_section(
@@ -457,10 +464,11 @@ def read_section(
     """
     if not data:
         raise InvalidDataError("empty record section")
-    if data[0] != SECTION_VERSION:
-        raise InvalidDataError(f"record section version {data[0]} is not supported (this build reads {SECTION_VERSION})")
+    if data[0] not in READABLE_VERSIONS:
+        raise InvalidDataError(
+            f"record section version {data[0]} is not supported (this build reads {', '.join(map(str, READABLE_VERSIONS))})")
     after = FinalPosition(start, moves, final)
-    reader = _NotesReader(Reader(data[1:]), scheme, State(after, len(moves)), max_plies,
+    reader = _NotesReader(Reader(data[1:]), scheme, State(after, len(moves), data[0]), max_plies,
                           scheme.version if version is None else version)
     try:
         tags = reader.tags({})

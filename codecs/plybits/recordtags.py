@@ -4,12 +4,15 @@ else as text; a reader checks that each choice is the one a writer makes for the
 
 from __future__ import annotations
 
+import re
+
 from plybits import recorddictionary as dictionary
 from plybits.container import MAX_TAGS
 from plybits.errors import InvalidDataError, LimitExceededError
 from plybits.recordcoder import Coder
 from plybits.recordmodels import (
-    F_COMMON_TC, F_DATE_SAME, F_DATE_UNKNOWN_YEAR, F_ID_NOT_8, F_MORE_TAGS, F_NAME_OTHER, Models, State,
+    F_COMMON_TC, F_DATE_SAME, F_DATE_UNKNOWN_YEAR, F_DERIVED, F_ID_NOT_8, F_MORE_TAGS, F_NAME_OTHER, F_TC_BARE, Models,
+    State,
 )
 from plybits.recordvalues import (
     DATE_RE, ECO_RE, ID62, ID62_INDEX, KIND_TEXT, KIND_WORDED, NAME_INDEX, PREFIX_WHAT, REST_DECIMAL, REST_ID,
@@ -20,6 +23,9 @@ from plybits.registry import AnyScheme
 
 YEAR_ORIGIN = 2025
 """Dates are coded as years before this one."""
+DERIVED_INDEX = {name: i for i, name in enumerate(dictionary.DERIVED)}
+BARE_TIME_CONTROL_RE = re.compile(r"[1-9][0-9]{0,6}")
+"""A time control written without its increment (version 2)."""
 
 
 class TagCoder:
@@ -73,7 +79,49 @@ class TagCoder:
         return dictionary.TAG_NAMES[index]
 
     def tag_value(self, name: str, value: str) -> str:
-        """:raises InvalidDataError: (reading) on a value coded as text that has a type, or the other way round."""
+        """A tag's value: from version 2, for a tag of :data:`recorddictionary.DERIVED` that has a derived value, a
+        bit (1 = derived) and, among several, the index of the one it is; else as :meth:`coded_value` codes it.
+
+        :raises InvalidDataError: (reading) on a derived value coded otherwise, or a derivation that gives none.
+        """
+        index = DERIVED_INDEX.get(name, -1) if self.s.version >= 2 else -1
+        if index < 0:
+            return self.coded_value(name, value)
+        c = self.c
+        derivations = self.derivations(name)
+        if all(derived is None for derived in derivations):
+            return self.coded_value(name, value)
+        choice = derivations.index(value) if c.writing and value in derivations else -1
+        if c.bit(self.m.flags, F_DERIVED + index, int(choice >= 0)):
+            choice = c.uniform(len(derivations), choice) if len(derivations) > 1 else 0
+            derived = derivations[choice]
+            if derived is None or derivations.index(derived) != choice:
+                raise InvalidDataError(f"tag {name!r}: derivation {choice} gives no value, or one coded before")
+            return derived
+        value = self.coded_value(name, value)
+        if not c.writing and value in derivations:
+            raise InvalidDataError(f"tag {name!r} value {value!r} is derived but coded in full")
+        return value
+
+    def derivations(self, name: str) -> list[str | None]:
+        """The values tag ``name`` (of :data:`recorddictionary.DERIVED`) may be derived as, from the game and the tags
+        coded before it; ``None`` where a derivation gives none."""
+        tags = self.s.tags
+        if name == "CurrentPosition":
+            fields = self.s.final.fen().split(" ")
+            return [" ".join(fields[:4]) if len(fields) == 6 else None]
+        if name == "StartTime":
+            return [tags.get("UTCTime")]
+        result = tags.get("Result")
+        winner = tags.get("White") if result == "1-0" else tags.get("Black") if result == "0-1" else None
+        return [None if "{winner}" in text and winner is None else text.replace("{winner}", winner or "")
+                for text in dictionary.TERMINATIONS]
+
+    def coded_value(self, name: str, value: str) -> str:
+        """A tag's value by its kind: text, worded text, or a typed value (a bit, then the value in its form or as
+        text).
+
+        :raises InvalidDataError: (reading) on a value coded as text that has a type, or the other way round."""
         c, m = self.c, self.m
         kind = TAG_KIND.get(name, KIND_TEXT)
         what = value_what(name)
@@ -171,8 +219,13 @@ class TagCoder:
 
     def value_timecontrol(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
+        version = self.s.version
         if check:
-            return value if TIME_CONTROL_RE.fullmatch(value) else None
+            typed = TIME_CONTROL_RE.fullmatch(value) or (version >= 2 and BARE_TIME_CONTROL_RE.fullmatch(value))
+            return value if typed else None
+        bare = version >= 2 and c.bit(m.flags, F_TC_BARE, int("+" not in value))
+        if bare and c.writing:
+            value += "+0"
         common = dictionary.TIME_CONTROLS
         if c.bit(m.flags, F_COMMON_TC, int(value not in common)):
             base, increment = [int(n) for n in value.split("+")] if c.writing else [0, 0]
@@ -185,6 +238,10 @@ class TagCoder:
             text = common[c.uniform(len(common), common.index(value) if c.writing else 0)]
         base, increment = [int(n) for n in text.split("+")]
         self.s.base_ms, self.s.increment_ms = base * 1000, increment * 1000
+        if bare:
+            if increment:
+                raise InvalidDataError(f"time control {text} written without its increment")
+            return str(base)
         return text
 
     def value_eco(self, value: str, check: bool = False, name: str = "") -> str | None:
@@ -233,7 +290,8 @@ class TagCoder:
                 length = 8
             rest = "".join(ID62[c.uniform(62, ID62_INDEX[rest[i]] if c.writing else 0)] for i in range(length))
         else:
-            rest = m.text.code(c, rest, value_what(name))
+            worded = self.s.version >= 2 and name in dictionary.WORDED_PREFIXED
+            rest = (m.words if worded else m.text).code(c, rest, value_what(name))
         if not c.writing and (prefix_index(name, prefix + rest) != index or rest_kind(rest) != kind):
             raise InvalidDataError(f"tag {name!r} value {prefix + rest!r} not coded by its longest prefix and kind")
         return prefix + rest
