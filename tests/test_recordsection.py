@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import random
 from collections import Counter
 from typing import Any
 
+import chess
+import chess.pgn
 import pytest
 
-from plybits import recordsection
+from plybits import pgntext, recordsection
+from plybits.chess import GAME
 from plybits.annotations import Comment, Line, Notes, Step
 from plybits.container import Container, pack, unpack
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
@@ -353,14 +357,53 @@ def test_a_record_section_longer_than_the_container_is_invalid():
 
 # ------------------------------------------------------------------------------------- real collections
 
+# python-chess's reading of each game (the peer's tree), as Notes of plybits moves; python-chess strips the white
+# space around a comment, which lichess writes as one space each side, so it is put back
+
+def _comment(text: str) -> list[Comment]:
+    return [Comment(f" {text} ")] if text else []
+
+
+def _line(position: Any, node: chess.pgn.ChildNode) -> tuple[list[Any], list[Step[Any]]]:
+    """The moves and steps of the line starting at ``node`` (played from ``position``, a copy played forward)."""
+    moves: list[Any] = []
+    steps: list[Step[Any]] = []
+    current: chess.pgn.ChildNode | None = node
+    while current is not None:
+        parent = current.parent
+        step: Step[Any] = Step(nags=sorted(current.nags), comments=_comment(current.comment))
+        for alternative in parent.variations[1:] if parent.variations[0] is current else []:
+            branch = position.copy()
+            line_moves, line_steps = _line(branch, alternative)
+            step.variations.append(Line(moves=line_moves, steps=line_steps,
+                                        comments=_comment(alternative.starting_comment)))
+        move = position.parse_move(current.move.uci(), "uci")
+        moves.append(move)
+        steps.append(step)
+        position.push(move)
+        current = current.variations[0] if current.variations else None
+    if all(step.is_empty() for step in steps):
+        steps = []
+    return moves, steps
+
+
+def python_chess_notes(text: str) -> tuple[Any, list[Any], Notes[Any], dict[str, str]]:
+    """The start, mainline, notes and tags of one PGN game."""
+    record = pgntext.read(text, kind="PGN")
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    start = GAME.position(record.tags.get("FEN"))
+    notes: Notes[Any] = Notes(comments=_comment(game.comment), result=record.result)
+    moves: list[Any] = []
+    if game.variations:
+        moves, notes.steps = _line(start.copy(), game.variations[0])
+    return start, moves, notes, record.tags
+
+
 def _collection_games(path: Any, every: int) -> list[tuple[Any, list[Any], Notes[Any], dict[str, str]]]:
     """Every ``every``-th game of a PGN file of standard chess or Chess960 (other variants left out)."""
-    from bench.records import notes_of  # python-chess's reading of each game, as Notes of plybits moves
-    from plybits import pgntext
-    from plybits.chess import GAME
-
     texts = list(GAME.split_records(path.read_text(encoding="utf-8-sig")))[::every]
-    return [notes_of(text) for text in texts
+    return [python_chess_notes(text) for text in texts
             if pgntext.read(text, kind="PGN", lenient=True).tags.get("Variant", "Standard").lower().replace(" ", "")
             in ("standard", "chess960", "fischerandom", "fromposition")]
 

@@ -18,6 +18,7 @@ class FinalPosition:
     def __init__(self, start: Position[Any], moves: Sequence[Any], final: Position[Any] | None) -> None:
         self.start, self.moves, self.final = start, moves, final
         self.text: str | None = None
+        self.texts: list[str] | None = None
 
     def fen(self) -> str:
         if self.text is None:
@@ -27,6 +28,55 @@ class FinalPosition:
                     self.final.push(move)
             self.text = self.final.fen()
         return self.text
+
+    def sans(self) -> list[str]:
+        """The first :data:`MOVES_SUFFIX_PLIES` moves in the game's default notation, without check marks."""
+        if self.texts is None:
+            position = self.start.copy()
+            self.texts = []
+            for move in self.moves[:MOVES_SUFFIX_PLIES]:
+                self.texts.append(position.move_text(move, None).rstrip("+#"))
+                position.push(move)
+        return self.texts
+
+    def moves_text(self, first: int, last: int) -> str | None:
+        """Plies ``first`` to ``last`` (0-based, from the start) as chess.com's opening URLs write them
+        (``2.Nf3-d6``, ``3...c5-4.Bc4``), or ``None`` if the game has not that many or starts off the first move."""
+        sans = self.sans()
+        if last >= len(sans) or not self.moves_from_one():
+            return None
+        words = []
+        for ply in range(first, last + 1):
+            number = ply // 2 + 1
+            if ply % 2 == 0:
+                words.append(f"{number}.{sans[ply]}")
+            else:
+                words.append(f"{number}...{sans[ply]}" if ply == first else sans[ply])
+        return "-".join(words)
+
+    def moves_from_one(self) -> bool:
+        """Whether the game starts with the first mover's move 1 (a FEN's ``w`` and ``1``)."""
+        fields = self.start.fen().split(" ")
+        return len(fields) == 6 and fields[1] == "w" and fields[5] == "1"
+
+
+MOVES_SUFFIX_PLIES = 40
+"""The opening plies an opening URL's moves are looked for in (version 2)."""
+
+
+def moves_suffix(text: str, final: FinalPosition) -> tuple[int, int] | None:
+    """The plies ``(first, last)`` of the game that ``text`` ends with after a ``-`` and something before it, the
+    smallest ``last`` then the smallest ``first``; ``None`` if it ends with none."""
+    if "." not in text:
+        return None
+    for last in range(MOVES_SUFFIX_PLIES):
+        for first in range(last + 1):
+            suffix = final.moves_text(first, last)
+            if suffix is None:
+                return None
+            if len(text) > len(suffix) + 1 and text.endswith(suffix) and text[-len(suffix) - 1] == "-":
+                return first, last
+    return None
 
 
 
@@ -292,6 +342,8 @@ F_ID_NOT_8 = 25
 F_DERIVED = 26  # +0..2: the index in recorddictionary.DERIVED (version 2)
 """Whether a tag of :data:`recorddictionary.DERIVED` is the value derived for it (version 2)."""
 F_TC_BARE = 29
+F_MOVES_SUFFIX = 30
+"""Whether a worded rest ends with moves of the game (version 2)."""
 """Whether a time control is written without its increment (``600`` for ``600+0``, as chess.com writes it; version 2)."""
 FLAG_PRIORS = ((F_MORE_TAGS, 4), (F_DATE_SAME, 8), (F_COMMON_TC, 56), (F_RESULT_SAME, 60), (F_LINE_COMMENT, 60),
                 (F_NAGS, 60), (F_NAG_BIG, 62), (F_VARIATIONS, 62), (F_EVAL_MATE, 60), (F_EVAL_MATE + 1, 8),

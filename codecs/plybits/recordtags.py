@@ -11,8 +11,8 @@ from plybits.container import MAX_TAGS
 from plybits.errors import InvalidDataError, LimitExceededError
 from plybits.recordcoder import Coder
 from plybits.recordmodels import (
-    F_COMMON_TC, F_DATE_SAME, F_DATE_UNKNOWN_YEAR, F_DERIVED, F_ID_NOT_8, F_MORE_TAGS, F_NAME_OTHER, F_TC_BARE, Models,
-    State,
+    F_COMMON_TC, F_DATE_SAME, F_DATE_UNKNOWN_YEAR, F_DERIVED, F_ID_NOT_8, F_MORE_TAGS, F_MOVES_SUFFIX, F_NAME_OTHER,
+    F_TC_BARE, MOVES_SUFFIX_PLIES, Models, State, moves_suffix,
 )
 from plybits.recordvalues import (
     DATE_RE, ECO_RE, ID62, ID62_INDEX, KIND_TEXT, KIND_WORDED, NAME_INDEX, PREFIX_WHAT, REST_DECIMAL, REST_ID,
@@ -280,7 +280,7 @@ class TagCoder:
         if kind == REST_NONE:
             rest = ""
         elif kind == REST_DECIMAL:
-            rest = str(m.small.code(c, int(rest) if c.writing else 0, 3))
+            rest = self.rest_decimal(rest)
         elif kind == REST_ID:
             if c.bit(m.flags, F_ID_NOT_8, int(len(rest) != 8)):
                 length = m.ids.at_most(c, 63, "identifier length", len(rest) - 1) + 1
@@ -289,10 +289,48 @@ class TagCoder:
             else:
                 length = 8
             rest = "".join(ID62[c.uniform(62, ID62_INDEX[rest[i]] if c.writing else 0)] for i in range(length))
+        elif self.s.version >= 2 and name in dictionary.WORDED_PREFIXED:
+            rest = self.rest_worded(rest, value_what(name))
         else:
-            worded = self.s.version >= 2 and name in dictionary.WORDED_PREFIXED
-            rest = (m.words if worded else m.text).code(c, rest, value_what(name))
+            rest = m.text.code(c, rest, value_what(name))
         if not c.writing and (prefix_index(name, prefix + rest) != index or rest_kind(rest) != kind):
             raise InvalidDataError(f"tag {name!r} value {prefix + rest!r} not coded by its longest prefix and kind")
         return prefix + rest
 
+    def rest_decimal(self, rest: str) -> str:
+        """A decimal after a prefix: a number (version 1); from version 2 its count of digits less one (a number,
+        group 5), then each digit uniform (the first of several uniform(9) from 1), as a game id is."""
+        c, m = self.c, self.m
+        if self.s.version < 2:
+            return str(m.small.code(c, int(rest) if c.writing else 0, 3))
+        digits = m.small.at_most(c, 11, "decimal digits", len(rest) - 1, 5) + 1
+        given = [int(digit) for digit in rest] if c.writing else [0] * digits
+        lead = c.uniform(10, given[0]) if digits == 1 else 1 + c.uniform(9, max(given[0] - 1, 0))
+        return "".join([str(lead), *(str(c.uniform(10, given[i])) for i in range(1, digits))])
+
+    def rest_worded(self, rest: str, what: str) -> str:
+        """A text after a prefix as worded text (version 2), whose end may be moves of the game: a bit (flag 30),
+        1 = it ends with ``-`` and the game's plies ``first`` to ``last`` as chess.com's opening URLs write them
+        (:meth:`FinalPosition.moves_text`; ``last`` then ``last - first`` as numbers, group 6 and 7), the first such
+        plies :func:`recordvalues.moves_suffix` finds; then the rest before them, worded.
+
+        :raises InvalidDataError: (reading) on plies that are not the ones a writer finds in the text read."""
+        c, m = self.c, self.m
+        final = self.s.final
+        found = moves_suffix(rest, final) if c.writing else None
+        if not c.bit(m.flags, F_MOVES_SUFFIX, int(found is not None)):
+            rest = m.words.code(c, rest, what)
+            if not c.writing and moves_suffix(rest, final) is not None:
+                raise InvalidDataError(f"{what} {rest!r} ends with the game's moves but is coded as text")
+            return rest
+        first, last = found if found is not None else (0, 0)
+        last = m.small.at_most(c, MOVES_SUFFIX_PLIES - 1, "suffix ply", last, 6)
+        first = last - m.small.at_most(c, last, "suffix plies", last - first, 7)
+        suffix = final.moves_text(first, last)
+        if suffix is None:
+            raise InvalidDataError(f"{what}: plies {first} to {last} of the game are not all there")
+        head = m.words.code(c, rest[: len(rest) - len(suffix) - 1] if c.writing else "", what)
+        rest = f"{head}-{suffix}"
+        if not c.writing and moves_suffix(rest, final) != (first, last):
+            raise InvalidDataError(f"{what} {rest!r} is not coded with the moves a writer finds at its end")
+        return rest
