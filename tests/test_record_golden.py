@@ -154,16 +154,3 @@ def test_the_chess_com_tags_the_game_gives_take_a_few_bits_not_their_text() -> N
                                     ("Termination", "Luislo007 won by checkmate", 10),
                                     ("StartTime", "21:58:26", 2)):  # a time in full: three uniform numbers
         assert _section_bytes(_with_tag(CHESSCOM, name, value)) >= derived + text_bytes, name
-
-
-def test_a_derived_value_coded_in_full_is_invalid_data(monkeypatch: pytest.MonkeyPatch) -> None:
-    from plybits import recordtags
-    from plybits.errors import InvalidDataError
-
-    real = recordtags.TagCoder.derivations
-    monkeypatch.setattr(recordtags.TagCoder, "derivations",
-                        lambda self, name: [None if value is None else value + "?" for value in real(self, name)])
-    data = plybits.encode("chess", "rank", record=CHESSCOM).data
-    monkeypatch.setattr(recordtags.TagCoder, "derivations", real)
-    with pytest.raises(InvalidDataError, match="derived but coded in full"):
-        plybits.decode(data)

@@ -11,15 +11,18 @@ import chess
 import chess.pgn
 import pytest
 
-from plybits import pgntext, recordsection
+import plybits
+from plybits import pgntext, recordsection, recordtags
 from plybits.chess import GAME
 from plybits.annotations import Comment, Line, Notes, Step
+from plybits.compiled import is_compiled
 from plybits.container import Container, pack, unpack
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
 from plybits.recordcoder import Coder, Writer
 from plybits.recorddictionary import TAG_NAMES
 from plybits.recordsection import read_section, section_costs, write_section
 from plybits.registry import get_game, get_scheme, schemes
+from tests.conftest import ROOT
 
 
 def play(game: str, tokens: str, start: str | None = None) -> tuple[Any, list[Any]]:
@@ -557,3 +560,15 @@ def test_random_records_of_every_game_round_trip(seed):
     every = schemes()
     for _ in range(25 if QUICK else 100):
         round_trip(*_random_record(rng, every, 30))
+
+
+@pytest.mark.skipif(is_compiled(recordtags), reason="a compiled TagCoder calls its own derivations; the pure run tests it")
+def test_a_derived_value_coded_in_full_is_invalid_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = recordtags.TagCoder.derivations
+    monkeypatch.setattr(recordtags.TagCoder, "derivations",
+                        lambda self, name: [None if value is None else value + "?" for value in real(self, name)])
+    chesscom = (ROOT / "tests" / "fixtures" / "records" / "v1_chesscom.pgn").read_text(encoding="utf-8")
+    data = plybits.encode("chess", "rank", record=chesscom).data
+    monkeypatch.setattr(recordtags.TagCoder, "derivations", real)
+    with pytest.raises(InvalidDataError, match="derived but coded in full"):
+        plybits.decode(data)
