@@ -79,7 +79,6 @@ def moves_suffix(text: str, final: FinalPosition) -> tuple[int, int] | None:
     return None
 
 
-
 class Priors:
     """Every adaptive model of the record section at its priors, which say what is usual: built once
     (:func:`model_priors`), copied by each section's :class:`Models`."""
