@@ -50,6 +50,8 @@ def golden_vectors() -> list[bytes]:
     blobs += [_b64(case[0]) for case in _test_module("test_rank_entropy").GOLDEN.values()]
     e13 = _test_module("test_entropy_e13")
     blobs += [bytes.fromhex(h) for h in (e13.GOLDEN_SHORT, e13.GOLDEN_ROUND_2_START, e13.GOLDEN_FULL)]
+    records = _test_module("test_record_golden")
+    blobs += [bytes.fromhex(case[1]) for version in (records.GOLDEN_V1, records.GOLDEN_V2) for case in version]
     return list(dict.fromkeys(blobs))  # docs/format.md's worked example is pinned twice
 
 
@@ -63,6 +65,7 @@ def what_plybits_makes_of(blobs: list[bytes]) -> list[dict[str, Any]]:
         results.append({
             "game": decoded.game, "scheme": decoded.scheme, "start": decoded.start, "tags": decoded.tags,
             "moves": decoded.moves, "raw": raw.moves, "final": decoded.final_position, "again": again.data.hex(),
+            "record": plybits.decode(blob, format="record").record,
         })
     return results
 

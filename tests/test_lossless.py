@@ -354,7 +354,8 @@ def games(path: Path) -> list[tuple[int, str]]:
 
 def chess_files() -> list[str]:
     return ["chess/carlsen_otb.pgn", "chess/twic0920.pgn", "chess/clocks/lichess_db_standard_rated_2021-10_first999.pgn",
-            "chess/clocks/lichess_pnmadelaine_2024-03-30.pgn"]
+            "chess/clocks/lichess_pnmadelaine_2024-03-30.pgn", "chess/chesscom/chesscom_pnmadelaine_2021-11_to_2024-03.pgn",
+            "chess/chesscom/chesscom_kyle_b81_2021.pgn"]
 
 
 @pytest.mark.parametrize("name", chess_files())

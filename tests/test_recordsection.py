@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import io
 import random
 from collections import Counter
 from typing import Any
 
+import chess
+import chess.pgn
 import pytest
 
-from plybits import recordsection
+import plybits
+from plybits import pgntext, recordsection, recordtags
+from plybits.chess import GAME
 from plybits.annotations import Comment, Line, Notes, Step
+from plybits.compiled import is_compiled
 from plybits.container import Container, pack, unpack
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
 from plybits.recordcoder import Coder, Writer
 from plybits.recorddictionary import TAG_NAMES
 from plybits.recordsection import read_section, section_costs, write_section
 from plybits.registry import get_game, get_scheme, schemes
+from tests.conftest import ROOT
 
 
 def play(game: str, tokens: str, start: str | None = None) -> tuple[Any, list[Any]]:
@@ -197,7 +204,7 @@ def read_back_or_invalid(scheme: Any, start: Any, moves: list[Any], data: bytes,
         notes, tags = read_section(scheme, start, moves, data, max_plies=max_plies)
     except InvalidDataError:
         return True
-    assert write_section(scheme, start, moves, notes, tags) == data
+    assert write_section(scheme, start, moves, notes, tags, version=data[0]) == data
     return False
 
 
@@ -226,8 +233,8 @@ def changed_sections(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any
     """Sections written for the record with one decision changed (at most ``most`` of them, at random)."""
     def write(change: int) -> tuple[bytes, int]:
         coder = OneChangeWriter(change, rng)
-        writer = recordsection._NotesWriter(coder, scheme, recordsection._State(
-            recordsection._Final(start, moves, None), len(moves)))
+        writer = recordsection._NotesWriter(coder, scheme, recordsection.State(
+            recordsection.FinalPosition(start, moves, None), len(moves), recordsection.SECTION_VERSION))
         writer.tags(tags)
         writer.result(notes.result)
         writer.comments(notes.comments, -1, 7)
@@ -304,15 +311,16 @@ def test_every_truncation_is_invalid_data_or_another_section():
 def test_random_bytes_are_invalid_data_with_bounded_work():
     scheme, start, moves, _, _ = annotated_chess()
     rng = random.Random(7)
-    for _ in range(300):
-        read_back_or_invalid(scheme, start, moves, bytes([1]) + rng.randbytes(rng.randrange(0, 40)), 100)
+    for version in recordsection.READABLE_VERSIONS:
+        for _ in range(300):
+            read_back_or_invalid(scheme, start, moves, bytes([version]) + rng.randbytes(rng.randrange(0, 40)), 100)
 
 
 def test_a_section_of_another_version_is_refused():
     scheme, start, moves, notes, tags = annotated_chess()
     data = write_section(scheme, start, moves, notes, tags)
-    with pytest.raises(InvalidDataError, match="version 2"):
-        read_section(scheme, start, moves, bytes([2]) + data[1:], max_plies=10_000)
+    with pytest.raises(InvalidDataError, match="version 3"):
+        read_section(scheme, start, moves, bytes([3]) + data[1:], max_plies=10_000)
     with pytest.raises(InvalidDataError, match="empty"):
         read_section(scheme, start, moves, b"", max_plies=10_000)
 
@@ -352,14 +360,53 @@ def test_a_record_section_longer_than_the_container_is_invalid():
 
 # ------------------------------------------------------------------------------------- real collections
 
+# python-chess's reading of each game (the peer's tree), as Notes of plybits moves; python-chess strips the white
+# space around a comment, which lichess writes as one space each side, so it is put back
+
+def _comment(text: str) -> list[Comment]:
+    return [Comment(f" {text} ")] if text else []
+
+
+def _line(position: Any, node: chess.pgn.ChildNode) -> tuple[list[Any], list[Step[Any]]]:
+    """The moves and steps of the line starting at ``node`` (played from ``position``, a copy played forward)."""
+    moves: list[Any] = []
+    steps: list[Step[Any]] = []
+    current: chess.pgn.ChildNode | None = node
+    while current is not None:
+        parent = current.parent
+        step: Step[Any] = Step(nags=sorted(current.nags), comments=_comment(current.comment))
+        for alternative in parent.variations[1:] if parent.variations[0] is current else []:
+            branch = position.copy()
+            line_moves, line_steps = _line(branch, alternative)
+            step.variations.append(Line(moves=line_moves, steps=line_steps,
+                                        comments=_comment(alternative.starting_comment)))
+        move = position.parse_move(current.move.uci(), "uci")
+        moves.append(move)
+        steps.append(step)
+        position.push(move)
+        current = current.variations[0] if current.variations else None
+    if all(step.is_empty() for step in steps):
+        steps = []
+    return moves, steps
+
+
+def python_chess_notes(text: str) -> tuple[Any, list[Any], Notes[Any], dict[str, str]]:
+    """The start, mainline, notes and tags of one PGN game."""
+    record = pgntext.read(text, kind="PGN")
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    start = GAME.position(record.tags.get("FEN"))
+    notes: Notes[Any] = Notes(comments=_comment(game.comment), result=record.result)
+    moves: list[Any] = []
+    if game.variations:
+        moves, notes.steps = _line(start.copy(), game.variations[0])
+    return start, moves, notes, record.tags
+
+
 def _collection_games(path: Any, every: int) -> list[tuple[Any, list[Any], Notes[Any], dict[str, str]]]:
     """Every ``every``-th game of a PGN file of standard chess or Chess960 (other variants left out)."""
-    from bench.records import notes_of  # python-chess's reading of each game, as Notes of plybits moves
-    from plybits import pgntext
-    from plybits.chess import GAME
-
     texts = list(GAME.split_records(path.read_text(encoding="utf-8-sig")))[::every]
-    return [notes_of(text) for text in texts
+    return [python_chess_notes(text) for text in texts
             if pgntext.read(text, kind="PGN", lenient=True).tags.get("Variant", "Standard").lower().replace(" ", "")
             in ("standard", "chess960", "fischerandom", "fromposition")]
 
@@ -513,3 +560,15 @@ def test_random_records_of_every_game_round_trip(seed):
     every = schemes()
     for _ in range(25 if QUICK else 100):
         round_trip(*_random_record(rng, every, 30))
+
+
+@pytest.mark.skipif(is_compiled(recordtags), reason="a compiled TagCoder calls its own derivations; the pure run tests it")
+def test_a_derived_value_coded_in_full_is_invalid_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = recordtags.TagCoder.derivations
+    monkeypatch.setattr(recordtags.TagCoder, "derivations",
+                        lambda self, name: [None if value is None else value + "?" for value in real(self, name)])
+    chesscom = (ROOT / "tests" / "fixtures" / "records" / "v1_chesscom.pgn").read_text(encoding="utf-8")
+    data = plybits.encode("chess", "rank", record=chesscom).data
+    monkeypatch.setattr(recordtags.TagCoder, "derivations", real)
+    with pytest.raises(InvalidDataError, match="derived but coded in full"):
+        plybits.decode(data)

@@ -9,7 +9,12 @@ tokens in a notation, and the game's record writer writes the text.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar
+
+MAX_DEPTH: Final = 64
+"""Deepest nesting of variations a record may hold (a variation of the mainline is at depth 1)."""
+MAX_NAG: Final = (1 << 40) + 254
+"""Largest NAG a record may hold: 256 plus the record section's largest number (2^40 − 2)."""
 
 MoveT = TypeVar("MoveT")
 OtherT = TypeVar("OtherT")

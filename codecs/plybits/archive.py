@@ -261,7 +261,7 @@ def row_of(meta: Meta, *, record: str | None = None, moves: Sequence[str] | None
     if full or rest:
         flags |= FLAG_SECTION
         section = write_section(scheme, replay.start_position, replay.moves, notes, rest, final=replay.final,
-                                context=held)
+                                version=meta.section_version, context=held)
         body += container.write_uvarint(len(section) - 1) + section[1:]
     head = container.write_uvarint(len(replay.moves) << _FLAG_BITS | flags)
     return {**values, "first_moves": first_moves(replay.start_position, replay.moves),  # plybits.sql's opening filter

@@ -30,6 +30,9 @@ MODULES: Final = (
     "plybits.container",  # a container's header and tags are read on every decode
     "plybits.rangecoder",
     "plybits.recordcoder",
+    "plybits.recordvalues",
+    "plybits.recordmodels",
+    "plybits.recordtags",
     "plybits.recordsection",  # a full-fidelity record's section is written and read on every encode and decode
     "plybits.pgntext",  # every record is cut, read and written by it
     "plybits.streams",  # and every line of a record file split and decoded by this

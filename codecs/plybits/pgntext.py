@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from plybits.annotations import Comment, Line, Notes, Step
+from plybits.annotations import MAX_DEPTH, MAX_NAG, Comment, Line, Notes, Step
 from plybits.errors import InvalidRecordError, LimitExceededError
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
@@ -259,11 +259,6 @@ def _tags(text: str, kind: str) -> tuple[dict[str, str], int]:
     return tags, pos
 
 
-def _where(lines: list[Line[str]]) -> str:
-    """Where in a variation the reader is (nothing in the mainline)."""
-    return f" (in a variation {len(lines) - 1} deep, after its move {len(lines[-1].moves)})" if len(lines) > 1 else ""
-
-
 _NOTED: Final = re.compile(r"[{}();$!?]")
 """A character that only a comment, NAG, mark or variation holds (or a stray one): movetext without any is plain."""
 _NUMBERED: Final = re.compile(r"[0-9]+(?:\.+([A-Za-z].*))?|[0-9]+\.*")
@@ -325,106 +320,162 @@ def _close(line: Line[str]) -> None:
 
 
 def _movetext(movetext: str, record: RecordText, lenient: bool) -> None:
-    main: Line[str] = Line(moves=record.moves)
-    lines = [main]  # the mainline, then each open variation
-    skip = 0  # depth inside variations that vary no move (counted, not kept)
-    comments = nags = variations = 0
-    result = None
-    faults = record.faults
+    """Read ``movetext`` token by token into ``record`` (:func:`read`'s general reader)."""
+    reader = _MovetextReader(record, lenient)
+    for match in TOKEN.finditer(movetext):
+        reader.token(match)
+    reader.finish()
 
-    def fault(what: str) -> None:
-        faults.append(InvalidRecordError(f"{what}{_where(lines)}", ply=max(len(main.moves) - 1, 0)))
 
-    def note(comment: Comment) -> None:
-        line = lines[-1]
+class _MovetextReader:
+    """The state of :func:`_movetext`: the lines open (the mainline, then each open variation, each with the line
+    whose last step holds it), the depth of variations skipped, the mainline's notes counted, the result."""
+
+    def __init__(self, record: RecordText, lenient: bool) -> None:
+        self.record = record
+        self.lenient = lenient
+        self.main: Line[str] = Line(moves=record.moves)
+        self.lines = [self.main]
+        """The mainline, then each open variation."""
+        self.owners: list[Line[str]] = [self.main]
+        """For each open variation (from index 1), the line whose last step holds it (the mainline for itself)."""
+        self.skip = 0
+        """Depth inside variations that are not kept (they vary no move, or nest too deep): counted, not read."""
+        self.comments = self.nags = self.variations = 0
+        self.result: str | None = None
+
+    def fault(self, what: str) -> None:
+        """Note what the tree does not keep as written, located at the mainline's last ply."""
+        lines = self.lines
+        where = f" (in a variation {len(lines) - 1} deep, after its move {len(lines[-1].moves)})" if len(lines) > 1 else ""
+        self.record.faults.append(InvalidRecordError(f"{what}{where}", ply=max(len(self.main.moves) - 1, 0)))
+
+    def note(self, comment: Comment) -> None:
+        line = self.lines[-1]
         if line.moves:
             _last_step(line).comments.append(comment)
         else:
             line.comments.append(comment)
 
-    def nag(values: list[int]) -> None:
-        line = lines[-1]
+    def nag(self, values: list[int]) -> None:
+        line = self.lines[-1]
         if line.moves:
             _last_step(line).nags.extend(values)
         else:
-            fault(f"NAG {values} before the first move of its line is not kept")
+            self.fault(f"NAG {values} before the first move of its line is not kept")
 
-    for match in TOKEN.finditer(movetext):
+    def token(self, match: re.Match[str]) -> None:
+        """Read one :data:`TOKEN`."""
         kind = match.lastindex
         if kind == 10:
-            if skip:
-                continue
-            token = match.group(10)
-            if result is not None and len(lines) == 1:
-                raise InvalidRecordError(f"move {token!r} after the result {result!r}: one game per record")
-            suffix = _SUFFIX.search(token) if token[-1] in "!?" else None
-            marks: list[int] = []
-            if suffix:
-                if len(lines) == 1:
-                    nags += 1
-                marks = nags_of(suffix.group())
-                token = token[: suffix.start()]
-                if not token:
-                    nag(marks)
-                    continue
-            line = lines[-1]
-            line.moves.append(token)
-            if marks:
-                _last_step(line).nags += marks
+            if not self.skip:
+                self.move(match.group(10))
         elif kind == 4:
-            if len(lines) == 1 and not skip:
-                variations += 1
-            if skip or not lines[-1].moves:
-                if not skip:
-                    fault("a variation before the first move of its line varies no move: not kept")
-                skip += 1
-            else:
-                variation: Line[str] = Line()
-                # An alternative to a variation's first move is a sibling of that variation (as python-chess reads it).
-                owner = lines[-2] if len(lines) > 1 and len(lines[-1].moves) == 1 else lines[-1]
-                _last_step(owner).variations.append(variation)
-                lines.append(variation)
+            self.open()
         elif kind == 5:
-            if skip:
-                skip -= 1
-            elif len(lines) == 1:
-                raise InvalidRecordError(f"unbalanced ')' at character {match.start()}")
-            else:
-                _close(lines.pop())
+            self.close(match.start())
         elif kind == 1 and not match.group(1).endswith("}"):
-            if not lenient:
+            if not self.lenient:
                 raise InvalidRecordError(
                     f"unterminated comment at character {match.start()}: unclosed comment {match.group(1)[:40]!r}"
                     " (unbalanced brace)")
-            fault(f"unclosed comment {match.group(1)[:40]!r} (unbalanced brace)")
-            if not skip:
-                comments += len(lines) == 1
-                note(Comment(match.group(1)[1:]))
+            self.fault(f"unclosed comment {match.group(1)[:40]!r} (unbalanced brace)")
+            if not self.skip:
+                self.comments += len(self.lines) == 1
+                self.note(Comment(match.group(1)[1:]))
         elif kind == 11:
-            if not lenient:
+            if not self.lenient:
                 raise InvalidRecordError(f"unbalanced brace: '}}' at character {match.start()} closes no comment")
-            fault(f"'}}' at character {match.start()} closes no comment")
-        elif skip:
-            continue
+            self.fault(f"'}}' at character {match.start()} closes no comment")
+        elif self.skip:
+            return
         elif kind == 1 or kind == 2:
-            comments += len(lines) == 1
-            note(Comment(match.group(1)[1:-1]) if kind == 1 else Comment(match.group(2)[1:], line=True))
-        elif kind == 3 or kind == 9:
-            nags += len(lines) == 1
-            nag([int(match.group(3)[1:])] if kind == 3 else nags_of(match.group(9)))
+            self.comments += len(self.lines) == 1
+            self.note(Comment(match.group(1)[1:-1]) if kind == 1 else Comment(match.group(2)[1:], line=True))
+        elif kind == 3:
+            self.nags += len(self.lines) == 1
+            self.numbered_nag(match.group(3)[1:])
+        elif kind == 9:
+            self.nags += len(self.lines) == 1
+            self.nag(nags_of(match.group(9)))
         elif kind == 6:
-            if len(lines) == 1:
-                result = match.group(6)
+            if len(self.lines) == 1:
+                self.result = match.group(6)
             else:
-                fault(f"result {match.group(6)!r} inside a variation is not kept")
-    if len(lines) > 1 or skip:
-        raise InvalidRecordError("unterminated variation '(': a '(' is never closed")
-    _close(main)
-    record.result = result
-    record.notes = Notes(steps=main.steps, comments=main.comments, result=result)
-    for name, count in (("comments", comments), ("nags", nags), ("variations", variations)):
-        if count:
-            record.dropped[name] = count
+                self.fault(f"result {match.group(6)!r} inside a variation is not kept")
+
+    def move(self, token: str) -> None:
+        """A move token, with any ``!``/``?`` marks glued to it (its NAGs)."""
+        lines = self.lines
+        if self.result is not None and len(lines) == 1:
+            raise InvalidRecordError(f"move {token!r} after the result {self.result!r}: one game per record")
+        suffix = _SUFFIX.search(token) if token[-1] in "!?" else None
+        marks: list[int] = []
+        if suffix:
+            if len(lines) == 1:
+                self.nags += 1
+            marks = nags_of(suffix.group())
+            token = token[: suffix.start()]
+            if not token:
+                self.nag(marks)
+                return
+        line = lines[-1]
+        line.moves.append(token)
+        if marks:
+            _last_step(line).nags += marks
+
+    def numbered_nag(self, digits: str) -> None:
+        """A ``$n`` NAG (``digits`` is ``n``): kept up to :data:`~plybits.annotations.MAX_NAG`."""
+        significant = digits.lstrip("0")
+        if len(significant) > len(str(MAX_NAG)) or int(significant or "0") > MAX_NAG:
+            self.fault(f"NAG of {len(digits)} digits is over the limit of {MAX_NAG}: not kept")
+            return
+        self.nag([int(digits)])
+
+    def open(self) -> None:
+        """A ``(``: a variation of the last move (of a variation's first move: a sibling of that variation, as
+        python-chess reads it), not kept when it varies no move or nests deeper than
+        :data:`~plybits.annotations.MAX_DEPTH`."""
+        lines = self.lines
+        if len(lines) == 1 and not self.skip:
+            self.variations += 1
+        if self.skip:
+            self.skip += 1
+        elif not lines[-1].moves:
+            self.fault("a variation before the first move of its line varies no move: not kept")
+            self.skip += 1
+        elif len(lines) > MAX_DEPTH and len(lines[-1].moves) > 1:
+            self.fault(f"variations nested deeper than {MAX_DEPTH} (the limit) are not kept")
+            self.skip += 1
+        else:
+            variation: Line[str] = Line()
+            owner = self.owners[-1] if len(lines) > 1 and len(lines[-1].moves) == 1 else lines[-1]
+            _last_step(owner).variations.append(variation)
+            lines.append(variation)
+            self.owners.append(owner)
+
+    def close(self, at: int) -> None:
+        """A ``)`` at character ``at``."""
+        if self.skip:
+            self.skip -= 1
+        elif len(self.lines) == 1:
+            raise InvalidRecordError(f"unbalanced ')' at character {at}")
+        else:
+            _close(self.lines.pop())
+            self.owners.pop()
+
+    def finish(self) -> None:
+        """End the movetext: every variation closed, the notes and counts in the record."""
+        record = self.record
+        if len(self.lines) > 1 or self.skip:
+            raise InvalidRecordError("unterminated variation '(': a '(' is never closed")
+        main = self.main
+        _close(main)
+        record.result = self.result
+        record.notes = Notes(steps=main.steps, comments=main.comments, result=self.result)
+        for name, count in (("comments", self.comments), ("nags", self.nags), ("variations", self.variations)):
+            if count:
+                record.dropped[name] = count
 
 
 @dataclass(frozen=True)

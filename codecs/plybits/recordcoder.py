@@ -201,7 +201,8 @@ class Number:
         """:raises LimitExceededError: (writing) if ``n`` is out of range."""
         k = (n + 1).bit_length() - 1
         if c.writing and (n < 0 or k >= MAX_NUMBER_BITS):
-            raise LimitExceededError(f"number {n!r} is outside the record section's range")
+            shown = str(n) if -(10 ** 15) < n < 10 ** 15 else f"of {n.bit_length()} bits"  # never thousands of digits
+            raise LimitExceededError(f"number {shown} is outside the record section's range (0 to 2^40 - 2)")
         base = ctx * MAX_NUMBER_BITS
         unary = self.unary
         length = 0

@@ -1,9 +1,10 @@
-"""The shared dictionary of the record section, version 1: what the coder of :mod:`plybits.recordsection`
+"""The shared dictionary of the record section, versions 1 and 2: what the coder of :mod:`plybits.recordsection`
 predicts a record to hold, from public conventions only (the PGN standard's tags, the tags and values
 that lichess, chess.com, TWIC and the xiangqi and Abalone records write).
 
 Released versions never change: the section's version byte names the dictionary it was coded with, so a
-change here is a new section version.
+change here is a new section version. Version 2 is version 1 and the tables marked "version 2" (which a
+version-1 section never reads).
 """
 
 from __future__ import annotations
@@ -197,3 +198,25 @@ Frankenstein Dracula Goring Max Lange Schallopp Ulvestad Vinogradov Steinitz Suh
 """.split()))
 """Common words of chess opening names (the ECO classification's and the servers' own), the most usual first:
 an ``Opening`` or ``Variation`` is coded word by word where its words are here, each by its index."""
+
+
+# ------------------------------------------------------------------------------------------------ version 2
+
+DERIVED: tuple[str, ...] = ("CurrentPosition", "StartTime", "Termination")
+"""Version 2: the tags a value derived from the game or the tags before them may give exactly, each coded then as
+one symbol (``CurrentPosition``: the final position's FEN without its move counters, as chess.com writes it;
+``StartTime``: the ``UTCTime`` tag; ``Termination``: one of :data:`TERMINATIONS`); any other value is coded as
+in version 1."""
+
+TERMINATIONS: tuple[str, ...] = (
+    "{winner} won by resignation", "{winner} won by checkmate", "{winner} won on time",
+    "{winner} won - game abandoned", "Game drawn by agreement", "Game drawn by repetition",
+    "Game drawn by stalemate", "Game drawn by insufficient material",
+    "Game drawn by timeout vs insufficient material", "Game drawn by 50-move rule",
+)
+"""Version 2: ``Termination`` values as chess.com writes them, coded by index; ``{winner}`` is the ``White`` tag
+when the ``Result`` tag is ``1-0``, the ``Black`` tag when it is ``0-1`` (no value with it otherwise)."""
+
+WORDED_PREFIXED: tuple[str, ...] = ("ECOUrl",)
+"""Version 2: the prefixed tags whose rest, when text, is coded as worded text (chess.com's opening URLs are
+opening names, their words joined by ``-``)."""

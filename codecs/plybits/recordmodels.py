@@ -1,0 +1,381 @@
+"""The record section's adaptive models at their priors (what is usual), copied fresh for each section, its
+flags' contexts, and the state it predicts from (:mod:`plybits.recordsection`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from plybits import recorddictionary as dictionary
+from plybits.game import Position
+from plybits.recordcoder import MAX_NUMBER_BITS, Bits, Number, Signed, Text, Tree, byte_tree
+from plybits.recordvalues import Words
+
+
+class FinalPosition:
+    """The final position's string, worked out only when a tag asks for it (``CurrentPosition``)."""
+
+    def __init__(self, start: Position[Any], moves: Sequence[Any], final: Position[Any] | None) -> None:
+        self.start, self.moves, self.final = start, moves, final
+        self.text: str | None = None
+        self.texts: list[str] | None = None
+
+    def fen(self) -> str:
+        if self.text is None:
+            if self.final is None:
+                self.final = self.start.copy()
+                for move in self.moves:
+                    self.final.push(move)
+            self.text = self.final.fen()
+        return self.text
+
+    def sans(self) -> list[str]:
+        """The first :data:`MOVES_SUFFIX_PLIES` moves in the game's default notation, without check marks."""
+        if self.texts is None:
+            position = self.start.copy()
+            self.texts = []
+            for move in self.moves[:MOVES_SUFFIX_PLIES]:
+                self.texts.append(position.move_text(move, None).rstrip("+#"))
+                position.push(move)
+        return self.texts
+
+    def moves_text(self, first: int, last: int) -> str | None:
+        """Plies ``first`` to ``last`` (0-based, from the start) as chess.com's opening URLs write them
+        (``2.Nf3-d6``, ``3...c5-4.Bc4``), or ``None`` if the game has not that many or starts off the first move."""
+        sans = self.sans()
+        if last >= len(sans) or not self.moves_from_one():
+            return None
+        words = []
+        for ply in range(first, last + 1):
+            number = ply // 2 + 1
+            if ply % 2 == 0:
+                words.append(f"{number}.{sans[ply]}")
+            else:
+                words.append(f"{number}...{sans[ply]}" if ply == first else sans[ply])
+        return "-".join(words)
+
+    def moves_from_one(self) -> bool:
+        """Whether the game starts with the first mover's move 1 (a FEN's ``w`` and ``1``)."""
+        fields = self.start.fen().split(" ")
+        return len(fields) == 6 and fields[1] == "w" and fields[5] == "1"
+
+
+MOVES_SUFFIX_PLIES = 40
+"""The opening plies an opening URL's moves are looked for in (version 2)."""
+
+
+def moves_suffix(text: str, final: FinalPosition) -> tuple[int, int] | None:
+    """The plies ``(first, last)`` of the game that ``text`` ends with after a ``-`` and something before it, the
+    smallest ``last`` then the smallest ``first``; ``None`` if it ends with none."""
+    if "." not in text:
+        return None
+    for last in range(MOVES_SUFFIX_PLIES):
+        for first in range(last + 1):
+            suffix = final.moves_text(first, last)
+            if suffix is None:
+                return None
+            if len(text) > len(suffix) + 1 and text.endswith(suffix) and text[-len(suffix) - 1] == "-":
+                return first, last
+    return None
+
+
+class Priors:
+    """Every adaptive model of the record section at its priors, which say what is usual: built once
+    (:func:`model_priors`), copied by each section's :class:`Models`."""
+
+    def __init__(self) -> None:
+        self.flags = Bits(64)
+        self.count = Number(8)
+        self.text = Text(byte_tree(dictionary.byte_weights()))
+        self.comment_text = Text(byte_tree(dictionary.byte_weights()))
+        self.words = Words(self.text)
+        self.tag_name = Number(2)
+        self.typed = Bits(16)
+        self.small = Number(16)
+        self.signed = Signed(16)
+        self.rest = Tree(2, 3)
+        self.prefix = Number()
+        self.ids = Number()
+        self.nag = Tree(8)
+        self.skeleton_index = Number(2)
+        self.part = Tree(2, 4)
+        self.precision = Tree(2, 5)
+        self.clock = Signed(32, shared=True)
+        self.emt = Number(13)
+        self.eval = Signed(14)
+        self.mate = Signed(2)
+        self.plies = Number()
+        self.size = Number()
+        flags = self.flags
+        for ctx, zero in FLAG_PRIORS:
+            flags.prior(ctx, zero)
+        for ctx in range(16):
+            self.typed.prior(ctx, 60)
+        # what follows a prefix: after none, text; after a URL's "/", an identifier; after a whole value, nothing
+        for node, zero in ((1, 8), (3, 8), (4 + 1, 8), (4 + 3, 56), (8 + 1, 60), (8 + 2, 60)):
+            self.rest.bits.prior(node, zero)
+        self.tag_name.unary.prior(MAX_NUMBER_BITS, 56)  # the first successor
+        for j, zero in enumerate((8, 8, 16, 40)):  # a tag's text (a name, say) is of 7 to 14 bytes
+            self.text.length.unary.prior(j, zero)
+        count = self.count  # a step has as many comments as the one before (none: context 0, one: context 1)
+        count.unary.prior(0, 60, 4)
+        for ctx in (1, 2, 3):
+            count.unary.prior(ctx * MAX_NUMBER_BITS, 4, 4)
+            count.unary.prior(ctx * MAX_NUMBER_BITS + 1, 60, 4)
+            count.mantissa.prior((ctx * MAX_NUMBER_BITS + 1) * 2, 60, 4)
+        for ctx in range(32):  # a clock: time spent near the same side's last (its bit length is the context)
+            self.clock.sign.prior(ctx, 56)
+            last = (ctx & 15) - 1
+            for j in range(MAX_NUMBER_BITS):
+                self.clock.magnitude.unary.prior(ctx * MAX_NUMBER_BITS + j,
+                       32 if last < 0 else 13 if j < last - 1 else 32 if j <= last else 48, 1)
+
+
+PRIOR_MODELS: list[Priors] = []
+
+
+def model_priors() -> Priors:
+    """The models at their priors, built when first asked for."""
+    if not PRIOR_MODELS:
+        PRIOR_MODELS.append(Priors())
+    return PRIOR_MODELS[0]
+
+
+class Models:
+    """Every adaptive model of one section, fresh for each: a copy of its prior (:class:`Priors`), made on its
+    first use (a section of tags only copies none of the comment models)."""
+
+    def __init__(self) -> None:
+        self.priors = model_priors()
+        self._flags_copy: Bits | None = None
+        self._count_copy: Number | None = None
+        self._text_copy: Text | None = None
+        self._comment_text_copy: Text | None = None
+        self._words_copy: Words | None = None
+        self._tag_name_copy: Number | None = None
+        self._typed_copy: Bits | None = None
+        self._small_copy: Number | None = None
+        self._signed_copy: Signed | None = None
+        self._rest_copy: Tree | None = None
+        self._prefix_copy: Number | None = None
+        self._ids_copy: Number | None = None
+        self._nag_copy: Tree | None = None
+        self._skeleton_index_copy: Number | None = None
+        self._part_copy: Tree | None = None
+        self._precision_copy: Tree | None = None
+        self._clock_copy: Signed | None = None
+        self._emt_copy: Number | None = None
+        self._eval_copy: Signed | None = None
+        self._mate_copy: Signed | None = None
+        self._plies_copy: Number | None = None
+        self._size_copy: Number | None = None
+
+    @property
+    def flags(self) -> Bits:
+        model = self._flags_copy
+        if model is None:
+            model = self._flags_copy = self.priors.flags.copy()
+        return model
+
+    @property
+    def count(self) -> Number:
+        model = self._count_copy
+        if model is None:
+            model = self._count_copy = self.priors.count.copy()
+        return model
+
+    @property
+    def text(self) -> Text:
+        model = self._text_copy
+        if model is None:
+            model = self._text_copy = self.priors.text.copy()
+        return model
+
+    @property
+    def comment_text(self) -> Text:
+        model = self._comment_text_copy
+        if model is None:
+            model = self._comment_text_copy = self.priors.comment_text.copy()
+        return model
+
+    @property
+    def words(self) -> Words:
+        model = self._words_copy
+        if model is None:
+            model = self._words_copy = self.priors.words.copy()
+            model.text = self.text  # a word's bytes are coded with the section's own text model
+        return model
+
+    @property
+    def tag_name(self) -> Number:
+        model = self._tag_name_copy
+        if model is None:
+            model = self._tag_name_copy = self.priors.tag_name.copy()
+        return model
+
+    @property
+    def typed(self) -> Bits:
+        model = self._typed_copy
+        if model is None:
+            model = self._typed_copy = self.priors.typed.copy()
+        return model
+
+    @property
+    def small(self) -> Number:
+        model = self._small_copy
+        if model is None:
+            model = self._small_copy = self.priors.small.copy()
+        return model
+
+    @property
+    def signed(self) -> Signed:
+        model = self._signed_copy
+        if model is None:
+            model = self._signed_copy = self.priors.signed.copy()
+        return model
+
+    @property
+    def rest(self) -> Tree:
+        model = self._rest_copy
+        if model is None:
+            model = self._rest_copy = self.priors.rest.copy()
+        return model
+
+    @property
+    def prefix(self) -> Number:
+        model = self._prefix_copy
+        if model is None:
+            model = self._prefix_copy = self.priors.prefix.copy()
+        return model
+
+    @property
+    def ids(self) -> Number:
+        model = self._ids_copy
+        if model is None:
+            model = self._ids_copy = self.priors.ids.copy()
+        return model
+
+    @property
+    def nag(self) -> Tree:
+        model = self._nag_copy
+        if model is None:
+            model = self._nag_copy = self.priors.nag.copy()
+        return model
+
+    @property
+    def skeleton_index(self) -> Number:
+        model = self._skeleton_index_copy
+        if model is None:
+            model = self._skeleton_index_copy = self.priors.skeleton_index.copy()
+        return model
+
+    @property
+    def part(self) -> Tree:
+        model = self._part_copy
+        if model is None:
+            model = self._part_copy = self.priors.part.copy()
+        return model
+
+    @property
+    def precision(self) -> Tree:
+        model = self._precision_copy
+        if model is None:
+            model = self._precision_copy = self.priors.precision.copy()
+        return model
+
+    @property
+    def clock(self) -> Signed:
+        model = self._clock_copy
+        if model is None:
+            model = self._clock_copy = self.priors.clock.copy()
+        return model
+
+    @property
+    def emt(self) -> Number:
+        model = self._emt_copy
+        if model is None:
+            model = self._emt_copy = self.priors.emt.copy()
+        return model
+
+    @property
+    def eval(self) -> Signed:
+        model = self._eval_copy
+        if model is None:
+            model = self._eval_copy = self.priors.eval.copy()
+        return model
+
+    @property
+    def mate(self) -> Signed:
+        model = self._mate_copy
+        if model is None:
+            model = self._mate_copy = self.priors.mate.copy()
+        return model
+
+    @property
+    def plies(self) -> Number:
+        model = self._plies_copy
+        if model is None:
+            model = self._plies_copy = self.priors.plies.copy()
+        return model
+
+    @property
+    def size(self) -> Number:
+        model = self._size_copy
+        if model is None:
+            model = self._size_copy = self.priors.size.copy()
+        return model
+
+
+F_MORE_TAGS, F_DATE_SAME, F_COMMON_TC, F_RESULT_SAME, F_LINE_COMMENT = 0, 1, 3, 4, 5
+F_STEPS = 6  # +1 in a variation
+F_EVAL_MATE = 8  # +1 after a mate
+F_EVAL_SHORT = 10  # +1 when the last one was short
+F_NAGS = 12  # +0..7: the swing of the step's evaluation
+F_NAG_BIG = 20
+F_VARIATIONS = 21
+F_EVAL_PART = 22
+F_DATE_UNKNOWN_YEAR = 23
+F_NAME_OTHER = 24
+F_ID_NOT_8 = 25
+"""Whether an identifier (after a prefix) is not of 8 characters, as lichess's game and tournament ids are."""
+F_DERIVED = 26  # +0..2: the index in recorddictionary.DERIVED (version 2)
+"""Whether a tag of :data:`recorddictionary.DERIVED` is the value derived for it (version 2)."""
+F_TC_BARE = 29
+F_MOVES_SUFFIX = 30
+"""Whether a worded rest ends with moves of the game (version 2)."""
+"""Whether a time control is written without its increment (``600`` for ``600+0``, as chess.com writes it; version 2)."""
+FLAG_PRIORS = ((F_MORE_TAGS, 4), (F_DATE_SAME, 8), (F_COMMON_TC, 56), (F_RESULT_SAME, 60), (F_LINE_COMMENT, 60),
+                (F_NAGS, 60), (F_NAG_BIG, 62), (F_VARIATIONS, 62), (F_EVAL_MATE, 60), (F_EVAL_MATE + 1, 8),
+                (F_DATE_UNKNOWN_YEAR, 60), (F_NAME_OTHER, 60), (F_ID_NOT_8, 56),
+                (F_DERIVED, 8), (F_DERIVED + 1, 8))
+"""The flags whose first probability of a 0 is not one half: (flag, 64ths)."""
+
+
+class State:
+    """What the coder predicts from: the tags, the clocks and evaluations so far, the skeletons seen."""
+
+    def __init__(self, final: FinalPosition, plies: int, version: int) -> None:
+        self.final = final
+        self.plies = plies
+        self.version = version
+        """The section's version (what a version-2 section codes that version 1 does not, it codes only then)."""
+        self.tags: dict[str, str] = {}
+        self.last_date: str | None = None
+        self.base_ms: int | None = None
+        self.increment_ms = 0
+        self.clock: list[int | None] = [None, None]
+        self.spent = [0, 0]
+        self.emt = [0, 0]
+        self.precision = 4
+        self.eval_mate = False
+        self.eval_value = 0
+        self.eval_swing = 0
+        self.eval_short = 0
+        self.step_swing = -1
+        """The change of the evaluation in the comments of the step being coded (-1: none)."""
+        self.skeletons: list[tuple[str | int, ...]] = list(dictionary.SKELETONS)
+
+    def nag_context(self) -> int:
+        """The flag telling whether a step has NAGs: by how far its evaluation moved (none, or its bit length / 2)."""
+        swing = self.step_swing
+        return F_NAGS + (0 if swing < 0 else 1 + min(swing.bit_length() // 2, 6))

@@ -1,0 +1,274 @@
+"""The forms of the record section's values (:mod:`plybits.recordsection`): which texts a writer codes as
+numbers (dates, times, ratings, clocks, evaluations, identifiers after a prefix), how each is written back, the
+dictionary's words as pieces of text, and the order in which known tag names are ranked.
+
+Each form is exact: a value is coded in its typed form only where writing the form back gives the same text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from plybits import recorddictionary as dictionary
+from plybits.errors import InvalidDataError
+from plybits.recordcoder import MAX_TEXT, Coder, Number, Text, Tree, from_utf8, utf8
+
+MAX_CLOCK_MS = 1000 * 3600 * 1000
+"""Clocks and elapsed times of 1,000 hours or more stay text."""
+MAX_EVAL = 100_000
+"""Evaluations of more than 100,000 pawns, or mates in more than 100,000, are not read (written, they stay text)."""
+
+
+WORDED_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
+"""A run of letters: what a dictionary word is (an apostrophe inside, as in ``King's``, included)."""
+WORD_INDEX = {word: i for i, word in enumerate(dictionary.WORDS)}
+PIECE_END, PIECE_WORD, PIECE_BYTE = range(3)
+WORD_PIECE = 256
+"""A word's piece (:func:`word_pieces`) is this plus its index; a byte's is the byte."""
+WORD_BYTES = tuple(word.encode("utf-8") for word in dictionary.WORDS)
+
+
+class Words:
+    """Text as pieces: a word of the dictionary (by index) or a UTF-8 byte (a :class:`Text`'s tree), until an end.
+
+    A word is coded as a word exactly where a whole run of letters (apostrophes within it included) is one."""
+
+    __slots__ = ("piece", "index", "text")
+
+    def __init__(self, text: Text, piece: Tree | None = None, index: Number | None = None) -> None:
+        self.piece = Tree(2, 3) if piece is None else piece
+        self.index = Number() if index is None else index
+        self.text = text
+
+    def copy(self) -> Words:
+        return Words(self.text, self.piece.copy(), self.index.copy())
+
+    def code(self, c: Coder, text: str = "", what: str = "text") -> str:
+        """:raises InvalidDataError: (reading) on pieces a writer would not code for the text they make."""
+        raw = utf8(text, what) if c.writing else b""
+        pieces = word_pieces(text) if c.writing else []
+        decoded: list[int] = []
+        out = bytearray()
+        previous = 0
+        for i in range(len(raw) + 1 if c.writing else MAX_TEXT + 1):
+            piece = pieces[i] if i < len(pieces) else -1
+            kind = PIECE_END if piece < 0 else PIECE_BYTE if piece < WORD_PIECE else PIECE_WORD
+            value = piece - WORD_PIECE if piece >= WORD_PIECE else max(piece, 0)
+            kind = self.piece.code(c, kind, previous)
+            if kind == PIECE_END:
+                break
+            if kind > PIECE_BYTE or i == MAX_TEXT:
+                raise InvalidDataError(f"{what}: piece of kind {kind} or more than {MAX_TEXT} pieces")
+            if kind == PIECE_WORD:
+                value = self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)
+                out += WORD_BYTES[value]
+                decoded.append(WORD_PIECE + value)
+            else:
+                value = self.text.byte(c, value)
+                out.append(value)
+                decoded.append(value)
+            previous = kind
+        if c.writing and out == raw:  # as a writer codes it (a coder may code other pieces than it is given)
+            return text
+        text = from_utf8(bytes(out), what)
+        if not c.writing and (len(out) > MAX_TEXT or word_pieces(text) != decoded):
+            raise InvalidDataError(f"{what} {text!r} is not coded in the pieces a writer codes it in")
+        return text
+
+
+def word_pieces(text: str) -> list[int]:
+    """How :class:`Words` codes ``text``: its pieces, each a UTF-8 byte or :data:`WORD_PIECE` plus a word's index."""
+    pieces: list[int] = []
+    pos = 0
+    for match in WORDED_RE.finditer(text):
+        index = WORD_INDEX.get(match.group(), -1)
+        if index >= 0:
+            start = match.start()
+            if start > pos:
+                pieces.extend(text[pos:start].encode("utf-8"))
+            pieces.append(WORD_PIECE + index)
+            pos = match.end()
+    pieces.extend(text[pos:].encode("utf-8"))
+    return pieces
+
+
+# ---------------------------------------------------------------------------------------------------- values
+
+ID62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+ID62_INDEX = {char: i for i, char in enumerate(ID62)}
+ID_RE = re.compile(r"[0-9A-Za-z]{1,64}")
+DECIMAL_RE = re.compile(r"0|[1-9][0-9]{0,11}")
+DATE_RE = re.compile(r"(?:[0-9]{4}|\?\?\?\?)\.(?:0[1-9]|1[0-2]|\?\?)\.(?:0[1-9]|[12][0-9]|3[01]|\?\?)")
+"""A date a writer codes as one: a year (or ``????``), a month 01 to 12 and a day 01 to 31 (or ``??``)."""
+TIME_RE = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})")
+SIGNED_RE = re.compile(r"\+0|[+-][1-9][0-9]{0,5}")
+"""A rating change as lichess writes it: ``+6``, ``-6``, ``+0``."""
+TIME_CONTROL_RE = re.compile(r"([1-9][0-9]{0,6})\+(0|[1-9][0-9]{0,5})")
+ECO_RE = re.compile(r"[A-E][0-9]{2}")
+CLOCK_RE = re.compile(r"([0-9]{1,4}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,3}))?")
+PAWNS_RE = re.compile(r"-?([0-9]{1,4})\.([0-9]{1,2})")
+MATE_RE = re.compile(r"#-?[1-9][0-9]{0,4}")
+COMMAND_RE = re.compile(r"\[%(clk|emt|eval) ([^\[\]]*)\]")
+
+NAME_INDEX = {name: i for i, name in enumerate(dictionary.TAG_NAMES)}
+REST_NONE, REST_DECIMAL, REST_ID, REST_TEXT = range(4)
+
+
+def decimal_value(text: str) -> int | None:
+    """``text`` as a number if it is written as :func:`str` writes it (ASCII digits, no leading zero)."""
+    return int(text) if DECIMAL_RE.fullmatch(text) else None
+
+
+def clock_value(text: str) -> tuple[int, int] | None:
+    """``(milliseconds, fraction digits)`` of ``H:MM:SS[.f]`` if :func:`clock_text` writes it back exactly."""
+    match = CLOCK_RE.fullmatch(text)
+    if match is None:
+        return None
+    h, m, s, fraction = match.groups()
+    digits = len(fraction) if fraction else 0
+    ms = ((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 + (int(fraction) * 10 ** (3 - digits) if fraction else 0)
+    if ms >= MAX_CLOCK_MS or clock_text(ms, digits) != text:
+        return None
+    return ms, digits
+
+
+def clock_text(ms: int, digits: int) -> str:
+    seconds, fraction = divmod(ms, 1000)
+    text = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return f"{text}.{fraction // 10 ** (3 - digits):0{digits}d}" if digits else text
+
+
+def eval_value(text: str) -> tuple[bool, int, int] | None:
+    """``(mate, value, fraction digits)`` of ``[-]P.pp`` (value in hundredths) or ``#[-]N``, if written back exactly."""
+    if MATE_RE.fullmatch(text):
+        return True, int(text[1:]), 0
+    match = PAWNS_RE.fullmatch(text)
+    if match is None:
+        return None
+    digits = len(match.group(2))
+    value = (int(match.group(1)) * 100 + int(match.group(2)) * 10 ** (2 - digits)) * (-1 if text[0] == "-" else 1)
+    if abs(value) > MAX_EVAL * 100 or eval_text(False, value, digits) != text:
+        return None
+    return False, value, digits
+
+
+def eval_text(mate: bool, value: int, digits: int) -> str:
+    if mate:
+        return f"#{value}"
+    sign = "-" if value < 0 else ""
+    units = abs(value) // 10 ** (2 - digits)
+    return f"{sign}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
+
+
+SUCCESSOR_INDICES = {last: tuple(NAME_INDEX[name] for name in names) for last, names in dictionary.SUCCESSORS.items()}
+""":data:`recorddictionary.SUCCESSORS` as indices in :data:`recorddictionary.TAG_NAMES`."""
+
+
+def unused_successors(used: list[int], last: str) -> int:
+    """How many of :data:`recorddictionary.SUCCESSORS` of ``last`` are unused (``used`` is 0 for them)."""
+    count = 0
+    for index in SUCCESSOR_INDICES.get(last, ()):
+        if not used[index]:
+            count += 1
+    return count
+
+
+def walk_names(used: list[int], last: str, index: int, rank: int) -> tuple[int, int]:
+    """The known tag name ``index`` with its rank, or the one of rank ``rank`` with its index (the other argument
+    is -1), among the unused names (indices in :data:`recorddictionary.TAG_NAMES` that ``used`` holds 0 for) in the
+    order their rank codes them after ``last``: the unused ones of :data:`recorddictionary.SUCCESSORS`, in its
+    order, then the others in ``TAG_NAMES`` order from the one after ``last`` on, then from the start; ``(-1, -1)``
+    if there is none."""
+    successors = SUCCESSOR_INDICES.get(last, ())
+    found = found_rank = -1
+    n = 0
+    for j in successors:
+        if not used[j]:
+            if found < 0 and (j == index or n == rank):
+                found, found_rank = j, n
+            used[j] = 2  # listed: passed over among the others
+            n += 1
+    count = len(used)
+    after = NAME_INDEX.get(last, -1) + 1
+    for step in range(count if found < 0 else 0):
+        j = after + step
+        if j >= count:
+            j -= count
+        if not used[j]:
+            if j == index or n == rank:
+                found, found_rank = j, n
+                break
+            n += 1
+    for j in successors:
+        if used[j] == 2:
+            used[j] = 0
+    return found, found_rank
+
+
+def prefix_buckets(prefixes: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+    """``prefixes`` by their first character (the empty one under ``""``), each bucket's prefixes with their index,
+    longest first and the first of the longest before the others of its length."""
+    buckets: dict[str, list[tuple[str, int]]] = {}
+    for i, prefix in enumerate(prefixes):
+        buckets.setdefault(prefix[:1], []).append((prefix, i))
+    for bucket in buckets.values():
+        bucket.sort(key=lambda entry: (-len(entry[0]), entry[1]))
+    return buckets
+
+
+PREFIX_BUCKETS = {name: prefix_buckets(prefixes) for name, prefixes in dictionary.PREFIXES.items()}
+""":func:`prefix_buckets` of each tag's :data:`recorddictionary.PREFIXES`."""
+
+
+def prefix_index(name: str, value: str) -> int:
+    """The index of the longest of tag ``name``'s prefixes that ``value`` starts with (the first of the longest).
+
+    Only the prefixes that begin with ``value``'s first character can be longer than the empty one.
+
+    :raises ValueError: if it starts with none (every tag's prefixes hold the empty one).
+    """
+    buckets = PREFIX_BUCKETS[name]
+    for prefix, index in buckets.get(value[:1], ()) if value else ():
+        if value.startswith(prefix):
+            return index
+    empty = buckets.get("")
+    if empty is None:
+        raise ValueError(f"{value!r} starts with none of the prefixes")
+    return empty[0][1]
+
+
+def rest_kind(rest: str) -> int:
+    """How the rest of a value after its prefix is coded."""
+    if not rest:
+        return REST_NONE
+    if decimal_value(rest) is not None:
+        return REST_DECIMAL
+    if ID_RE.fullmatch(rest):
+        return REST_ID
+    return REST_TEXT
+
+
+TYPED_KINDS = (dictionary.DATE, dictionary.TIME, dictionary.ELO, dictionary.RATING_DIFF, dictionary.TIME_CONTROL,
+                dictionary.ECO, dictionary.RESULT, dictionary.FINAL_FEN, dictionary.PLY_COUNT, dictionary.PREFIXED)
+"""The typed tag values, in the order of their contexts of the ``typed`` flag (:meth:`_Section.typed_value`)."""
+KIND_TEXT, KIND_WORDED = -1, -2
+
+
+def kind_of(name: str) -> int:
+    """How tag ``name``'s value is coded: :data:`KIND_TEXT`, :data:`KIND_WORDED` or the index of a typed kind."""
+    kind = dictionary.TAG_KINDS.get(name, dictionary.PREFIXED if name in dictionary.PREFIXES else dictionary.TEXT)
+    return KIND_TEXT if kind == dictionary.TEXT else KIND_WORDED if kind == dictionary.WORDED else TYPED_KINDS.index(kind)
+
+
+TAG_KIND = {name: kind_of(name) for name in (*dictionary.TAG_KINDS, *dictionary.PREFIXES)}
+""":func:`kind_of` of every tag name whose value is not text."""
+VALUE_WHAT = {name: f"tag {name!r} value" for name in dictionary.TAG_NAMES}
+PREFIX_WHAT = {name: f"tag {name!r} prefix" for name in dictionary.PREFIXES}
+
+
+def value_what(name: str) -> str:
+    """What a tag value is called in errors (made once for the known names)."""
+    what = VALUE_WHAT.get(name)
+    return f"tag {name!r} value" if what is None else what
+

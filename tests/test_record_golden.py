@@ -1,0 +1,156 @@
+"""Full-fidelity containers of every record-section version decode the same forever: each golden container,
+pinned when its version was the one written, decodes to the record it was made from (python-chess reads the
+same game, the tags are those written), and the record section's first byte names its version."""
+
+from __future__ import annotations
+
+import io
+
+import chess.pgn
+import pytest
+
+import plybits
+from plybits import pgntext, records
+from plybits.container import unpack
+from plybits.recordsection import write_section
+from plybits.registry import get_scheme
+from tests.conftest import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "records"
+
+GOLDEN_V1 = [
+    ("chesscom", (
+        "5042010201043bd901019159877e2f8c8c52268a8402198253ac7c318de0108ccbe1bd40343dadf42f8e305f8373fc93da00"
+        "ff1b61f4cd56a46b94905f97d31234630e8b2223ae1dcad4f863b143ae0dcd05f71ff5a9faf540b44d42f8c7b042c3a4f131"
+        "bc978d0052a8c85aabe71f4d11a624da0cc35220437397cac4cff4e725ae14e4b8a7d18b499bb944c3ffebdf939f955c46e6"
+        "579a6839a2216e0c3edd14d69e92e0b128c823a5deff0bb0d9dee6604357a78b7fedde67ec03c075eb9cc969fad166c76b8e"
+        "50a1b1504b4387b33703df3708381f68a0d15842acf4652c779edd602204b798d4298496f4f22a564dddc091bb7b1de3d0aa"
+        "66dcb73b"
+    )),
+    ("lichess", (
+        "504201020104115d01a11fd9e60741ad348224ccd3348595f0af8b39afa22a4daf86bfae112bd8a700b44ac4b1fdab11c1d2"
+        "9b1762cdaeed4d982166d40fe5c590f9b44ec47aefa0c4aceee63edb04e28cae3913138a1c908b290a3116af6696b09a2a36"
+        "a99d6ff92503c36d7ce7611a"
+    )),
+    ("nested", (
+        "50420102010403250125684bdf97a8b0056fdacfa48aee2790af68c9106c1e59bfba244e3065cb13cb73e82a30dc901ab548"
+    )),
+]
+"""Section version 1 (``chess/rank``), pinned before version 2 was written: (fixture, container hex)."""
+
+
+GOLDEN_V2 = [
+    ("v1_chesscom", (
+        "5042010201043b8101029159877e2f8c8c52268a8402198253ac7c318dcf19347ea34e5c40db7c3cc93210bcf2d79c3d4013"
+        "ab1c19280f3c297947eabbec6bc369b898a7f00bc91752eb872ff62294a44f8aeec297977cd11673f44da8bbe3b902ec17c5"
+        "1dc678bbd5aacf0710ef5f6fb48251d9d9155f6ee91fe46120bcfc63d12f474949af28eaa399dd602204b798d4298496f4f2"
+        "2a564dddc091bb7b1de3d0aa19cfa754"
+    )),
+    ("v1_lichess", (
+        "504201020104115e02a11fd9e60741ad348224ccd3348595f0af8b39afa22a4daf86bfae112bd8a700b44ac4b1fdab11c1d2"
+        "9b1762cdaeed4d9820d1cf0c34c9328fedb955c162d6d828c2432bcc8fef4785cf5015e678a1a3f7afca108ca3261883fa11"
+        "52879d6ff92503c36dbb61b282"
+    )),
+    ("v1_nested", (
+        "50420102010403250225684bdf97a8b0056fdacfa48aee2790af68c9106c1e59bfba244e3065cb13cb73e82a30dcddf2b52f"
+    )),
+    ("v2_underived", (
+        "5042010201043bb401029159877e2f8c8c52268a8402198253ac7c318dcc29a274ed81a0d1b5cc0dd19c13df35cf292a87f6"
+        "63549650043dce85753a79634d5495dde3dea37b265f8d3518f244ca95f99eaa6e682a88f5c802d8fe03b7c0752ac084115c"
+        "e03c39afd56f3e6e17795dd38a273b9d9c3d7e52c9f0126e62f2cc9a97b2c635bda9af440447451b6b7f12a5f2acb4ad8b80"
+        "f31c548392c71b8540573c36266ee33d8c9be9afb273257ca320a0f74e0321697ae280c425b857dd602204b798d4298496f4"
+        "f22a564dddc091bb7b1de3d0aa7a3e76a5"
+    )),
+]
+"""Section version 2 (``chess/rank``): (fixture, container hex); ``v2_underived`` is the chess.com game with a
+``CurrentPosition``, ``Termination`` and ``StartTime`` that the game and its tags do not give."""
+
+
+def _game(text: str) -> str:
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and not game.errors
+    return str(game)
+
+
+@pytest.mark.parametrize("version, name, blob", [(1, f"v1_{name}", blob) for name, blob in GOLDEN_V1]
+                         + [(2, name, blob) for name, blob in GOLDEN_V2])
+def test_golden_containers_decode_to_the_record_they_were_made_from(version: int, name: str, blob: str) -> None:
+    data = bytes.fromhex(blob)
+    record = unpack(data, max_plies=1000).record
+    assert record is not None and record[0] == version
+    source = (FIXTURES / f"{name}.pgn").read_text(encoding="utf-8")
+    decoded = plybits.decode(data, format="record")
+    assert decoded.record is not None
+    assert _game(decoded.record) == _game(source)
+    assert decoded.tags == pgntext.read(source, kind="PGN").tags
+
+
+@pytest.mark.parametrize("name, blob", GOLDEN_V2)
+def test_encoding_gives_the_version_2_golden_bytes(name: str, blob: str) -> None:
+    source = (FIXTURES / f"{name}.pgn").read_text(encoding="utf-8")
+    assert plybits.encode("chess", "rank", record=source).data.hex() == blob
+
+
+@pytest.mark.parametrize("name", [name for name, _ in GOLDEN_V1])
+def test_version_1_sections_are_still_written_the_same(name: str) -> None:
+    source = (FIXTURES / f"v1_{name}.pgn").read_text(encoding="utf-8")
+    box = unpack(bytes.fromhex(dict(GOLDEN_V1)[name]), max_plies=1000)
+    scheme = get_scheme("chess", "rank")
+    replay = records.read_record("chess", record=source, variations=True)
+    assert replay.notes is not None and box.record is not None
+    assert write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags,
+                         version=1) == box.record
+
+
+# ------------------------------------------------------------------------ version 2: tags derived from the game
+
+CHESSCOM = (FIXTURES / "v1_chesscom.pgn").read_text(encoding="utf-8")
+URL = "https://www.chess.com/openings/"
+
+
+def _with_tag(text: str, name: str, value: str) -> str:
+    head, body = text.split("\n\n", 1)
+    lines = [line for line in head.split("\n") if not line.startswith(f"[{name} ")]
+    return "\n".join([*lines, pgntext.tag_line(name, value)]) + "\n\n" + body
+
+
+def _section_bytes(text: str) -> int:
+    record = unpack(plybits.encode("chess", "rank", record=text).data, max_plies=1000).record
+    assert record is not None
+    return len(record)
+
+
+@pytest.mark.parametrize("name, derived, others", [
+    ("CurrentPosition", "rn4R1/8/p7/8/3B3k/3K4/PP3P2/7R b - -",
+     ["rn4R1/8/p7/8/3B3k/3K4/PP3P2/7R b - - 0 34", "rn4R1/8/p7/8/3B3k/3K4/PP3P2/7R b - -  ", "", "start"]),
+    ("StartTime", "21:58:25", ["21:58:26", "9:58:25", "", "21:58:25 "]),
+    ("Termination", "pnmadelaine won by checkmate",
+     ["Luislo007 won by checkmate", "pnmadelaine won by checkmate!", "Game drawn by agreement", "Normal", "",
+      "{winner} won by checkmate"]),
+    ("TimeControl", "600", ["600+0", "600+5", "0600", "1/172800", "600+", "-"]),
+    ("ECOUrl", f"{URL}Center-Game-Accepted-Kieseritzky-Variation-3...c5-4.Bc4",
+     [f"{URL}Center-Game-Accepted-Kieseritzky-Variation-3...c6-4.Bc4", f"{URL}Center-Game-4.Bc4",
+      f"{URL}Center-Game-3...c5-4.Bc4-", f"{URL}3...c5-4.Bc4", f"{URL}-3...c5-4.Bc4", f"{URL}Center-Game-1.e4-e5-2.d4",
+      f"{URL}x-2...exd4-3.Nf3-c5-4.Bc4", f"{URL}Game-30.Rh1", f"{URL}Center-Game-3...c5-4.Bc4+", "Center-Game-4.Bc4"]),
+    ("Link", "https://www.chess.com/game/live/29629221643",
+     ["https://www.chess.com/game/live/029629221643", "https://www.chess.com/game/live/0",
+      "https://www.chess.com/game/live/999999999999", "https://www.chess.com/game/live/1000000000000"]),
+])
+def test_a_tag_the_game_gives_costs_least_and_any_other_value_comes_back_as_written(
+        name: str, derived: str, others: list[str]) -> None:
+    assert _section_bytes(_with_tag(CHESSCOM, name, derived)) <= _section_bytes(_with_tag(CHESSCOM, name, others[0]))
+    for value in [derived, *others]:
+        text = _with_tag(CHESSCOM, name, value)
+        data = plybits.encode("chess", "rank", record=text).data
+        decoded = plybits.decode(data, format="record")
+        assert decoded.tags == pgntext.read(text, kind="PGN").tags, value
+        assert decoded.record is not None and _game(decoded.record) == _game(text), value
+        assert plybits.encode("chess", "rank", record=decoded.record).data == data, value
+
+
+def test_the_chess_com_tags_the_game_gives_take_a_few_bits_not_their_text() -> None:
+    derived = _section_bytes(CHESSCOM)
+    for name, value, text_bytes in (("CurrentPosition", "rn4R1/8/p7/8/3B3k/3K4/PP3P2/7R w - -", 20),
+                                    ("Termination", "Luislo007 won by checkmate", 10),
+                                    ("StartTime", "21:58:26", 2)):  # a time in full: three uniform numbers
+        assert _section_bytes(_with_tag(CHESSCOM, name, value)) >= derived + text_bytes, name
