@@ -76,7 +76,8 @@ def body_split(out: Path) -> tuple[dict[str, float], list[list[int | None]], lis
             split["moves"] += len(body.payload)
             held = archive.column_tags(row, meta)
             section_tags = {k: v for k, v in game.tags.items() if k not in held}
-            section, costs = section_costs(meta.coder(), game.start, game.moves, game.notes, section_tags, held)
+            section, costs = section_costs(meta.coder(), game.start, game.moves, game.notes, section_tags,
+                                        version=meta.section_version, context=held)
             assert section == body.section, "the section is not what the coder writes"
             coded = len(section) - 1
             bits = sum(costs.values()) or 1.0
