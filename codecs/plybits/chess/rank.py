@@ -310,7 +310,7 @@ _LEVELS: Final = 6 * _RANK_UNIT
 class _Tables:
     """What :meth:`LinearChessModel.scores` derives from the weights: the weights of each feature group laid
     out by the indices the scorer has at hand, so that a move's score is a few look-ups, in
-    :func:`~plybits.packed.int_array`\ s (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
+    :func:`~plybits.packed.int_array` arrays (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "capture", "hanging", "recapture", "takes_last",
                  "promotion", "check", "zone", "same", "evasion", "castle_h", "castle_a", "null", "loses_castling",
