@@ -785,9 +785,10 @@ def legal_moves(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) ->
     return legal[:]
 
 
-_ROOM_CODES: Final = 256
-"""The codes :func:`legal_codes` first makes room for: the 218 legal moves a position of standard chess has at
-most, and more."""
+_ROOM_CODES: Final = 128
+"""The codes :func:`legal_codes` first makes room for: more than the legal moves of the positions of real games
+(about 35, rarely past 80; the zeroed copy is what costs); a position of more (218 at most in standard chess) is
+generated again into room for :data:`_MOST_CODES`."""
 _MOST_CODES: Final = 64 * 28
 """Room for the codes of any position a FEN can write: 63 pieces of at most 27 moves, a king's 8 and castling."""
 
@@ -903,7 +904,9 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
     unsorted = False  # a slider's answers to a check, made ray by ray
     s: i64
     rank_start: i64
+    rank: i64 = -1  # of ``s``: counted, not read from RANK_OF (a list: an int object a read)
     for rank_start in range(A1, A1 + 8 * STRIDE, STRIDE):  # a1..h8 by plain counting: no tuple of squares read
+        rank += 1
         for s in range(rank_start, rank_start + 8):
             p = b[s]
             if p == 0 or p & BLACK != us:
@@ -925,11 +928,11 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
                 t = s + forward
                 along = pin == 0 or pin == forward or pin == -forward
                 push = along and b[t] == 0
-                double = push and RANK_OF[s] == start_rank and b[t + forward] == 0 \
+                double = push and rank == start_rank and b[t + forward] == 0 \
                     and (checks == 0 or _evades(t + forward, k, checker, check_step))
                 if push and checks:
                     push = _evades(t, k, checker, check_step)
-                promotes = RANK_OF[s] == before_last
+                promotes = rank == before_last
                 if double and us == BLACK:
                     codes[n] = (base + t + forward) * 8
                     n += 1
