@@ -320,17 +320,8 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     ejected = board.ejected
     if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
         return moves, []
-    w_kind = tables.kind
-    w_inline = tables.inline
-    w_broadside = tables.broadside
-    w_cohesion = tables.cohesion
-    w_threat = tables.threat
-    w_near_last = tables.near_last
-    w_near_mine = tables.near_mine
     me: i64 = board.turn
     opp: i64 = 3 - me
-    off: i64 = OFF
-    empty: i64 = EMPTY
     side: i64 = 0 if me == BLACK else 1
     inline_base: i64 = side * INLINE_CODES * 3
     broadside_base: i64 = side * N_CODES
@@ -349,11 +340,28 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     own = _ZEROS[:]
     exposure = _ZEROS[:]
     marbles = _neighbourhood(board.cells, me, opp, cells, own, exposure)
+    _add_inline_moves(moves, scores, tables, marbles, cells, own, exposure, me, inline_base, last_weight, mine_weight)
+    _add_broadsides(moves, scores, tables, marbles, cells, own, exposure, me, broadside_base, last_dist, mine_dist,
+                    has_last, has_mine)
+    return moves, cast(list[int], scores)
+
+
+def _add_inline_moves(
+    moves: list[Move], scores: list[object], tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
+    exposure: vec[i64], me: i64, inline_base: i64, last_weight: list[int], mine_weight: list[int],
+) -> None:
+    """Add to ``moves`` and ``scores`` the inline moves of :func:`scored_moves` (of ``me``, whose marbles, cells, own
+    neighbours and exposure :func:`_neighbourhood` made), by rear marble and direction; ``inline_base``: the side's
+    row of the inline weights; ``last_weight``, ``mine_weight``: the nearness weights by cell."""
+    w_kind = tables.kind
+    w_inline = tables.inline
+    w_cohesion = tables.cohesion
+    w_threat = tables.threat
+    opp: i64 = 3 - me
+    off: i64 = OFF
     steps = _STEP
     move_of = MOVE_OF
     score_ints = SCORE_INTS
-    low = SCORE_LOW
-    high = SCORE_LOW + len(SCORE_INTS)
     direction: i64
     for sq in marbles:
         if sq < 0:
@@ -398,9 +406,27 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
             if threat:  # no weight read for the common no threat (w_threat[0] is 0)
                 score += w_threat[threat]
             moves.append(move_of[sq * 6 + direction])
-            scores.append(score_ints[score - low] if low <= score < high else score)
-    # the broadsides, after every inline move: 2 or 3 marbles from first end ``sq`` in a line along ``lstep``, each
-    # moving by ``s``; by first end, line, marbles and direction
+            scores.append(score_ints[score - SCORE_LOW] if SCORE_LOW <= score < -SCORE_LOW else score)
+
+
+def _add_broadsides(
+    moves: list[Move], scores: list[object], tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
+    exposure: vec[i64], me: i64, broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64], has_last: bool,
+    has_mine: bool,
+) -> None:
+    """Add to ``moves`` and ``scores`` the broadsides of :func:`scored_moves`, after every inline move: 2 or 3 marbles
+    from first end ``sq`` in a line along ``lstep``, each moving by ``s``; by first end, line, marbles and direction.
+    ``last_dist``, ``mine_dist``: the distances from the opponent's and this side's last destinations by cell
+    (``has_last``, ``has_mine``: whether there are such moves)."""
+    w_broadside = tables.broadside
+    w_cohesion = tables.cohesion
+    w_threat = tables.threat
+    w_near_last = tables.near_last
+    w_near_mine = tables.near_mine
+    empty: i64 = EMPTY
+    steps = _STEP
+    move_of = MOVE_OF
+    score_ints = SCORE_INTS
     broadside_codes = _BROADSIDE_CODES
     sideways_steps = _SIDEWAYS_STEPS
     sideways_directions = _SIDEWAYS_DIRECTIONS
@@ -445,7 +471,7 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
                 if has_last:
                     score += w_near_last[dest_near]
                 moves.append(move_of[wide])
-                scores.append(score_ints[score - low] if low <= score < high else score)
+                scores.append(score_ints[score - SCORE_LOW] if SCORE_LOW <= score < -SCORE_LOW else score)
             b = a + lstep
             if cells[b] != me:
                 continue
@@ -477,8 +503,7 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
                 if has_last:
                     score += w_near_last[dest_near]
                 moves.append(move_of[wide])
-                scores.append(score_ints[score - low] if low <= score < high else score)
-    return moves, cast(list[int], scores)
+                scores.append(score_ints[score - SCORE_LOW] if SCORE_LOW <= score < -SCORE_LOW else score)
 
 
 class AbaloneRankScheme(RankScheme[Board, Move]):
