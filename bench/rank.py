@@ -73,7 +73,7 @@ LICHESS_PSQT = [
 
 def lichess_rank(board: Any, played: Any) -> int:
     """The played move's index in lichess's order of the legal moves."""
-    from plybits.chess.board import BLACK, FILE_OF, PAWN, RANK_OF, ROOK, KING, WHITE
+    from plybits.chess.squares import BLACK, FILE_OF, PAWN, RANK_OF, ROOK, KING, WHITE
 
     b = board.cells
     us = board.turn

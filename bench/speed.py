@@ -45,6 +45,7 @@ DATA = ROOT.parent / "shared" / "data"
 CASES = {
     # name: (game, collection, scheme, notation written by decode, games as a multiple of --games)
     "chess/rank": ("chess", "chess/twic0920.pgn", "rank", "uci", 1),
+    "chess/rank to SAN": ("chess", "chess/twic0920.pgn", "rank", "san", 1),
     "xiangqi/rank": ("xiangqi", "xiangqi/Hu_Ronghua_1391_UCI_games.pgn", "rank", None, 1),
     "abalone/rank": ("abalone", "abalone/migs-2016-2017.train.apgn", "rank", None, 1),
     "chess/0x88": ("chess", "chess/twic0920.pgn", "0x88", "uci", 4),
@@ -71,6 +72,15 @@ for name, case in cases.items():
     encode = repeat(each(lambda r: plybits.encode(game, scheme, record=r, **moves_only), records), 3)
     out[name] = {"decode": sorted(decode)[1], "encode": sorted(encode)[1], "moves": moves,
                  "encoded": [base64.b64encode(e).decode() for e in encoded]}
+    if game == "chess" and notation == "uci":  # the peer, in the same process right after: python-chess's replay
+        import chess
+
+        def replay(uci_moves):
+            push = chess.Board().push_uci
+            for move in uci_moves:
+                push(move)
+
+        out[name]["push_uci"] = sorted(repeat(each(replay, moves), 3))[1]
 # the plybits modules loaded from extension modules (a revision from before the compiled build has none)
 compiled = sorted(name for name, module in sys.modules.items()
                   if name.split(".")[0] == "plybits" and not str(getattr(module, "__file__", ".py")).endswith(".py"))
@@ -224,6 +234,7 @@ def main(argv: list[str] | None = None) -> None:
     cli_cpu: dict[str, dict[str, list[float]]] = {verb: {side: [] for side in SIDES[:2]} for verb in cli}
     batch: dict[str, list[tuple[float, float]]] = {"encode": [], "decode": []}
     first: dict[str, dict[str, Any]] = {}
+    peer: dict[str, list[float]] = {}  # seconds of python-chess's push_uci replay, in the compiled side's processes
     from bench.load import free_port, start_server, stop_server
 
     port = free_port()
@@ -252,6 +263,8 @@ def main(argv: list[str] | None = None) -> None:
                 for name in CASES:
                     for verb in ("decode", "encode"):
                         seconds[name][verb][side].append(float(result[name][verb]))
+                    if side == "compiled" and "push_uci" in result[name]:
+                        peer.setdefault(name, []).append(float(result[name]["push_uci"]))
                     kept = first.setdefault(name, result[name])
                     for what in ("moves", "encoded"):
                         if result[name][what] != kept[what]:
@@ -281,6 +294,17 @@ def main(argv: list[str] | None = None) -> None:
             rows.append(f"| {name} | `plybits.{verb}` | {games:,} | {plies:,} | {spread(rate['compiled'])} | "
                         f"{spread(rate['pure'])} | {spread(rate['base'])} | {med['compiled'] / med['base']:.2f}x | "
                         f"{med['pure'] / med['base']:.2f}x |")
+    peer_rows = []
+    for name, peer_seconds in peer.items():
+        plies = sum(len(m) for m in first[name]["moves"])
+        for case, verb in ((name, "encode"), (name, "decode"), (f"{name} to SAN", "decode")):
+            if case not in seconds:
+                continue
+            # a ratio within each round: the verb and the peer timed seconds apart in one process
+            ratios = [t / ours for t, ours in zip(peer_seconds, seconds[case][verb]["compiled"])]
+            rate = [plies / t for t in seconds[case][verb]["compiled"]]
+            peer_rows.append(f"| {case} | `plybits.{verb}` | {spread(rate)} | {spread([plies / t for t in peer_seconds])} "
+                             f"| {statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) |")
     games = len(cli_records)
     cli_rows = []
     for verb in ("encode", "decode"):
@@ -308,6 +332,14 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.base} | compiled / {args.base} | pure / {args.base} |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
+        "",
+        "Against python-chess (issue 25's yardstick): in each round's compiled process, right after the verbs, "
+        "`chess.Board()` and `push_uci` of each of the same games' UCI moves (median of 3 passes); the ratio is taken "
+        "within each round, median (min-max):",
+        "",
+        "| case | verb | plies/s, compiled | plies/s, python-chess `push_uci` | compiled / `push_uci` |",
+        "|---|---|---:|---:|---:|",
+        *peer_rows,
         "",
         "The command line (`rank`, whole records: its default), one process a run, games/s and games per CPU-second "
         "after its start-up (a run over an empty file, timed beside it), median (min-max) of the rounds:",

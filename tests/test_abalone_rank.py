@@ -75,3 +75,16 @@ def test_scores_of_an_illegal_move_is_an_error_naming_it() -> None:
     illegal = INLINE[board.cells.index(3 - board.turn)][0]  # an opponent's marble
     with pytest.raises(ValueError, match=repr(illegal).replace("(", r"\(").replace(")", r"\)")):
         MODEL.scores(board, [illegal], [])
+
+
+def test_the_scores_array_grows_when_a_position_fills_its_first_room():
+    """The scorer writes scores into an array with room for 128 (real positions have about 50 to 80 moves) and
+    doubles it when a position has more: the scores before stay, the new one lands after them."""
+    from plybits.abalone.rank import _ROOM_MOVES, _put
+    from plybits.packed import int_array, int_list
+
+    full = int_array(list(range(-3, _ROOM_MOVES - 3)))
+    grown = _put(full, _ROOM_MOVES, -1000)
+    assert len(grown) == 2 * _ROOM_MOVES
+    assert int_list(grown)[:_ROOM_MOVES + 1] == list(range(-3, _ROOM_MOVES - 3)) + [-1000]
+    assert int_list(_put(grown, _ROOM_MOVES + 1, 7))[_ROOM_MOVES + 1] == 7

@@ -18,7 +18,7 @@ import pytest
 
 import plybits
 from plybits.chess import GAME, X88
-from plybits.chess.board import FILE_OF, RANK_OF, SQUARES
+from plybits.chess.squares import FILE_OF, RANK_OF, SQUARES
 from plybits.chess.notation import san as write_san
 from plybits.chess.notation import uci as write_uci
 from plybits.errors import InvalidRecordError

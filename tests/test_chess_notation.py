@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from plybits.chess import notation
-from plybits.chess.board import Board, square
+from plybits.chess.board import Board
+from plybits.chess.squares import square
 from plybits.chess.notation import SAN_CACHE_SIZE, parse_san, parse_uci
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 

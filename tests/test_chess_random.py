@@ -9,7 +9,8 @@ import chess
 import pytest
 
 from plybits.chess import GAME, X88
-from plybits.chess.board import FILE_OF, RANK_OF, SQUARES, legal_moves
+from plybits.chess.board import legal_moves
+from plybits.chess.squares import FILE_OF, RANK_OF, SQUARES
 from plybits.chess.notation import san as write_san
 from plybits.chess.notation import uci as write_uci
 from plybits.chess.rank import _RANK_UNIT, _attack_maps, move_key

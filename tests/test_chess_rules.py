@@ -9,7 +9,8 @@ import pytest
 
 import plybits
 from plybits.chess import GAME
-from plybits.chess.board import REANCHOR, Board, has_legal_move, legal_moves, parse_square
+from plybits.chess.board import REANCHOR, Board, has_legal_move, legal_moves
+from plybits.chess.squares import parse_square
 from plybits.chess.rank import _RANK_UNIT, _attack_maps
 from plybits.chess.notation import parse_san, parse_uci, san, uci
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -64,7 +65,8 @@ def test_move_codes_overflowing_their_array_leave_the_cells_as_they_were():
     """The generator writes move codes into an array it does not grow: one too short for a position's moves (a
     FEN of 24 queens has 238) raises IndexError with the cells restored, the king put back from where its steps
     were being listed, and legal_codes lists every move, in legal_moves' order, with room for one more."""
-    from plybits.chess.board import _NO_MAP, MOVE_TABLE, _generate, legal_codes, move_code
+    from plybits.chess.board import _NO_MAP, _generate, legal_codes
+    from plybits.chess.squares import MOVE_TABLE, move_code
     from plybits.packed import int_array
 
     board = GAME.position("2QQ2nk/Q4Qpp/3Q3Q/1Q4Q1/4Q3/2Q4Q/Q4Q2/2QQ3K w - - 0 1")

@@ -128,3 +128,19 @@ def test_the_chess_null_move_keeps_frequency_one():
     moves, freqs = model.ranked(position, [])
     assert moves[-1][0] == 0 and freqs[-1] == 1
     assert min(freqs[:-1]) > 1
+
+
+def test_the_compiled_modules_sources_compile_with_warnings_as_errors():
+    """An invalid escape sequence is a SyntaxWarning today and a SyntaxError under ``-W error`` (and in a later
+    Python): every compiled module's source compiles with warnings turned into errors."""
+    import warnings
+    from pathlib import Path
+
+    from plybits.compiled import MODULES, source_paths
+
+    root = Path(__file__).resolve().parent.parent
+    for path in source_paths():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compile((root / path).read_text(encoding="utf-8"), path, "exec")
+    assert len(source_paths()) == len(MODULES)

@@ -37,6 +37,8 @@ MODULES: Final = (
     "plybits.pgntext",  # every record is cut, read and written by it
     "plybits.streams",  # and every line of a record file split and decoded by this
     "plybits.rank",
+    "plybits.chess.squares",
+    "plybits.chess.movegen",
     "plybits.chess.board",
     "plybits.chess.rank",
     "plybits.chess.x88",

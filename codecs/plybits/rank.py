@@ -27,7 +27,7 @@ from plybits.deadline import active as deadline_active
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
 from plybits.game import MoveT, Observer, BoardT, Position, Scheme, StepEncoder, notation_of
-from plybits.packed import int_array
+from plybits.packed import int_array, zeros
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
 
 DerivedT = TypeVar("DerivedT")
@@ -155,6 +155,7 @@ def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOT
     table = EXP2
     size: i64 = len(table)
     n = len(scores)
+    freqs = zeros(n)  # kept for the search: each frequency is one division, made once
     sum_freqs: i64 = 0
     for i in range(n):
         d: i64 = top - scores[i]
@@ -162,15 +163,12 @@ def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOT
         if d < size:
             weight: i64 = table[d]
             f += weight * spare // total
+        freqs[i] = f
         sum_freqs += f
     target: i64 = decoder.decode_target(sum_freqs)
     low: i64 = 0
     for i in range(n):  # stops before the end: target < sum_freqs
-        d = top - scores[i]
-        f = 1
-        if d < size:
-            weight = table[d]
-            f += weight * spare // total
+        f = freqs[i]
         if low + f > target:
             decoder.consume(low, f)
             return i

@@ -26,8 +26,8 @@ from plybits.abalone.board import (
     SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
 )
 from plybits.mailbox import OFF
-from plybits.packed import int_array
-from plybits.rank import SCORE_INTS, SCORE_LOW, LinearModel, RankScheme, UniformModel
+from plybits.packed import PACKED, int_array, int_list, zeros
+from plybits.rank import LinearModel, RankScheme, UniformModel
 
 
 def move_key(move: Move) -> tuple[int, ...]:
@@ -270,13 +270,17 @@ class LinearAbaloneModel(LinearModel):
 
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.abalone", n_features=N_FEATURES,
-                         canonical=canonical_moves, features=None)
+                         canonical=canonical_moves, features=None, packed_weights=PACKED)
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
         moves, scores = scored_moves(self.derived("tables", _ScorerTables), position, history)
         if not moves:
             return moves, None
-        return moves, scores
+        return moves, int_list(scores)
+
+    def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
+        """:meth:`scored`, the scores as the scorer writes them (an :func:`~plybits.packed.int_array`)."""
+        return scored_moves(self.derived("tables", _ScorerTables), position, history)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` 0-2 inline of
@@ -292,7 +296,7 @@ class LinearAbaloneModel(LinearModel):
         - ``F_THREAT``: the moved marbles were exposed to a push (1) or an ejection (2).
         """
         legal, scores = scored_moves(self.derived("tables", _ScorerTables), board, history)
-        by_code = {move_code(move): score for move, score in zip(legal, scores)}
+        by_code = {move_code(move): score for move, score in zip(legal, int_list(scores))}
         out: list[int] = []
         for move in moves:
             score = by_code.get(move_code(move))
@@ -302,7 +306,7 @@ class LinearAbaloneModel(LinearModel):
         return out
 
 
-def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[list[Move], list[int]]:
+def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
     """The legal moves of ``board`` in canonical order (:func:`canonical_moves`) and their
     :meth:`LinearAbaloneModel.scores` under the model whose ``tables`` these are, in one pass over the marbles for
     the inline moves and one for the broadsides: each move is scored where it is found legal, from what finding it
@@ -310,25 +314,17 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
 
     The parts that depend only on the move and side (and, inline, on the line's length) come from the tables. A
     module function, so that compiled callers call it directly. The cells and the per-ply arrays are
-    :func:`int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`) but for the score, a plain int:
-    :meth:`~plybits.rank.LinearModel.features` reads the features back from scores under weights far beyond 64
-    bits, so the weight tables stay lists."""
+    :func:`int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`) but for the score, a plain int
+    (the weight tables stay lists), written into the scores' :func:`int_array`: compiled, the model's
+    ``packed_weights`` has :meth:`~plybits.rank.LinearModel.features` read the features back in passes whose
+    weights fit in it."""
     moves: list[Move] = []
-    scores: list[object] = []  # of ints, shared ones from SCORE_INTS
+    scores = zeros(_ROOM_MOVES)
     ejected = board.ejected
     if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
-        return moves, []
-    w_kind = tables.kind
-    w_inline = tables.inline
-    w_broadside = tables.broadside
-    w_cohesion = tables.cohesion
-    w_threat = tables.threat
-    w_near_last = tables.near_last
-    w_near_mine = tables.near_mine
+        return moves, scores[:0]
     me: i64 = board.turn
     opp: i64 = 3 - me
-    off: i64 = OFF
-    empty: i64 = EMPTY
     side: i64 = 0 if me == BLACK else 1
     inline_base: i64 = side * INLINE_CODES * 3
     broadside_base: i64 = side * N_CODES
@@ -347,11 +343,44 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     own = _ZEROS[:]
     exposure = _ZEROS[:]
     marbles = _neighbourhood(board.cells, me, opp, cells, own, exposure)
+    scores = _add_inline_moves(moves, scores, tables, marbles, cells, own, exposure, me, inline_base, last_weight,
+                               mine_weight)
+    scores = _add_broadsides(moves, scores, tables, marbles, cells, own, exposure, me, broadside_base, last_dist,
+                             mine_dist, has_last, has_mine)
+    return moves, scores[:len(moves)]
+
+
+_ROOM_MOVES: Final = 128
+"""The scores :func:`scored_moves` first makes room for (the positions of real games have about 50 to 80 moves);
+:func:`_put` makes more when they fill it."""
+
+
+def _put(scores: vec[i64], i: int, score: int) -> vec[i64]:
+    """``scores`` with ``score`` at ``i`` (at most its length): a copy twice as long when it is full."""
+    if i == len(scores):
+        longer = zeros(2 * i)
+        for j in range(i):
+            longer[j] = scores[j]
+        scores = longer
+    scores[i] = score
+    return scores
+
+
+def _add_inline_moves(
+    moves: list[Move], scores: vec[i64], tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
+    exposure: vec[i64], me: i64, inline_base: i64, last_weight: list[int], mine_weight: list[int],
+) -> vec[i64]:
+    """Add to ``moves``, and ``scores`` (returned: :func:`_put`), the inline moves of :func:`scored_moves` (of ``me``, whose marbles, cells, own
+    neighbours and exposure :func:`_neighbourhood` made), by rear marble and direction; ``inline_base``: the side's
+    row of the inline weights; ``last_weight``, ``mine_weight``: the nearness weights by cell."""
+    w_kind = tables.kind
+    w_inline = tables.inline
+    w_cohesion = tables.cohesion
+    w_threat = tables.threat
+    opp: i64 = 3 - me
+    off: i64 = OFF
     steps = _STEP
     move_of = MOVE_OF
-    score_ints = SCORE_INTS
-    low = SCORE_LOW
-    high = SCORE_LOW + len(SCORE_INTS)
     direction: i64
     for sq in marbles:
         if sq < 0:
@@ -395,10 +424,28 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
             score += last_weight[t] + rear_weight
             if threat:  # no weight read for the common no threat (w_threat[0] is 0)
                 score += w_threat[threat]
+            scores = _put(scores, len(moves), score)
             moves.append(move_of[sq * 6 + direction])
-            scores.append(score_ints[score - low] if low <= score < high else score)
-    # the broadsides, after every inline move: 2 or 3 marbles from first end ``sq`` in a line along ``lstep``, each
-    # moving by ``s``; by first end, line, marbles and direction
+    return scores
+
+
+def _add_broadsides(
+    moves: list[Move], scores: vec[i64], tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
+    exposure: vec[i64], me: i64, broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64], has_last: bool,
+    has_mine: bool,
+) -> vec[i64]:
+    """Add to ``moves``, and ``scores`` (returned: :func:`_put`), the broadsides of :func:`scored_moves`, after every inline move: 2 or 3 marbles
+    from first end ``sq`` in a line along ``lstep``, each moving by ``s``; by first end, line, marbles and direction.
+    ``last_dist``, ``mine_dist``: the distances from the opponent's and this side's last destinations by cell
+    (``has_last``, ``has_mine``: whether there are such moves)."""
+    w_broadside = tables.broadside
+    w_cohesion = tables.cohesion
+    w_threat = tables.threat
+    w_near_last = tables.near_last
+    w_near_mine = tables.near_mine
+    empty: i64 = EMPTY
+    steps = _STEP
+    move_of = MOVE_OF
     broadside_codes = _BROADSIDE_CODES
     sideways_steps = _SIDEWAYS_STEPS
     sideways_directions = _SIDEWAYS_DIRECTIONS
@@ -442,8 +489,8 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
                     3 * 61 + group_change + own[e] + own[f] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
+                scores = _put(scores, len(moves), score)
                 moves.append(move_of[wide])
-                scores.append(score_ints[score - low] if low <= score < high else score)
             b = a + lstep
             if cells[b] != me:
                 continue
@@ -474,9 +521,9 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
                     4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
+                scores = _put(scores, len(moves), score)
                 moves.append(move_of[wide])
-                scores.append(score_ints[score - low] if low <= score < high else score)
-    return moves, cast(list[int], scores)
+    return scores
 
 
 class AbaloneRankScheme(RankScheme[Board, Move]):

@@ -8,7 +8,8 @@ from typing import ClassVar
 
 from plybits.chess import notation as _notation
 from plybits.chess import pgn, svg
-from plybits.chess.board import NULL_MOVE, STANDARD_FEN, Board, Move
+from plybits.chess.board import STANDARD_FEN, Board
+from plybits.chess.squares import NULL_MOVE, Move
 from plybits.chess.rank import RANK, ChessRankScheme
 from plybits.chess.x88 import X88, X88Scheme
 from plybits.errors import InvalidPositionError, InvalidRecordError, PlybitsError

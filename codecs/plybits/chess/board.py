@@ -17,384 +17,38 @@ Chess960; the notations write it as each variant expects. The null move is
 
 from __future__ import annotations
 
-import operator
-from typing import Any, Final, NamedTuple, Self, cast
+from typing import Any, Final, Self
 
 from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
 
-from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
-from plybits.mailbox import OFF, Geometry, Square
+from plybits.chess.movegen import (
+    _add_castling,
+    _add_evasion_slides,
+    _add_king_steps,
+    _add_knight_moves,
+    _add_pawn_move,
+    _add_slides,
+    _attacked,
+    _castling_legal,
+    _checks_after,
+    _discovers,
+    _ep_legal,
+    _evades,
+    _king_lines,
+)
+from plybits.chess.squares import (
+    A1, ADJACENT, BISHOP, BLACK, CODE_FROM, E, EMPTY, FILE_OF, GEOMETRY, KING, KING_STEPS, KNIGHT, KNIGHT_JUMP,
+    KNIGHT_STEPS, LINE, MOVE_TABLE, N, NAMES, PAWN, PIECE_OF_SYMBOL, QUEEN, RANK_OF, ROOK, S, SIZE, SQUARE_OF_NAME,
+    SQUARES, STRIDE, SYMBOLS, W, WHITE, _KING_STEP_ARRAY, _KING_STEPS_ABOVE, _KING_STEPS_ALONG, _KING_STEPS_BELOW,
+    Move, move, move_code, _MOVES, _ON_BOARD, _SLIDERS_ALONG, square,
+)
+from plybits.errors import IllegalMoveError, InvalidPositionError
+from plybits.mailbox import OFF, Square
 from plybits.packed import int_array, zeros
 from plybits.text import ascii_text, decimal
 
-FILE_NAMES = "abcdefgh"
-GEOMETRY = Geometry(8, 8, 2, name=lambda f, r: FILE_NAMES[f] + str(r + 1))
-"""The chess board: 8 x 8 inside a border of 2 (so knight jumps stay in the array)."""
-# Literal constants (the geometry's, checked below), so that compiled code folds them into its arithmetic.
-STRIDE: Final = 12
-SIZE: Final = 144
-if (GEOMETRY.stride, GEOMETRY.size) != (STRIDE, SIZE):
-    raise AssertionError("chess geometry and its STRIDE/SIZE constants disagree")
-SQUARES: Final[tuple[int, ...]] = GEOMETRY.squares
-"""The 64 playable squares, a1, b1, ..., h8."""
-A1: Final = 2 * STRIDE + 2
-"""a1's cell: the squares of each rank are the 8 cells from ``A1 + rank * STRIDE``."""
-if SQUARES[0] != A1 or SQUARES[8] != A1 + STRIDE:
-    raise AssertionError("chess geometry and its A1 constant disagree")
-
-EMPTY: Final = 0
-WHITE: Final = 0
-BLACK: Final = 8
-PAWN: Final = 1
-KNIGHT: Final = 2
-BISHOP: Final = 3
-ROOK: Final = 4
-QUEEN: Final = 5
-KING: Final = 6
-SYMBOLS = ".PNBRQK..pnbrqk"
-"""FEN letter of each piece code (index = colour | kind)."""
-PIECE_OF_SYMBOL = {s: i for i, s in enumerate(SYMBOLS) if s != "."}
-PROMOTION_LETTERS: Final = {KNIGHT: "n", BISHOP: "b", ROOK: "r", QUEEN: "q"}
-PROMOTION_OF_LETTER = {v: k for k, v in PROMOTION_LETTERS.items()}
-
-N: Final = STRIDE
-S: Final = -STRIDE
-E: Final = 1
-W: Final = -1
-ORTHOGONAL: Final[tuple[int, ...]] = (N, S, E, W)
-DIAGONAL: Final[tuple[int, ...]] = (N + E, N + W, S + E, S + W)
-KING_STEPS: Final[tuple[int, ...]] = ORTHOGONAL + DIAGONAL
-KNIGHT_STEPS: Final[tuple[int, ...]] = (2 * N + E, 2 * N + W, 2 * S + E, 2 * S + W, N + 2 * E, N + 2 * W, S + 2 * E, S + 2 * W)
-
-FILE_OF: Final[list[int]] = [-1] * SIZE
-RANK_OF: Final[list[int]] = [-1] * SIZE
-NAMES: Final[list[str]] = [""] * SIZE
-for _sq in SQUARES:
-    FILE_OF[_sq], RANK_OF[_sq] = GEOMETRY.coords(_sq)
-    NAMES[_sq] = GEOMETRY.name(_sq)
-SQUARE_OF_NAME = {NAMES[s]: s for s in SQUARES}
-_ON_BOARD: Final = operator.itemgetter(*SQUARES)
-"""The 64 playable cells of a board list, a1..h8 (for compact repetition keys)."""
-
-
-def square(file: int, rank: int) -> int:
-    """The index of the square at ``file``, ``rank`` (0-based)."""
-    return GEOMETRY.index(file, rank)
-
-
-def parse_square(name: str) -> int:
-    """The index of a named square such as ``"e4"``.
-
-    :raises InvalidMoveError: if there is no such square.
-    """
-    return GEOMETRY.parse(name)
-
-
-def square_name(sq: int) -> str:
-    """The name of a square index, e.g. ``"e4"``."""
-    return NAMES[sq]
-
-
-def castling_two_step(king: int, rook: int) -> int:
-    """Where the king lands castling from ``king`` with the rook on ``rook`` (its g- or c-file square): how
-    standard chess spells castling, which :class:`Move` spells king-takes-rook."""
-    return rook - FILE_OF[rook] + (6 if rook > king else 2)
-
-
-def castling_rook(king: int, to: int) -> int:
-    """The rook square a standard-chess castling ``king``->``to`` (e-file to the g- or c-file of its rank) takes;
-    -1 if the step is not one (the other spelling of :func:`castling_two_step`, for a king and rook where
-    standard chess puts them)."""
-    if FILE_OF[king] == 4 and RANK_OF[king] == RANK_OF[to] and FILE_OF[to] in (2, 6):
-        return to - FILE_OF[to] + (7 if FILE_OF[to] == 6 else 0)
-    return -1
-
-
-def _line_table() -> list[int]:
-    """LINE[a * SIZE + b]: the unit step from a towards b when they share a rank, file or diagonal, else 0."""
-    table = [0] * (SIZE * SIZE)
-    for a in SQUARES:
-        for step in KING_STEPS:
-            b = a + step
-            while GEOMETRY.on_board[b]:
-                table[a * SIZE + b] = step
-                b += step
-    return table
-
-
-LINE: Final[list[int]] = _line_table()
-ADJACENT: Final[list[bool]] = [False] * (2 * SIZE)
-for _step in KING_STEPS:
-    ADJACENT[SIZE + _step] = True
-KNIGHT_JUMP: Final[list[bool]] = [False] * (2 * SIZE)
-for _step in KNIGHT_STEPS:
-    KNIGHT_JUMP[SIZE + _step] = True
-SLIDER_STEPS = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: KING_STEPS}
-_SLIDER_STEPS_OF: Final[list[list[int]]] = [list(SLIDER_STEPS.get(kind, ())) for kind in range(8)]
-"""_SLIDER_STEPS_OF[kind]: the steps a slider of that kind moves along (none for the other kinds)."""
-# The step and target tables the move generator loops over are int_arrays: compiled, such a loop reads plain C
-# integers where a loop over a tuple or list unboxes an int object an item.
-_TARGETS_OF_KNIGHT = [
-    sorted(s + d for d in KNIGHT_STEPS if GEOMETRY.on_board[s + d]) if GEOMETRY.on_board[s] else [] for s in range(SIZE)
-]
-_KNIGHT_TARGETS: Final = int_array([t for targets in _TARGETS_OF_KNIGHT for t in targets])
-"""The squares a knight on each square jumps to, ascending (the legal moves' order), square by square: a knight on
-``sq``'s are ``_KNIGHT_TARGETS[_KNIGHT_TARGETS_AT[sq]:_KNIGHT_TARGETS_AT[sq + 1]]`` (one flat array: no array of
-arrays unboxed a knight)."""
-_KNIGHT_TARGETS_AT: Final = int_array([sum(len(targets) for targets in _TARGETS_OF_KNIGHT[:s]) for s in range(SIZE + 1)])
-_KNIGHT_JUMPS: Final = int_array(list(KNIGHT_STEPS))
-_KING_STEP_ARRAY: Final = int_array(list(KING_STEPS))
-""":data:`KNIGHT_STEPS` and :data:`KING_STEPS` as int_arrays."""
-_KING_STEPS_BELOW: Final = int_array([S + W, S, S + E])
-_KING_STEPS_ALONG: Final = int_array([W, E])
-_KING_STEPS_ABOVE: Final = int_array([N + W, N, N + E])
-"""The king's steps in the legal moves' order: to the rank below, along its own rank, to the rank above."""
-PAWN_CAPTURES: Final[list[list[int]]] = [[N + E, N + W], [S + E, S + W]]
-"""PAWN_CAPTURES[colour >> 3]: the steps a pawn of that colour captures along."""
-_SLIDERS_ALONG: Final[list[int]] = [0] * (2 * SIZE)
-"""_SLIDERS_ALONG[SIZE + step]: the kinds that move along ``step``, one bit each (``1 << kind``)."""
-for _kind, _steps in SLIDER_STEPS.items():
-    for _step in _steps:
-        _SLIDERS_ALONG[SIZE + _step] |= 1 << _kind
-
-
-class Move(NamedTuple):
-    """A move from one square index to another, with the promotion kind (0 for none).
-
-    Castling is the king's move onto its own rook; :data:`NULL_MOVE` is ``Move(0, 0)``.
-    """
-
-    from_square: Square
-    to_square: Square
-    promotion: int = 0
-
-    @classmethod
-    def from_uci(cls, text: str) -> Move:
-        """The raw move ``text`` names (``"e2e4"``, ``"a7a8q"``, ``"0000"``), not checked against a position.
-
-        :raises InvalidMoveError: on bad syntax.
-        """
-        if text == "0000":
-            return NULL_MOVE
-        if len(text) not in (4, 5) or text[:2] not in SQUARE_OF_NAME or text[2:4] not in SQUARE_OF_NAME:
-            raise InvalidMoveError(f"invalid uci: {text!r}")
-        promotion = 0
-        if len(text) == 5:
-            if text[4] not in PROMOTION_OF_LETTER:
-                raise InvalidMoveError(f"invalid promotion piece in uci: {text!r}")
-            promotion = PROMOTION_OF_LETTER[text[4]]
-        return move(SQUARE_OF_NAME[text[:2]], SQUARE_OF_NAME[text[2:4]], promotion)
-
-    def raw_uci(self) -> str:
-        """The move as ``from``+``to``(+promotion) square names; castling as king-takes-rook."""
-        if not self.from_square:
-            return "0000"
-        text = NAMES[self.from_square] + NAMES[self.to_square]
-        return text + PROMOTION_LETTERS[self.promotion] if self.promotion else text
-
-    def __repr__(self) -> str:
-        return f"Move.from_uci({self.raw_uci()!r})"
-
-    def __bool__(self) -> bool:
-        return self.from_square != 0
-
-
-NULL_MOVE: Final = Move(0, 0, 0)
-CODE_FROM: Final = 256
-"""A move's code is ``(from * CODE_FROM + to) * 8 + promotion`` (:func:`move_code`): its index in
-:data:`MOVE_TABLE`, and what :func:`legal_codes` lists. A power of two above :data:`SIZE`, so that compiled code
-unpacks it with shifts: ``code >> 11``, ``code >> 3 & 255``, ``code & 7``."""
-_MOVES: Final[list[Move | None]] = [None] * (SIZE * CODE_FROM * 8)
-_MOVES[0] = NULL_MOVE
-
-
-def move_code(m: Move) -> int:
-    """The code of ``m`` (:data:`CODE_FROM`); the null move's is 0."""
-    return (m[0] * CODE_FROM + m[1]) * 8 + m[2]
-
-
-def move(from_square: Square, to_square: Square, promotion: int = 0) -> Move:
-    """The (shared, interned) :class:`Move` object for these squares and promotion kind."""
-    key = (from_square * CODE_FROM + to_square) * 8 + promotion
-    found = _MOVES[key]
-    if found is None:
-        found = _MOVES[key] = Move(from_square, to_square, promotion)
-    return found
-
-
-for _a in SQUARES:
-    for _b in SQUARES:
-        if _a != _b:
-            move(_a, _b)
-            if abs(RANK_OF[_a] - RANK_OF[_b]) == 1 and RANK_OF[_b] in (0, 7) and abs(FILE_OF[_a] - FILE_OF[_b]) <= 1:
-                for _promotion in (QUEEN, ROOK, BISHOP, KNIGHT):
-                    move(_a, _b, _promotion)
-MOVE_TABLE: Final = cast("list[Move]", _MOVES)
-"""MOVE_TABLE[code]: the interned move of a :func:`move_code` (the null move at 0; every non-promotion move and every
-pawn step or capture onto the last rank filled above; another promotion's entry is ``None``: :func:`move` makes
-those)."""
-
 STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-
-def _attacked(b: vec[i64], sq: int, by: int) -> bool:
-    """Whether any piece of colour ``by`` attacks ``sq`` on the cells ``b``."""
-    # i64 locals: compiled, plain C arithmetic (docs/architecture.md, "What makes compiled code fast")
-    s: i64 = sq
-    colour: i64 = by
-    p: i64
-    if colour == WHITE:
-        p = b[s + S + W]
-        if p == PAWN:
-            return True
-        p = b[s + S + E]
-        if p == PAWN:
-            return True
-    else:
-        p = b[s + N + W]
-        if p == BLACK | PAWN:
-            return True
-        p = b[s + N + E]
-        if p == BLACK | PAWN:
-            return True
-    knight: i64 = colour | KNIGHT
-    for jump in _KNIGHT_JUMPS:  # the border of 2 keeps every jump inside the cells
-        p = b[s + jump]
-        if p == knight:
-            return True
-    king: i64 = colour | KING
-    for step in _KING_STEP_ARRAY:
-        d: i64 = step
-        t: i64 = s + d
-        p = b[t]
-        if p == king:
-            return True
-        while p == 0:
-            t += d
-            p = b[t]
-        # the first piece along d attacks sq if it is ours and a slider along d (OFF is of no colour or kind)
-        if p & BLACK == colour and p != OFF:
-            along: i64 = _SLIDERS_ALONG[SIZE + d]
-            if along >> (p & 7) & 1:
-                return True
-    return False
-
-
-def _checks_after(b: vec[i64], f: int, t: int, p: int, k: int) -> bool:
-    """Whether the king on ``k`` is in check after its opponent's piece ``p`` moved from ``f`` to ``t``.
-
-    For a plain move (not castling, en passant or a promotion) from a legal position, with ``f`` already
-    emptied (``t`` may or may not hold ``p`` yet): the king was not in check before, so only ``p`` itself
-    or a line opened through ``f`` can give check.
-    """
-    return _piece_attacks(b, p, t, k) or _discovers(b, k, f, t, p & BLACK)
-
-
-def _piece_attacks(b: vec[i64], p: i64, t: i64, k: i64) -> bool:
-    """Whether the piece ``p`` standing on ``t`` attacks ``k`` with the cells ``b`` as they are between them (a
-    king's attacks not counted: what a move to ``t`` can check with)."""
-    kind: i64 = p & 7
-    d: i64 = k - t
-    if kind == PAWN:
-        return d == (N + E if p < BLACK else S + E) or d == (N + W if p < BLACK else S + W)
-    if kind == KNIGHT:
-        return KNIGHT_JUMP[SIZE + d]
-    if kind == KING:
-        return False
-    step: i64 = LINE[t * SIZE + k]
-    if step == 0 or not _SLIDERS_ALONG[SIZE + step] >> kind & 1:
-        return False
-    s: i64 = t + step
-    while s != k:
-        q: i64 = b[s]
-        if q != 0:
-            return False
-        s += step
-    return True
-
-
-def _discovers(b: vec[i64], k: int, f: int, t: int, colour: int) -> bool:
-    """Whether a piece leaving ``f`` for ``t`` (``f`` already emptied) opens a line from a slider of ``colour``
-    through ``f`` onto the king on ``k``: a discovered check, or a pin broken."""
-    step = LINE[k * SIZE + f]
-    if step and LINE[k * SIZE + t] != step:  # ``f`` emptied off the line ``t`` lies on
-        s = k + step
-        q = b[s]
-        while q == 0:
-            s += step
-            q = b[s]
-        if q != OFF and q & BLACK == colour and _SLIDERS_ALONG[SIZE + step] >> (q & 7) & 1:
-            return True
-    return False
-
-
-def _ep_legal(b: vec[i64], s: int, t: int, us: int, k: int) -> bool:
-    """Whether the en passant capture ``s`` -> ``t`` by ``us`` leaves its king on ``k`` safe."""
-    captured = t - (N if us == WHITE else S)
-    pawn = b[s]
-    taken = b[captured]
-    b[s] = EMPTY
-    b[captured] = EMPTY
-    b[t] = pawn
-    safe = not _attacked(b, k, us ^ BLACK)
-    b[t] = EMPTY
-    b[captured] = taken
-    b[s] = pawn
-    return safe
-
-
-def _castling_legal(b: vec[i64], k: int, r: int, us: int) -> bool:
-    """Whether ``us``'s king on ``k`` may castle with its rook on ``r`` (rights and check already known)."""
-    them = us ^ BLACK
-    rank_base = k - FILE_OF[k]
-    a_side = r < k
-    kt = rank_base + (2 if a_side else 6)
-    rt = rank_base + (3 if a_side else 5)
-    for sq in range(min(k, kt), max(k, kt) + 1):
-        if sq != k and sq != r and b[sq]:
-            return False
-    for sq in range(min(r, rt), max(r, rt) + 1):
-        if sq != k and sq != r and b[sq]:
-            return False
-    king = b[k]
-    rook = b[r]
-    b[k] = EMPTY
-    step = 1 if kt > k else -1
-    safe = True
-    for sq in range(k, kt, step):
-        if _attacked(b, sq, them):
-            safe = False
-            break
-    if safe:
-        b[r] = EMPTY
-        old = b[rt]
-        b[rt] = rook
-        safe = not _attacked(b, kt, them)
-        b[rt] = old
-        b[r] = rook
-    b[k] = king
-    return safe
-
-
-def _evades(t: int, k: int, checker: int, step: int) -> bool:
-    """Whether a non-king move to ``t`` answers the one check on the king on ``k``, from ``checker`` along
-    ``step`` (0 for a knight or pawn): it takes the checker or steps between."""
-    return t == checker or (step != 0 and LINE[k * SIZE + t] == step and LINE[t * SIZE + checker] == step)
-
-
-def _add_pawn_move(codes: vec[i64], n: i64, s: i64, t: i64, promotes: bool) -> i64:
-    """Add the pawn move ``s`` -> ``t`` at ``codes[n]``: the four promotions (knight, bishop, rook, queen) if it
-    ``promotes``; the new count."""
-    key: i64 = (s * CODE_FROM + t) * 8
-    if promotes:
-        codes[n] = key + KNIGHT
-        codes[n + 1] = key + BISHOP
-        codes[n + 2] = key + ROOK
-        codes[n + 3] = key + QUEEN
-        return n + 4
-    codes[n] = key
-    return n + 1
 
 
 # Compiled with mypyc (docs/architecture.md, "Compiled build"); plybits.chess.Position subclasses it interpreted.
@@ -785,9 +439,10 @@ def legal_moves(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) ->
     return legal[:]
 
 
-_ROOM_CODES: Final = 256
-"""The codes :func:`legal_codes` first makes room for: the 218 legal moves a position of standard chess has at
-most, and more."""
+_ROOM_CODES: Final = 128
+"""The codes :func:`legal_codes` first makes room for: more than the legal moves of the positions of real games
+(about 35, rarely past 80; the zeroed copy is what costs); a position of more (218 at most in standard chess) is
+generated again into room for :data:`_MOST_CODES`."""
 _MOST_CODES: Final = 64 * 28
 """Room for the codes of any position a FEN can write: 63 pieces of at most 27 moves, a king's 8 and castling."""
 
@@ -841,60 +496,13 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
 
     :raises IndexError: if ``codes`` is too short (the cells as they were)."""
     b = board.cells
-    # squares and pieces in i64 locals: compiled, plain C arithmetic (docs/architecture.md)
-    us: i64 = board.turn
+    us: i64 = board.turn  # squares and pieces in i64 locals: compiled, plain C arithmetic
     them: i64 = us ^ BLACK
     k: i64 = board.kings[us >> 3]
     n: i64 = 0
     # the lines through the king: checks, and pins as (pinned square, step from the king) pairs
     pins: list[int] = []
-    checks: i64 = 0
-    checker: i64 = 0
-    check_step: i64 = 0  # from the king towards a sliding checker; 0 for a knight or pawn
-    # the cells behind the king from each sliding checker: attacked through the king's square once it steps
-    hidden_a: i64 = 0
-    hidden_b: i64 = 0
-    queen: i64 = them | QUEEN
-    for step in _KING_STEP_ARRAY:
-        d: i64 = step
-        slider: i64 = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
-        t: i64 = k + d
-        p: i64 = b[t]
-        while p == 0:
-            t += d
-            p = b[t]
-        if p == slider or p == queen:
-            checks += 1
-            checker = t
-            check_step = d
-            if hidden_a == 0:
-                hidden_a = k - d
-            else:
-                hidden_b = k - d
-        elif p != OFF and p & BLACK == us:
-            own: i64 = t
-            t += d
-            p = b[t]
-            while p == 0:
-                t += d
-                p = b[t]
-            if p == slider or p == queen:
-                pins.append(own)
-                pins.append(d)
-    pawn: i64 = them | PAWN
-    for step in PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
-        p = b[k + step]
-        if p == pawn:
-            checks += 1
-            checker = k + step
-            check_step = 0
-    knight: i64 = them | KNIGHT
-    for jump in _KNIGHT_JUMPS:  # the border of 2 keeps every jump inside the cells
-        p = b[k + jump]
-        if p == knight:
-            checks += 1
-            checker = k + jump
-            check_step = 0
+    checks, checker, check_step, hidden_a, hidden_b = _king_lines(b, k, us, pins)
     pinned = len(pins)
     forward: i64 = N if us == WHITE else S
     start_rank: i64 = 1 if us == WHITE else 6
@@ -903,7 +511,9 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
     unsorted = False  # a slider's answers to a check, made ray by ray
     s: i64
     rank_start: i64
+    rank: i64 = -1  # of ``s``: counted, not read from RANK_OF (a list: an int object a read)
     for rank_start in range(A1, A1 + 8 * STRIDE, STRIDE):  # a1..h8 by plain counting: no tuple of squares read
+        rank += 1
         for s in range(rank_start, rank_start + 8):
             p = b[s]
             if p == 0 or p & BLACK != us:
@@ -925,11 +535,11 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
                 t = s + forward
                 along = pin == 0 or pin == forward or pin == -forward
                 push = along and b[t] == 0
-                double = push and RANK_OF[s] == start_rank and b[t + forward] == 0 \
+                double = push and rank == start_rank and b[t + forward] == 0 \
                     and (checks == 0 or _evades(t + forward, k, checker, check_step))
                 if push and checks:
                     push = _evades(t, k, checker, check_step)
-                promotes = RANK_OF[s] == before_last
+                promotes = rank == before_last
                 if double and us == BLACK:
                     codes[n] = (base + t + forward) * 8
                     n += 1
@@ -961,120 +571,18 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
                     codes[n] = (base + t + forward) * 8
                     n += 1
             elif kind == KNIGHT:
-                if pin:
-                    continue  # a pinned knight never stays on its line
-                targets = _KNIGHT_TARGETS
-                for j in range(_KNIGHT_TARGETS_AT[s], _KNIGHT_TARGETS_AT[s + 1]):
-                    target: i64 = targets[j]
-                    q = b[target]
-                    if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(target, k, checker, check_step)):
-                        codes[n] = (base + target) * 8
-                        n += 1
+                if not pin:  # a pinned knight never stays on its line
+                    n = _add_knight_moves(codes, n, b, s, them, checks, k, checker, check_step)
             elif checks == 0:
                 n = _add_slides(codes, n, b, s, kind, pin, them)
             else:
-                for step in _SLIDER_STEPS_OF[kind]:
-                    d = step
-                    if pin != 0 and pin != d and pin != -d:
-                        continue
-                    t = s + d
-                    q = b[t]
-                    while True:
-                        if (q == 0 or q ^ them < 8) and _evades(t, k, checker, check_step):
-                            codes[n] = (base + t) * 8
-                            n += 1
-                            unsorted = True
-                        if q != 0:
-                            break
-                        t += d
-                        q = b[t]
+                before: i64 = n
+                n = _add_evasion_slides(codes, n, b, s, kind, pin, them, k, checker, check_step)
+                unsorted = unsorted or n > before
     if unsorted:
         ordered = sorted(codes[:n])
         for i in range(n):
             codes[i] = ordered[i]
-    return n
-
-
-def _reach(b: vec[i64], s: i64, d: i64, them: i64) -> i64:
-    """How many squares a slider on ``s`` moves to along ``d``: the empty ones, and an enemy piece's that ends them."""
-    n: i64 = 0
-    t: i64 = s + d
-    q: i64 = b[t]
-    while q == 0:
-        n += 1
-        t += d
-        q = b[t]
-    if q ^ them < 8:  # an enemy piece (not an own one, not OFF)
-        n += 1
-    return n
-
-
-def _add_slides(codes: vec[i64], n: i64, b: vec[i64], s: i64, kind: i64, pin: i64, them: i64) -> i64:
-    """Add from ``codes[n]`` the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side
-    not in check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
-    above it, nearest first; the new count."""
-    sw: i64 = 0
-    so: i64 = 0
-    se: i64 = 0
-    w: i64 = 0
-    e: i64 = 0
-    nw: i64 = 0
-    no: i64 = 0
-    ne: i64 = 0
-    if kind != ROOK:
-        if pin == 0 or pin == S + W or pin == N + E:
-            sw = _reach(b, s, S + W, them)
-            ne = _reach(b, s, N + E, them)
-        if pin == 0 or pin == S + E or pin == N + W:
-            se = _reach(b, s, S + E, them)
-            nw = _reach(b, s, N + W, them)
-    if kind != BISHOP:
-        if pin == 0 or pin == S or pin == N:
-            so = _reach(b, s, S, them)
-            no = _reach(b, s, N, them)
-        if pin == 0 or pin == W or pin == E:
-            w = _reach(b, s, W, them)
-            e = _reach(b, s, E, them)
-    base: i64 = (s * CODE_FROM + s) * 8  # the code of s -> s; a step of one square adds 8
-    j: i64 = sw if sw > so else so
-    if se > j:
-        j = se
-    while j > 0:
-        if sw >= j:
-            codes[n] = base + (S + W) * 8 * j
-            n += 1
-        if so >= j:
-            codes[n] = base + S * 8 * j
-            n += 1
-        if se >= j:
-            codes[n] = base + (S + E) * 8 * j
-            n += 1
-        j -= 1
-    j = w
-    while j > 0:
-        codes[n] = base + W * 8 * j
-        n += 1
-        j -= 1
-    j = 1
-    while j <= e:
-        codes[n] = base + E * 8 * j
-        n += 1
-        j += 1
-    top: i64 = nw if nw > no else no
-    if ne > top:
-        top = ne
-    j = 1
-    while j <= top:
-        if nw >= j:
-            codes[n] = base + (N + W) * 8 * j
-            n += 1
-        if no >= j:
-            codes[n] = base + N * 8 * j
-            n += 1
-        if ne >= j:
-            codes[n] = base + (N + E) * 8 * j
-            n += 1
-        j += 1
     return n
 
 
@@ -1111,43 +619,6 @@ def _add_king_moves(
         n = _add_king_steps(codes, n, b, k, _KING_STEPS_ABOVE, them, attacks, attacked, hidden_a, hidden_b)
     finally:  # put back even when ``codes`` is full (legal_codes then tries a longer one)
         b[k] = king
-    return n
-
-
-def _add_castling(codes: vec[i64], n: i64, b: vec[i64], k: i64, king: i64, rook: i64) -> i64:
-    """Add at ``codes[n]`` castling of ``king`` (lifted off ``k``: put back for the test, lifted again) with ``rook``
-    if legal; the new count."""
-    b[k] = king
-    if _castling_legal(b, k, rook, king & BLACK):
-        codes[n] = (k * CODE_FROM + rook) * 8
-        n += 1
-    b[k] = EMPTY
-    return n
-
-
-def _add_king_steps(
-    codes: vec[i64], n: i64, b: vec[i64], k: i64, steps: vec[i64], them: i64, attacks: vec[i64], attacked: i64,
-    hidden_a: i64, hidden_b: i64,
-) -> i64:
-    """Add from ``codes[n]`` the king's (lifted off ``k``) steps along ``steps`` to squares empty or held by ``them``
-    and not attacked by them (read from ``attacks`` and the ``hidden`` cells when ``attacked`` is not 0); the new
-    count."""
-    base: i64 = k * CODE_FROM
-    t: i64
-    q: i64
-    a: i64
-    for d in steps:
-        t = k + d
-        q = b[t]
-        if q == 0 or q ^ them < 8:
-            if attacked:
-                a = attacks[t]
-                if a >= attacked or t == hidden_a or t == hidden_b:
-                    continue
-            elif _attacked(b, t, them):
-                continue
-            codes[n] = (base + t) * 8
-            n += 1
     return n
 
 

@@ -15,7 +15,8 @@ from typing import Final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.chess.board import (
+from plybits.chess.board import Board, checked_move, gives_check, has_legal_move, push
+from plybits.chess.squares import (
     BLACK,
     FILE_OF,
     KING,
@@ -31,17 +32,12 @@ from plybits.chess.board import (
     ROOK,
     SLIDER_STEPS,
     SQUARE_OF_NAME,
-    Board,
     E,
     Move,
     N,
     W,
     castling_rook,
     castling_two_step,
-    checked_move,
-    gives_check,
-    has_legal_move,
-    push,
     square,
 )
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PlybitsError

@@ -21,7 +21,8 @@ from typing import ClassVar, Final, cast, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.chess.board import (
+from plybits.chess.board import Board, legal_codes, legal_moves
+from plybits.chess.squares import (
     A1,
     ADJACENT,
     BISHOP,
@@ -49,12 +50,9 @@ from plybits.chess.board import (
     STRIDE,
     W,
     WHITE,
-    Board,
     CODE_FROM,
     MOVE_TABLE,
     Move,
-    legal_codes,
-    legal_moves,
     move_code,
 )
 from plybits.packed import PACKED, int_array, int_list, zeros
@@ -184,6 +182,7 @@ def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
     attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
     material_of = _MATERIAL
     threat = _THREAT
+    pawn_rank: i64 = threat[PAWN]
     colour: i64 = us
     # one pass over the squares (by plain counting: no tuple of squares read), each piece walked as it comes
     s: i64
@@ -194,7 +193,22 @@ def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
             if p == 0:
                 continue
             material += material_of[p]
-            _walk_attacks(attacks, b, s, p, 0 if p & BLACK == colour else threat[p & 7])
+            if p & 7 != PAWN:
+                _walk_attacks(attacks, b, s, p, 0 if p & BLACK == colour else threat[p & 7])
+                continue
+            # a pawn's two targets, walked here (a call saved for the most numerous piece)
+            t: i64 = s + (N + W if p == WHITE | PAWN else S + W)
+            a: i64
+            if p & BLACK == colour:
+                a = attacks[t]
+                if a & _COUNT_FULL != _COUNT_FULL:
+                    attacks[t] = a + _COUNT_UNIT
+                a = attacks[t + 2]
+                if a & _COUNT_FULL != _COUNT_FULL:
+                    attacks[t + 2] = a + _COUNT_UNIT
+            else:  # an enemy pawn, the cheapest attacker: the square's rank becomes the pawn's
+                attacks[t] = pawn_rank + (attacks[t] & (_RANK_UNIT - 1))
+                attacks[t + 2] = pawn_rank + (attacks[t + 2] & (_RANK_UNIT - 1))
     return attacks, material
 
 
@@ -310,7 +324,7 @@ _LEVELS: Final = 6 * _RANK_UNIT
 class _Tables:
     """What :meth:`LinearChessModel.scores` derives from the weights: the weights of each feature group laid
     out by the indices the scorer has at hand, so that a move's score is a few look-ups, in
-    :func:`~plybits.packed.int_array`\ s (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
+    :func:`~plybits.packed.int_array` arrays (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "capture", "hanging", "recapture", "takes_last",
                  "promotion", "check", "zone", "same", "evasion", "castle_h", "castle_a", "null", "loses_castling",
@@ -471,30 +485,40 @@ class LinearChessModel(LinearModel):
         return int_list(_scores(self.tables(), board, codes, n, history, attacks, material))
 
 
-def _scores(
-    tables: _Tables, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
-) -> vec[i64]:
-    """:meth:`LinearChessModel.scores` of the moves of the first ``n`` ``codes``
-    (:func:`~plybits.chess.board.move_code`) as an :func:`~plybits.packed.int_array`, given the position's
-    :func:`_attack_maps` (to which this adds the check marks)."""
-    b: vec[i64] = board.cells
-    us: int = board.turn
-    side = us >> 3
-    king: int = board.kings[side]
-    enemy_king: int = board.kings[side ^ 1]
+def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
+    """(the square the opponent's last move went to, the square this side's last move went to (each -1: none or a
+    null move), whether the opponent's last move captured)."""
     last = history[-1] if history else NULL_MOVE
     mine = history[-2] if len(history) >= 2 else NULL_MOVE
     last_to: i64 = last[1] if last[0] else -1
     my_last_to: i64 = mine[1] if mine[0] else -1
     last_capture = False
     if last_to >= 0 and board.halfmove_clock == 0:
-        last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (b[last_to] & 7 == PAWN or last[2]) else True
+        last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (board.cells[last_to] & 7 == PAWN or last[2]) else True
+    return last_to, my_last_to, last_capture
+
+
+def _position_terms(board: Board, attacks: vec[i64], material: int) -> tuple[int, bool, bool]:
+    """(the material phase 0-3, whether the side to move is in check, whether it may still castle) of the position
+    whose :func:`_attack_maps` ``attacks`` is, to which this adds the check marks (:func:`_mark_checks`)."""
+    side = board.turn >> 3
     phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
-    in_check = attacks[king] >= _RANK_UNIT
-    ek: i64 = enemy_king
-    _mark_checks(attacks, b, ek)
+    in_check = attacks[board.kings[side]] >= _RANK_UNIT
+    _mark_checks(attacks, board.cells, board.kings[side ^ 1])
+    return phase, in_check, _own_rights(board.castling, board.turn)
+
+
+def _scores(
+    tables: _Tables, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
+) -> vec[i64]:
+    """:meth:`LinearChessModel.scores` of the moves of the first ``n`` ``codes`` (:func:`~plybits.chess.board.move_code`)
+    as an :func:`~plybits.packed.int_array`, given the position's :func:`_attack_maps` (which gets the check marks)."""
+    b: vec[i64] = board.cells
+    us: int = board.turn
+    ek: i64 = board.kings[(us >> 3) ^ 1]
+    last_to, my_last_to, last_capture = _last_moves(board, history)
+    phase, in_check, own_rights = _position_terms(board, attacks, material)
     castling = board.castling
-    own_rights = _own_rights(castling, us)
     ep: i64 = board.ep or -1
     row_base = (phase * 16) * SIZE
     rows = tables.rows
@@ -509,59 +533,45 @@ def _scores(
     zone_w = tables.zone
     same_w = tables.same
     evasion_w = tables.evasion
-    loses_castling: i64 = tables.loses_castling
-    en_passant: i64 = tables.en_passant
-    castle_h: i64 = tables.castle_h[phase]
-    castle_a: i64 = tables.castle_a[phase]
-    levels = _LEVELS
     near_king = _NEAR_KING
-    size = SIZE  # locals: the board's constants are module globals to a caller
+    near_bit = _NEAR_BIT
+    check_marks = _CHECK_MARKS
     colour: i64 = us
     out = zeros(n)
     # squares, pieces, indices, weights and scores in i64 locals (plain C arithmetic compiled; the model's
-    # packed_weights: features() reads it back in passes whose indicator weights fit in them)
+    # packed_weights: features() reads it back in passes whose indicator weights fit in them); below, what depends
+    # on the origin square only, set when it changes
     origin: i64 = -1
-    # what depends on the origin square only (set when it changes)
     row = _NO_ROW
     kind: i64 = 0
     quiet_safety: i64 = 0
     capture_safety: i64 = 0
     pawn_ep: i64 = -1
-    p: i64 = 0
     check_bit: i64 = 0
     slider_marks: i64 = 0
-    near_bit = _NEAR_BIT
-    check_marks = _CHECK_MARKS
     fixed: i64 = 0
     check: i64 = 0
     zone: i64 = 0
-    null: i64 = tables.null
     for i in range(n):
         code: i64 = codes[i]
         f: i64 = code >> 11
         t: i64 = code >> 3 & 255
         if f != origin:
             if f == 0:
-                out[i] = null
+                out[i] = tables.null
                 continue
             origin = f
-            p = b[f]
+            p: i64 = b[f]
             kind = p & 7
-            row = rows[row_base + p * size + f]
+            row = rows[row_base + p * SIZE + f]
             if len(row) == 0:
                 row = tables.row(phase, p, f)
-            fixed = from_threat[kind * levels + attacks[f]]
-            if f == my_last_to:
-                fixed += same_w[kind]
-            if in_check:
-                fixed += evasion_w[kind]
-            if kind == KING:
-                if own_rights:
-                    fixed += loses_castling
-            elif kind == ROOK and f in castling:
-                fixed += loses_castling
-            quiet_safety = kind * 2 * levels
-            capture_safety = quiet_safety + levels
+            fixed = from_threat[kind * _LEVELS + attacks[f]] + (same_w[kind] if f == my_last_to else 0) \
+                + (evasion_w[kind] if in_check else 0)
+            if own_rights if kind == KING else (kind == ROOK and f in castling):
+                fixed += tables.loses_castling
+            quiet_safety = kind * 2 * _LEVELS
+            capture_safety = quiet_safety + _LEVELS
             pawn_ep = ep if kind == PAWN else -1
             check = check_w[kind]
             check_bit = near_bit[p]
@@ -573,23 +583,19 @@ def _scores(
         score: i64 = row[t] + fixed
         if q:
             if q & BLACK == colour:  # castling: the king takes its own rook
-                out[i] = castle_h if t > f else castle_a
+                out[i] = tables.castle_h[phase] if t > f else tables.castle_a[phase]
                 continue
             victim: i64 = q & 7
-            score += capture_w[victim * 7 + kind]
+            score += capture_w[victim * 7 + kind] + safety[capture_safety + a]
             if a < _RANK_UNIT:  # not attacked
                 score += hanging_w[victim]
             if t == last_to:
                 score += recapture_w[kind] if last_capture else takes_last_w[kind]
-            score += safety[capture_safety + a]
         elif t == pawn_ep:
-            score += en_passant
-            if a < _RANK_UNIT:
-                score += hanging_w[PAWN]
-            score += safety[capture_safety + a]
+            score += tables.en_passant + safety[capture_safety + a] + (hanging_w[PAWN] if a < _RANK_UNIT else 0)
         else:
             score += safety[quiet_safety + a]
-        near: i64 = near_king[size + ek - t]
+        near: i64 = near_king[SIZE + ek - t]
         if near & _ZONE:
             score += zone
         # a direct check: the piece on its target attacks the king past the cells as they stand now

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from plybits.chess.board import GEOMETRY, KING, WHITE, Board
+from plybits.chess.board import Board
+from plybits.chess.squares import GEOMETRY, KING, WHITE
 from plybits.mailbox import Geometry
 from plybits.svg import LAST_FILL, Drawing, square_labels
 

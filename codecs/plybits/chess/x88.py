@@ -13,7 +13,8 @@ from typing import ClassVar, Final
 from bitarray import bitarray
 
 from plybits.bitio import BitReader, BitWriter
-from plybits.chess.board import (
+from plybits.chess.board import Board, checked_move, push
+from plybits.chess.squares import (
     BISHOP,
     BLACK,
     FILE_OF,
@@ -28,12 +29,9 @@ from plybits.chess.board import (
     ROOK,
     SIZE,
     SQUARES,
-    Board,
     Move,
     castling_rook,
     castling_two_step,
-    checked_move,
-    push,
 )
 from plybits.chess.notation import san
 from plybits.deadline import EVERY

@@ -1,0 +1,420 @@
+"""The chess rules on bare cells (a board's ``cells``, an :func:`~plybits.packed.int_array`): attack, check and
+pin tests, and the walks the move generator of :mod:`plybits.chess.board` adds moves with (slides, king steps,
+castling, pawn moves), each writing move codes (:data:`~plybits.chess.squares.CODE_FROM`) into an array.
+"""
+
+from __future__ import annotations
+
+from librt.vecs import vec
+from mypy_extensions import i64
+
+from plybits.chess.squares import (
+    BISHOP,
+    BLACK,
+    CODE_FROM,
+    E,
+    EMPTY,
+    FILE_OF,
+    KING,
+    KNIGHT,
+    KNIGHT_JUMP,
+    LINE,
+    N,
+    PAWN,
+    PAWN_CAPTURES,
+    QUEEN,
+    ROOK,
+    S,
+    SIZE,
+    W,
+    WHITE,
+    _KING_STEP_ARRAY,
+    _KNIGHT_JUMPS,
+    _KNIGHT_TARGETS,
+    _KNIGHT_TARGETS_AT,
+    move,
+    _SLIDER_STEPS_OF,
+    _SLIDERS_ALONG,
+    square,
+)
+from plybits.mailbox import OFF
+
+
+def _attacked(b: vec[i64], sq: int, by: int) -> bool:
+    """Whether any piece of colour ``by`` attacks ``sq`` on the cells ``b``."""
+    # i64 locals: compiled, plain C arithmetic (docs/architecture.md, "What makes compiled code fast")
+    s: i64 = sq
+    colour: i64 = by
+    p: i64
+    if colour == WHITE:
+        p = b[s + S + W]
+        if p == PAWN:
+            return True
+        p = b[s + S + E]
+        if p == PAWN:
+            return True
+    else:
+        p = b[s + N + W]
+        if p == BLACK | PAWN:
+            return True
+        p = b[s + N + E]
+        if p == BLACK | PAWN:
+            return True
+    knight: i64 = colour | KNIGHT
+    for jump in _KNIGHT_JUMPS:  # the border of 2 keeps every jump inside the cells
+        p = b[s + jump]
+        if p == knight:
+            return True
+    king: i64 = colour | KING
+    for step in _KING_STEP_ARRAY:
+        d: i64 = step
+        t: i64 = s + d
+        p = b[t]
+        if p == king:
+            return True
+        while p == 0:
+            t += d
+            p = b[t]
+        # the first piece along d attacks sq if it is ours and a slider along d (OFF is of no colour or kind)
+        if p & BLACK == colour and p != OFF:
+            along: i64 = _SLIDERS_ALONG[SIZE + d]
+            if along >> (p & 7) & 1:
+                return True
+    return False
+
+
+def _checks_after(b: vec[i64], f: int, t: int, p: int, k: int) -> bool:
+    """Whether the king on ``k`` is in check after its opponent's piece ``p`` moved from ``f`` to ``t``.
+
+    For a plain move (not castling, en passant or a promotion) from a legal position, with ``f`` already
+    emptied (``t`` may or may not hold ``p`` yet): the king was not in check before, so only ``p`` itself
+    or a line opened through ``f`` can give check.
+    """
+    return _piece_attacks(b, p, t, k) or _discovers(b, k, f, t, p & BLACK)
+
+
+def _piece_attacks(b: vec[i64], p: i64, t: i64, k: i64) -> bool:
+    """Whether the piece ``p`` standing on ``t`` attacks ``k`` with the cells ``b`` as they are between them (a
+    king's attacks not counted: what a move to ``t`` can check with)."""
+    kind: i64 = p & 7
+    d: i64 = k - t
+    if kind == PAWN:
+        return d == (N + E if p < BLACK else S + E) or d == (N + W if p < BLACK else S + W)
+    if kind == KNIGHT:
+        return KNIGHT_JUMP[SIZE + d]
+    if kind == KING:
+        return False
+    step: i64 = LINE[t * SIZE + k]
+    if step == 0 or not _SLIDERS_ALONG[SIZE + step] >> kind & 1:
+        return False
+    s: i64 = t + step
+    while s != k:
+        q: i64 = b[s]
+        if q != 0:
+            return False
+        s += step
+    return True
+
+
+def _discovers(b: vec[i64], k: int, f: int, t: int, colour: int) -> bool:
+    """Whether a piece leaving ``f`` for ``t`` (``f`` already emptied) opens a line from a slider of ``colour``
+    through ``f`` onto the king on ``k``: a discovered check, or a pin broken."""
+    step = LINE[k * SIZE + f]
+    if step and LINE[k * SIZE + t] != step:  # ``f`` emptied off the line ``t`` lies on
+        s = k + step
+        q = b[s]
+        while q == 0:
+            s += step
+            q = b[s]
+        if q != OFF and q & BLACK == colour and _SLIDERS_ALONG[SIZE + step] >> (q & 7) & 1:
+            return True
+    return False
+
+
+def _ep_legal(b: vec[i64], s: int, t: int, us: int, k: int) -> bool:
+    """Whether the en passant capture ``s`` -> ``t`` by ``us`` leaves its king on ``k`` safe."""
+    captured = t - (N if us == WHITE else S)
+    pawn = b[s]
+    taken = b[captured]
+    b[s] = EMPTY
+    b[captured] = EMPTY
+    b[t] = pawn
+    safe = not _attacked(b, k, us ^ BLACK)
+    b[t] = EMPTY
+    b[captured] = taken
+    b[s] = pawn
+    return safe
+
+
+def _castling_legal(b: vec[i64], k: int, r: int, us: int) -> bool:
+    """Whether ``us``'s king on ``k`` may castle with its rook on ``r`` (rights and check already known)."""
+    them = us ^ BLACK
+    rank_base = k - FILE_OF[k]
+    a_side = r < k
+    kt = rank_base + (2 if a_side else 6)
+    rt = rank_base + (3 if a_side else 5)
+    for sq in range(min(k, kt), max(k, kt) + 1):
+        if sq != k and sq != r and b[sq]:
+            return False
+    for sq in range(min(r, rt), max(r, rt) + 1):
+        if sq != k and sq != r and b[sq]:
+            return False
+    king = b[k]
+    rook = b[r]
+    b[k] = EMPTY
+    step = 1 if kt > k else -1
+    safe = True
+    for sq in range(k, kt, step):
+        if _attacked(b, sq, them):
+            safe = False
+            break
+    if safe:
+        b[r] = EMPTY
+        old = b[rt]
+        b[rt] = rook
+        safe = not _attacked(b, kt, them)
+        b[rt] = old
+        b[r] = rook
+    b[k] = king
+    return safe
+
+
+def _evades(t: int, k: int, checker: int, step: int) -> bool:
+    """Whether a non-king move to ``t`` answers the one check on the king on ``k``, from ``checker`` along
+    ``step`` (0 for a knight or pawn): it takes the checker or steps between."""
+    return t == checker or (step != 0 and LINE[k * SIZE + t] == step and LINE[t * SIZE + checker] == step)
+
+
+def _add_pawn_move(codes: vec[i64], n: i64, s: i64, t: i64, promotes: bool) -> i64:
+    """Add the pawn move ``s`` -> ``t`` at ``codes[n]``: the four promotions (knight, bishop, rook, queen) if it
+    ``promotes``; the new count."""
+    key: i64 = (s * CODE_FROM + t) * 8
+    if promotes:
+        codes[n] = key + KNIGHT
+        codes[n + 1] = key + BISHOP
+        codes[n + 2] = key + ROOK
+        codes[n + 3] = key + QUEEN
+        return n + 4
+    codes[n] = key
+    return n + 1
+
+
+def _reach(b: vec[i64], s: i64, d: i64, them: i64) -> i64:
+    """How many squares a slider on ``s`` moves to along ``d``: the empty ones, and an enemy piece's that ends them."""
+    n: i64 = 0
+    t: i64 = s + d
+    q: i64 = b[t]
+    while q == 0:
+        n += 1
+        t += d
+        q = b[t]
+    if q ^ them < 8:  # an enemy piece (not an own one, not OFF)
+        n += 1
+    return n
+
+
+def _add_slides(codes: vec[i64], n: i64, b: vec[i64], s: i64, kind: i64, pin: i64, them: i64) -> i64:
+    """Add from ``codes[n]`` the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side
+    not in check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
+    above it, nearest first; the new count."""
+    sw: i64 = 0
+    so: i64 = 0
+    se: i64 = 0
+    w: i64 = 0
+    e: i64 = 0
+    nw: i64 = 0
+    no: i64 = 0
+    ne: i64 = 0
+    if kind != ROOK:
+        if pin == 0 or pin == S + W or pin == N + E:
+            sw = _reach(b, s, S + W, them)
+            ne = _reach(b, s, N + E, them)
+        if pin == 0 or pin == S + E or pin == N + W:
+            se = _reach(b, s, S + E, them)
+            nw = _reach(b, s, N + W, them)
+    if kind != BISHOP:
+        if pin == 0 or pin == S or pin == N:
+            so = _reach(b, s, S, them)
+            no = _reach(b, s, N, them)
+        if pin == 0 or pin == W or pin == E:
+            w = _reach(b, s, W, them)
+            e = _reach(b, s, E, them)
+    base: i64 = (s * CODE_FROM + s) * 8  # the code of s -> s; a step of one square adds 8
+    below: i64 = sw if sw > so else so
+    if se > below:
+        below = se
+    n = _add_rank_rays(codes, n, base, S + W, S, S + E, sw, so, se, below, 0, -1)  # nearest last
+    j: i64 = w
+    while j > 0:
+        codes[n] = base + W * 8 * j
+        n += 1
+        j -= 1
+    j = 1
+    while j <= e:
+        codes[n] = base + E * 8 * j
+        n += 1
+        j += 1
+    above: i64 = nw if nw > no else no
+    if ne > above:
+        above = ne
+    return _add_rank_rays(codes, n, base, N + W, N, N + E, nw, no, ne, 1, above + 1, 1)  # nearest first
+
+
+def _add_rank_rays(
+    codes: vec[i64], n: i64, base: i64, west: i64, middle: i64, east: i64, reach_west: i64, reach_middle: i64,
+    reach_east: i64, first: i64, stop: i64, inc: i64,
+) -> i64:
+    """Add from ``codes[n]`` a slider's moves to the ranks on one side of it (``base``: the code of its null step):
+    for each distance from ``first`` by ``inc`` up to ``stop`` (excluded), the steps ``west``, ``middle`` and
+    ``east`` that many times, each as far as it reaches (its targets on one rank are in file order); the new
+    count."""
+    j: i64 = first
+    while j != stop:
+        if reach_west >= j:
+            codes[n] = base + west * 8 * j
+            n += 1
+        if reach_middle >= j:
+            codes[n] = base + middle * 8 * j
+            n += 1
+        if reach_east >= j:
+            codes[n] = base + east * 8 * j
+            n += 1
+        j += inc
+    return n
+
+
+def _add_castling(codes: vec[i64], n: i64, b: vec[i64], k: i64, king: i64, rook: i64) -> i64:
+    """Add at ``codes[n]`` castling of ``king`` (lifted off ``k``: put back for the test, lifted again) with ``rook``
+    if legal; the new count."""
+    b[k] = king
+    if _castling_legal(b, k, rook, king & BLACK):
+        codes[n] = (k * CODE_FROM + rook) * 8
+        n += 1
+    b[k] = EMPTY
+    return n
+
+
+def _add_king_steps(
+    codes: vec[i64], n: i64, b: vec[i64], k: i64, steps: vec[i64], them: i64, attacks: vec[i64], attacked: i64,
+    hidden_a: i64, hidden_b: i64,
+) -> i64:
+    """Add from ``codes[n]`` the king's (lifted off ``k``) steps along ``steps`` to squares empty or held by ``them``
+    and not attacked by them (read from ``attacks`` and the ``hidden`` cells when ``attacked`` is not 0); the new
+    count."""
+    base: i64 = k * CODE_FROM
+    t: i64
+    q: i64
+    a: i64
+    for d in steps:
+        t = k + d
+        q = b[t]
+        if q == 0 or q ^ them < 8:
+            if attacked:
+                a = attacks[t]
+                if a >= attacked or t == hidden_a or t == hidden_b:
+                    continue
+            elif _attacked(b, t, them):
+                continue
+            codes[n] = (base + t) * 8
+            n += 1
+    return n
+
+
+def _add_knight_moves(
+    codes: vec[i64], n: i64, b: vec[i64], s: i64, them: i64, checks: i64, k: i64, checker: i64, check_step: i64,
+) -> i64:
+    """Add from ``codes[n]`` the moves of the (unpinned) knight on ``s`` in target order: to an empty square or one of
+    ``them``, and in check (``checks``, :func:`_king_lines`) only those that answer it; the new count."""
+    base: i64 = s * CODE_FROM
+    targets = _KNIGHT_TARGETS
+    j: i64
+    for j in range(_KNIGHT_TARGETS_AT[s], _KNIGHT_TARGETS_AT[s + 1]):
+        target: i64 = targets[j]
+        q: i64 = b[target]
+        if (q == 0 or q ^ them < 8) and (checks == 0 or _evades(target, k, checker, check_step)):
+            codes[n] = (base + target) * 8
+            n += 1
+    return n
+
+
+def _add_evasion_slides(
+    codes: vec[i64], n: i64, b: vec[i64], s: i64, kind: i64, pin: i64, them: i64, k: i64, checker: i64,
+    check_step: i64,
+) -> i64:
+    """Add from ``codes[n]`` the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not) that answer
+    the one check on the king on ``k`` (:func:`_king_lines`), ray by ray (not in target order: the caller sorts); the
+    new count."""
+    base: i64 = s * CODE_FROM
+    t: i64
+    q: i64
+    for step in _SLIDER_STEPS_OF[kind]:
+        d: i64 = step
+        if pin != 0 and pin != d and pin != -d:
+            continue
+        t = s + d
+        q = b[t]
+        while True:
+            if (q == 0 or q ^ them < 8) and _evades(t, k, checker, check_step):
+                codes[n] = (base + t) * 8
+                n += 1
+            if q != 0:
+                break
+            t += d
+            q = b[t]
+    return n
+
+
+def _king_lines(b: vec[i64], k: i64, us: i64, pins: list[int]) -> tuple[i64, i64, i64, i64, i64]:
+    """What the lines through the king of ``us`` on ``k`` hold: (how many pieces give check, the (last) checker's
+    square, the step from the king towards a sliding checker (0 for a knight or pawn), the cells behind the king from
+    the first and the second sliding checker (0: none), which it would still be attacked on once it steps there).
+    Each pin is added to ``pins`` as (pinned square, step from the king)."""
+    checks: i64 = 0
+    checker: i64 = 0
+    check_step: i64 = 0  # from the king towards a sliding checker; 0 for a knight or pawn
+    # the cells behind the king from each sliding checker: attacked through the king's square once it steps
+    hidden_a: i64 = 0
+    hidden_b: i64 = 0
+    them: i64 = us ^ BLACK
+    queen: i64 = them | QUEEN
+    for step in _KING_STEP_ARRAY:
+        d: i64 = step
+        slider: i64 = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
+        t: i64 = k + d
+        p: i64 = b[t]
+        while p == 0:
+            t += d
+            p = b[t]
+        if p == slider or p == queen:
+            checks += 1
+            checker = t
+            check_step = d
+            if hidden_a == 0:
+                hidden_a = k - d
+            else:
+                hidden_b = k - d
+        elif p != OFF and p & BLACK == us:
+            own: i64 = t
+            t += d
+            p = b[t]
+            while p == 0:
+                t += d
+                p = b[t]
+            if p == slider or p == queen:
+                pins.append(own)
+                pins.append(d)
+    pawn: i64 = them | PAWN
+    for step in PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
+        p = b[k + step]
+        if p == pawn:
+            checks += 1
+            checker = k + step
+            check_step = 0
+    knight: i64 = them | KNIGHT
+    for jump in _KNIGHT_JUMPS:  # the border of 2 keeps every jump inside the cells
+        p = b[k + jump]
+        if p == knight:
+            checks += 1
+            checker = k + jump
+            check_step = 0
+    return checks, checker, check_step, hidden_a, hidden_b
