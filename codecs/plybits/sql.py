@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from plybits import archive
-from plybits.chess import board as chess_board
+from plybits.chess import squares as chess_squares
 from plybits.errors import InvalidDataError, InvalidPositionError
 from plybits.game import Position
 from plybits.openings import FIRST_PLIES, first_moves
@@ -182,10 +182,10 @@ class Pattern:
 
 def _chess_cells(pieces: list[tuple[int, int, str]], placement: str) -> list[tuple[int, int]]:
     """A chess placement's pieces as ``(cell, piece code)`` (rows from the 8th rank down, as FEN writes them)."""
-    wrong = sorted({p for _, _, p in pieces if p not in chess_board.PIECE_OF_SYMBOL})
+    wrong = sorted({p for _, _, p in pieces if p not in chess_squares.PIECE_OF_SYMBOL})
     if wrong:
         raise InvalidPositionError(f"placement {placement!r} has no piece {''.join(wrong)!r}")
-    return [(chess_board.square(c, 7 - r), chess_board.PIECE_OF_SYMBOL[p]) for r, c, p in pieces]
+    return [(chess_squares.square(c, 7 - r), chess_squares.PIECE_OF_SYMBOL[p]) for r, c, p in pieces]
 
 
 def matches_subfen(line: Mainline, pattern: Pattern) -> bool:
