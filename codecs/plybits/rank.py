@@ -1,8 +1,8 @@
 """The ``rank`` scheme's shared machinery: each ply is its move's index among the legal moves in a
 canonical order, range-coded under a versioned, integer move-probability model.
 
-A game plugs in with a :class:`RankScheme` subclass and one :class:`MoveModel` per released model
-version (the container's scheme-version byte). Models give integer scores (log2 units of
+A game plugs in with a :class:`RankScheme` built from its name, codec id, canonical order and one
+:class:`MoveModel` per released model version after the uniform model 0 (the container's scheme-version byte). Models give integer scores (log2 units of
 ``1/SCORE_SCALE``); the shared :func:`softmax_frequencies` turns them into frequencies with exact integer
 arithmetic, so encoder and decoder agree bit for bit on every platform. :func:`encode_scored` and
 :func:`decode_scored` code a symbol under those frequencies without making the list.
@@ -444,13 +444,31 @@ class LinearModel(MoveModel):
 
 
 class RankScheme(Scheme[BoardT, MoveT]):
-    """Each ply's index among the legal moves, range-coded under the model of the container's version."""
+    """Each ply's index among the legal moves, range-coded under the model of the container's version.
+
+    A game's rank scheme is one of these, built from the game's name, codec id, description, canonical order and
+    its released models after model 0 (each keyed by its :attr:`MoveModel.version`): model 0 is uniform over the
+    canonical order (:class:`UniformModel`), every model stays readable, and :meth:`encode` writes the newest.
+    """
 
     name: ClassVar[str] = "rank"
     bits_per_ply: ClassVar[float | None] = None
     heavy: ClassVar[bool] = True
-    models: ClassVar[dict[int, MoveModel]] = {}
-    """Every released model by version; all stay decodable forever."""
+
+    def __init__(
+        self, game: str, codec_id: int, description: str, canonical: Callable[[BoardT], list[MoveT]], *models: MoveModel,
+    ) -> None:
+        self.game = game
+        self.codec_id = codec_id
+        self.description = description
+        self.models: dict[int, MoveModel] = {0: UniformModel(canonical)}
+        """Every released model by version; all stay decodable forever."""
+        for model in models:
+            if model.version in self.models:
+                raise ValueError(f"{game}/rank: a second model of version {model.version}")
+            self.models[model.version] = model
+        self.readable_versions = tuple(sorted(self.models))
+        self.version = self.readable_versions[-1]
 
     def model(self, version: int) -> MoveModel:
         """The model of ``version``.

@@ -16,7 +16,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Final, cast, final
+from typing import Final, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -27,7 +27,7 @@ from plybits.abalone.board import (
 )
 from plybits.mailbox import OFF
 from plybits.packed import PACKED, int_array, int_list, zeros
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rank import LinearModel, RankScheme
 
 
 def move_key(move: Move) -> tuple[int, ...]:
@@ -526,23 +526,13 @@ def _add_broadsides(
     return scores
 
 
-class AbaloneRankScheme(RankScheme[Board, Move]):
-    """Abalone moves range-coded by rank under a learned move model."""
-
-    game: ClassVar[str] = "abalone"
-    codec_id: ClassVar[int] = 0x22
-    version: ClassVar[int] = 1
-    readable_versions: ClassVar[tuple[int, ...]] = (0, 1)
-    description: ClassVar[str] = (
-        "each move's index among the legal moves (in abapro order), range-coded under a learned move model"
-    )
-    models = {
-        0: UniformModel(canonical_moves),
-        1: LinearAbaloneModel("rank_model_v1.json", 1, "log-linear move model learned from MiGs games (tools/train_abalone.py)"),
-    }
-
-
-MODEL = cast(LinearAbaloneModel, AbaloneRankScheme.models[1])
+MODEL: Final = LinearAbaloneModel(
+    "rank_model_v1.json", 1, "log-linear move model learned from MiGs games (tools/train_abalone.py)"
+)
 """Model 1, whose scorer defines :func:`move_features`."""
 
-RANK = AbaloneRankScheme()
+RANK: Final = RankScheme(
+    "abalone", 0x22, "each move's index among the legal moves (in abapro order), range-coded under a learned move model",
+    canonical_moves, MODEL,
+)
+"""Abalone moves range-coded by rank under a learned move model."""

@@ -16,7 +16,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Final, cast, final
+from typing import Final, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -57,7 +57,7 @@ from plybits.chess.squares import (
 )
 from plybits.packed import PACKED, int_array, int_list, zeros
 from plybits.rangecoder import RangeDecoder, RangeEncoder
-from plybits.rank import LinearModel, RankScheme, UniformModel, decode_packed, encode_packed
+from plybits.rank import LinearModel, RankScheme, decode_packed, encode_packed
 
 SQUARE64 = [-1] * SIZE
 """a1 = 0 ... h8 = 63 of each mailbox index."""
@@ -609,27 +609,13 @@ def _scores(
     return out
 
 
-class ChessRankScheme(RankScheme[Board, Move]):
-    """Chess moves range-coded by rank under a learned move model."""
-
-    game: ClassVar[str] = "chess"
-    codec_id: ClassVar[int] = 0x02
-    version: ClassVar[int] = 1
-    readable_versions: ClassVar[tuple[int, ...]] = (0, 1)
-    description: ClassVar[str] = (
-        "each move's index among the legal moves (sorted by from, to, promotion), "
-        "range-coded under a learned log-linear move model"
-    )
-    models = {
-        0: UniformModel(canonical_moves),
-        1: LinearChessModel(
-            "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_chess.py)"
-        ),
-    }
-
-
-MODEL = cast(LinearChessModel, ChessRankScheme.models[1])
+MODEL: Final = LinearChessModel(
+    "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_chess.py)"
+)
 """Model 1, whose scorer defines :func:`move_features`."""
 
-
-RANK = ChessRankScheme()
+RANK: Final = RankScheme(
+    "chess", 0x02, "each move's index among the legal moves (sorted by from, to, promotion), range-coded under a "
+    "learned log-linear move model", canonical_moves, MODEL,
+)
+"""Chess moves range-coded by rank under a learned move model."""

@@ -15,13 +15,13 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Final, cast, final
+from typing import Final, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.packed import int_list, zeros
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rank import LinearModel, RankScheme
 from plybits.xiangqi.board import (
     BLACK,
     CANNON,
@@ -272,27 +272,13 @@ class LinearXiangqiModel(LinearModel):
         return out
 
 
-class XiangqiRankScheme(RankScheme[Board, Move]):
-    """Xiangqi moves range-coded by rank under a learned move model."""
-
-    game: ClassVar[str] = "xiangqi"
-    codec_id: ClassVar[int] = 0x12
-    version: ClassVar[int] = 1
-    readable_versions: ClassVar[tuple[int, ...]] = (0, 1)
-    description: ClassVar[str] = (
-        "each move's index among the legal moves (sorted by from, to point), "
-        "range-coded under a learned log-linear move model"
-    )
-    models = {
-        0: UniformModel(canonical_moves),
-        1: LinearXiangqiModel(
-            "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_xiangqi.py)"
-        ),
-    }
-
-
-MODEL = cast(LinearXiangqiModel, XiangqiRankScheme.models[1])
+MODEL: Final = LinearXiangqiModel(
+    "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_xiangqi.py)"
+)
 """Model 1, whose scorer defines :func:`move_features`."""
 
-
-RANK = XiangqiRankScheme()
+RANK: Final = RankScheme(
+    "xiangqi", 0x12, "each move's index among the legal moves (sorted by from, to point), range-coded under a "
+    "learned log-linear move model", canonical_moves, MODEL,
+)
+"""Xiangqi moves range-coded by rank under a learned move model."""
