@@ -314,6 +314,20 @@ class UniformModel(MoveModel):
         return self._canonical(position), None
 
 
+class FeatureIds:
+    """A log-linear model's feature ids, handed out in consecutive blocks in the order its module declares them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        """The ids handed out so far: the model's feature count once its last block is declared."""
+
+    def block(self, size: int) -> int:
+        """The first of the next ``size`` ids."""
+        start = self.count
+        self.count += size
+        return start
+
+
 _FEATURE_COUNT_BITS = 8
 """Bits of a score under :func:`indicator_weights` that count one feature (so at most 255 times a move)."""
 _NONZERO = re.compile(rb"[^\x00]")

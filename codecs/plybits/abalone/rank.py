@@ -27,7 +27,7 @@ from plybits.abalone.board import (
 )
 from plybits.mailbox import OFF
 from plybits.packed import PACKED, int_array, int_list, zeros
-from plybits.rank import LinearModel, RankScheme
+from plybits.rank import FeatureIds, LinearModel, RankScheme
 
 
 def move_key(move: Move) -> tuple[int, ...]:
@@ -95,28 +95,21 @@ for _sq in SQUARES:
         _BROADSIDE_CODES[_sq * 3 + _line] = _code
 
 
-_next = 0
+_ids = FeatureIds()
 
 
-def _block(size: int) -> int:
-    global _next
-    start = _next
-    _next += size
-    return start
-
-
-F_KIND = _block(5 * 3 * 2)  # kind (inline 1/2/3, broadside 2/3) x opponents pushed (0/1/2) x ejects
-F_CENTRE = _block(5 * 9)  # kind x centre gain of the moved marbles (-4..4)
-F_DIRECTION = _block(2 * 6 * 5)  # side x direction x kind
-F_NEAR_LAST = _block(6)  # distance from the opponent's last move's destination (0..4, 5+)
-F_NEAR_MINE = _block(6)  # distance from one's own last move's destination (0..4, 5+)
-F_COHESION = _block(5 * 13)  # kind x change in the number of adjacent own pairs (-6..6)
-F_EDGE = _block(5 * 4)  # kind x own marbles moved onto the edge ring (0..3)
-F_LEAVE_EDGE = _block(5 * 4)  # kind x own marbles moved off the edge ring (0..3)
-F_TO_CELL = _block(2 * 61)  # side x the front (inline) or first end's (broadside) destination cell
-F_FROM_CELL = _block(2 * 61)  # side x the rear (inline) or first end's (broadside) cell
-F_THREAT = _block(3)  # the moved group was exposed to a push (0 no, 1 pushable, 2 could be ejected)
-N_FEATURES = _next
+F_KIND = _ids.block(5 * 3 * 2)  # kind (inline 1/2/3, broadside 2/3) x opponents pushed (0/1/2) x ejects
+F_CENTRE = _ids.block(5 * 9)  # kind x centre gain of the moved marbles (-4..4)
+F_DIRECTION = _ids.block(2 * 6 * 5)  # side x direction x kind
+F_NEAR_LAST = _ids.block(6)  # distance from the opponent's last move's destination (0..4, 5+)
+F_NEAR_MINE = _ids.block(6)  # distance from one's own last move's destination (0..4, 5+)
+F_COHESION = _ids.block(5 * 13)  # kind x change in the number of adjacent own pairs (-6..6)
+F_EDGE = _ids.block(5 * 4)  # kind x own marbles moved onto the edge ring (0..3)
+F_LEAVE_EDGE = _ids.block(5 * 4)  # kind x own marbles moved off the edge ring (0..3)
+F_TO_CELL = _ids.block(2 * 61)  # side x the front (inline) or first end's (broadside) destination cell
+F_FROM_CELL = _ids.block(2 * 61)  # side x the rear (inline) or first end's (broadside) cell
+F_THREAT = _ids.block(3)  # the moved group was exposed to a push (0 no, 1 pushable, 2 could be ejected)
+N_FEATURES = _ids.count
 
 
 def _destination(move: Move) -> int:

@@ -21,7 +21,7 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.packed import int_list, zeros
-from plybits.rank import LinearModel, RankScheme
+from plybits.rank import FeatureIds, LinearModel, RankScheme
 from plybits.xiangqi.board import (
     BLACK,
     CANNON,
@@ -66,30 +66,23 @@ def canonical_moves(board: Board) -> list[Move]:
 VALUE: Final = [0, 0, 2, 2, 4, 9, 4, 1, 0]
 """Rough piece values by kind (general 0: never traded)."""
 
-_next = 0
+_ids = FeatureIds()
 
 
-def _block(size: int) -> int:
-    global _next
-    start = _next
-    _next += size
-    return start
-
-
-F_TO: Final = _block(8 * 90)  # kind x relative to-point
-F_FROM: Final = _block(8 * 90)  # kind x relative from-point
-F_CAPTURE: Final = _block(8 * 8)  # victim kind x mover kind
-F_TO_ATTACKED: Final = _block(2 * 8)  # capture? x mover kind, when the opponent attacks the target
-F_FROM_ATTACKED: Final = _block(8)  # the mover stands attacked, by kind
-F_RECAPTURE: Final = _block(8)  # captures on the square the opponent just captured on
-F_TAKES_LAST: Final = _block(8)  # captures the piece that just moved
-F_SAME_PIECE: Final = _block(8)  # moves again the piece this side moved last
-F_PHASE: Final = _block(4 * 8)  # material phase x kind
-F_EVASION: Final = _block(8)  # side to move is in check, by kind
-F_SLIDE: Final = _block(2 * 2 * 10)  # chariot/cannon x along a file/rank x distance
-F_DEFENDED_VICTIM: Final = _block(8)  # captures a piece the opponent can take back, by mover kind
-F_NEAR_LAST: Final = _block(6)  # king-step distance of the target from the opponent's last target (0..4, 5+)
-N_FEATURES: Final = _next
+F_TO: Final = _ids.block(8 * 90)  # kind x relative to-point
+F_FROM: Final = _ids.block(8 * 90)  # kind x relative from-point
+F_CAPTURE: Final = _ids.block(8 * 8)  # victim kind x mover kind
+F_TO_ATTACKED: Final = _ids.block(2 * 8)  # capture? x mover kind, when the opponent attacks the target
+F_FROM_ATTACKED: Final = _ids.block(8)  # the mover stands attacked, by kind
+F_RECAPTURE: Final = _ids.block(8)  # captures on the square the opponent just captured on
+F_TAKES_LAST: Final = _ids.block(8)  # captures the piece that just moved
+F_SAME_PIECE: Final = _ids.block(8)  # moves again the piece this side moved last
+F_PHASE: Final = _ids.block(4 * 8)  # material phase x kind
+F_EVASION: Final = _ids.block(8)  # side to move is in check, by kind
+F_SLIDE: Final = _ids.block(2 * 2 * 10)  # chariot/cannon x along a file/rank x distance
+F_DEFENDED_VICTIM: Final = _ids.block(8)  # captures a piece the opponent can take back, by mover kind
+F_NEAR_LAST: Final = _ids.block(6)  # king-step distance of the target from the opponent's last target (0..4, 5+)
+N_FEATURES: Final = _ids.count
 
 
 def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
