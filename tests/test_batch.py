@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import json
 
-import anyio
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
@@ -16,6 +15,7 @@ from app.main import create_app
 from app.settings import Settings
 from plybits import registry
 from plybits.streams import TOO_LONG, split_lines
+from tests.test_limits import run_asgi
 from tests.test_service import GAMES, random_game, seed_scheme
 
 NDJSON = {"content-type": "application/x-ndjson"}
@@ -239,48 +239,20 @@ def test_media_types_and_query_checked_before_streaming(client: TestClient) -> N
 
 @pytest.mark.parametrize("heavy", [False, True], ids=["seed scheme", "rank"])
 def test_batch_streams_answers_before_the_body_ends(heavy: bool) -> None:
-    """Drive the ASGI app by hand: the second half of the body is only sent once the first answers arrived,
-    which deadlocks (and fails on the timeout) if the endpoint read the whole body before answering, or held the
-    heavy lines it read (answered in groups, in the worker processes) until more came."""
+    """Drive the ASGI app by hand (``run_asgi`` holding back): the second half of the body is only sent once the
+    first answers arrived, which deadlocks (and fails on the timeout) if the endpoint read the whole body before
+    answering, or held the heavy lines it read (answered in groups, in the worker processes) until more came."""
     app = create_app(Settings(access_log=False))
     game = GAMES[0]
     texts, _ = random_game(registry.get_game(game), 4, seed=2)
     scheme = "rank" if heavy else seed_scheme(game)
     line = (json.dumps({"game": game, "scheme": scheme, "moves": texts}) + "\n").encode()
-    first_answer = anyio.Event()
-    bodies: list[bytes] = []
-    chunks = [line * 3, line * 3]
-    sent = 0
-
-    async def receive() -> dict:
-        nonlocal sent
-        if sent == 1:
-            await first_answer.wait()  # the client holds the rest back until it sees an answer
-        if sent < len(chunks):
-            sent += 1
-            return {"type": "http.request", "body": chunks[sent - 1], "more_body": sent < len(chunks)}
-        await anyio.sleep_forever()
-        raise AssertionError
-
-    async def send(message: dict) -> None:
-        if message["type"] == "http.response.body" and message.get("body"):
-            bodies.append(message["body"])
-            first_answer.set()
-
-    scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
-             "method": "POST", "scheme": "http", "path": "/v1/batch/encode", "raw_path": b"/v1/batch/encode",
-             "query_string": b"", "root_path": "", "headers": [(b"content-type", b"application/x-ndjson")],
-             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
-
-    async def main() -> None:
-        with anyio.fail_after(30):
-            await app(scope, receive, send)
-
     try:
-        anyio.run(main)
+        _, body, _ = run_asgi(app, "/v1/batch/encode", [(b"content-type", b"application/x-ndjson")],
+                              [line * 3, line * 3], hold=True)
     finally:
         app.state.workers.close()
-    out = [json.loads(x) for x in b"".join(bodies).splitlines()]
+    out = [json.loads(x) for x in body.splitlines()]
     assert [o["line"] for o in out] == [1, 2, 3, 4, 5, 6]
     assert all("result" in o for o in out)
 

@@ -108,9 +108,9 @@ class TicTacToe(Game[Position]):
 class T4Scheme(MoveScheme[Board, int]):
     """4 bits a ply: the cell number."""
 
-    game: ClassVar[str] = "tictactoe"
+    game = "tictactoe"
     name: ClassVar[str] = "t4"
-    codec_id: ClassVar[int] = CODEC_ID
+    codec_id = CODEC_ID
     bits_per_ply: ClassVar[float | None] = 4.0
 
     def write_move(self, writer: BitWriter, position: Board, move: int) -> None:

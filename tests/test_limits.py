@@ -41,14 +41,20 @@ def assert_problem(r, status: int, kind: str = "limit-exceeded") -> dict:
     return body
 
 
-def run_asgi(app, path: str, headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> tuple[int, bytes, int]:
-    """Call the app with a body in ``chunks``; (status, body, chunks the app pulled)."""
+def run_asgi(
+    app, path: str, headers: list[tuple[bytes, bytes]], chunks: list[bytes], hold: bool = False,
+) -> tuple[int, bytes, int]:
+    """Call the app with a body in ``chunks``; (status, body, chunks the app pulled). ``hold``: the client sends the
+    first chunk, then holds the rest back until it sees an answer (a part of the response body)."""
     pulled = 0
     status = 0
     out = bytearray()
+    answered = anyio.Event()
 
     async def receive() -> dict:
         nonlocal pulled
+        if hold and pulled == 1:
+            await answered.wait()
         if pulled < len(chunks):
             pulled += 1
             return {"type": "http.request", "body": chunks[pulled - 1], "more_body": pulled < len(chunks)}
@@ -59,8 +65,9 @@ def run_asgi(app, path: str, headers: list[tuple[bytes, bytes]], chunks: list[by
         nonlocal status
         if message["type"] == "http.response.start":
             status = message["status"]
-        else:
-            out.extend(message.get("body", b""))
+        elif message.get("body"):
+            out.extend(message["body"])
+            answered.set()
 
     scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
              "method": "POST", "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",

@@ -11,6 +11,9 @@ from plybits.rangecoder import RangeDecoder, RangeEncoder
 from plybits.rank import (
     EXP2,
     SCORE_SCALE,
+    MoveModel,
+    RankScheme,
+    UniformModel,
     decode_index,
     decode_scored,
     encode_index,
@@ -158,3 +161,17 @@ def test_rank_encode_replays_the_game_once(monkeypatch, game, record):
     scheme = get_scheme(game, "rank")
     assert encoded.payload == scheme.encode(replay.start_position.copy(), replay.moves).tobytes()
     assert plybits.decode(encoded.data).plies == len(replay.moves)
+
+
+def test_a_rank_scheme_reads_every_model_it_is_given_and_writes_the_newest():
+    def later() -> MoveModel:
+        model = MoveModel()
+        model.version = 2  # set on the instance: compiled, a class attribute of an interpreted subclass is not read
+        return model
+
+    scheme = RankScheme("tictactoe", 0x41, "test", lambda board: [], later())
+    assert (scheme.game, scheme.name, scheme.codec_id) == ("tictactoe", "rank", 0x41)
+    assert scheme.readable_versions == (0, 2) and scheme.version == 2
+    assert isinstance(scheme.model(0), UniformModel)
+    with pytest.raises(ValueError, match="tictactoe/rank: a second model of version 2"):
+        RankScheme("tictactoe", 0x41, "test", lambda board: [], later(), later())

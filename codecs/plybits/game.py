@@ -298,14 +298,16 @@ class StepEncoder(Generic[BoardT, MoveT]):
 class Scheme(ABC, Generic[BoardT, MoveT]):
     """A bit layout for a game's moves. Released layouts never change; a new layout is a new scheme or version."""
 
-    game: ClassVar[str]
+    # game, codec_id, version, readable_versions, description: set on a scheme's class, or per instance (a RankScheme
+    # takes them as arguments)
+    game: str
     name: ClassVar[str]
-    codec_id: ClassVar[int]
+    codec_id: int
     """The container's codec byte (table in docs/format.md)."""
-    version: ClassVar[int] = 0
+    version: int = 0
     """The version written by :meth:`encode`; a rank model's version for ``rank`` schemes."""
-    readable_versions: ClassVar[tuple[int, ...]] = (0,)
-    description: ClassVar[str] = ""
+    readable_versions: tuple[int, ...] = (0,)
+    description: str = ""
     bits_per_ply: ClassVar[float | None] = None
     """Fixed width, or ``None`` when it varies."""
     heavy: ClassVar[bool] = False

@@ -1,8 +1,8 @@
 """The ``rank`` scheme's shared machinery: each ply is its move's index among the legal moves in a
 canonical order, range-coded under a versioned, integer move-probability model.
 
-A game plugs in with a :class:`RankScheme` subclass and one :class:`MoveModel` per released model
-version (the container's scheme-version byte). Models give integer scores (log2 units of
+A game plugs in with a :class:`RankScheme` built from its name, codec id, canonical order and one
+:class:`MoveModel` per released model version after the uniform model 0 (the container's scheme-version byte). Models give integer scores (log2 units of
 ``1/SCORE_SCALE``); the shared :func:`softmax_frequencies` turns them into frequencies with exact integer
 arithmetic, so encoder and decoder agree bit for bit on every platform. :func:`encode_scored` and
 :func:`decode_scored` code a symbol under those frequencies without making the list.
@@ -314,6 +314,20 @@ class UniformModel(MoveModel):
         return self._canonical(position), None
 
 
+class FeatureIds:
+    """A log-linear model's feature ids, handed out in consecutive blocks in the order its module declares them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        """The ids handed out so far: the model's feature count once its last block is declared."""
+
+    def block(self, size: int) -> int:
+        """The first of the next ``size`` ids."""
+        start = self.count
+        self.count += size
+        return start
+
+
 _FEATURE_COUNT_BITS = 8
 """Bits of a score under :func:`indicator_weights` that count one feature (so at most 255 times a move)."""
 _NONZERO = re.compile(rb"[^\x00]")
@@ -444,13 +458,31 @@ class LinearModel(MoveModel):
 
 
 class RankScheme(Scheme[BoardT, MoveT]):
-    """Each ply's index among the legal moves, range-coded under the model of the container's version."""
+    """Each ply's index among the legal moves, range-coded under the model of the container's version.
+
+    A game's rank scheme is one of these, built from the game's name, codec id, description, canonical order and
+    its released models after model 0 (each keyed by its :attr:`MoveModel.version`): model 0 is uniform over the
+    canonical order (:class:`UniformModel`), every model stays readable, and :meth:`encode` writes the newest.
+    """
 
     name: ClassVar[str] = "rank"
     bits_per_ply: ClassVar[float | None] = None
     heavy: ClassVar[bool] = True
-    models: ClassVar[dict[int, MoveModel]] = {}
-    """Every released model by version; all stay decodable forever."""
+
+    def __init__(
+        self, game: str, codec_id: int, description: str, canonical: Callable[[BoardT], list[MoveT]], *models: MoveModel,
+    ) -> None:
+        self.game = game
+        self.codec_id = codec_id
+        self.description = description
+        self.models: dict[int, MoveModel] = {0: UniformModel(canonical)}
+        """Every released model by version; all stay decodable forever."""
+        for model in models:
+            if model.version in self.models:
+                raise ValueError(f"{game}/rank: a second model of version {model.version}")
+            self.models[model.version] = model
+        self.readable_versions = tuple(sorted(self.models))
+        self.version = self.readable_versions[-1]
 
     def model(self, version: int) -> MoveModel:
         """The model of ``version``.

@@ -12,12 +12,12 @@ from plybits.abalone import apgn, svg
 from plybits.abalone import notation as _notation
 from plybits.abalone.abapro import ABAPRO, AbaProScheme
 from plybits.abalone.board import LAYOUTS, Board, Move
-from plybits.abalone.rank import RANK, AbaloneRankScheme
+from plybits.abalone.rank import RANK
 from plybits.errors import InvalidPositionError
 from plybits.game import Game, Record, RecordHead, Speaks
 from plybits.registry import register
 
-__all__ = ["ABAPRO", "GAME", "RANK", "AbaProScheme", "Abalone", "AbaloneRankScheme", "Board", "Move", "Position"]
+__all__ = ["ABAPRO", "GAME", "RANK", "AbaProScheme", "Abalone", "Board", "Move", "Position"]
 
 
 _ABAPRO = re.compile(r"([a-i][1-9]){2,3}")

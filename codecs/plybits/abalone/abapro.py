@@ -20,10 +20,10 @@ from plybits.game import MoveScheme
 class AbaProScheme(MoveScheme[Board, Move]):
     """Aba-Pro moves as fixed fields: 10 bits inline, 14 bits broadside."""
 
-    game: ClassVar[str] = "abalone"
+    game = "abalone"
     name: ClassVar[str] = "abapro"
-    codec_id: ClassVar[int] = 0x21
-    description: ClassVar[str] = (
+    codec_id = 0x21
+    description = (
         "Aba-Pro as bits: inline 0+cell(6)+direction(3) = 10 bits, "
         "broadside 1+first end(6)+line direction(3)+two/three(1)+move direction(3) = 14 bits"
     )

@@ -16,7 +16,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Final, cast, final
+from typing import Final, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -27,7 +27,7 @@ from plybits.abalone.board import (
 )
 from plybits.mailbox import OFF
 from plybits.packed import PACKED, int_array, int_list, zeros
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rank import FeatureIds, LinearModel, RankScheme
 
 
 def move_key(move: Move) -> tuple[int, ...]:
@@ -95,28 +95,21 @@ for _sq in SQUARES:
         _BROADSIDE_CODES[_sq * 3 + _line] = _code
 
 
-_next = 0
+_ids = FeatureIds()
 
 
-def _block(size: int) -> int:
-    global _next
-    start = _next
-    _next += size
-    return start
-
-
-F_KIND = _block(5 * 3 * 2)  # kind (inline 1/2/3, broadside 2/3) x opponents pushed (0/1/2) x ejects
-F_CENTRE = _block(5 * 9)  # kind x centre gain of the moved marbles (-4..4)
-F_DIRECTION = _block(2 * 6 * 5)  # side x direction x kind
-F_NEAR_LAST = _block(6)  # distance from the opponent's last move's destination (0..4, 5+)
-F_NEAR_MINE = _block(6)  # distance from one's own last move's destination (0..4, 5+)
-F_COHESION = _block(5 * 13)  # kind x change in the number of adjacent own pairs (-6..6)
-F_EDGE = _block(5 * 4)  # kind x own marbles moved onto the edge ring (0..3)
-F_LEAVE_EDGE = _block(5 * 4)  # kind x own marbles moved off the edge ring (0..3)
-F_TO_CELL = _block(2 * 61)  # side x the front (inline) or first end's (broadside) destination cell
-F_FROM_CELL = _block(2 * 61)  # side x the rear (inline) or first end's (broadside) cell
-F_THREAT = _block(3)  # the moved group was exposed to a push (0 no, 1 pushable, 2 could be ejected)
-N_FEATURES = _next
+F_KIND = _ids.block(5 * 3 * 2)  # kind (inline 1/2/3, broadside 2/3) x opponents pushed (0/1/2) x ejects
+F_CENTRE = _ids.block(5 * 9)  # kind x centre gain of the moved marbles (-4..4)
+F_DIRECTION = _ids.block(2 * 6 * 5)  # side x direction x kind
+F_NEAR_LAST = _ids.block(6)  # distance from the opponent's last move's destination (0..4, 5+)
+F_NEAR_MINE = _ids.block(6)  # distance from one's own last move's destination (0..4, 5+)
+F_COHESION = _ids.block(5 * 13)  # kind x change in the number of adjacent own pairs (-6..6)
+F_EDGE = _ids.block(5 * 4)  # kind x own marbles moved onto the edge ring (0..3)
+F_LEAVE_EDGE = _ids.block(5 * 4)  # kind x own marbles moved off the edge ring (0..3)
+F_TO_CELL = _ids.block(2 * 61)  # side x the front (inline) or first end's (broadside) destination cell
+F_FROM_CELL = _ids.block(2 * 61)  # side x the rear (inline) or first end's (broadside) cell
+F_THREAT = _ids.block(3)  # the moved group was exposed to a push (0 no, 1 pushable, 2 could be ejected)
+N_FEATURES = _ids.count
 
 
 def _destination(move: Move) -> int:
@@ -526,23 +519,13 @@ def _add_broadsides(
     return scores
 
 
-class AbaloneRankScheme(RankScheme[Board, Move]):
-    """Abalone moves range-coded by rank under a learned move model."""
-
-    game: ClassVar[str] = "abalone"
-    codec_id: ClassVar[int] = 0x22
-    version: ClassVar[int] = 1
-    readable_versions: ClassVar[tuple[int, ...]] = (0, 1)
-    description: ClassVar[str] = (
-        "each move's index among the legal moves (in abapro order), range-coded under a learned move model"
-    )
-    models = {
-        0: UniformModel(canonical_moves),
-        1: LinearAbaloneModel("rank_model_v1.json", 1, "log-linear move model learned from MiGs games (tools/train_abalone.py)"),
-    }
-
-
-MODEL = cast(LinearAbaloneModel, AbaloneRankScheme.models[1])
+MODEL: Final = LinearAbaloneModel(
+    "rank_model_v1.json", 1, "log-linear move model learned from MiGs games (tools/train_abalone.py)"
+)
 """Model 1, whose scorer defines :func:`move_features`."""
 
-RANK = AbaloneRankScheme()
+RANK: Final = RankScheme(
+    "abalone", 0x22, "each move's index among the legal moves (in abapro order), range-coded under a learned move model",
+    canonical_moves, MODEL,
+)
+"""Abalone moves range-coded by rank under a learned move model."""

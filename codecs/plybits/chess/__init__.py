@@ -10,7 +10,7 @@ from plybits.chess import notation as _notation
 from plybits.chess import pgn, svg
 from plybits.chess.board import STANDARD_FEN, Board
 from plybits.chess.squares import NULL_MOVE, Move
-from plybits.chess.rank import RANK, ChessRankScheme
+from plybits.chess.rank import RANK
 from plybits.chess.x88 import X88, X88Scheme
 from plybits.errors import InvalidPositionError, InvalidRecordError, PlybitsError
 from plybits.game import Game, Record, RecordHead, Speaks
@@ -92,4 +92,4 @@ class Chess(Game[Position]):
 GAME = Chess()
 register(GAME, X88, RANK)
 
-__all__ = ["GAME", "RANK", "X88", "Board", "Chess", "ChessRankScheme", "Move", "NULL_MOVE", "Position", "X88Scheme"]
+__all__ = ["GAME", "RANK", "X88", "Board", "Chess", "Move", "NULL_MOVE", "Position", "X88Scheme"]

@@ -16,7 +16,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Final, cast, final
+from typing import Final, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -57,7 +57,7 @@ from plybits.chess.squares import (
 )
 from plybits.packed import PACKED, int_array, int_list, zeros
 from plybits.rangecoder import RangeDecoder, RangeEncoder
-from plybits.rank import LinearModel, RankScheme, UniformModel, decode_packed, encode_packed
+from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_packed, encode_packed
 
 SQUARE64 = [-1] * SIZE
 """a1 = 0 ... h8 = 63 of each mailbox index."""
@@ -90,37 +90,30 @@ VALUE = (0, 1, 3, 3, 5, 9, 0, 0)
 """Piece values by kind, for the attack maps (king 0 there: it never defends or attacks as a trade)."""
 ATTACK_VALUE = (0, 1, 3, 3, 5, 9, 20, 0)
 
-_next = 0
+_ids = FeatureIds()
 
 
-def _block(size: int) -> int:
-    global _next
-    start = _next
-    _next += size
-    return start
-
-
-F_TO = _block(7 * 64)  # kind x relative to-square
-F_FROM = _block(7 * 64)  # kind x relative from-square
-F_CAPTURE = _block(7 * 7)  # victim kind x mover kind
-F_SAFETY = _block(2 * 3 * 3 * 7)  # capture? x attacked by (none, lower-or-equal... see _safety) x defended x kind
-F_FROM_THREAT = _block(3 * 7)  # from-square threat (none, attacked, attacked by a lower piece) x kind
-F_CHECK = _block(7)  # gives a direct check, by kind
-F_PROMOTION = _block(7)  # promotion kind
-F_CASTLE = _block(2)  # castling towards h, towards a
-F_RECAPTURE = _block(7)  # captures on the square the opponent just captured on, by kind
-F_TAKES_LAST = _block(7)  # captures the piece that just moved, by kind
-F_SAME_PIECE = _block(7)  # moves again the piece this side moved last, by kind
-F_PHASE = _block(4 * 7)  # material phase x kind
-F_EVASION = _block(7)  # side to move is in check, by kind
-F_SLIDE = _block(7 * 8)  # kind x distance (sliders)
-F_KING_ZONE = _block(7)  # lands next to the enemy king, by kind
-F_LOSES_CASTLING = _block(1)  # a king or rook move that gives up castling rights
-F_PAWN_DOUBLE = _block(1)
-F_EN_PASSANT = _block(1)
-F_NULL = _block(1)
-F_HANGING_VICTIM = _block(7)  # captures an undefended piece, by victim kind
-N_FEATURES = _next
+F_TO = _ids.block(7 * 64)  # kind x relative to-square
+F_FROM = _ids.block(7 * 64)  # kind x relative from-square
+F_CAPTURE = _ids.block(7 * 7)  # victim kind x mover kind
+F_SAFETY = _ids.block(2 * 3 * 3 * 7)  # capture? x attacked by (none, lower-or-equal... see _safety) x defended x kind
+F_FROM_THREAT = _ids.block(3 * 7)  # from-square threat (none, attacked, attacked by a lower piece) x kind
+F_CHECK = _ids.block(7)  # gives a direct check, by kind
+F_PROMOTION = _ids.block(7)  # promotion kind
+F_CASTLE = _ids.block(2)  # castling towards h, towards a
+F_RECAPTURE = _ids.block(7)  # captures on the square the opponent just captured on, by kind
+F_TAKES_LAST = _ids.block(7)  # captures the piece that just moved, by kind
+F_SAME_PIECE = _ids.block(7)  # moves again the piece this side moved last, by kind
+F_PHASE = _ids.block(4 * 7)  # material phase x kind
+F_EVASION = _ids.block(7)  # side to move is in check, by kind
+F_SLIDE = _ids.block(7 * 8)  # kind x distance (sliders)
+F_KING_ZONE = _ids.block(7)  # lands next to the enemy king, by kind
+F_LOSES_CASTLING = _ids.block(1)  # a king or rook move that gives up castling rights
+F_PAWN_DOUBLE = _ids.block(1)
+F_EN_PASSANT = _ids.block(1)
+F_NULL = _ids.block(1)
+F_HANGING_VICTIM = _ids.block(7)  # captures an undefended piece, by victim kind
+N_FEATURES = _ids.count
 
 
 _MATERIAL: Final = int_array([VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)])
@@ -609,27 +602,13 @@ def _scores(
     return out
 
 
-class ChessRankScheme(RankScheme[Board, Move]):
-    """Chess moves range-coded by rank under a learned move model."""
-
-    game: ClassVar[str] = "chess"
-    codec_id: ClassVar[int] = 0x02
-    version: ClassVar[int] = 1
-    readable_versions: ClassVar[tuple[int, ...]] = (0, 1)
-    description: ClassVar[str] = (
-        "each move's index among the legal moves (sorted by from, to, promotion), "
-        "range-coded under a learned log-linear move model"
-    )
-    models = {
-        0: UniformModel(canonical_moves),
-        1: LinearChessModel(
-            "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_chess.py)"
-        ),
-    }
-
-
-MODEL = cast(LinearChessModel, ChessRankScheme.models[1])
+MODEL: Final = LinearChessModel(
+    "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_chess.py)"
+)
 """Model 1, whose scorer defines :func:`move_features`."""
 
-
-RANK = ChessRankScheme()
+RANK: Final = RankScheme(
+    "chess", 0x02, "each move's index among the legal moves (sorted by from, to, promotion), range-coded under a "
+    "learned log-linear move model", canonical_moves, MODEL,
+)
+"""Chess moves range-coded by rank under a learned move model."""

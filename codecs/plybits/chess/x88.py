@@ -91,10 +91,10 @@ class X88StepEncoder(StepEncoder[Board, Move]):
 class X88Scheme(Scheme[Board, Move]):
     """chess/0x88: from and to squares as 0x88 bytes, 16 bits a ply."""
 
-    game: ClassVar[str] = "chess"
+    game = "chess"
     name: ClassVar[str] = "0x88"
-    codec_id: ClassVar[int] = 0x01
-    description: ClassVar[str] = "16 bits a ply: from and to squares as 0x88 bytes, promotion in the spare bits"
+    codec_id = 0x01
+    description = "16 bits a ply: from and to squares as 0x88 bytes, promotion in the spare bits"
     bits_per_ply: ClassVar[float | None] = 16.0
 
     def encode(self, start: Board, moves: Sequence[Move]) -> bitarray:

@@ -15,7 +15,7 @@ from plybits.entropy import notation as _notation
 from plybits.entropy import svg
 from plybits.entropy.board import COLOURS, EMPTY_START, GEOMETRY, Board, Turn, line_score, parse_token
 from plybits.entropy.e13 import E13, E13Scheme
-from plybits.entropy.rank import RANK, EntropyRankScheme
+from plybits.entropy.rank import RANK
 from plybits.errors import InvalidPositionError
 from plybits.game import Game, Record, RecordHead, Speaks
 from plybits.registry import register
@@ -80,5 +80,5 @@ register(GAME, E13, RANK)
 
 __all__ = [
     "COLOURS", "E13", "EMPTY_START", "GAME", "GEOMETRY", "RANK", "Board", "E13Scheme", "Entropy",
-    "EntropyRankScheme", "Position", "Turn", "line_score", "parse_token",
+    "Position", "Turn", "line_score", "parse_token",
 ]

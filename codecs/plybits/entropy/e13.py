@@ -33,10 +33,10 @@ OPTION_BITS: Final = 4
 class E13Scheme(MoveScheme[Board, Turn]):
     """Colour, cell and slide option of each turn in 3 + 6 + 4 bits."""
 
-    game: ClassVar[str] = "entropy"
+    game = "entropy"
     name: ClassVar[str] = "e13"
-    codec_id: ClassVar[int] = 0x31
-    description: ClassVar[str] = (
+    codec_id = 0x31
+    description = (
         "13 bits a turn: colour (3), cell a1..g7 (6), option (4): 0 = left in place, "
         "else 1 + index among reachable cells (f+1, f-1, row+1, row-1; nearest first)"
     )

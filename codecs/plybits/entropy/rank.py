@@ -15,12 +15,12 @@ file-1, row+1, row-1, nearest first).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, Final
 
 from plybits.entropy.board import SQUARES, Board, Turn
 from plybits.errors import InvalidDataError
 from plybits.rangecoder import RangeDecoder, RangeEncoder
-from plybits.rank import MoveModel, RankScheme, UniformModel, decode_index, encode_index
+from plybits.rank import MoveModel, RankScheme, decode_index, encode_index
 
 
 def canonical_turns(board: Board) -> list[Turn]:
@@ -68,18 +68,8 @@ class ChanceModel(MoveModel):
         return Turn(colour, cell, options[index])
 
 
-class EntropyRankScheme(RankScheme[Board, Turn]):
-    """New Entropy turns range-coded: chance draws at their odds, choices under the model."""
-
-    game: ClassVar[str] = "entropy"
-    codec_id: ClassVar[int] = 0x32
-    version: ClassVar[int] = 1
-    readable_versions: ClassVar[tuple[int, ...]] = (0, 1)
-    description: ClassVar[str] = (
-        "each turn range-coded: the drawn colour at the bag's odds, then placement and slide "
-        "among the legal ones (model 1)"
-    )
-    models = {0: UniformModel(canonical_turns), 1: ChanceModel()}
-
-
-RANK = EntropyRankScheme()
+RANK: Final = RankScheme(
+    "entropy", 0x32, "each turn range-coded: the drawn colour at the bag's odds, then placement and slide among the "
+    "legal ones (model 1)", canonical_turns, ChanceModel(),
+)
+"""New Entropy turns range-coded: chance draws at their odds, choices under the model."""

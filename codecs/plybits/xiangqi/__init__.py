@@ -13,7 +13,7 @@ from plybits.registry import register
 from plybits.xiangqi import notation as _notation
 from plybits.xiangqi import pgn, svg
 from plybits.xiangqi.board import STANDARD_FEN, Board, Move
-from plybits.xiangqi.rank import RANK, XiangqiRankScheme
+from plybits.xiangqi.rank import RANK
 from plybits.xiangqi.xq10 import XQ10, XQ10Scheme
 
 
@@ -70,4 +70,4 @@ class Xiangqi(Game[Position]):
 GAME = Xiangqi()
 register(GAME, XQ10, RANK)
 
-__all__ = ["GAME", "RANK", "XQ10", "Board", "Move", "Position", "Xiangqi", "XiangqiRankScheme", "XQ10Scheme"]
+__all__ = ["GAME", "RANK", "XQ10", "Board", "Move", "Position", "Xiangqi", "XQ10Scheme"]

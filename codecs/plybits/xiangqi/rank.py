@@ -15,13 +15,13 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Final, cast, final
+from typing import Final, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.packed import int_list, zeros
-from plybits.rank import LinearModel, RankScheme, UniformModel
+from plybits.rank import FeatureIds, LinearModel, RankScheme
 from plybits.xiangqi.board import (
     BLACK,
     CANNON,
@@ -66,30 +66,23 @@ def canonical_moves(board: Board) -> list[Move]:
 VALUE: Final = [0, 0, 2, 2, 4, 9, 4, 1, 0]
 """Rough piece values by kind (general 0: never traded)."""
 
-_next = 0
+_ids = FeatureIds()
 
 
-def _block(size: int) -> int:
-    global _next
-    start = _next
-    _next += size
-    return start
-
-
-F_TO: Final = _block(8 * 90)  # kind x relative to-point
-F_FROM: Final = _block(8 * 90)  # kind x relative from-point
-F_CAPTURE: Final = _block(8 * 8)  # victim kind x mover kind
-F_TO_ATTACKED: Final = _block(2 * 8)  # capture? x mover kind, when the opponent attacks the target
-F_FROM_ATTACKED: Final = _block(8)  # the mover stands attacked, by kind
-F_RECAPTURE: Final = _block(8)  # captures on the square the opponent just captured on
-F_TAKES_LAST: Final = _block(8)  # captures the piece that just moved
-F_SAME_PIECE: Final = _block(8)  # moves again the piece this side moved last
-F_PHASE: Final = _block(4 * 8)  # material phase x kind
-F_EVASION: Final = _block(8)  # side to move is in check, by kind
-F_SLIDE: Final = _block(2 * 2 * 10)  # chariot/cannon x along a file/rank x distance
-F_DEFENDED_VICTIM: Final = _block(8)  # captures a piece the opponent can take back, by mover kind
-F_NEAR_LAST: Final = _block(6)  # king-step distance of the target from the opponent's last target (0..4, 5+)
-N_FEATURES: Final = _next
+F_TO: Final = _ids.block(8 * 90)  # kind x relative to-point
+F_FROM: Final = _ids.block(8 * 90)  # kind x relative from-point
+F_CAPTURE: Final = _ids.block(8 * 8)  # victim kind x mover kind
+F_TO_ATTACKED: Final = _ids.block(2 * 8)  # capture? x mover kind, when the opponent attacks the target
+F_FROM_ATTACKED: Final = _ids.block(8)  # the mover stands attacked, by kind
+F_RECAPTURE: Final = _ids.block(8)  # captures on the square the opponent just captured on
+F_TAKES_LAST: Final = _ids.block(8)  # captures the piece that just moved
+F_SAME_PIECE: Final = _ids.block(8)  # moves again the piece this side moved last
+F_PHASE: Final = _ids.block(4 * 8)  # material phase x kind
+F_EVASION: Final = _ids.block(8)  # side to move is in check, by kind
+F_SLIDE: Final = _ids.block(2 * 2 * 10)  # chariot/cannon x along a file/rank x distance
+F_DEFENDED_VICTIM: Final = _ids.block(8)  # captures a piece the opponent can take back, by mover kind
+F_NEAR_LAST: Final = _ids.block(6)  # king-step distance of the target from the opponent's last target (0..4, 5+)
+N_FEATURES: Final = _ids.count
 
 
 def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
@@ -272,27 +265,13 @@ class LinearXiangqiModel(LinearModel):
         return out
 
 
-class XiangqiRankScheme(RankScheme[Board, Move]):
-    """Xiangqi moves range-coded by rank under a learned move model."""
-
-    game: ClassVar[str] = "xiangqi"
-    codec_id: ClassVar[int] = 0x12
-    version: ClassVar[int] = 1
-    readable_versions: ClassVar[tuple[int, ...]] = (0, 1)
-    description: ClassVar[str] = (
-        "each move's index among the legal moves (sorted by from, to point), "
-        "range-coded under a learned log-linear move model"
-    )
-    models = {
-        0: UniformModel(canonical_moves),
-        1: LinearXiangqiModel(
-            "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_xiangqi.py)"
-        ),
-    }
-
-
-MODEL = cast(LinearXiangqiModel, XiangqiRankScheme.models[1])
+MODEL: Final = LinearXiangqiModel(
+    "rank_model_v1.json", 1, "log-linear move model learned from master games (tools/train_xiangqi.py)"
+)
 """Model 1, whose scorer defines :func:`move_features`."""
 
-
-RANK = XiangqiRankScheme()
+RANK: Final = RankScheme(
+    "xiangqi", 0x12, "each move's index among the legal moves (sorted by from, to point), range-coded under a "
+    "learned log-linear move model", canonical_moves, MODEL,
+)
+"""Xiangqi moves range-coded by rank under a learned move model."""
