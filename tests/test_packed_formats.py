@@ -9,6 +9,7 @@ import pytest
 
 from plybits.abalone import board as abalone
 from plybits.chess import board as chess
+from plybits.chess import squares
 from plybits.chess.rank import _attack_maps, _mark_checks
 from plybits.mailbox import OFF
 from plybits.rank import FEATURES_PER_PASS, SCORE_INTS, SCORE_LOW, indicator_weights
@@ -16,11 +17,11 @@ from plybits.xiangqi import board as xiangqi
 
 
 def test_chess_cells_are_colour_bit_or_kind_in_a_border_of_off() -> None:
-    assert (chess.EMPTY, chess.WHITE, chess.BLACK) == (0, 0, 8)
-    assert [chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING] == [1, 2, 3, 4, 5, 6]
+    assert (squares.EMPTY, squares.WHITE, squares.BLACK) == (0, 0, 8)
+    assert [squares.PAWN, squares.KNIGHT, squares.BISHOP, squares.ROOK, squares.QUEEN, squares.KING] == [1, 2, 3, 4, 5, 6]
     assert OFF == 0x40 and OFF & 0x0F == 0  # no colour, no kind
     cells = chess.Board().cells
-    square = chess.parse_square
+    square = squares.parse_square
     assert (cells[square("e1")], cells[square("e8")], cells[square("d7")], cells[square("e4")]) == (6, 14, 9, 0)
     assert len(cells) == 144 and cells[square("a1") - 1] == OFF and cells[square("h8") + 12 * 2] == OFF
 
@@ -31,12 +32,12 @@ def test_xiangqi_and_abalone_cells() -> None:
 
 
 def test_a_chess_move_code_is_from_256_plus_to_times_8_plus_promotion() -> None:
-    e7, e8 = chess.parse_square("e7"), chess.parse_square("e8")
-    promotion = chess.move(e7, e8, chess.QUEEN)
-    code = chess.move_code(promotion)
+    e7, e8 = squares.parse_square("e7"), squares.parse_square("e8")
+    promotion = squares.move(e7, e8, squares.QUEEN)
+    code = squares.move_code(promotion)
     assert code == (e7 * 256 + e8) * 8 + 5
     assert (code >> 11, code >> 3 & 255, code & 7) == (e7, e8, 5)  # how the scorer unpacks it
-    assert chess.MOVE_TABLE[code] is promotion and chess.MOVE_TABLE[0] == chess.NULL_MOVE
+    assert squares.MOVE_TABLE[code] is promotion and squares.MOVE_TABLE[0] == squares.NULL_MOVE
 
 
 def test_an_abalone_move_code_is_its_cell_and_direction_then_its_broadside_fields() -> None:
@@ -53,7 +54,7 @@ def test_a_chess_attack_map_entry_is_enemy_rank_then_our_count_then_check_marks(
     0: none); bits 2-3: our attacks, counted up to 3; bits 0-1: the diagonal and orthogonal check marks."""
     board = chess.Board()
     attacks, material = _attack_maps(board.cells, board.turn)  # white to move: "our" is white
-    at = {name: attacks[chess.parse_square(name)] for name in ("e3", "f3", "e6", "e7", "e5")}
+    at = {name: attacks[squares.parse_square(name)] for name in ("e3", "f3", "e6", "e7", "e5")}
     assert at == {
         "e3": 2 * 4,  # d2, f2 pawns
         "f3": 3 * 4,  # e2, g2 pawns, g1 knight
@@ -62,11 +63,11 @@ def test_a_chess_attack_map_entry_is_enemy_rank_then_our_count_then_check_marks(
         "e5": 0,
     }
     assert material == 2 * (2 * 3 + 2 * 3 + 2 * 5 + 9)
-    _mark_checks(attacks, board.cells, chess.parse_square("e8"))  # the black king's lines, up to their first piece
+    _mark_checks(attacks, board.cells, squares.parse_square("e8"))  # the black king's lines, up to their first piece
     # diagonal from e8, ended by black's own pawn, which b8's knight and c8's bishop defend (rank 4):
-    assert attacks[chess.parse_square("d7")] == 4 * 16 + 1
-    assert attacks[chess.parse_square("f8")] == 1 * 16 + 2  # orthogonal: the king attacks its bishop's square
-    assert max(attacks[s] for s in chess.SQUARES) < 128  # an int object of CPython's cache
+    assert attacks[squares.parse_square("d7")] == 4 * 16 + 1
+    assert attacks[squares.parse_square("f8")] == 1 * 16 + 2  # orthogonal: the king attacks its bishop's square
+    assert max(attacks[s] for s in squares.SQUARES) < 128  # an int object of CPython's cache
 
 
 @pytest.mark.parametrize("score", [SCORE_LOW, -1, 0, 300, -SCORE_LOW - 1])
