@@ -428,6 +428,23 @@ def test_clock_annotated_lichess_games_round_trip(name):
     assert bits / clocks < 6.5  # the time spent, predicted from the side's last clock, not the clock's text
 
 
+
+@pytest.mark.parametrize("path", [("clocks", "lichess_pnmadelaine_2024-03-30.pgn"),
+                                  ("chesscom", "chesscom_kyle_b81_2021.pgn")])
+def test_version_2_clocks_cost_less_than_version_1_on_games_its_priors_were_not_measured_on(path):
+    """Version 2 predicts a clock from each side's pace, with priors measured on other files (bench.clock_priors)."""
+    from conftest import QUICK, shared_data
+
+    games = _collection_games(shared_data("chess", *path), 40 if QUICK else 8)
+    scheme = get_scheme("chess", "rank")
+    bits = {1: 0.0, 2: 0.0}
+    for start, moves, notes, tags in games:
+        for version in bits:
+            section, costs = section_costs(scheme, start, moves, notes, tags, version=version)
+            assert read_section(scheme, start, moves, section, max_plies=0) == (notes, tags)
+            bits[version] += costs.get("clock", 0.0)
+    assert bits[2] < 0.93 * bits[1]
+
 def test_edge_records_round_trip():
     """Chess960 starts, engine comments, odd tags (the edge files hold no variations: hand-made ones above)."""
     from conftest import shared_data

@@ -101,6 +101,8 @@ class Priors:
         self.part = Tree(2, 4)
         self.precision = Tree(2, 5)
         self.clock = Signed(32, shared=True)
+        self.pace_clock = Signed(32, shared=True)
+        self.pace_precision = Tree(2, 25)
         self.emt = Number(13)
         self.eval = Signed(14)
         self.mate = Signed(2)
@@ -129,6 +131,15 @@ class Priors:
             for j in range(MAX_NUMBER_BITS):
                 self.clock.magnitude.unary.prior(ctx * MAX_NUMBER_BITS + j,
                        32 if last < 0 else 13 if j < last - 1 else 32 if j <= last else 48, 1)
+        pace = self.pace_clock  # version 2: the shapes measured on lichess and chess.com games (CLOCK_PRIORS)
+        for ctx, (sign, unary) in enumerate(CLOCK_PRIORS):
+            pace.sign.prior(ctx, sign, CLOCK_PRIOR_SEEN)
+            for j, zero in enumerate(unary):
+                pace.magnitude.unary.prior(ctx * MAX_NUMBER_BITS + j, zero, CLOCK_PRIOR_SEEN)
+        for index, zero in CLOCK_MANTISSA_PRIORS:
+            pace.magnitude.mantissa.prior(index, zero, CLOCK_PRIOR_SEEN)
+        for index, zero in PRECISION_PRIORS:
+            self.pace_precision.bits.prior(index, zero, PRECISION_PRIOR_SEEN)
 
 
 PRIOR_MODELS: list[Priors] = []
@@ -164,6 +175,8 @@ class Models:
         self._part_copy: Tree | None = None
         self._precision_copy: Tree | None = None
         self._clock_copy: Signed | None = None
+        self._pace_clock_copy: Signed | None = None
+        self._pace_precision_copy: Tree | None = None
         self._emt_copy: Number | None = None
         self._eval_copy: Signed | None = None
         self._mate_copy: Signed | None = None
@@ -291,6 +304,20 @@ class Models:
         return model
 
     @property
+    def pace_clock(self) -> Signed:
+        model = self._pace_clock_copy
+        if model is None:
+            model = self._pace_clock_copy = self.priors.pace_clock.copy()
+        return model
+
+    @property
+    def pace_precision(self) -> Tree:
+        model = self._pace_precision_copy
+        if model is None:
+            model = self._pace_precision_copy = self.priors.pace_precision.copy()
+        return model
+
+    @property
     def emt(self) -> Number:
         model = self._emt_copy
         if model is None:
@@ -351,6 +378,18 @@ FLAG_PRIORS = ((F_MORE_TAGS, 4), (F_DATE_SAME, 8), (F_COMMON_TC, 56), (F_RESULT_
 """The flags whose first probability of a 0 is not one half: (flag, 64ths)."""
 
 
+def next_pace(pace: int, spent: int) -> int:
+    """A side's pace after it spent ``spent`` ms on a move: three tenths of it and seven of the pace before."""
+    return spent if pace < 0 else (spent * 3 + pace * 7) // 10
+
+
+def pace_context(state: State, side: int) -> int:
+    """The context of a version-2 clock after ``side``'s first: 1 + the bit length of the seconds of
+    (3 × its pace + the other side's latest spend) / 4, at most 15."""
+    seconds = (state.pace[side] * 3 + state.last_spent[1 - side]) // 4000
+    return 1 + min(seconds.bit_length(), 14)
+
+
 class State:
     """What the coder predicts from: the tags, the clocks and evaluations so far, the skeletons seen."""
 
@@ -365,8 +404,15 @@ class State:
         self.increment_ms = 0
         self.clock: list[int | None] = [None, None]
         self.spent = [0, 0]
+        self.pace = [-1, -1]
+        """Each side's pace (version 2): the time it spends a move in ms, an average leaning on its latest moves
+        (:func:`next_pace`); -1 before its first."""
+        self.last_spent = [0, 0]
+        """Each side's latest time spent in ms (version 2)."""
         self.emt = [0, 0]
         self.precision = 4
+        self.precision_before = 4
+        """The fraction digits of the clock before the last (4: none; version 2)."""
         self.eval_mate = False
         self.eval_value = 0
         self.eval_swing = 0
@@ -379,3 +425,50 @@ class State:
         """The flag telling whether a step has NAGs: by how far its evaluation moved (none, or its bit length / 2)."""
         swing = self.step_swing
         return F_NAGS + (0 if swing < 0 else 1 + min(swing.bit_length() // 2, 6))
+
+
+CLOCK_PRIORS: tuple[tuple[int, tuple[int, ...]], ...] = (
+    (56, (54, 57, 20, 7, 6, 4, 34, 28)),
+    (63, (21, 54, 53, 50, 46, 47)),
+    (63, (9, 45, 50, 55, 52, 62)),
+    (63, (4, 32, 44, 51, 57, 59)),
+    (63, (2, 19, 34, 45, 54, 57, 61)),
+    (63, (1, 11, 24, 37, 48, 57, 61)),
+    (63, (1, 7, 15, 27, 40, 53, 58)),
+    (63, (4, 10, 9, 18, 29, 37, 47, 45)),
+    (63, (9, 16, 16, 13, 10, 23, 42)),
+    (56, ()), (56, ()), (56, ()), (56, ()), (56, ()), (56, ()),  # contexts seen too seldom
+    (30, (1, 1, 1, 1, 1, 1, 1, 1, 4, 5, 5, 8, 10, 15, 19, 31, 54)),
+    (55, (1, 14, 12, 30, 41, 45, 45, 43)),
+    (63, (1, 5, 6, 27, 36, 36, 40, 52, 50)),
+    (63, (1, 3, 6, 23, 32, 35, 42, 50, 60)),
+    (63, (1, 1, 2, 13, 25, 32, 41, 51, 58, 60)),
+    (63, (1, 1, 1, 6, 16, 24, 37, 48, 57, 59, 49)),
+    (63, (1, 1, 1, 3, 9, 17, 29, 43, 55, 59, 59)),
+    (63, (1, 1, 1, 2, 6, 11, 22, 36, 51, 59, 63)),
+    (63, (1, 1, 1, 1, 4, 8, 18, 30, 44, 58)),
+    (56, ()), (56, ()), (56, ()), (56, ()), (56, ()), (56, ()), (56, ()), (56, ()),  # contexts seen too seldom
+)
+"""Per version-2 clock context (:func:`pace_context`, +16 for clocks with fractions of a second): the
+64ths of a 0 of its sign (the clock ran down) and of each unary bit of the time spent (a 0 ends its bit
+length), as measured by ``python -m bench.clock_priors`` on one lichess and one chess.com file."""
+CLOCK_MANTISSA_PRIORS: tuple[tuple[int, int], ...] = (
+    (2, 38), (4, 40), (5, 37), (6, 34), (7, 34), (8, 39), (9, 36), (10, 37), (11, 35), (12, 38), (13, 36), (14, 42),
+    (15, 37), (16, 47), (17, 40), (18, 53), (19, 45), (20, 54), (21, 54), (22, 42), (23, 26), (26, 51), (27, 36),
+    (28, 27), (29, 40), (30, 30), (31, 37),
+)
+"""The 64ths of a 0 of the first two bits below a time spent's leading one (the index in the shared
+contexts of its ``Number``, of its bit length and depth)."""
+
+CLOCK_PRIOR_SEEN = 16
+"""As how many observations a version-2 clock's prior counts."""
+
+PRECISION_PRIORS: tuple[tuple[int, int], ...] = (
+    (1, 63), (2, 63), (5, 63), (6, 6), (17, 63), (18, 37), (21, 63), (22, 6), (25, 63), (26, 6), (37, 63), (38, 9),
+    (97, 63), (98, 55),
+)
+"""The version-2 fraction digits' tree (group: 5 × the last clock's digits + the one's before, 4 for none):
+(context, 64ths of a 0), measured by ``python -m bench.clock_priors``."""
+
+PRECISION_PRIOR_SEEN = 8
+"""As how many observations a version-2 fraction digits' prior counts."""

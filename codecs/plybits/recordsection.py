@@ -38,7 +38,7 @@ from plybits.game import Position
 from plybits.recordcoder import Reader, Writer
 from plybits.recordmodels import (
     F_EVAL_MATE, F_EVAL_PART, F_EVAL_SHORT, F_LINE_COMMENT, F_NAG_BIG, F_RESULT_SAME, F_STEPS, F_VARIATIONS,
-    FinalPosition, State,
+    FinalPosition, State, next_pace, pace_context,
 )
 from plybits.recordtags import BARE_TIME_CONTROL_RE, TagCoder
 from plybits.recordvalues import (
@@ -141,7 +141,11 @@ class _Section(TagCoder):
         c, m, s = self.c, self.m, self.s
         c.topic = "clock"
         ms, digits = value if value is not None else (0, 0)
-        digits = m.precision.code(c, digits, s.precision)
+        if s.version >= 2:  # by the last two clocks' digits (chess.com writes no .0)
+            digits = m.pace_precision.code(c, digits, s.precision * 5 + s.precision_before)
+            s.precision_before = s.precision
+        else:
+            digits = m.precision.code(c, digits, s.precision)
         s.precision = digits
         unit = 10 ** (3 - digits)
         side = ply & 1
@@ -150,16 +154,22 @@ class _Section(TagCoder):
             other = s.clock[1 - side]
             prediction = s.base_ms if s.base_ms is not None else other if other is not None else 0
             ctx = 0
+        elif s.version >= 2:
+            prediction = last + s.increment_ms
+            ctx = pace_context(s, side)
         else:
             prediction = last + s.increment_ms
             ctx = 1 + min(((s.spent[side] * 3 + s.spent[1 - side]) // 4).bit_length(), 14)
         ctx += 16 if digits else 0
-        spent = m.clock.code(c, prediction // unit - ms // unit, ctx)
+        model = m.pace_clock if s.version >= 2 else m.clock
+        spent = model.code(c, prediction // unit - ms // unit, ctx)
         clock = (prediction // unit - spent) * unit
         if not 0 <= clock < MAX_CLOCK_MS:
             raise InvalidDataError(f"clock of {clock} ms")
         s.clock[side] = clock
         s.spent[side] = abs(spent) * unit // 1000
+        s.last_spent[side] = abs(spent) * unit
+        s.pace[side] = next_pace(s.pace[side], abs(spent) * unit)
         return clock_text(clock, digits)
 
     def emt(self, value: tuple[int, int] | None, ply: int) -> str:
