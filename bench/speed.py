@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> None:
         pgn = Path(tmp) / "games.pgn"
         pgn.write_text("\n\n".join(cli_records) + "\n", encoding="utf-8")
         ranked = Path(tmp) / "games.ndjson"
-        empty = Path(tmp) / "empty.pgn"
+        empty = Path(tmp) / "empty.ndjson"
         empty.write_text("", encoding="utf-8")
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
         try:
