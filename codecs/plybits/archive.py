@@ -34,7 +34,7 @@ from plybits.annotations import Notes
 from plybits.errors import InvalidDataError, LimitExceededError, UnknownCodecError
 from plybits.game import Position, Record
 from plybits.openings import first_moves
-from plybits.records import DEFAULT_MAX_PLIES, FIDELITIES, check_notation, decode, read_record
+from plybits.records import DEFAULT_MAX_PLIES, FIDELITIES, check_notation, decode, read_record, tags_section
 from plybits.recordsection import SECTION_VERSION, read_section, write_section
 from plybits.registry import AnyScheme, get_game, get_scheme
 
@@ -387,12 +387,14 @@ def container_of(row: Mapping[str, Any], meta: Meta, *, max_plies: int = DEFAULT
     :raises InvalidDataError: on corrupt data.
     """
     game = game_of(row, meta, max_plies=max_plies)
-    section = None
-    if game.body.flags & FLAG_NOTES:
+    full = bool(game.body.flags & FLAG_NOTES)
+    if full:
         section = write_section(meta.coder(), game.start, game.moves, game.notes, game.tags, final=game.final)
+    else:
+        section = tags_section(meta.coder(), game.start, game.moves, game.tags, game.final)
     return container.pack(container.Container(meta.codec_id, meta.scheme_version, game.body.plies,
-                                              game.body.payload, game.body.start,
-                                              {} if section is not None else game.tags, section))
+                                              game.body.payload, game.body.start, record=section,
+                                              tags_only=not full and section is not None))
 
 
 def column_tags(row: Mapping[str, Any], meta: Meta) -> dict[str, str]:
