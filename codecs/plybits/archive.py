@@ -391,7 +391,8 @@ def container_of(row: Mapping[str, Any], meta: Meta, *, max_plies: int = DEFAULT
     game = game_of(row, meta, max_plies=max_plies)
     full = bool(game.body.flags & FLAG_NOTES)
     if full:
-        section = write_section(meta.coder(), game.start, game.moves, game.notes, game.tags, final=game.final)
+        section: bytes | None = write_section(meta.coder(), game.start, game.moves, game.notes, game.tags,
+                                              final=game.final)
     else:
         section = tags_section(meta.coder(), game.start, game.moves, game.tags, game.final)
     return container.pack(container.Container(meta.codec_id, meta.scheme_version, game.body.plies,
