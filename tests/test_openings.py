@@ -41,7 +41,8 @@ def test_an_archive_that_names_no_opening_plies_kept_eight_and_sql_answers_eight
     old_schema = archive.schema("chess").with_metadata({archive.META_KEY: json.dumps(fields).encode()})
     old = archive.Meta.from_schema(old_schema)
     assert old.opening_plies == 8 and dataclasses.replace(old, opening_plies=6) == new
-    rows = [{"source": "s", "offset": 0, "number": 1, **archive.row_of(old, record=NAJDORF)}, {"source": "s", "offset": 0, "number": 2, **archive.row_of(old, record=SHORT)}]
+    rows = [{"source": "s", "offset": 0, "number": n, **archive.row_of(old, record=text)}
+            for n, text in enumerate([NAJDORF, SHORT], 1)]
     assert rows[0]["first_moves"] == "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6"
     con = sql.connect_table(archive.table(rows, old), old)
     assert con.sql("select count(*) from games where first_moves <> first_moves(body)").fetchall() == [(0,)]
@@ -53,7 +54,8 @@ def test_the_column_is_plain_not_a_dictionary(tmp_path) -> None:
     import pyarrow.parquet as pq
 
     meta = archive.Meta.of("chess", "rank")
-    rows = [{"source": "s", "offset": 0, "number": n, **archive.row_of(meta, record=text)} for n, text in enumerate([NAJDORF, SHORT] * 3)]
+    rows = [{"source": "s", "offset": 0, "number": n, **archive.row_of(meta, record=text)}
+            for n, text in enumerate([NAJDORF, SHORT] * 3)]
     archive.write_file(archive.table(rows, meta), str(tmp_path / "a.parquet"))
     chunk = pq.ParquetFile(tmp_path / "a.parquet").metadata.row_group(0)
     names = [chunk.column(i).path_in_schema for i in range(chunk.num_columns)]

@@ -266,7 +266,8 @@ def row_of(meta: Meta, *, record: str | None = None, moves: Sequence[str] | None
                                 version=meta.section_version, context=held)
         body += container.write_uvarint(len(section) - 1) + section[1:]
     head = container.write_uvarint(len(replay.moves) << _FLAG_BITS | flags)
-    return {**values, "first_moves": first_moves(replay.start_position, replay.moves, meta.opening_plies),  # plybits.sql's opening filter
+    opening = first_moves(replay.start_position, replay.moves, meta.opening_plies)  # plybits.sql's opening filter
+    return {**values, "first_moves": opening,
             "tag_order": json.dumps(list(all_tags), ensure_ascii=False), "body": bytes(head + body + payload)}
 
 
