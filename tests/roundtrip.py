@@ -51,3 +51,19 @@ CHESS960_TAGS = """[Event "Golden 960"]
 
 """
 """The tag section of the golden Chess960 record (tests/test_chess_codec.py) and its lossless cousin."""
+
+
+def assert_encode_of_plain_tag_vector(new: bytes, old: bytes) -> None:
+    """``new``, what encode now writes for the game of ``old``, a golden container with plain tags (flag 02, which
+    encode no longer writes): the same codec, scheme version, plies, start and payload bytes (the move coding is
+    pinned by the vector), its tags in a tags-only record section (flags 0c), no larger; both decode the same."""
+    from plybits import container, decode
+
+    was, now = container.unpack(old, max_plies=20_000), container.unpack(new, max_plies=20_000)
+    assert was.tags and was.record is None and not now.tags and now.tags_only and now.record is not None
+    assert (now.codec_id, now.scheme_version, now.plies, now.start, now.payload) == (
+        was.codec_id, was.scheme_version, was.plies, was.start, was.payload)
+    assert len(new) <= len(old)
+    before, after = decode(old), decode(new)
+    assert (after.moves, after.tags, after.start, after.final_position) == (
+        before.moves, before.tags, before.start, before.final_position)

@@ -10,7 +10,7 @@ import plybits
 from plybits import container
 from plybits.entropy import Position
 from plybits.errors import InvalidDataError
-from tests.roundtrip import assert_roundtrip
+from tests.roundtrip import assert_encode_of_plain_tag_vector, assert_roundtrip
 from tests.test_entropy_rules import LETTERS, model_board_fen, model_score, pack13, random_game
 
 
@@ -106,7 +106,7 @@ def test_golden_full_game_with_tags():
     scores, board = model_replay(GOLDEN_FULL_TOKENS)
     assert decoded.final_position == f"{board} 2 - {scores[0]},{scores[1]}"
     again = plybits.encode("entropy", "e13", moves=GOLDEN_FULL_TOKENS, tags={"First": "Ann", "Second": "Bob"})
-    assert again.data.hex() == GOLDEN_FULL
+    assert_encode_of_plain_tag_vector(again.data, bytes.fromhex(GOLDEN_FULL))  # its tags now coded (flags 0c)
 
 
 # --- malformed payloads ------------------------------------------------------------------

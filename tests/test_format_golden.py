@@ -39,9 +39,23 @@ def test_golden_chess_blobs_decode_to_the_same_game(blob, tags):
     assert (decoded.game, decoded.scheme, decoded.start) == ("chess", "0x88", None)
 
 
+# The header, section length and payload by hand from docs/format.md's byte table: flags 0c (a record section holding
+# the tags alone), the section 03 bytes long: 02 its version, then e9 f8, the range coder's bytes for the one tag
+# (pinned as encode first wrote them; the test reads them back as the tag).
+E4_E5_NF3_WITH_CODED_RESULT = bytes.fromhex("50420101000c030302e9f81434644406258e9a7e80")
+
+
 def test_encoding_the_worked_example_gives_the_golden_bytes():
     _require_chess()
     assert plybits.encode("chess", "0x88", moves=["e4", "e5", "Nf3"]).data == E4_E5_NF3
-    assert plybits.encode("chess", "0x88", moves=["e4", "e5", "Nf3"], tags={"Result": "1-0"}).data == (
-        E4_E5_NF3_WITH_RESULT
-    )
+
+
+def test_tags_are_now_written_coded_and_the_plain_tag_vector_still_reads_the_same():
+    """Encode no longer writes flag 02 (plain tags): a moves-fidelity container codes its tags as a full one does."""
+    _require_chess()
+    new = plybits.encode("chess", "0x88", moves=["e4", "e5", "Nf3"], tags={"Result": "1-0"}).data
+    assert new == E4_E5_NF3_WITH_CODED_RESULT and len(new) < len(E4_E5_NF3_WITH_RESULT)
+    box = unpack(new, max_plies=10)
+    assert (box.tags, box.record, box.tags_only) == ({}, bytes.fromhex("02e9f8"), True)
+    old, coded = plybits.decode(E4_E5_NF3_WITH_RESULT), plybits.decode(new)
+    assert (old.moves, old.tags) == (coded.moves, coded.tags) == (["e4", "e5", "Nf3"], {"Result": "1-0"})

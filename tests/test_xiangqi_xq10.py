@@ -14,7 +14,7 @@ from plybits.xiangqi.board import (
     ADVISOR, BLACK, CANNON, CHARIOT, ELEPHANT, HORSE, KING, RED, SOLDIER, Board, Move,
 )
 from plybits.xiangqi.xq10 import DELTA_RANGE, delta, target
-from tests.roundtrip import assert_roundtrip
+from tests.roundtrip import assert_encode_of_plain_tag_vector, assert_roundtrip
 
 # ---- the delta mapping --------------------------------------------------------------------------------------
 
@@ -136,7 +136,10 @@ def test_golden_containers(hex_data, start, moves, tags, final):
     assert (decoded.game, decoded.scheme, decoded.start) == ("xiangqi", "xq10", start)
     assert decoded.moves == moves and decoded.tags == tags and decoded.final_position == final
     again = plybits.encode("xiangqi", "xq10", moves=moves, start=start, tags=tags)
-    assert again.data.hex() == hex_data
+    if tags:  # a plain-tag vector: encode now codes the tags (docs/format.md, flags 0c)
+        assert_encode_of_plain_tag_vector(again.data, bytes.fromhex(hex_data))
+    else:
+        assert again.data.hex() == hex_data
 
 
 # ---- bad data ----------------------------------------------------------------------------------------------

@@ -33,8 +33,8 @@ from plybits import container
 from plybits.annotations import Notes
 from plybits.errors import InvalidDataError, LimitExceededError, UnknownCodecError
 from plybits.game import Position, Record
-from plybits.openings import first_moves
-from plybits.records import DEFAULT_MAX_PLIES, FIDELITIES, check_notation, decode, read_record
+from plybits.openings import FIRST_PLIES, first_moves
+from plybits.records import DEFAULT_MAX_PLIES, FIDELITIES, check_notation, decode, read_record, tags_section
 from plybits.recordsection import SECTION_VERSION, read_section, write_section
 from plybits.registry import AnyScheme, get_game, get_scheme
 
@@ -178,6 +178,8 @@ class Meta:
     section_version: int = SECTION_VERSION
     format: int = FORMAT_VERSION
     fidelity: str = "full"
+    opening_plies: int = FIRST_PLIES
+    """The plies of the ``first_moves`` column (:mod:`plybits.openings`; 8 in archives that do not name it)."""
 
     @classmethod
     def of(cls, game: str, scheme: str, fidelity: str = "full") -> Meta:
@@ -199,7 +201,7 @@ class Meta:
         if raw is None:
             raise InvalidDataError("not a plybits archive: no plybits.archive schema metadata")
         try:
-            meta = cls(**json.loads(raw))
+            meta = cls(**{"opening_plies": 8, **json.loads(raw)})
         except (TypeError, ValueError) as err:
             raise InvalidDataError(f"unreadable plybits.archive schema metadata: {err}") from None
         if meta.format != FORMAT_VERSION:
@@ -264,7 +266,8 @@ def row_of(meta: Meta, *, record: str | None = None, moves: Sequence[str] | None
                                 version=meta.section_version, context=held)
         body += container.write_uvarint(len(section) - 1) + section[1:]
     head = container.write_uvarint(len(replay.moves) << _FLAG_BITS | flags)
-    return {**values, "first_moves": first_moves(replay.start_position, replay.moves),  # plybits.sql's opening filter
+    opening = first_moves(replay.start_position, replay.moves, meta.opening_plies)  # plybits.sql's opening filter
+    return {**values, "first_moves": opening,
             "tag_order": json.dumps(list(all_tags), ensure_ascii=False), "body": bytes(head + body + payload)}
 
 
@@ -387,12 +390,15 @@ def container_of(row: Mapping[str, Any], meta: Meta, *, max_plies: int = DEFAULT
     :raises InvalidDataError: on corrupt data.
     """
     game = game_of(row, meta, max_plies=max_plies)
-    section = None
-    if game.body.flags & FLAG_NOTES:
-        section = write_section(meta.coder(), game.start, game.moves, game.notes, game.tags, final=game.final)
+    full = bool(game.body.flags & FLAG_NOTES)
+    if full:
+        section: bytes | None = write_section(meta.coder(), game.start, game.moves, game.notes, game.tags,
+                                              final=game.final)
+    else:
+        section = tags_section(meta.coder(), game.start, game.moves, game.tags, game.final)
     return container.pack(container.Container(meta.codec_id, meta.scheme_version, game.body.plies,
-                                              game.body.payload, game.body.start,
-                                              {} if section is not None else game.tags, section))
+                                              game.body.payload, game.body.start, record=section,
+                                              tags_only=not full and section is not None))
 
 
 def column_tags(row: Mapping[str, Any], meta: Meta) -> dict[str, str]:
@@ -449,9 +455,10 @@ def table(rows: Sequence[Mapping[str, Any]], meta: Meta) -> pa.Table:
 def parquet_options(arrow_schema: pa.Schema) -> dict[str, Any]:
     """The ``pyarrow.parquet.write_table`` options of an archive file (the smallest measured, bench/dataset.py):
     zstd level 19, a CRC-32 on every page, statistics (min and max, for filters) on the numbers and times (a text
-    column's would not skip a file: 1 byte a game on the lichess files), dictionaries for the columns of few distinct values, delta coding for
+    column's would not skip a file: 1 byte a game on the lichess files), dictionaries for the columns of few distinct values (not ``first_moves``: 3.6 bytes a game with one, 3.5 without,
+    bench/opening_column.py), delta coding for
     the game numbers, offsets and times, the Elos byte-split, the ``body`` and ``game_id`` lengths delta-coded."""
-    plain = {"body", "game_id", "number", "offset", "played_at", "white", "black", "red", "white_elo", "black_elo",
+    plain = {"body", "game_id", "first_moves", "number", "offset", "played_at", "white", "black", "red", "white_elo", "black_elo",
              "white_rating_diff", "black_rating_diff"}
     encodings = {"number": "DELTA_BINARY_PACKED", "offset": "DELTA_BINARY_PACKED", "played_at": "DELTA_BINARY_PACKED",
                  "body": "DELTA_LENGTH_BYTE_ARRAY", "game_id": "DELTA_LENGTH_BYTE_ARRAY",

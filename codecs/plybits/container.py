@@ -18,7 +18,9 @@ FLAG_START = 0x01
 FLAG_TAGS = 0x02
 FLAG_RECORD = 0x04
 """A record section follows (a full-fidelity container): tags and annotations, :mod:`plybits.recordsection`."""
-KNOWN_FLAGS = FLAG_START | FLAG_TAGS | FLAG_RECORD
+FLAG_TAGS_ONLY = 0x08
+"""With :data:`FLAG_RECORD`: the record section holds the tags alone (a moves-fidelity container)."""
+KNOWN_FLAGS = FLAG_START | FLAG_TAGS | FLAG_RECORD | FLAG_TAGS_ONLY
 MAX_STRING = 1 << 16
 """Longest start or tag string a container may hold, in bytes."""
 MAX_TAGS = 256
@@ -34,9 +36,12 @@ class Container:
     payload: bytes
     start: str | None = None
     tags: dict[str, str] = field(default_factory=dict)
-    """The plain tag section; empty in a full-fidelity container, whose tags live in :attr:`record`."""
+    """The plain tag section (flag ``02``, which encode no longer writes); empty when tags live in :attr:`record`."""
     record: bytes | None = None
-    """The record section (:mod:`plybits.recordsection`) of a full-fidelity container, else ``None``."""
+    """The record section (:mod:`plybits.recordsection`): a full-fidelity container's, or the tags of a moves-fidelity
+    one (:attr:`tags_only`); else ``None``."""
+    tags_only: bool = False
+    """:attr:`record` holds the tags alone, no annotations (a moves-fidelity container, flag ``08``)."""
 
 
 def write_uvarint(value: int) -> bytes:
@@ -89,12 +94,16 @@ def _write_string(text: str, what: str) -> bytes:
 def pack(container: Container) -> bytes:
     """Serialize a container, CRC included.
 
-    :raises ValueError: if it has both plain tags and a record section (whose tags live in the section).
+    :raises ValueError: if it has both plain tags and a record section (whose tags live in the section), or is
+        :attr:`~Container.tags_only` without a record section.
     """
     if container.record is not None and container.tags:
         raise ValueError("a container with a record section keeps its tags in the section, not in the tag section")
+    if container.tags_only and container.record is None:
+        raise ValueError("a tags-only container needs the record section that holds its tags")
     flags = (FLAG_START if container.start is not None else 0) | (FLAG_TAGS if container.tags else 0)
     flags |= FLAG_RECORD if container.record is not None else 0
+    flags |= FLAG_TAGS_ONLY if container.tags_only else 0
     out = bytearray(MAGIC)
     out += bytes([VERSION, container.codec_id, container.scheme_version, flags])
     out += write_uvarint(container.plies)
@@ -216,6 +225,8 @@ def unpack(data: bytes, *, max_plies: int) -> Container:
         raise InvalidDataError(f"unknown flag bits 0x{flags & ~KNOWN_FLAGS:02x}")
     if flags & FLAG_TAGS and flags & FLAG_RECORD:
         raise InvalidDataError("flags 0x02 and 0x04 together: a container with a record section has no tag section")
+    if flags & FLAG_TAGS_ONLY and not flags & FLAG_RECORD:
+        raise InvalidDataError("flag 0x08 without 0x04: no record section to hold the tags")
     plies = cursor.uvarint("ply count")
     if plies > max_plies:
         raise LimitExceededError(f"container claims {plies} plies, more than the limit of {max_plies}")
@@ -231,4 +242,5 @@ def unpack(data: bytes, *, max_plies: int) -> Container:
                 raise InvalidDataError(f"tag {key!r} appears twice")
             tags[key] = cursor.string("tag {!r} value", key)
     record = cursor.blob("record section", len(body)) if flags & FLAG_RECORD else None
-    return Container(codec_id, scheme_version, plies, body[cursor.pos:], start, tags, record)
+    return Container(codec_id, scheme_version, plies, body[cursor.pos:], start, tags, record,
+                     bool(flags & FLAG_TAGS_ONLY))

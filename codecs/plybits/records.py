@@ -351,8 +351,9 @@ def encode(
 
     ``fidelity`` ``"full"`` (the default for a ``record``) keeps the whole record: its tags, comments, NAGs,
     variations (each read from the position it branches at) and result token go to the container's record
-    section (:mod:`plybits.recordsection`). ``"moves"`` (the default for ``moves``) keeps the moves and tags,
-    and counts what it drops in :attr:`Encoded.dropped`.
+    section (:mod:`plybits.recordsection`). ``"moves"`` (the default for ``moves``) keeps the moves and tags (the
+    tags coded the same way, in a record section that holds nothing else: :func:`tags_section`), and counts what it
+    drops in :attr:`Encoded.dropped`.
 
     :raises PlybitsError: on any bad input, located by ply where it has one.
     """
@@ -368,11 +369,12 @@ def encode(
     bits = stepper.finish(replay.start_position)
     payload = bits.tobytes()
     all_tags = {**replay.tags, **(tags or {})}
-    section = None
     if full:
         assert replay.notes is not None
-        section = write_section(scheme, replay.start_position, replay.moves, replay.notes, all_tags,
-                                final=replay.final)
+        section: bytes | None = write_section(scheme, replay.start_position, replay.moves, replay.notes, all_tags,
+                                              final=replay.final)
+    else:
+        section = tags_section(scheme, replay.start_position, replay.moves, all_tags, replay.final)
     blob = container.pack(
         container.Container(
             codec_id=scheme.codec_id,
@@ -380,8 +382,8 @@ def encode(
             plies=len(replay.moves),
             payload=payload,
             start=replay.start,
-            tags={} if full else all_tags,
             record=section,
+            tags_only=not full and section is not None,
         )
     )
     return Encoded(
@@ -397,6 +399,17 @@ def encode(
         start=replay.start,
         tags=all_tags,
     )
+
+
+def tags_section(
+    scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], tags: dict[str, str], final: Position[Any],
+) -> bytes | None:
+    """The record section of a moves-fidelity container: its ``tags`` coded as a full-fidelity container codes them,
+    with no annotations and the ``Result`` tag as the result token (so it costs no more than a full one's); ``None``
+    when there are no tags. ``final`` is the position after ``moves``."""
+    if not tags:
+        return None
+    return write_section(scheme, start, moves, Notes(result=tags.get("Result")), tags, final=final)
 
 
 def unpack(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> container.Container:
@@ -455,7 +468,11 @@ def _replay(
         return Replay(game, box.start, start_position, moves, final, box.tags)
     notes, tags = read_section(scheme, start_position, moves, box.record, max_plies=max_plies,
                                version=box.scheme_version, final=final)
-    return Replay(game, box.start, start_position, moves, final, tags, notes=notes)
+    if not box.tags_only:
+        return Replay(game, box.start, start_position, moves, final, tags, notes=notes)
+    if not tags or notes.steps or notes.comments or notes.result != tags.get("Result"):
+        raise InvalidDataError("a moves-fidelity record section holds something besides tags: not one encode writes")
+    return Replay(game, box.start, start_position, moves, final, tags)
 
 
 def decode(

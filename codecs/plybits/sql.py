@@ -201,13 +201,12 @@ def matches_subfen(line: Mainline, pattern: Pattern) -> bool:
     return pattern.matches(final)
 
 
-def opening(line: Mainline) -> str:
-    """The first :data:`~plybits.openings.FIRST_PLIES` moves (:func:`plybits.openings.first_moves`), decoding no
-    further."""
+def opening(line: Mainline, plies: int = FIRST_PLIES) -> str:
+    """The first ``plies`` moves (:func:`plybits.openings.first_moves`), decoding no further."""
     moves: list[Any] = []
 
     def observe(position: Any, move: Any) -> None:
-        if len(moves) == FIRST_PLIES:
+        if len(moves) == plies:
             raise _Stop
         moves.append(move)
 
@@ -215,7 +214,7 @@ def opening(line: Mainline) -> str:
         line.replay(observe)
     except _Stop:
         pass
-    return first_moves(line.start, moves)
+    return first_moves(line.start, moves, plies)
 
 
 _CLOCK = re.compile(r"\[%clk ([0-9]+):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,2}))?\]")
@@ -349,7 +348,7 @@ def register(con: duckdb.DuckDBPyConnection, meta: archive.Meta, row: Any) -> No
         ("reaches", lambda b, f: reaches(line(b), target(f)), [blob, "VARCHAR"], pa.bool_(), "BOOLEAN"),
         ("matches_subfen", lambda b, f: matches_subfen(line(b), pattern(f)), [blob, "VARCHAR"], pa.bool_(),
          "BOOLEAN"),
-        ("first_moves", lambda b: opening(line(b)), [blob], text, "VARCHAR"),
+        ("first_moves", lambda b: opening(line(b), meta.opening_plies), [blob], text, "VARCHAR"),
         ("clocks", lambda r: clocks(notes(r)), [row], pa.list_(pa.int32()), "INTEGER[]"),
         ("evals", lambda r: evals(notes(r)), [row], texts, "VARCHAR[]"),
         ("to_pgn", lambda r: archive.record_of(r, meta), [row], text, "VARCHAR"),

@@ -1,0 +1,78 @@
+"""Fidelity ``moves`` codes its tags as ``full`` does (a record section of tags alone, container flag 0c), so a
+moves-only container is never larger than the full one of the same game; old plain-tag containers still read."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SHARED_DATA, sample, shared_data
+
+import plybits
+from plybits import container
+from plybits.errors import InvalidDataError, PlybitsError
+from plybits.registry import get_game
+
+ANNOTATED = '[Event "x"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 {a comment} e5 $1 (1... c5) 2. Nf3 1-0\n'
+
+
+def test_a_moves_container_keeps_the_tags_coded_and_reports_what_it_drops() -> None:
+    moves = plybits.encode("chess", "rank", record=ANNOTATED, fidelity="moves")
+    full = plybits.encode("chess", "rank", record=ANNOTATED)
+    box = container.unpack(moves.data, max_plies=10)
+    assert (box.tags, box.tags_only, box.record is not None) == ({}, True, True)
+    assert moves.dropped == {"comments": 1, "nags": 1, "variations": 1} and full.dropped == {}
+    decoded = plybits.decode(moves.data, format="record")
+    assert decoded.tags == plybits.decode(full.data).tags == {"Event": "x", "White": "A", "Black": "B", "Result": "1-0"}
+    assert decoded.record is not None and decoded.record.endswith("\n1. e4 e5 2. Nf3 1-0\n")
+    assert len(moves.data) < len(full.data)
+
+
+def test_a_game_without_tags_has_no_section() -> None:
+    box = container.unpack(plybits.encode("chess", "rank", moves=["e4"]).data, max_plies=10)
+    assert (box.record, box.tags_only, box.tags) == (None, False, {})
+
+
+def test_flag_08_needs_a_record_section_and_a_tags_only_section_holds_tags_alone() -> None:
+    data = bytearray(plybits.encode("chess", "0x88", moves=["e4"]).data[:-4])
+    data[5] = container.FLAG_TAGS_ONLY
+    with pytest.raises(InvalidDataError, match="0x08 without 0x04"):
+        container.unpack(bytes(data) + container.zlib.crc32(data).to_bytes(4, "big"), max_plies=10)
+    full = container.unpack(plybits.encode("chess", "0x88", record=ANNOTATED).data, max_plies=10)
+    full.tags_only = True  # a full section (comments, a NAG, a variation) passed off as a tags-only one
+    with pytest.raises(InvalidDataError, match="moves-fidelity record section holds something besides tags"):
+        plybits.decode(container.pack(full))
+    no_result = plybits.encode("chess", "0x88", record=ANNOTATED.replace("1-0\n", "*\n").replace("\n[Result", "\n[R"))
+    box = container.unpack(no_result.data, max_plies=10)
+    box.tags_only = True  # result token "*" while the tags hold no Result: not what encode writes
+    with pytest.raises(InvalidDataError, match="besides tags"):
+        plybits.decode(container.pack(box))
+
+
+FOLDERS = (".", "clocks", "chesscom", "edge")
+"""The shared chess collections' folders (``.``: the files directly in ``chess/``)."""
+
+
+def test_the_folders_cover_every_shared_chess_file() -> None:
+    folder = shared_data("chess").resolve()
+    assert set(folder.rglob("*.pgn")) == {path for name in FOLDERS for path in (folder / name).glob("*.pgn")}
+
+
+@pytest.mark.parametrize("name", FOLDERS)
+def test_moves_is_never_larger_than_full_on_the_shared_chess_files(name: str) -> None:
+    files = sorted(shared_data("chess", name).resolve().glob("*.pgn"))
+    assert files, f"no PGN file in {SHARED_DATA / 'chess' / name}"
+    compared = 0
+    for path in files:
+        records = list(get_game("chess").split_records(path.read_text(encoding="utf-8-sig", errors="replace")))
+        for index, text in enumerate(sample(records, 0.05, f"fidelity-sizes {path.name}", least=min(len(records), 12))):
+            try:
+                full = plybits.encode("chess", "rank", record=text)
+            except PlybitsError:
+                continue  # a variant or a record full fidelity refuses: nothing to compare
+            moves = plybits.encode("chess", "rank", record=text, fidelity="moves")
+            where = f"{path.name} sample {index}"
+            assert len(moves.data) <= len(full.data), f"{where}: moves {len(moves.data)} B > full {len(full.data)} B"
+            decoded = plybits.decode(moves.data)
+            assert decoded.tags == plybits.decode(full.data).tags == moves.tags, where
+            assert decoded.moves == plybits.decode(full.data).moves, where
+            compared += 1
+    assert compared >= 10
