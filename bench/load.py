@@ -561,24 +561,32 @@ def run_batch(port: int, lines: list[bytes], games: int, timeout: float, pid: in
 
 # --- the run -----------------------------------------------------------------------------------
 
+OPTIONS: list[tuple[str, type, float, float | None, str | None]] = [
+    # flag, type, default, its --quick value (None: the same), help
+    ("--phase-seconds", float, 20.0, 1.5, None),
+    ("--rounds", int, 5, 1, "turns the phases take, each phase-seconds/rounds"),
+    ("--sustain-seconds", float, 60.0, 1.0, None),
+    ("--batch-games", int, 100_000, 50, None),
+    ("--batch-timeout", float, 900.0, None, None),
+    ("--processes", int, 2, None, "client processes"),
+    ("--threads", int, 4, None, "connections per client process"),
+    ("--workers", int, 1, None,
+     "server processes of the rates, sustained and batch phases (plybits serve --workers)"),
+    ("--rank-clients", int, 48, 2, "connections of 4,000-ply rank encodes"),
+    ("--isolation-seconds", float, 60.0, 2.0, None),
+    ("--idle-clients", int, 50, 2, None),
+    ("--idle-seconds", float, 6.0, 0.5, None),
+    ("--slow-connections", int, 5000, 20, "slowloris connections"),
+    ("--probe-clients", int, 50, 4, "/healthz clients of the slowloris and jobs"),
+    ("--jobs", int, 8, 2, "dataset jobs posted at once"),
+]
+"""The run's sizes: each option's default and its value in a ``--quick`` smoke test, in one place."""
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--phase-seconds", type=float, default=20.0)
-    parser.add_argument("--rounds", type=int, default=5, help="turns the phases take, each phase-seconds/rounds")
-    parser.add_argument("--sustain-seconds", type=float, default=60.0)
-    parser.add_argument("--batch-games", type=int, default=100_000)
-    parser.add_argument("--batch-timeout", type=float, default=900.0)
-    parser.add_argument("--processes", type=int, default=2, help="client processes")
-    parser.add_argument("--threads", type=int, default=4, help="connections per client process")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="server processes of the rates, sustained and batch phases (plybits serve --workers)")
-    parser.add_argument("--rank-clients", type=int, default=48, help="connections of 4,000-ply rank encodes")
-    parser.add_argument("--isolation-seconds", type=float, default=60.0)
-    parser.add_argument("--idle-clients", type=int, default=50)
-    parser.add_argument("--idle-seconds", type=float, default=6.0)
-    parser.add_argument("--slow-connections", type=int, default=5000, help="slowloris connections")
-    parser.add_argument("--probe-clients", type=int, default=50, help="/healthz clients of the slowloris and jobs")
-    parser.add_argument("--jobs", type=int, default=8, help="dataset jobs posted at once")
+    for flag, kind, default, _, text in OPTIONS:
+        parser.add_argument(flag, type=kind, default=default, help=text)
     parser.add_argument("--only", choices=("all", "isolation", "keepalive", "slowloris", "jobs"), default="all",
                         help="run only the isolation or keep-alive phases (the others keep their figures)")
     parser.add_argument("--quick", action="store_true",
@@ -586,9 +594,9 @@ def main(argv: list[str] | None = None) -> None:
     add_write_option(parser, "service")
     args = parser.parse_args(argv)
     if args.quick:
-        args.phase_seconds, args.rounds, args.sustain_seconds, args.batch_games = 1.5, 1, 1.0, 50
-        args.rank_clients, args.isolation_seconds, args.idle_clients, args.idle_seconds = 2, 2.0, 2, 0.5
-        args.slow_connections, args.probe_clients, args.jobs = 20, 4, 2
+        for flag, kind, _, quick, _ in OPTIONS:
+            if quick is not None:
+                setattr(args, flag[2:].replace("-", "_"), kind(quick))
         args.write = False
     if args.only != "all":
         print(load_phases(args))
