@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from app.errors import PROBLEM_BASE, internal_problem, problem_body, validation_problem
+from app.errors import PROBLEM_BASE, internal_problem, problem_body, problem_of
 from app.models import DecodeRequest, EncodeRequest, ValidateRequest
 from app.service import decode_body, encode_body, validate_body
 from app.settings import Settings
@@ -92,12 +92,8 @@ def answer(op: str, request: Any, settings: Settings) -> tuple[str, dict[str, An
         body = model.model_validate(request)
         result = handler(body, settings)
         return "result", result.model_dump(mode="json", exclude_none=drop_none, exclude_unset=not drop_none)
-    except PlybitsError as err:
-        return "error", problem_body(err)
-    except ValidationError as err:
-        return "error", validation_problem(err.errors())
     except Exception as err:  # a bug in a codec must cost one line, not the batch
-        return "error", internal_problem(err)
+        return "error", problem_of(err)
 
 
 def with_defaults(op: str, request: Any, defaults: dict[str, str]) -> Any:

@@ -31,11 +31,10 @@ import fsspec
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
-from pydantic import ValidationError
 
 from app import query
 from app.batchcore import Refused, line_request
-from app.errors import internal_problem, problem_body, validation_problem
+from app.errors import problem_of
 from app.models import EncodeRequest
 from app.partitions import (BACK_BYTES, MAX_GAME_BYTES, Partition, Piece, byte_ranges, line_pieces, lines_of, merge,
                             partition_lines, piece_records, pieces, plan, seam_ok)
@@ -84,12 +83,8 @@ def _row(source: str, number: int, offset: int, meta: archive.Meta, record: str 
             raise record
         else:
             row.update(archive.row_of(meta, record=record, max_plies=max_plies))
-    except PlybitsError as err:
-        row["error"] = json.dumps(problem_body(err), sort_keys=True)
-    except ValidationError as err:
-        row["error"] = json.dumps(validation_problem(err.errors()), sort_keys=True)
     except Exception as err:  # a bug in a codec costs its game, never the partition
-        row["error"] = json.dumps(internal_problem(err), sort_keys=True)
+        row["error"] = json.dumps(problem_of(err), sort_keys=True)
     if row.get("error") is not None and request is None and isinstance(record, str):
         try:  # a failed game keeps the typed tags it has, when its record reads at all
             row.update(archive.tag_columns(meta.game, registry.get_game(meta.game).parse_record(record).tags)[0])

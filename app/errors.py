@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -138,6 +139,16 @@ def internal_problem(exc: BaseException) -> dict[str, Any]:
     log.error("unhandled error", exc_info=exc)
     return {"type": PROBLEM_BASE + "internal", "title": "Internal error", "status": 500,
             "detail": f"internal error ({type(exc).__name__})"}
+
+
+def problem_of(exc: BaseException) -> dict[str, Any]:
+    """The problem document of whatever answering one request (a batch line, a dataset row) raised: a library
+    error's own, a request that does not fit its model 422, anything else a logged 500."""
+    if isinstance(exc, PlybitsError):
+        return problem_body(exc)
+    if isinstance(exc, ValidationError):
+        return validation_problem(exc.errors())
+    return internal_problem(exc)
 
 
 async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
