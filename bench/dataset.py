@@ -51,7 +51,7 @@ def build_input(directory: Path, games: int) -> tuple[Path, Path, int]:
     return plain, packed, count
 
 
-def run_dataset(packed: Path, out: Path, workers: int, partition_bytes: int) -> dict[str, Any]:
+def run_dataset(packed: Path, out: Path, workers: int, partition_bytes: int, scheme: str) -> dict[str, Any]:
     from dask.distributed import Client, LocalCluster
 
     from app import dataset
@@ -61,7 +61,7 @@ def run_dataset(packed: Path, out: Path, workers: int, partition_bytes: int) -> 
             Client(cluster) as client:
         cpu_before = client.run(_cpu_seconds)
         began, client_began = time.monotonic(), _cpu_seconds()
-        dataset.encode_dataset(dataset.Options([str(packed)], str(out), "chess", "0x88", partition_bytes),
+        dataset.encode_dataset(dataset.Options([str(packed)], str(out), "chess", scheme, partition_bytes),
                                client=client)
         seconds, client_cpu = time.monotonic() - began, _cpu_seconds() - client_began
         cpu = client.run(_cpu_seconds)
@@ -78,13 +78,13 @@ def _cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_single(packed: Path) -> float:
+def run_single(packed: Path, scheme: str) -> float:
     """Seconds of the command ``plybits encode games.pgn.zst -o /dev/null`` in this process (the dataset's input,
     output discarded; exit status 0: every game encoded)."""
     from app.cli import main as plybits
 
     began = time.monotonic()
-    status = plybits(["encode", str(packed), "-o", os.devnull, "--game", "chess", "--scheme", "0x88", "-q"])
+    status = plybits(["encode", str(packed), "-o", os.devnull, "--game", "chess", "--scheme", scheme, "-q"])
     if status != 0:
         raise RuntimeError(f"plybits encode exited with {status}")
     return time.monotonic() - began
@@ -105,6 +105,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--partition-bytes", type=int, default=2 << 20)
+    parser.add_argument("--scheme", default="rank", help="the scheme (the dataset's default: rank)")
     parser.add_argument("--write", action="store_true", help="put the results in BENCHMARKS.md")
     args = parser.parse_args()
     began = time.monotonic()
@@ -112,9 +113,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         plain, packed, games = build_input(directory, args.games)
-        one = run_dataset(packed, directory / "out1", 1, args.partition_bytes)
-        two = run_dataset(packed, directory / "out2", 2, args.partition_bytes)
-        single_s, single_n = run_single(packed), games
+        one = run_dataset(packed, directory / "out1", 1, args.partition_bytes, args.scheme)
+        two = run_dataset(packed, directory / "out2", 2, args.partition_bytes, args.scheme)
+        single_s, single_n = run_single(packed, args.scheme), games
         peer_s, peer_n = run_python_chess(plain)
         sizes = (plain.stat().st_size, packed.stat().st_size)
         if one["games"] != games or two["games"] != games:
@@ -129,7 +130,8 @@ def main() -> None:
     lines = [
         "## Whole archives on Dask (`plybits dataset encode`)",
         "",
-        f"Command: `.venv/bin/python -m bench.dataset --games {args.games} --partition-bytes {args.partition_bytes}` — {games:,} chess games (the shared "
+        f"Command: `.venv/bin/python -m bench.dataset --games {args.games} --partition-bytes {args.partition_bytes} "
+        f"--scheme {args.scheme}` — {games:,} chess games (the shared "
         f"chess files repeated with varied Event/Round tags), {sizes[0]:,} bytes of PGN, {sizes[1]:,} bytes as "
         "`.pgn.zst` (the input of the dataset and of `plybits encode`; python-chess reads the plain PGN). "
         "LocalCluster on this 2-core machine.",
