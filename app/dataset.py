@@ -23,6 +23,7 @@ import os
 import sys
 import time
 import uuid
+from contextlib import nullcontext
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import IO, Any
@@ -33,6 +34,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from app import query
+from app.cluster import cluster
 from app.batchcore import Refused, line_request
 from app.errors import problem_of
 from app.models import EncodeRequest
@@ -279,21 +281,6 @@ def _write_manifest(out: str, manifest: dict[str, Any]) -> None:
     os.replace(temp, _manifest_path(out))
 
 
-def _client(opts: Options) -> tuple[Any, Any]:
-    """``(client, cluster)``: a client of ``opts.scheduler`` (cluster ``None``), else of a new local cluster of
-    ``opts.workers`` processes (default one a core), one thread each, that die with this process (:mod:`app.orphans`:
-    dask's own watch needs the interpreter, which a worker busy in a long call may not give up)."""
-    from dask.distributed import Client, LocalCluster
-
-    if opts.scheduler:
-        return Client(opts.scheduler), None
-    cluster = LocalCluster(n_workers=opts.workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=None, preload=["app.orphans"],
-                           scheduler_kwargs={"dashboard_address": ":0"})
-    # no dashboard; the scheduler's HTTP endpoints on a free port (its default, 8787, warns when another has it)
-    return Client(cluster), cluster
-
-
 def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lambda _: None, *,
                    client: Any = None) -> dict[str, Any]:
     """Encode every game of ``opts.inputs`` into the dataset ``opts.out``; returns the manifest.
@@ -336,12 +323,7 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
     _write_manifest(opts.out, manifest)
     tally = {"rows": 0, "errors": 0, "done": 0, "skipped": len(manifest["partitions"]), "submitted": 0,
              "read": 0, "started": time.monotonic()}
-    own = client is None
-    cluster = None
-    if own:
-        client, cluster = _client(opts)
     last = [0.0]
-
     every = float(os.environ.get("PLYBITS_PROGRESS_SECONDS", "2"))
 
     def games_read(event: tuple[float, dict[str, int]]) -> None:  # workers' progress, as games are read
@@ -350,19 +332,16 @@ def encode_dataset(opts: Options, report: Callable[[dict[str, Any]], None] = lam
             last[0] = time.monotonic()
             report(tally)
 
-    client.subscribe_topic(PROGRESS_TOPIC, games_read)
-    try:
-        run = _Run(client, opts, manifest, tally, report)
-        for source_index, url in enumerate(opts.inputs):
-            run.source(url, plan(url, source_index, opts.game, opts.scheme, opts.partition_bytes,
-                                 max_plies=opts.max_plies, fidelity=opts.fidelity))
-        run.drain(0)
-    finally:
-        client.unsubscribe_topic(PROGRESS_TOPIC)
-        if own:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+    with nullcontext(client) if client is not None else cluster(opts.workers, opts.scheduler) as running:
+        running.subscribe_topic(PROGRESS_TOPIC, games_read)
+        try:
+            run = _Run(running, opts, manifest, tally, report)
+            for source_index, url in enumerate(opts.inputs):
+                run.source(url, plan(url, source_index, opts.game, opts.scheme, opts.partition_bytes,
+                                     max_plies=opts.max_plies, fidelity=opts.fidelity))
+            run.drain(0)
+        finally:
+            running.unsubscribe_topic(PROGRESS_TOPIC)
     for name in sorted(manifest["partitions"]):  # the whole set appears at once (a run of renames)
         path = os.path.join(staging, name + ".parquet")
         if os.path.exists(path):

@@ -20,13 +20,13 @@ import tempfile
 import threading
 from collections import deque
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import IO, Any
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from app.cluster import cluster
 from plybits import archive
 from plybits import sql as plysql
 from plybits.errors import PlybitsError
@@ -37,21 +37,6 @@ FORMATS = ("csv", "json", "parquet")
 """Output formats: CSV with a header, JSON one object a line, Parquet."""
 IN_FLIGHT = 2
 """Part files queued a worker (bounded memory on the client: results arrive in order)."""
-
-
-@contextmanager
-def cluster(workers: int | None, scheduler: str | None) -> Iterator[Any]:
-    """A Dask client of ``scheduler``, else of a local cluster of ``workers`` processes of one thread."""
-    from dask.distributed import Client, LocalCluster
-
-    if scheduler:
-        with Client(scheduler) as client:
-            yield client
-        return
-    with LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                      dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}) as local, \
-            Client(local) as client:
-        yield client
 
 
 _CONNECTIONS: dict[tuple[archive.Meta, int], duckdb.DuckDBPyConnection] = {}

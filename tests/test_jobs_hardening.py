@@ -221,9 +221,10 @@ def test_kill_9_of_the_service_leaves_no_worker_job_or_tracker_running(tmp_path:
 
 BUSY_CLIENT = """
 import re, sys, time
-from app import dataset
+from app.cluster import cluster
 
-client, cluster = dataset._client(dataset.Options([], "unused", "chess", "0x88", workers=1))
+local = cluster(1, None)  # kept: the client lives while its context does
+client = local.__enter__()
 # A call that holds the interpreter lock for ages (catastrophic backtracking), as a long compiled loop may.
 busy = client.submit(re.match, r"(a+)+$", "a" * 64 + "b", pure=False)
 time.sleep(1.5)
