@@ -259,7 +259,7 @@ def row_of(meta: Meta, *, record: str | None = None, moves: Sequence[str] | None
     flags = (FLAG_START if replay.start is not None else 0) | (FLAG_NOTES if full else 0)
     body = bytearray()
     if replay.start is not None:
-        body += _string(replay.start)
+        body += container._write_string(replay.start, "start position")
     if full or rest:
         flags |= FLAG_SECTION
         section = write_section(scheme, replay.start_position, replay.moves, notes, rest, final=replay.final,
@@ -269,11 +269,6 @@ def row_of(meta: Meta, *, record: str | None = None, moves: Sequence[str] | None
     opening = first_moves(replay.start_position, replay.moves, meta.opening_plies)  # plybits.sql's opening filter
     return {**values, "first_moves": opening,
             "tag_order": json.dumps(list(all_tags), ensure_ascii=False), "body": bytes(head + body + payload)}
-
-
-def _string(text: str) -> bytes:
-    raw = text.encode("utf-8")
-    return container.write_uvarint(len(raw)) + raw
 
 
 @dataclass
