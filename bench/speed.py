@@ -1,16 +1,19 @@
-"""This tree's public verbs, compiled and pure Python, against an earlier revision's pure-Python build.
+"""This tree's public verbs, compiled and pure Python, against an earlier revision's pure-Python build (and, with
+``--base-compiled``, its compiled build).
 
-Run (after ``make compile``): ``.venv/bin/python -m bench.speed --base REV [--games N] [--rounds R] [--write]``;
-prints a markdown section (``--write`` also puts it into BENCHMARKS.md between the speed markers).
+Run (after ``make compile``): ``.venv/bin/python -m bench.speed --base REV [--base-compiled] [--games N] [--rounds R]
+[--write]``; prints a markdown section (``--write`` also puts it into BENCHMARKS.md between the speed markers).
 
 Three sides, each a fresh interpreter on the very same inputs (made once, by this tree, from real games): this
 tree with its mypyc extension modules, this tree with ``PLYBITS_PURE=1``, and REV (checked out into a temporary
-git worktree, never compiled). Each times the public calls ``plybits.decode(data, notation=...)`` of the
+git worktree, pure Python). ``--base-compiled`` adds a fourth: REV with its own mypyc extension modules, built once
+in that worktree as ``make compile`` builds them (a few minutes of both cores), so that a row gives this tree
+compiled against REV compiled. Each times the public calls ``plybits.decode(data, notation=...)`` of the
 containers and ``plybits.encode(game, scheme, record=...)`` of the records they came from (moves and tags only,
 as REV wrote them), with bench.timing's ``repeat`` (the collector on, ``gc.collect()`` before each pass, results
 dropped; the median of three passes). The sides take turns as bench.timing's ``turns``, ``--rounds`` rounds, and
-every figure is the median (min-max) of the rounds. Before anything is reported, the three sides' decoded moves
-must be equal, and so must every container they encode, byte for byte.
+every figure is the median (min-max) of the rounds. Before anything is reported, the sides' decoded moves must be
+equal, and so must every container they encode, byte for byte.
 
 The command-line rows run ``python -m plybits encode`` / ``decode`` of ``--cli-games`` chess games as one file
 (``rank``, each record whole: the command's default fidelity), on each side of this tree, the whole process timed
@@ -53,6 +56,8 @@ CASES = {
     "abalone/abapro": ("abalone", "abalone/migs-2016-2017.train.apgn", "abapro", None, 4),
 }
 SIDES = ("compiled", "pure", "base")
+BASE_COMPILED = "base compiled"
+"""The fourth side of ``--base-compiled``: REV with its own extension modules."""
 
 WORKER = r"""
 import base64, inspect, json, sys
@@ -117,9 +122,36 @@ def run_worker(pythonpath: str, payload: str, env: dict[str, str], code: str = W
 
 def side_setting(side: str, base: Path) -> tuple[str, dict[str, str]]:
     """The ``PYTHONPATH`` and environment of a side (this tree's bench package is always importable)."""
-    if side == "base":
-        return f"{base / 'codecs'}{os.pathsep}{ROOT}", {"PLYBITS_PURE": "1"}
+    if side in ("base", BASE_COMPILED):
+        return f"{base / 'codecs'}{os.pathsep}{ROOT}", {"PLYBITS_PURE": "1" if side == "base" else "0"}
     return f"{ROOT / 'codecs'}{os.pathsep}{ROOT}", {"PLYBITS_PURE": "1" if side == "pure" else "0"}
+
+
+def compile_base(base: Path) -> None:
+    """Build REV's mypyc extension modules in place in its worktree ``base``, as its ``make compile`` does (with this
+    interpreter, whose mypy ``make compile`` installed).
+
+    :raises SystemExit: if REV has no compiled build or this interpreter has no mypy.
+    """
+    if not (base / "codecs" / "plybits" / "compiled.py").exists():
+        raise SystemExit("--base-compiled: the base revision predates the compiled build (no plybits/compiled.py)")
+    try:
+        import mypyc  # noqa: F401  (only that it is there)
+    except ImportError:
+        raise SystemExit("--base-compiled needs mypy in this venv: run `make compile` first") from None
+    print(f"bench.speed: compiling the base revision's extension modules in {base} (a few minutes)", file=sys.stderr)
+    done = subprocess.run([sys.executable, "setup.py", "--quiet", "build_ext", "--inplace", "--parallel", "2",
+                           "--build-lib", "build/mypyc/lib", "--build-temp", "build/mypyc/temp"],
+                          env={**os.environ, "PLYBITS_COMPILE": "1"}, cwd=base, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"--base-compiled: compiling the base revision failed:\n{done.stderr[-2000:]}")
+    for extension in (base / "codecs").rglob("*.so"):  # newer than every .py: not taken for stale
+        extension.touch()
+
+
+def loaded_as_expected(side: str, compiled: list[str]) -> bool:
+    """Whether a side's worker loaded compiled modules exactly when the side is a compiled one."""
+    return (side in ("compiled", BASE_COMPILED)) == bool(compiled)
 
 
 def children_cpu_seconds() -> float:
@@ -210,6 +242,8 @@ def spread(values: list[float]) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, help="the earlier revision (a git commit-ish)")
+    parser.add_argument("--base-compiled", action="store_true",
+                        help="also time the base revision compiled (its extension modules built once, as `make compile`)")
     parser.add_argument("--games", type=int, default=100, help="games of each collection for rank (4x for seed schemes)")
     parser.add_argument("--cli-games", type=int, default=1000, help="chess games of the command-line rows (enough that the start-up, about 0.7 s, is under half of a compiled run)")
     parser.add_argument("--rounds", type=int, default=5, help="alternations of the sides")
@@ -225,9 +259,10 @@ def main(argv: list[str] | None = None) -> None:
     payload = json.dumps({name: {"game": CASES[name][0], "scheme": CASES[name][2], "notation": CASES[name][3],
                                  "records": records, "blobs": [base64.b64encode(b).decode() for b in blobs]}
                           for name, (records, blobs) in inputs.items()})
+    sides = [*SIDES, BASE_COMPILED] if args.base_compiled else list(SIDES)
     load_start = load_average()
     seconds: dict[str, dict[str, dict[str, list[float]]]] = {
-        name: {verb: {side: [] for side in SIDES} for verb in ("decode", "encode")} for name in CASES}
+        name: {verb: {side: [] for side in sides} for verb in ("decode", "encode")} for name in CASES}
     cli_records = first_records("chess", CASES["chess/rank"][1], "rank", args.cli_games)[0]
     cli: dict[str, dict[str, list[float]]] = {verb: {side: [] for side in SIDES[:2]}
                                               for verb in ("encode", "decode", "encode0", "decode0")}
@@ -248,15 +283,17 @@ def main(argv: list[str] | None = None) -> None:
         empty.write_text("", encoding="utf-8")
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
         try:
+            if args.base_compiled:
+                compile_base(base)
             server = start_server(port)  # this tree's server, as it runs (compiled)
             batch_round(port, server.pid, cli_records)  # warm: the worker processes start
             subprocess.run([sys.executable, "-m", "plybits", "encode", str(pgn), "--scheme", "rank", "-o", str(ranked),
                             "-q"],
                            env={**os.environ, "PYTHONPATH": str(ROOT / "codecs")}, cwd=ROOT, check=True)
-            for side in turns(list(SIDES), args.rounds):
+            for side in turns(sides, args.rounds):
                 pythonpath, env = side_setting(side, base)
                 answer = run_worker(pythonpath, payload, env)
-                if (side == "compiled") != bool(answer["compiled"]):
+                if not loaded_as_expected(side, answer["compiled"]):
                     raise SystemExit(f"the {side} side loaded compiled modules {answer['compiled']}: "
                                      "run `make compile` first")
                 result = answer["out"]
@@ -269,7 +306,7 @@ def main(argv: list[str] | None = None) -> None:
                     for what in ("moves", "encoded"):
                         if result[name][what] != kept[what]:
                             raise SystemExit(f"{name}: the {side} side's {what} differ from another side's")
-                if side != "base":
+                if side in SIDES[:2]:
                     for verb, path in (("encode", pgn), ("decode", ranked)):
                         for what, run in ((verb, path), (verb + "0", empty)):
                             wall, cpu = cli_seconds(side, base, verb, run, "rank")
@@ -291,9 +328,15 @@ def main(argv: list[str] | None = None) -> None:
         for verb in ("decode", "encode"):
             rate = {side: [plies / t for t in ts] for side, ts in seconds[name][verb].items()}
             med = {side: statistics.median(r) for side, r in rate.items()}
-            rows.append(f"| {name} | `plybits.{verb}` | {games:,} | {plies:,} | {spread(rate['compiled'])} | "
-                        f"{spread(rate['pure'])} | {spread(rate['base'])} | {med['compiled'] / med['base']:.2f}x | "
-                        f"{med['pure'] / med['base']:.2f}x |")
+            row = (f"| {name} | `plybits.{verb}` | {games:,} | {plies:,} | {spread(rate['compiled'])} | "
+                   f"{spread(rate['pure'])} | {spread(rate['base'])} | {med['compiled'] / med['base']:.2f}x | "
+                   f"{med['pure'] / med['base']:.2f}x |")
+            if args.base_compiled:
+                # a ratio within each round: both compiled sides timed seconds apart, under the same load
+                ratios = [b / c for c, b in zip(seconds[name][verb]["compiled"], seconds[name][verb][BASE_COMPILED])]
+                row += (f" {spread(rate[BASE_COMPILED])} | "
+                        f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) |")
+            rows.append(row)
     peer_rows = []
     for name, peer_seconds in peer.items():
         plies = sum(len(m) for m in first[name]["moves"])
@@ -319,18 +362,24 @@ def main(argv: list[str] | None = None) -> None:
                         f"{spread(start['pure'])} |")
     batch_rows = [f"| `POST /v1/batch/{op}` of {games} chess games (`rank`) | {spread([c for c, _ in batch[op]])} | "
                   f"{spread([w for _, w in batch[op]])} |" for op in ("encode", "decode")]
+    both = " and compiled" if args.base_compiled else ""
     section = "\n".join([
-        "## Speed: this tree against the pure-Python build of an earlier revision",
+        f"## Speed: this tree against the pure-Python{both} build of an earlier revision",
         "",
-        f"Command: `.venv/bin/python -m bench.speed --base {args.base} --games {args.games} --cli-games "
-        f"{args.cli_games} --rounds {args.rounds} --write` (this tree at {head}, compiled and pure Python, against {args.base}; load average "
+        f"Command: `.venv/bin/python -m bench.speed --base {args.base}{' --base-compiled' if args.base_compiled else ''} "
+        f"--games {args.games} --cli-games "
+        f"{args.cli_games} --rounds {args.rounds} --write` (this tree at {head}, compiled and pure Python, against {args.base}"
+        f"{' pure Python and compiled' if args.base_compiled else ''}; load average "
         f"{load_start:.1f} at the start and {load_average():.1f} at the end, 2 cores). Each side is a fresh process "
         "on the same inputs, the sides alternated; each figure is the median (min-max) over the rounds of a side's "
-        "median of 3 passes. All three sides decode the same moves and encode the same container bytes (checked).",
+        f"median of 3 passes. All {len(sides)} sides decode the same moves and encode the same container bytes (checked)."
+        + (f" `{args.base}` compiled: its own extension modules, built as its `make compile` builds them; "
+           f"compiled / {args.base} compiled is taken within each round, median (min-max)." if args.base_compiled else ""),
         "",
         "| case | verb | games | plies | plies/s, compiled | plies/s, pure Python | plies/s, "
-        f"{args.base} | compiled / {args.base} | pure / {args.base} |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        f"{args.base} | compiled / {args.base} | pure / {args.base} |"
+        + (f" plies/s, {args.base} compiled | compiled / {args.base} compiled |" if args.base_compiled else ""),
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if args.base_compiled else ""),
         *rows,
         "",
         "Against python-chess (issue 25's yardstick): in each round's compiled process, right after the verbs, "

@@ -70,6 +70,21 @@ def test_speed_quick_mode() -> None:
     assert "| `plybits encode` of 8 chess games (`rank`) |" in out, out
 
 
+def test_speed_base_compiled_side_runs_the_base_tree_with_its_extensions(tmp_path) -> None:
+    # --base-compiled's fourth side imports the base worktree's codecs with the pure switch off, and counts only
+    # when its worker loaded compiled modules (the pure base side only when it loaded none)
+    from bench import speed
+
+    path, env = speed.side_setting(speed.BASE_COMPILED, tmp_path)
+    assert path.split(os.pathsep)[0] == str(tmp_path / "codecs") and env == {"PLYBITS_PURE": "0"}
+    assert speed.side_setting("base", tmp_path) == (path, {"PLYBITS_PURE": "1"})
+    assert speed.loaded_as_expected(speed.BASE_COMPILED, ["plybits.rank"])
+    assert not speed.loaded_as_expected(speed.BASE_COMPILED, [])
+    assert speed.loaded_as_expected("base", []) and not speed.loaded_as_expected("base", ["plybits.rank"])
+    with pytest.raises(SystemExit, match="predates the compiled build"):
+        speed.compile_base(tmp_path)
+
+
 @pytest.mark.slow
 def test_inline_quick_mode() -> None:
     out = run_bench("inline", "--quick")
