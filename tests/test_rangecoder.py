@@ -226,3 +226,58 @@ def test_coder_state_stays_in_32_bits():
         cum = rng.randrange(total)
         enc.encode(cum, rng.randrange(1, total - cum + 1), total)
         assert 0 <= enc.low <= MASK and (1 << 24) <= enc.range <= MASK
+
+
+def _finish_outcomes(data: bytes, n: int, freqs: list[int]) -> tuple[str, str]:
+    """How :meth:`RangeDecoder.finish` ends on ``data`` after ``n`` symbols, and how the byte-for-byte check it
+    replaced ends (the encoder replayed on the decoded symbols, its bytes compared with the data): each ``"ok"`` or
+    the error's message; ``("loop", message)`` when decoding the symbols already fails."""
+    cum = [0, *accumulate(freqs)]
+    total = cum[-1]
+    dec = RangeDecoder(data)
+    mirror = RangeEncoder()
+    try:
+        for _ in range(n):
+            s = bisect_right(cum, dec.decode_target(total)) - 1
+            dec.consume(cum[s], freqs[s])
+            mirror.encode(cum[s], freqs[s], total)
+    except InvalidDataError as err:
+        return "loop", str(err)
+    try:
+        dec.finish()
+        ours = "ok"
+    except InvalidDataError as err:
+        ours = str(err)
+    expected = mirror.finish()
+    if expected == data:
+        replayed = "ok"
+    elif len(data) > len(expected) and data.startswith(expected):
+        replayed = f"{len(data) - len(expected)} bytes of trailing data after the last ply"
+    else:
+        replayed = "coded moves are not in canonical form (corrupted or trailing data)"
+    return ours, replayed
+
+
+def test_finish_refuses_exactly_what_the_replayed_encoder_would():
+    # the decoder's finish reads the encoder's final state from its own (no encoder replayed a symbol): it must
+    # accept and refuse exactly the streams that a byte comparison with the replayed encoder's output does
+    rng = random.Random(2025)
+    checked = 0
+    for trial in range(1500):
+        freqs = [rng.choice((1, 2, 3, 255, 4000, 65000 // 8)) for _ in range(rng.randrange(1, 9))]
+        while sum(freqs) > MAX_TOTAL:
+            freqs.pop()
+        n = rng.randrange(0, 25)
+        data = encode([rng.randrange(len(freqs)) for _ in range(n)], freqs)
+        variants = [data, data + b"\x00", data + bytes([rng.randrange(256)]) * rng.randrange(1, 4), data[:-1],
+                    data + b"\x00\x00\x00\x00\x00"]
+        if data:
+            at = rng.randrange(len(data))
+            variants += [data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1:],
+                         data[:-1] + bytes([(data[-1] + 1) % 256]), data[:-1] + bytes([(data[-1] - 1) % 256])]
+        for variant in variants:
+            ours, replayed = _finish_outcomes(variant, n, freqs)
+            if ours != "loop":
+                assert ours == replayed, (trial, freqs, n, data.hex(), variant.hex())
+                checked += 1
+    assert checked > 5000

@@ -90,12 +90,7 @@ class RangeEncoder:
 
     def finish(self) -> bytes:
         """The coded bytes: those shifted out, then the fewest bytes (0 to 4) naming a value in the final interval."""
-        low, end = self.low, self.low + self.range
-        for nbytes in range(5):
-            unit = 1 << (RANGE_BITS - 8 * nbytes)
-            value = -(-low // unit) * unit
-            if value < end:
-                break
+        nbytes, value = final_value(self.low, self.range)
         if value > MASK:
             self._carry()
             value &= MASK
@@ -104,10 +99,30 @@ class RangeEncoder:
         return bytes(self.out)
 
 
-class RangeDecoder:
-    """Decode what :class:`RangeEncoder` wrote, checking the data is exactly what it would write."""
+def final_value(low: int, rng: int) -> tuple[int, int]:
+    """(``k``, ``v``) of the finish: ``v`` is ``low`` rounded up to a multiple of ``2^(32 - 8k)``, for the fewest
+    ``k`` (0 to 4) with ``v < low + rng``; the encoder writes the top ``k`` bytes of ``v`` (a ``v`` past 32 bits
+    carries first)."""
+    end = low + rng
+    for nbytes in range(4):
+        unit = 1 << (RANGE_BITS - 8 * nbytes)
+        value = -(-low // unit) * unit
+        if value < end:
+            return nbytes, value
+    return 4, low  # a unit of 1: low itself, always inside a non-empty interval
 
-    __slots__ = ("data", "pos", "code", "range", "r", "target", "total", "mirror")
+
+class RangeDecoder:
+    """Decode what :class:`RangeEncoder` wrote, checking the data is exactly what it would write.
+
+    Besides ``code`` (the data's window minus the encoder's ``low``) it keeps the encoder's ``low`` itself, so that
+    :meth:`finish` knows the one finish the encoder writes without replaying the encoder: ``code`` is exact
+    (``0 <= code < range`` after every symbol), so the data's value is the encoder's ``low`` plus ``code``
+    (carries included), and the data is canonical exactly when ``low + code`` is the finish's value and the data
+    ends with its last byte.
+    """
+
+    __slots__ = ("data", "pos", "code", "low", "range", "r", "target", "total")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
@@ -115,14 +130,14 @@ class RangeDecoder:
         self.code: i64 = 0
         for _ in range(4):
             self.code = (self.code << 8) | self._next_byte()
+        self.low: i64 = 0
+        """The encoder's ``low`` (its carries dropped: they only change bytes already read)."""
         self.range: i64 = MASK
         self.r: i64 = 0
         self.target: i64 = -1
         self.total: i64 = 0
-        self.mirror = RangeEncoder()
-        """The encoder replayed on the decoded symbols, so that :meth:`finish` can demand identical bytes."""
 
-    def _next_byte(self) -> int:
+    def _next_byte(self) -> i64:
         pos = self.pos
         self.pos = pos + 1
         if pos < len(self.data):
@@ -139,6 +154,15 @@ class RangeDecoder:
         """
         if not 0 < total <= MAX_TOTAL:
             raise ValueError(f"total frequency {total!r} is outside 1..{MAX_TOTAL}")
+        return self._target(total)
+
+    # _target and _consume are decode_target and consume for compiled callers whose totals and symbols are right by
+    # construction (rank's softmax): their arguments stay machine integers, and nothing is checked twice
+    def _target(self, total: i64) -> i64:
+        """:meth:`decode_target` of a ``total`` in ``1..MAX_TOTAL``.
+
+        :raises InvalidDataError: if the data points outside ``total`` (corruption).
+        """
         r: i64 = self.range // total
         target: i64 = self.code // r
         if target >= total:
@@ -155,15 +179,21 @@ class RangeDecoder:
         """
         if not cum_low <= self.target < cum_low + freq or cum_low + freq > self.total:
             raise ValueError(f"symbol [{cum_low!r}, {cum_low + freq!r}) does not hold target {self.target!r}")
-        self.mirror._encode(cum_low, freq, self.total)
+        self._consume(cum_low, freq)
+
+    def _consume(self, cum_low: i64, freq: i64) -> None:
+        """:meth:`consume` of the symbol that holds the last target (unchecked)."""
         self.target = -1
         r: i64 = self.r
         code: i64 = self.code - r * cum_low
+        low: i64 = (self.low + r * cum_low) & MASK
         rng: i64 = r * freq
         while rng < TOP:
             code = ((code << 8) | self._next_byte()) & MASK
+            low = (low << 8) & MASK
             rng <<= 8
         self.code = code
+        self.low = low
         self.range = rng
 
     def finish(self) -> None:
@@ -171,8 +201,13 @@ class RangeDecoder:
 
         :raises InvalidDataError: on trailing or non-canonical bytes.
         """
-        expected = self.mirror.finish()
-        if expected != self.data:
-            if len(self.data) > len(expected) and self.data.startswith(expected):
-                raise InvalidDataError(f"{len(self.data) - len(expected)} bytes of trailing data after the last ply")
-            raise InvalidDataError("coded moves are not in canonical form (corrupted or trailing data)")
+        nbytes, value = final_value(self.low, self.range)
+        size = self.pos - 4 + nbytes  # the bytes shifted out (one a byte read past the first 4), then the finish's
+        # the data's value minus the finish's, in units of the window's last byte: zero in a canonical stream; below
+        # the finish's unit when the data starts with the encoder's bytes and goes on
+        excess = self.low + self.code - value
+        if excess == 0 and len(self.data) == size:
+            return
+        if len(self.data) > size and 0 <= excess < 1 << (RANGE_BITS - 8 * nbytes):
+            raise InvalidDataError(f"{len(self.data) - size} bytes of trailing data after the last ply")
+        raise InvalidDataError("coded moves are not in canonical form (corrupted or trailing data)")

@@ -146,7 +146,9 @@ def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: i
         elif i == index:
             freq = f
         sum_freqs += f
-    encoder.encode(low, freq, sum_freqs)
+    if freq == 0 or sum_freqs > MAX_TOTAL:  # no symbol ``index``, or a budget past the coder's: refused by encode
+        encoder.encode(low, freq, sum_freqs)
+    encoder._encode(low, freq, sum_freqs)
 
 
 def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOTAL) -> int:
@@ -165,12 +167,14 @@ def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOT
             f += weight * spare // total
         freqs[i] = f
         sum_freqs += f
-    target: i64 = decoder.decode_target(sum_freqs)
+    if sum_freqs > MAX_TOTAL:  # a budget past the coder's: refused by decode_target
+        decoder.decode_target(sum_freqs)
+    target: i64 = decoder._target(sum_freqs)
     low: i64 = 0
     for i in range(n):  # stops before the end: target < sum_freqs
         f = freqs[i]
         if low + f > target:
-            decoder.consume(low, f)
+            decoder._consume(low, f)  # the symbol holding the target, by construction
             return i
         low += f
     raise AssertionError("decode_target returned a target beyond its total")
