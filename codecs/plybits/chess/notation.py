@@ -30,8 +30,10 @@ from plybits.chess.squares import (
     PROMOTION_OF_LETTER,
     RANK_OF,
     ROOK,
+    SIZE,
     SLIDER_STEPS,
     SQUARE_OF_NAME,
+    SQUARES,
     E,
     Move,
     N,
@@ -50,6 +52,23 @@ QUEENSIDE = frozenset(("O-O-O", "0-0-0"))
 PIECE_LETTERS = " PNBRQK"
 _KIND_OF_LETTER: Final[dict[str, int]] = {"N": 2, "B": 3, "R": 4, "Q": 5, "K": 6}
 _FILE_INDEX: Final[dict[str, int]] = {letter: index for index, letter in enumerate("abcdefgh")}
+
+
+def _texts(prefix: list[str], infix: str) -> list[str]:
+    """``prefix[i] + infix + NAMES[t]`` at ``i * SIZE + t``, for every ``i`` and square ``t`` (else empty)."""
+    out = [""] * (len(prefix) * SIZE)
+    for i in range(len(prefix)):
+        for t in SQUARES:
+            out[i * SIZE + t] = prefix[i] + infix + NAMES[t]
+    return out
+
+
+# SAN's commonest words written once, not joined a move (joining strings costs more than a compiled move's rest):
+# a piece's move and capture by kind and target, a pawn's capture by origin file and target
+_PIECE_TO: Final = _texts(list(PIECE_LETTERS), "")
+_PIECE_TAKES: Final = _texts(list(PIECE_LETTERS), "x")
+_PAWN_TAKES: Final = _texts(list("abcdefgh"), "x")
+_PROMOTION_SUFFIX: Final = ["=" + PROMOTION_LETTERS[p].upper() if p in PROMOTION_LETTERS else "" for p in range(8)]
 
 # What a SAN token says, before any position is looked at, packed in one int (:func:`_san_syntax`): the piece
 # letter's kind (0: none), the origin file and rank given (each + 1, 0: not given), the promotion kind asked
@@ -308,28 +327,29 @@ def san(board: Board, m: Move) -> str:
     f, t, promotion = m
     if not f:
         return "--"
-    b = board.cells
+    b: vec[i64] = board.cells
     p = b[f]
     kind = p & 7
     if kind == KING and b[t] == (p & BLACK) | ROOK:
         text = "O-O" if t > f else "O-O-O"
     elif kind == PAWN:
-        text = NAMES[f][0] + "x" + NAMES[t] if FILE_OF[f] != FILE_OF[t] else NAMES[t]
+        text = _PAWN_TAKES[FILE_OF[f] * SIZE + t] if FILE_OF[f] != FILE_OF[t] else NAMES[t]
         if promotion:
-            text += "=" + PROMOTION_LETTERS[promotion].upper()
+            text += _PROMOTION_SUFFIX[promotion]
     else:
-        rivals = [o for o in _origins(board, kind, t) if o != f and _legal(board, o, t)]
-        text = PIECE_LETTERS[kind]
+        origins = [] if kind == KING else _origins(board, kind, t)  # one king: never a rival
+        rivals = [o for o in origins if o != f and _legal(board, o, t)] if len(origins) > 1 else origins[:0]
         if rivals:
+            text = PIECE_LETTERS[kind]
             if all(FILE_OF[r] != FILE_OF[f] for r in rivals):
                 text += NAMES[f][0]
             elif all(RANK_OF[r] != RANK_OF[f] for r in rivals):
                 text += NAMES[f][1]
             else:
                 text += NAMES[f]
-        if b[t]:
-            text += "x"
-        text += NAMES[t]
+            text += "x" + NAMES[t] if b[t] else NAMES[t]
+        else:
+            text = _PIECE_TAKES[kind * SIZE + t] if b[t] else _PIECE_TO[kind * SIZE + t]
     if gives_check(board, m):  # only a check needs the position after it, to tell mate
         after = board.copy(history=False)
         push(after, m)
