@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import itertools
 import random
 
 import pytest
@@ -16,6 +17,7 @@ from plybits.registry import get_game, get_scheme
 from plybits.xiangqi.rank import MODEL2, RANK, canonical_moves
 from plybits.xiangqi.rankmodel2 import N_FEATURES, ZOBRIST, LinearXiangqiModel2, capture_map, position_key
 from tests.conftest import shared_data
+from tests.test_rank_scorers import playouts
 
 # A whole master game (Liu Dahua's, from the held-out file), coded once by the build that released model 2: it runs
 # through the book's plies, captures, checks and the endgame.
@@ -62,25 +64,9 @@ START_KEY = 906462722318350674
 ZOBRIST_DIGEST = "b84a2ccd40686581"
 
 
-def playouts(seeds=range(4), plies=120):
-    """Seeded random playouts: (position, canonical candidates, history) at each ply."""
-    for seed in seeds:
-        rng = random.Random(seed)
-        position = get_game("xiangqi").position(None)
-        history: list = []
-        for _ in range(plies):
-            candidates = canonical_moves(position)
-            if not candidates:
-                break
-            yield position, candidates, history
-            move = rng.choice(candidates)
-            position.push(move)
-            history.append(move)
-
-
 def test_shipped_frequencies_on_random_playouts_are_pinned():
     sha = hashlib.sha256()
-    for position, _, history in playouts():
+    for position, _, history in playouts("xiangqi"):
         sha.update(repr(MODEL2.ranked(position, history)[1]).encode())
     assert sha.hexdigest()[:16] == PINNED_FREQUENCIES
 
@@ -96,16 +82,18 @@ def test_scores_are_the_sums_of_the_weights_of_the_features():
     rng = random.Random(5)
     model._weights = [rng.randrange(-300, 300) for _ in range(N_FEATURES)]
     model.book = MODEL2.opening_book()
-    checked = 0
     replay = plybits.read_record("xiangqi", record=" ".join(GAME))
-    position = get_game("xiangqi").position(None)
-    real = []
-    history: list = []
-    for move in replay.moves:
-        real.append((position.copy(), canonical_moves(position), list(history)))
-        position.push(move)
-        history.append(move)
-    for position, candidates, history in [*playouts(range(2), 80), *real]:
+
+    def real_plies():
+        position = get_game("xiangqi").position(None)
+        history: list = []
+        for move in replay.moves:
+            yield position, canonical_moves(position), history
+            position.push(move)
+            history.append(move)
+
+    checked = 0
+    for position, candidates, history in itertools.chain(itertools.islice(playouts("xiangqi"), 200), real_plies()):
         fast = model.scores(position, candidates, history)
         reference = [sum(model._weights[i] for i in feats) for feats in model.features(position, candidates, history)]
         assert fast == reference

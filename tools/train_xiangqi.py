@@ -32,10 +32,10 @@ from plybits.xiangqi.rankmodel2 import (
     N_FEATURES,
     Book,
     LinearXiangqiModel2,
-    book_move_key,
     position_key,
 )
 from plybits.xiangqi.board import occupied_cells
+from plybits.xiangqi.rank import move_key
 from tools.rank_fit import PlySet, fit, read_games, write_model
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +59,7 @@ def book_plies(start: str | None, moves: list) -> list[tuple[int, int]]:
     position = get_game("xiangqi").position(start)
     out = []
     for move in moves[:BOOK_DEPTH]:
-        out.append((position_key(position.cells, position.turn, occupied_cells(position.cells)), book_move_key(move)))
+        out.append((position_key(position.cells, position.turn, occupied_cells(position.cells)), move_key(move)))
         position.push(move)
     return out
 

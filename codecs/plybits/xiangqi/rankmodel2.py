@@ -51,15 +51,6 @@ from plybits.xiangqi.board import (
 )
 
 _SIZE: Final = GEOMETRY.size
-_POINT: Final = [0] * _SIZE
-"""r * 9 + f of each cell (0 off the board)."""
-_RELATIVE: Final = [[0] * _SIZE, [0] * _SIZE]
-"""The point as each side sees it (black's board turned rank-wise), 0..89."""
-for _sq in SQUARES:
-    _POINT[_sq] = RANK_OF[_sq] * 9 + FILE_OF[_sq]
-    _RELATIVE[0][_sq] = _POINT[_sq]
-    _RELATIVE[1][_sq] = (9 - RANK_OF[_sq]) * 9 + FILE_OF[_sq]
-
 RANK_OF_KIND: Final = [0, 6, 2, 2, 3, 5, 3, 1]
 """A piece's rank in an exchange, by kind (general 6: no attacker is dearer)."""
 _MATERIAL: Final = [0, 0, 2, 2, 4, 9, 4, 1, 0]
@@ -96,11 +87,6 @@ def position_key(cells: list[int], turn: int, scan: list[int]) -> int:
     for sq in scan:
         key ^= ZOBRIST[cells[sq] * _SIZE + sq]
     return key
-
-
-def book_move_key(move: Move) -> int:
-    """A move's key in the book: from point * 90 + to point."""
-    return _POINT[move.from_square] * 90 + _POINT[move.to_square]
 
 
 # ---------------------------------------------------------------- model 2 features (frozen)
@@ -149,23 +135,6 @@ def _buckets() -> tuple[list[int], list[int]]:
 
 
 _TOTAL_BUCKET, _SHARE_BUCKET = _buckets()
-
-
-def _point_pairs() -> tuple[list[list[int]], list[list[int]]]:
-    """(the king-step distance between two cells, 5 and more alike; the ``F_SLIDE`` offset of a slide between
-    them: 10 + ranks moved along a file, files moved along a rank, 0 off the lines), by cell and cell."""
-    near = [[5] * _SIZE for _ in range(_SIZE)]
-    slide = [[0] * _SIZE for _ in range(_SIZE)]
-    for a in SQUARES:
-        for b in SQUARES:
-            d_file = abs(FILE_OF[a] - FILE_OF[b])
-            d_rank = abs(RANK_OF[a] - RANK_OF[b])
-            near[a][b] = min(5, max(d_file, d_rank))
-            slide[a][b] = 10 + d_rank if d_file == 0 else d_file if d_rank == 0 else 0
-    return near, slide
-
-
-_NEAR_STEPS, _SLIDE_STEPS = _point_pairs()
 
 
 def _mark_captures(cells: list[int], sq: int, piece: int, marks: vec[i64]) -> None:
@@ -235,6 +204,26 @@ def capture_map(cells: list[int], color: int, scan: list[int]) -> vec[i64]:
     return marks
 
 
+def _walk(cells: list[int], t: int, step: int, mask: vec[i64], bit: int) -> int:
+    """Set ``bit`` in ``mask`` on the empty cells from ``t`` on along ``step``; the first cell that is not empty."""
+    while cells[t] == 0:
+        mask[t] |= bit
+        t += step
+    return t
+
+
+def _line_piece(cells: list[int], t: int, step: int, mask: vec[i64], bit: int, us: int) -> int:
+    """:func:`_walk` from ``t`` along ``step``, and ``bit`` set on the piece it stops at too if that is not of ``us``:
+    that piece's cell, or -1 at the board's edge."""
+    t = _walk(cells, t, step, mask, bit)
+    q = cells[t]
+    if q == OFF:
+        return -1
+    if q & BLACK != us:
+        mask[t] |= bit
+    return t
+
+
 def check_mask(cells: list[int], king: int, us: int) -> vec[i64]:
     """Per cell, the bits of :data:`_CHECK_BIT` (a piece of that kind of ``us`` moving there checks the general on
     ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move."""
@@ -242,27 +231,13 @@ def check_mask(cells: list[int], king: int, us: int) -> vec[i64]:
     rook = CHARIOT | us
     cannon = CANNON | us
     for step in ORTHOGONAL:
-        t = king + step
-        q = cells[t]
-        while q == 0:
-            mask[t] |= 1
-            t += step
-            q = cells[t]
-        if q == OFF:
+        first = _line_piece(cells, king + step, step, mask, 1, us)
+        if first < 0:
             continue
-        first = t
-        if q & BLACK != us:
-            mask[t] |= 1
-        t += step
-        q = cells[t]
-        while q == 0:
-            mask[t] |= 2
-            t += step
-            q = cells[t]
-        if q == OFF:
+        t = _line_piece(cells, first + step, step, mask, 2, us)
+        if t < 0:
             continue
-        if q & BLACK != us:
-            mask[t] |= 2
+        q = cells[t]
         if q == cannon:  # the empty cells before the first piece: a screen placed there checks
             s = king + step
             while s != first:
@@ -272,12 +247,7 @@ def check_mask(cells: list[int], king: int, us: int) -> vec[i64]:
             mask[first] |= _OPEN_BIT
         if cells[first] & BLACK == us and q & BLACK == us:
             second = t
-            t += step
-            q = cells[t]
-            while q == 0:
-                t += step
-                q = cells[t]
-            if q == cannon:  # two screens: moving either off leaves one
+            if cells[_walk(cells, t + step, step, mask, 0)] == cannon:  # two screens: moving either off leaves one
                 mask[first] |= _OPEN_BIT
                 mask[second] |= _OPEN_BIT
     for h, leg in HORSE_ATTACKERS[king]:
@@ -292,10 +262,17 @@ def check_mask(cells: list[int], king: int, us: int) -> vec[i64]:
 class _Tables:
     """What :meth:`LinearXiangqiModel2.scores` derives from the weights: piece-square sums by phase."""
 
-    __slots__ = ("w", "to", "origin", "near")
+    __slots__ = ("w", "to", "origin", "near", "point", "slide")
 
     def __init__(self, w: list[int]) -> None:
+        # model 1's point tables; imported here, not at the top: plybits.xiangqi.rank imports this module
+        from plybits.xiangqi.rank import _NEAR_STEPS, _SLIDE_STEPS, POINT, RELATIVE
+
         self.w: list[int] = w
+        self.point: list[int] = POINT
+        """r * 9 + f of each cell: a book move's key is from point * 90 + to point (model 1's ``move_key``)."""
+        self.slide: list[list[int]] = _SLIDE_STEPS
+        """slide[f][t]: the ``F_SLIDE`` offset of a slide from ``f`` to ``t`` (0 off the lines)."""
         self.to: list[list[int]] = [[0] * (16 * _SIZE) for _ in range(4)]
         """to[phase][piece * SIZE + t]: ``F_TO`` + ``F_TO_PHASE`` of that piece's move to ``t``."""
         self.origin: list[list[int]] = [[0] * (16 * _SIZE) for _ in range(4)]
@@ -307,7 +284,7 @@ class _Tables:
                 kind = piece & 7
                 if kind == 0:
                     continue
-                rel = _RELATIVE[piece >> 3]
+                rel = RELATIVE[piece >> 3]
                 for sq in SQUARES:
                     r = kind * 90 + rel[sq]
                     self.to[phase][piece * _SIZE + sq] = w[F_TO + r] + w[F_TO_PHASE + phase * 720 + r]
@@ -382,25 +359,28 @@ class LinearXiangqiModel2(LinearModel):
         is attacked by the piece the opponent just moved); ``F_BACK``, ``F_REPEAT``; ``F_BOOK``."""
         return int_list(self._scores(board, moves, history, occupied_cells(board.cells)))
 
+    def _derive(self) -> _Tables:
+        """:attr:`_tables`, made once from the weights."""
+        tables = self._tables = self.derived("tables2", _Tables)
+        return tables
+
     def _scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move], scan: list[int]) -> vec[i64]:
         """:meth:`scores`, given the board's occupied cells."""
-        tables = self._tables
-        if tables is None:
-            tables = self._tables = self.derived("tables2", _Tables)
+        tables = self._tables or self._derive()
         w = tables.w
         cells = board.cells
         us = board.turn
         them = us ^ BLACK
-        their_king = board.kings[them >> 3]
-        theirs = capture_map(cells, them, scan)
         ours = capture_map(cells, us, scan)
+        theirs = capture_map(cells, them, scan)
+        their_king = board.kings[them >> 3]
         checks = check_mask(cells, their_king, us)
         played = len(history)
-        last_to = history[played - 1].to_square if played >= 1 else -1
-        my_last_to = history[played - 2].to_square if played >= 2 else -1
-        my_last_from = history[played - 2].from_square if played >= 2 else -1
-        repeat_from = history[played - 4].from_square if played >= 4 else -1
-        repeat_to = history[played - 4].to_square if played >= 4 else -1
+        last_to = _cell(history, played - 1, True)
+        my_last_from = _cell(history, played - 2, False)
+        my_last_to = _cell(history, played - 2, True)
+        repeat_from = _cell(history, played - 4, False)
+        repeat_to = _cell(history, played - 4, True)
         last_capture = played >= 1 and board.halfmove_clock == 0
         near = tables.near[last_to if last_to >= 0 else _SIZE]
         threatened = zeros(_SIZE)
@@ -432,7 +412,9 @@ class LinearXiangqiModel2(LinearModel):
         fixed = kind = p = base = rank = 0
         opens = along_file = False
         slide = -1
-        slide_steps = _SLIDE_STEPS[0]
+        slide_table = tables.slide
+        point = tables.point
+        slide_steps = slide_table[0]
         for i in range(n):
             m = listed[i]
             f = m.from_square
@@ -451,7 +433,7 @@ class LinearXiangqiModel2(LinearModel):
                 if threatened[f]:
                     fixed += w[F_FLEE + kind * 2 + (1 if ours[f] else 0)]
                 slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
-                slide_steps = _SLIDE_STEPS[f]
+                slide_steps = slide_table[f]
                 opens = checks[f] & _OPEN_BIT != 0
                 along_file = FILE_OF[f] == FILE_OF[their_king]
             score = to_w[base + t] + fixed + near[t]
@@ -481,10 +463,18 @@ class LinearXiangqiModel2(LinearModel):
             if f == repeat_from and t == repeat_to:
                 score += w[F_REPEAT + kind]
             if entry is not None:
-                times = entry.get(_POINT[f] * 90 + _POINT[t], 0)
+                times = entry.get(point[f] * 90 + point[t], 0)
                 score += w[book_base + (_SHARE_BUCKET[times * 64 // total] if times else 0)]
             out[i] = score
         return out
+
+
+def _cell(history: Sequence[Move], ply: int, to: bool) -> int:
+    """The target (``to``) or the origin cell of move ``ply`` of ``history``; -1 before the first."""
+    if ply < 0:
+        return -1
+    move = history[ply]
+    return move.to_square if to else move.from_square
 
 
 def _canonical(board: Board) -> list[Move]:
