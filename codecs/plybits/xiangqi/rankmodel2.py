@@ -364,6 +364,17 @@ class LinearXiangqiModel2(LinearModel):
         tables = self._tables = self.derived("tables2", _Tables)
         return tables
 
+    def _book_entry(self, cells: list[int], us: int, scan: list[int]) -> dict[int, int] | None:
+        """The opening book's moves of this position, ``None`` if the training games reached it fewer than
+        :data:`BOOK_MIN` times."""
+        entry = self.opening_book().get(position_key(cells, us, scan))
+        if entry is None:
+            return None
+        total = 0
+        for count in entry.values():
+            total += count
+        return entry if total >= BOOK_MIN else None
+
     def _scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move], scan: list[int]) -> vec[i64]:
         """:meth:`scores`, given the board's occupied cells."""
         tables = self._tables or self._derive()
@@ -393,18 +404,12 @@ class LinearXiangqiModel2(LinearModel):
         to_w = tables.to[phase]
         origin_w = tables.origin[phase]
         in_check = theirs[board.kings[us >> 3]] != 0
-        entry: dict[int, int] | None = None
-        book_base = 0
+        entry = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else None
         total = 0
-        if played < BOOK_DEPTH:
-            entry = self.opening_book().get(position_key(cells, us, scan))
-            if entry is not None:
-                for count in entry.values():
-                    total += count
-                if total < BOOK_MIN:
-                    entry = None
-                else:
-                    book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
+        if entry is not None:
+            for count in entry.values():
+                total += count
+        book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
         listed: list[Move] = moves if isinstance(moves, list) else list(moves)
         n = len(listed)
         out = zeros(n)
