@@ -142,7 +142,7 @@ def _mark_captures(cells: list[int], sq: int, piece: int, marks: vec[i64]) -> No
     cells included: it defends them), keeping the cheapest attacker's rank: ``marks[c] = rank * 16 + count``."""
     kind = piece & 7
     color = piece & BLACK
-    rank = RANK_OF_KIND[kind] << 4
+    rank: i64 = RANK_OF_KIND[kind] << 4
     if kind == CHARIOT or kind == CANNON:
         for step in ORTHOGONAL:
             t = sq + step
@@ -183,14 +183,18 @@ def _mark_captures(cells: list[int], sq: int, piece: int, marks: vec[i64]) -> No
             _count(marks, t, rank)
 
 
-def _count(marks: vec[i64], t: int, rank: int) -> None:
-    """One more attacker of rank ``rank`` (shifted) on cell ``t``."""
+def _count(marks: vec[i64], t: i64, rank: i64) -> None:
+    """One more attacker of rank ``rank`` (shifted) on cell ``t`` (the count stops at 15). Typed ``i64`` throughout:
+    compiled, no int object is checked or made."""
     m: i64 = marks[t]
     if m == 0:
         marks[t] = rank + 1
-    else:
-        count = m & 15
-        marks[t] = min(m & ~15, rank) + (count + 1 if count < 15 else 15)
+        return
+    low: i64 = m & ~15
+    if rank < low:
+        low = rank
+    count: i64 = m & 15
+    marks[t] = low + (count + 1 if count < 15 else 15)
 
 
 def capture_map(cells: list[int], color: int, scan: list[int]) -> vec[i64]:
