@@ -47,6 +47,7 @@ def golden_vectors() -> list[bytes]:
     blobs += [bytes.fromhex(case[0]) for case in _test_module("test_xiangqi_xq10").GOLDEN]
     blobs += [bytes.fromhex(case[3]) for case in _test_module("test_abalone_abapro").GOLDEN]
     blobs += [_b64(case[0]) for case in _test_module("test_rank_games").GOLDEN.values()]
+    blobs.append(_b64(_test_module("test_xiangqi_rank2").GOLDEN_GAME))
     blobs += [_b64(case[0]) for case in _test_module("test_rank_entropy").GOLDEN.values()]
     e13 = _test_module("test_entropy_e13")
     blobs += [bytes.fromhex(h) for h in (e13.GOLDEN_SHORT, e13.GOLDEN_ROUND_2_START, e13.GOLDEN_FULL)]

@@ -215,18 +215,20 @@ def test_corrupted_payloads_are_invalid_data_at_a_ply(game):
     g = get_game(game)
     rank = get_scheme(game, "rank")
     payload = encoded.payload
+    version = encoded.data[4]  # the model encode wrote
     with pytest.raises(InvalidDataError, match="trailing"):
-        rank.decode(g.position(start), payload + b"\x00", len(tokens), 1)
+        rank.decode(g.position(start), payload + b"\x00", len(tokens), version)
     with pytest.raises(InvalidDataError) as err:
-        rank.decode(g.position(start), payload, len(tokens) + 40, 1)
+        rank.decode(g.position(start), payload, len(tokens) + 40, version)
     assert err.value.ply is not None
     rng = random.Random(len(game))
     for _ in range(40):
         blob = bytes(rng.randrange(256) for _ in range(rng.randrange(12)))
-        try:
-            rank.decode(g.position(start), blob, rng.randrange(30), 1)
-        except InvalidDataError as exc:
-            assert exc.ply is not None
+        for model in rank.readable_versions:
+            try:
+                rank.decode(g.position(start), blob, rng.randrange(30), model)
+            except InvalidDataError as exc:
+                assert exc.ply is not None
 
 
 def test_unknown_model_version_is_refused():
@@ -251,6 +253,7 @@ GOLDEN: dict[tuple[str, int], tuple[str, list[str], str | None]] = {
     ("chess", 1): ("UEIBAgEAFNKoCeXfSVkMbGYflw", SICILIAN, None),
     ("xiangqi", 0): ("UEIBEgAACrPiIq09Uz-SzLx2", XQ_OPENING, None),
     ("xiangqi", 1): ("UEIBEgEACtSRN3mgbR_w", XQ_OPENING, None),
+    ("xiangqi", 2): ("UEIBEgIACr91HtIhAFQ", XQ_OPENING, None),
     ("abalone", 0): ("UEIBIgABBg1iZWxnaWFuLWRhaXN50utWuSYnSz2w", DAISY_OPENING, "belgian-daisy"),
     ("abalone", 1): ("UEIBIgEBBg1iZWxnaWFuLWRhaXN55YpwmhZveA", DAISY_OPENING, "belgian-daisy"),
 }

@@ -18,7 +18,7 @@ import pytest
 from plybits.registry import get_game
 
 GAMES = ("chess", "abalone")
-PLAYOUTS = {"chess": (range(8), 160), "abalone": (range(6), 160)}
+PLAYOUTS = {"chess": (range(8), 160), "abalone": (range(6), 160), "xiangqi": (range(4), 120)}
 """Seeds and plies of each game's random playouts."""
 
 

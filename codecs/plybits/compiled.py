@@ -44,6 +44,7 @@ MODULES: Final = (
     "plybits.chess.x88",
     "plybits.chess.notation",
     "plybits.xiangqi.board",
+    "plybits.xiangqi.rankmodel2",
     "plybits.xiangqi.rank",
     "plybits.abalone.board",
     "plybits.abalone.rank",

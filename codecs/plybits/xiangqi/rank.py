@@ -37,6 +37,7 @@ from plybits.xiangqi.board import (
     reached_by,
     targets,
 )
+from plybits.xiangqi.rankmodel2 import LinearXiangqiModel2
 
 _SIZE: Final = GEOMETRY.size
 POINT: Final = [-1] * _SIZE
@@ -270,8 +271,14 @@ MODEL: Final = LinearXiangqiModel(
 )
 """Model 1, whose scorer defines :func:`move_features`."""
 
+MODEL2: Final = LinearXiangqiModel2(
+    "rank_model_v2.json", 2, "log-linear move model with exchange safety, checks and an opening book, learned from "
+    "master games (tools/train_xiangqi.py)", canonical_moves,
+)
+"""Model 2 (:mod:`plybits.xiangqi.rankmodel2`): what ``encode`` writes."""
+
 RANK: Final = RankScheme(
     "xiangqi", 0x12, "each move's index among the legal moves (sorted by from, to point), range-coded under a "
-    "learned log-linear move model", canonical_moves, MODEL,
+    "learned log-linear move model", canonical_moves, MODEL, MODEL2,
 )
 """Xiangqi moves range-coded by rank under a learned move model."""

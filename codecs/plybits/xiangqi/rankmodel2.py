@@ -1,0 +1,491 @@
+"""``xiangqi/rank`` model 2: log-linear like model 1, with exchange safety, checks, repetitions and an opening book.
+
+A move's score is the sum of the integer weights (1/32 bit) of its active features, all defined by
+:meth:`LinearXiangqiModel2.scores` (``move_features`` reads them back, as for model 1). Beyond model 1's
+kinds of feature it knows, from a capture map of each side (which pieces could take on a point, the cheapest
+of them, how many): whether the target and the origin are safe, defended or hang; whether a capture can be
+taken back; whether the move gives check (directly, or by opening a line or forming a cannon's screen); whether
+it moves away a piece the opponent's last move attacked; whether it undoes or repeats one's own earlier move;
+and, in the first :data:`BOOK_DEPTH` plies, how often masters played it in this very position (the opening
+book shipped with the weights, keyed by a Zobrist hash of the position). Piece-square tables are crossed with
+the material phase. Weights and book: ``rank_model_v2.json``, fitted by ``tools/train_xiangqi.py``.
+
+Feature ids, the hash and the book are part of model 2's format: never change them; a change is a new model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final, final
+
+from librt.vecs import vec
+from mypy_extensions import i64
+
+from plybits.mailbox import OFF
+from plybits.packed import int_list, zeros
+from plybits.rank import FeatureIds, LinearModel, load_model_data
+from plybits.xiangqi.board import (
+    ADVISOR_STEPS,
+    BLACK,
+    CANNON,
+    CHARIOT,
+    ELEPHANT,
+    ELEPHANT_STEPS,
+    FILE_OF,
+    GEOMETRY,
+    HORSE,
+    HORSE_ATTACKERS,
+    HORSE_JUMPS,
+    KING,
+    KING_STEPS,
+    ORTHOGONAL,
+    RANK_OF,
+    SOLDIER,
+    SOLDIER_ATTACKERS,
+    SOLDIER_STEPS,
+    SQUARES,
+    Board,
+    Move,
+    legal,
+    occupied_cells,
+)
+
+_SIZE: Final = GEOMETRY.size
+RANK_OF_KIND: Final = [0, 6, 2, 2, 3, 5, 3, 1]
+"""A piece's rank in an exchange, by kind (general 6: no attacker is dearer)."""
+_MATERIAL: Final = [0, 0, 2, 2, 4, 9, 4, 1, 0]
+"""Rough piece values by kind, summed for the material phase (as model 1)."""
+
+BOOK_DEPTH: Final = 30
+"""The plies from the start in which the opening book is consulted."""
+BOOK_MIN: Final = 2
+"""A position is in the book when the training games reached it at least this often."""
+_HASH_BITS: Final = 60
+
+
+def _zobrist() -> list[int]:
+    """60-bit keys by piece code * SIZE + cell, then one for black to move (last): splitmix64 from seed 2."""
+    state = 2
+    mask = (1 << 64) - 1
+    out = [0] * (16 * _SIZE + 1)
+    for i in range(len(out)):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out[i] = (z ^ (z >> 31)) >> (64 - _HASH_BITS)
+    return out
+
+
+ZOBRIST: Final = _zobrist()
+
+
+def position_key(cells: list[int], turn: int, scan: list[int]) -> int:
+    """The book's key of a position: the XOR of :data:`ZOBRIST` of each piece on its cell (and of black to
+    move); ``scan`` lists the occupied cells."""
+    key = ZOBRIST[16 * _SIZE] if turn == BLACK else 0
+    for sq in scan:
+        key ^= ZOBRIST[cells[sq] * _SIZE + sq]
+    return key
+
+
+# ---------------------------------------------------------------- model 2 features (frozen)
+
+_ids = FeatureIds()
+F_TO: Final = _ids.block(8 * 90)  # kind x relative to-point
+F_FROM: Final = _ids.block(8 * 90)  # kind x relative from-point
+F_TO_PHASE: Final = _ids.block(4 * 8 * 90)  # material phase x kind x relative to-point
+F_FROM_PHASE: Final = _ids.block(4 * 8 * 90)  # material phase x kind x relative from-point
+F_PHASE: Final = _ids.block(4 * 8)  # material phase x kind
+F_CAPTURE: Final = _ids.block(8 * 8 * 2)  # victim kind x mover kind x the opponent can take back
+F_TARGET: Final = _ids.block(2 * 8 * 4)  # capture? x mover kind x target state (_state)
+F_ORIGIN: Final = _ids.block(8 * 4)  # mover kind x origin state (_state)
+F_RECAPTURE: Final = _ids.block(8)  # captures on the point the opponent just captured on, by mover kind
+F_TAKES_LAST: Final = _ids.block(8)  # captures the piece that just moved
+F_SAME_PIECE: Final = _ids.block(8)  # moves again the piece this side moved last
+F_EVASION: Final = _ids.block(8)  # side to move is in check, by kind
+F_SLIDE: Final = _ids.block(2 * 2 * 10)  # chariot/cannon x along a file/rank x distance
+F_NEAR_LAST: Final = _ids.block(6)  # king-step distance of the target from the opponent's last target (0..4, 5+)
+F_CHECK: Final = _ids.block(8 * 2)  # gives check directly, by kind x the target is attacked
+F_DISCOVERED: Final = _ids.block(8)  # opens a line to the enemy general or forms a cannon's screen, by kind
+F_FLEE: Final = _ids.block(8 * 2)  # moves a piece the opponent's last moved piece attacks, by kind x defended
+F_BACK: Final = _ids.block(8)  # moves back the piece this side moved last, to where it came from
+F_REPEAT: Final = _ids.block(8)  # plays again this side's move of two turns ago
+F_BOOK: Final = _ids.block(6 * 8)  # in the book: times the position was reached (bucket) x this move's share
+N_FEATURES: Final = _ids.count
+
+_CHECK_BIT: Final = [0, 0, 0, 0, 4, 1, 2, 8]
+"""By kind: the bit of a cell in the per-ply check mask that says a piece of that kind gives check from it."""
+_SCREEN_BIT: Final = 16
+"""Set on an empty cell between the enemy general and one's own cannon: a piece (not a cannon) landing there checks."""
+_OPEN_BIT: Final = 32
+"""Set on a cell whose piece, moved off its line, opens a check by a chariot or a cannon behind it."""
+
+
+def _buckets() -> tuple[list[int], list[int]]:
+    """(the book bucket of a total 0..255: 2, 3, 4-5, 6-9, 10-19, 20+ -> 0..5), (the share bucket of a move played
+    ``s``/64 of the times, 1..7; 0 is kept for a move never played there)."""
+    total = [0] * 256
+    for t in range(256):
+        total[t] = 0 if t <= 2 else 1 if t == 3 else 2 if t <= 5 else 3 if t <= 9 else 4 if t <= 19 else 5
+    share = [0] * 65
+    for s in range(65):
+        share[s] = 1 if s < 4 else 2 if s < 8 else 3 if s < 16 else 4 if s < 32 else 5 if s < 48 else 6 if s < 56 else 7
+    return total, share
+
+
+_TOTAL_BUCKET, _SHARE_BUCKET = _buckets()
+
+
+def _mark_captures(cells: list[int], sq: int, piece: int, marks: vec[i64]) -> None:
+    """Count in ``marks`` each cell the piece on ``sq`` could capture on if an enemy stood there (its own pieces'
+    cells included: it defends them), keeping the cheapest attacker's rank: ``marks[c] = rank * 16 + count``."""
+    kind = piece & 7
+    color = piece & BLACK
+    rank: i64 = RANK_OF_KIND[kind] << 4
+    if kind == CHARIOT or kind == CANNON:
+        for step in ORTHOGONAL:
+            t = sq + step
+            q = cells[t]
+            while q == 0:
+                if kind == CHARIOT:
+                    _count(marks, t, rank)
+                t += step
+                q = cells[t]
+            if q == OFF:
+                continue
+            if kind == CANNON:  # past the screen, up to and including the next piece
+                t += step
+                q = cells[t]
+                while q == 0:
+                    _count(marks, t, rank)
+                    t += step
+                    q = cells[t]
+                if q == OFF:
+                    continue
+            _count(marks, t, rank)
+    elif kind == HORSE:
+        for t, leg in HORSE_JUMPS[sq]:
+            if cells[leg] == 0:
+                _count(marks, t, rank)
+    elif kind == SOLDIER:
+        for t in SOLDIER_STEPS[color][sq]:
+            _count(marks, t, rank)
+    elif kind == KING:
+        for t in KING_STEPS[color][sq]:
+            _count(marks, t, rank)
+    elif kind == ELEPHANT:
+        for t, eye in ELEPHANT_STEPS[color][sq]:
+            if cells[eye] == 0:
+                _count(marks, t, rank)
+    else:
+        for t in ADVISOR_STEPS[color][sq]:
+            _count(marks, t, rank)
+
+
+def _count(marks: vec[i64], t: i64, rank: i64) -> None:
+    """One more attacker of rank ``rank`` (shifted) on cell ``t`` (the count stops at 15). Typed ``i64`` throughout:
+    compiled, no int object is checked or made."""
+    m: i64 = marks[t]
+    if m == 0:
+        marks[t] = rank + 1
+        return
+    low: i64 = m & ~15
+    if rank < low:
+        low = rank
+    count: i64 = m & 15
+    marks[t] = low + (count + 1 if count < 15 else 15)
+
+
+def capture_map(cells: list[int], color: int, scan: list[int]) -> vec[i64]:
+    """Per cell, ``rank * 16 + count`` of the pieces of ``color`` that could capture there (:func:`_mark_captures`),
+    0 where none; ``scan`` lists the occupied cells."""
+    marks = zeros(_SIZE)
+    for sq in scan:
+        p = cells[sq]
+        if p & BLACK == color:
+            _mark_captures(cells, sq, p, marks)
+    return marks
+
+
+def _walk(cells: list[int], t: int, step: int, mask: vec[i64], bit: int) -> int:
+    """Set ``bit`` in ``mask`` on the empty cells from ``t`` on along ``step``; the first cell that is not empty."""
+    while cells[t] == 0:
+        mask[t] |= bit
+        t += step
+    return t
+
+
+def _line_piece(cells: list[int], t: int, step: int, mask: vec[i64], bit: int, us: int) -> int:
+    """:func:`_walk` from ``t`` along ``step``, and ``bit`` set on the piece it stops at too if that is not of ``us``:
+    that piece's cell, or -1 at the board's edge."""
+    t = _walk(cells, t, step, mask, bit)
+    q = cells[t]
+    if q == OFF:
+        return -1
+    if q & BLACK != us:
+        mask[t] |= bit
+    return t
+
+
+def check_mask(cells: list[int], king: int, us: int) -> vec[i64]:
+    """Per cell, the bits of :data:`_CHECK_BIT` (a piece of that kind of ``us`` moving there checks the general on
+    ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move."""
+    mask = zeros(_SIZE)
+    rook = CHARIOT | us
+    cannon = CANNON | us
+    for step in ORTHOGONAL:
+        first = _line_piece(cells, king + step, step, mask, 1, us)
+        if first < 0:
+            continue
+        t = _line_piece(cells, first + step, step, mask, 2, us)
+        if t < 0:
+            continue
+        q = cells[t]
+        if q == cannon:  # the empty cells before the first piece: a screen placed there checks
+            s = king + step
+            while s != first:
+                mask[s] |= _SCREEN_BIT
+                s += step
+        if cells[first] & BLACK == us and q == rook:
+            mask[first] |= _OPEN_BIT
+        if cells[first] & BLACK == us and q & BLACK == us:
+            second = t
+            if cells[_walk(cells, t + step, step, mask, 0)] == cannon:  # two screens: moving either off leaves one
+                mask[first] |= _OPEN_BIT
+                mask[second] |= _OPEN_BIT
+    for h, leg in HORSE_ATTACKERS[king]:
+        if cells[leg] == 0:
+            mask[h] |= 4
+    for s in SOLDIER_ATTACKERS[us][king]:
+        mask[s] |= 8
+    return mask
+
+
+@final
+class _Tables:
+    """What :meth:`LinearXiangqiModel2.scores` derives from the weights: piece-square sums by phase."""
+
+    __slots__ = ("w", "to", "origin", "near", "point", "slide")
+
+    def __init__(self, w: list[int]) -> None:
+        # model 1's point tables; imported here, not at the top: plybits.xiangqi.rank imports this module
+        from plybits.xiangqi.rank import _NEAR_STEPS, _SLIDE_STEPS, POINT, RELATIVE
+
+        self.w: list[int] = w
+        self.point: list[int] = POINT
+        """r * 9 + f of each cell: a book move's key is from point * 90 + to point (model 1's ``move_key``)."""
+        self.slide: list[list[int]] = _SLIDE_STEPS
+        """slide[f][t]: the ``F_SLIDE`` offset of a slide from ``f`` to ``t`` (0 off the lines)."""
+        self.to: list[list[int]] = [[0] * (16 * _SIZE) for _ in range(4)]
+        """to[phase][piece * SIZE + t]: ``F_TO`` + ``F_TO_PHASE`` of that piece's move to ``t``."""
+        self.origin: list[list[int]] = [[0] * (16 * _SIZE) for _ in range(4)]
+        """origin[phase][piece * SIZE + f]: ``F_FROM`` + ``F_FROM_PHASE`` + ``F_PHASE`` of a move from ``f``."""
+        self.near: list[list[int]] = [[0] * _SIZE for _ in range(_SIZE + 1)]
+        """near[last_to][t]: the ``F_NEAR_LAST`` weight of target ``t`` (row SIZE: no last move, no weight)."""
+        for phase in range(4):
+            for piece in range(16):
+                kind = piece & 7
+                if kind == 0:
+                    continue
+                rel = RELATIVE[piece >> 3]
+                for sq in SQUARES:
+                    r = kind * 90 + rel[sq]
+                    self.to[phase][piece * _SIZE + sq] = w[F_TO + r] + w[F_TO_PHASE + phase * 720 + r]
+                    self.origin[phase][piece * _SIZE + sq] = (
+                        w[F_FROM + r] + w[F_FROM_PHASE + phase * 720 + r] + w[F_PHASE + phase * 8 + kind])
+        for a in SQUARES:
+            row = self.near[a]
+            for b in SQUARES:
+                row[b] = w[F_NEAR_LAST + _NEAR_STEPS[a][b]]
+
+
+def _state(attackers: int, defenders: int, rank: int) -> int:
+    """0 safe (no attacker), 1 attacked and defended by no cheaper piece, 2 attacked by a cheaper piece, 3 attacked
+    and not defended; ``attackers``/``defenders`` as :func:`capture_map` gives them, ``rank`` the piece's shifted."""
+    if attackers == 0:
+        return 0
+    if defenders == 0:
+        return 3
+    return 2 if attackers & ~15 < rank else 1
+
+
+Book = dict[int, dict[int, int]]
+"""Position key -> {book move key: times played}."""
+
+
+def load_book(rows: list[Any]) -> Book:
+    """The book from its data file's rows ``[key, [[move key, count], ...]]``."""
+    book: Book = {}
+    for row in rows:
+        book[int(row[0])] = {int(m): int(c) for m, c in row[1]}
+    return book
+
+
+@final
+class LinearXiangqiModel2(LinearModel):
+    """Model 2: log-linear with the shipped integer weights and opening book; :meth:`scores` defines the features."""
+
+    def __init__(self, filename: str, version: int, description: str = "",
+                 canonical: Callable[[Any], list[Any]] | None = None) -> None:
+        super().__init__(filename, version, description, package="plybits.xiangqi", n_features=N_FEATURES,
+                         canonical=canonical or _canonical, features=None)
+        self._tables: _Tables | None = None
+        self.book: Book | None = None
+        """The opening book (read with the weights on first use); training sets its own."""
+
+    def opening_book(self) -> Book:
+        """:attr:`book`, read from the data file on first use."""
+        book = self.book
+        if book is None:
+            book = self.book = load_book(load_model_data(self.package, self.filename).get("book", []))
+        return book
+
+    def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
+        """The legal moves in canonical order and their :meth:`scores`."""
+        moves, scores = self.packed_scored(position, history)
+        return moves, int_list(scores) if moves else None
+
+    def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
+        """:meth:`scored`, the scores as an :func:`~plybits.packed.int_array`."""
+        cells = position.cells
+        us = position.turn
+        scan = occupied_cells(cells)
+        moves = legal(cells, position.kings[us >> 3], us, scan)
+        return moves, self._scores(position, moves, history, scan)
+
+    def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
+        """Each move's score: the sum of the weights of its features (``kind`` the mover's, points relative to the
+        side to move): ``F_TO``/``F_FROM`` and their crosses with the material phase, ``F_PHASE``, ``F_SLIDE``;
+        ``F_TARGET`` and ``F_ORIGIN`` by the safety of the two points (:func:`_state`); a capture's
+        ``F_CAPTURE`` (victim, mover, can be taken back), ``F_RECAPTURE``/``F_TAKES_LAST``; ``F_NEAR_LAST``,
+        ``F_SAME_PIECE``, ``F_EVASION``; ``F_CHECK``/``F_DISCOVERED`` (:func:`check_mask`); ``F_FLEE`` (the origin
+        is attacked by the piece the opponent just moved); ``F_BACK``, ``F_REPEAT``; ``F_BOOK``."""
+        return int_list(self._scores(board, moves, history, occupied_cells(board.cells)))
+
+    def _derive(self) -> _Tables:
+        """:attr:`_tables`, made once from the weights."""
+        tables = self._tables = self.derived("tables2", _Tables)
+        return tables
+
+    def _book_entry(self, cells: list[int], us: int, scan: list[int]) -> dict[int, int] | None:
+        """The opening book's moves of this position, ``None`` if the training games reached it fewer than
+        :data:`BOOK_MIN` times."""
+        entry = self.opening_book().get(position_key(cells, us, scan))
+        if entry is None:
+            return None
+        total = 0
+        for count in entry.values():
+            total += count
+        return entry if total >= BOOK_MIN else None
+
+    def _scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move], scan: list[int]) -> vec[i64]:
+        """:meth:`scores`, given the board's occupied cells."""
+        tables = self._tables or self._derive()
+        w = tables.w
+        cells = board.cells
+        us = board.turn
+        them = us ^ BLACK
+        ours = capture_map(cells, us, scan)
+        theirs = capture_map(cells, them, scan)
+        their_king = board.kings[them >> 3]
+        checks = check_mask(cells, their_king, us)
+        played = len(history)
+        last_to = _cell(history, played - 1, True)
+        my_last_from = _cell(history, played - 2, False)
+        my_last_to = _cell(history, played - 2, True)
+        repeat_from = _cell(history, played - 4, False)
+        repeat_to = _cell(history, played - 4, True)
+        last_capture = played >= 1 and board.halfmove_clock == 0
+        near = tables.near[last_to if last_to >= 0 else _SIZE]
+        threatened = zeros(_SIZE)
+        if last_to >= 0:
+            _mark_captures(cells, last_to, cells[last_to], threatened)
+        material = 0
+        for sq in scan:
+            material += _MATERIAL[cells[sq] & 7]
+        phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
+        to_w = tables.to[phase]
+        origin_w = tables.origin[phase]
+        in_check = theirs[board.kings[us >> 3]] != 0
+        entry = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else None
+        total = 0
+        if entry is not None:
+            for count in entry.values():
+                total += count
+        book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
+        listed: list[Move] = moves if isinstance(moves, list) else list(moves)
+        n = len(listed)
+        out = zeros(n)
+        origin = -1
+        fixed = kind = p = base = rank = 0
+        opens = along_file = False
+        slide = -1
+        slide_table = tables.slide
+        point = tables.point
+        slide_steps = slide_table[0]
+        for i in range(n):
+            m = listed[i]
+            f = m.from_square
+            t = m.to_square
+            if f != origin:
+                origin = f
+                p = cells[f]
+                kind = p & 7
+                base = p * _SIZE
+                rank = RANK_OF_KIND[kind] << 4
+                fixed = origin_w[base + f] + w[F_ORIGIN + kind * 4 + _state(theirs[f], ours[f], rank)]
+                if f == my_last_to:
+                    fixed += w[F_SAME_PIECE + kind]
+                if in_check:
+                    fixed += w[F_EVASION + kind]
+                if threatened[f]:
+                    fixed += w[F_FLEE + kind * 2 + (1 if ours[f] else 0)]
+                slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
+                slide_steps = slide_table[f]
+                opens = checks[f] & _OPEN_BIT != 0
+                along_file = FILE_OF[f] == FILE_OF[their_king]
+            score = to_w[base + t] + fixed + near[t]
+            if slide >= 0:
+                score += w[slide + slide_steps[t]]
+            q = cells[t]
+            attacked = theirs[t]
+            # our other pieces that guard t: all but the mover, unless it is a cannon sliding (it guards t no more)
+            defenders = ours[t] & 15
+            if defenders and not (kind == CANNON and q == 0):
+                defenders -= 1
+            if q:
+                score += w[F_CAPTURE + ((q & 7) * 8 + kind) * 2 + (1 if attacked else 0)]
+                score += w[F_TARGET + 32 + kind * 4 + _state(attacked, defenders, rank)]
+                if t == last_to:
+                    score += w[F_RECAPTURE + kind] if last_capture else w[F_TAKES_LAST + kind]
+            else:
+                score += w[F_TARGET + kind * 4 + _state(attacked, defenders, rank)]
+            check = checks[t]
+            if check & _CHECK_BIT[kind]:
+                score += w[F_CHECK + kind * 2 + (1 if attacked else 0)]
+            if (check & _SCREEN_BIT and kind != CANNON) or (
+                    opens and (FILE_OF[t] != FILE_OF[f] if along_file else RANK_OF[t] != RANK_OF[f])):
+                score += w[F_DISCOVERED + kind]
+            if t == my_last_from and f == my_last_to:
+                score += w[F_BACK + kind]
+            if f == repeat_from and t == repeat_to:
+                score += w[F_REPEAT + kind]
+            if entry is not None:
+                times = entry.get(point[f] * 90 + point[t], 0)
+                score += w[book_base + (_SHARE_BUCKET[times * 64 // total] if times else 0)]
+            out[i] = score
+        return out
+
+
+def _cell(history: Sequence[Move], ply: int, to: bool) -> int:
+    """The target (``to``) or the origin cell of move ``ply`` of ``history``; -1 before the first."""
+    if ply < 0:
+        return -1
+    move = history[ply]
+    return move.to_square if to else move.from_square
+
+
+def _canonical(board: Board) -> list[Move]:
+    """The legal moves in canonical (from, to) point order (as ``plybits.xiangqi.rank.canonical_moves``)."""
+    return legal(board.cells, board.kings[board.turn >> 3], board.turn)
