@@ -17,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final, Self, cast, final
 
-from mypy_extensions import mypyc_attr
+from librt.vecs import vec
+from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
+from plybits.packed import int_array, zeros
 from plybits.text import ascii_text, decimal
 
 FILES: Final = "abcdefghi"
@@ -287,7 +289,8 @@ class Board:
     __slots__ = ("cells", "turn", "kings", "halfmove_clock", "fullmove_number")
 
     def __init__(self, fen: str | None = STANDARD_FEN) -> None:
-        self.cells: list[int] = GEOMETRY.empty_cells(0)
+        self.cells: vec[i64] = int_array(GEOMETRY.empty_cells(0))
+        """The cell array (an :func:`~plybits.packed.int_array`: a ``vec[i64]`` compiled, a list in pure Python)."""
         self.turn: int = RED
         self.kings: list[int] = [0, 0]
         """Cell of the red general (index 0) and the black general (index 1)."""
@@ -312,7 +315,7 @@ class Board:
         rows = parts[0].split("/")
         if len(rows) != 10:
             raise InvalidPositionError(f"xiangqi FEN needs 10 ranks, got {len(rows)}: {fen!r}")
-        cells = GEOMETRY.empty_cells(0)
+        cells: list[int] = GEOMETRY.empty_cells(0)
         counts: dict[int, int] = {}
         for row_index, row in enumerate(rows):
             rank = 9 - row_index
@@ -373,7 +376,7 @@ class Board:
                         behind = r < 3 if color == RED else r > 6
                         if behind or (own_half(color, r) and FILE_OF[i] % 2):
                             raise InvalidPositionError(f"{where} cannot be reached by a soldier in FEN {fen!r}")
-        self.cells, self.turn, self.kings = cells, turn, kings
+        self.cells, self.turn, self.kings = int_array(cells), turn, kings
         self.halfmove_clock, self.fullmove_number = half, full
         if self.attacked_general(turn ^ BLACK):
             raise InvalidPositionError(f"the side not to move is in check (or the generals face) in FEN {fen!r}")
@@ -521,7 +524,7 @@ class Board:
 # ---- the rules on a cell list (the hot core: Board's methods and the rank model call these) ------------------
 
 
-def _attacked(cells: list[int], k: int, color: int) -> bool:
+def _attacked(cells: vec[i64], k: int, color: int) -> bool:
     """Whether the general of ``color`` on cell ``k`` is attacked (the flying-general rule included)."""
     enemy = color ^ BLACK
     e_rook = CHARIOT | enemy
@@ -555,7 +558,7 @@ def _attacked(cells: list[int], k: int, color: int) -> bool:
     return False
 
 
-def reached_by(cells: list[int], king: int, index: int, color: int) -> bool:
+def reached_by(cells: vec[i64], king: int, index: int, color: int) -> bool:
     """Whether a piece of ``color`` (whose general stands on ``king``) has a move to cell ``index`` by its
     movement rules alone (the cell holds the other colour or nothing): :meth:`Board.reaches` on a cell list."""
     e_rook = CHARIOT | color
@@ -607,7 +610,7 @@ POINT_CELLS: Final = list(SQUARES)
 """The cells of the 90 points in point order, as a list (what the move generators scan unless told fewer)."""
 
 
-def occupied_cells(cells: list[int]) -> list[int]:
+def occupied_cells(cells: vec[i64]) -> list[int]:
     """The cells holding a piece, in point order: what :func:`pseudo_legal`, :func:`targets` and :func:`legal`
     need scan, for a caller that runs more than one of them on a position."""
     out: list[int] = []
@@ -617,7 +620,7 @@ def occupied_cells(cells: list[int]) -> list[int]:
     return out
 
 
-def pseudo_legal(cells: list[int], us: int, out: list[Move], scan: list[int] = POINT_CELLS) -> None:
+def pseudo_legal(cells: vec[i64], us: int, out: list[Move], scan: list[int] = POINT_CELLS) -> None:
     """Append to ``out`` the moves of ``us`` that follow each piece's movement rules (:meth:`Board.pseudo_legal_moves`
     on a cell list), by from-cell, then to-cell. ``scan``: the cells to look at, in point order (every piece of
     ``us`` among them; :func:`occupied_cells`)."""
@@ -683,11 +686,12 @@ def pseudo_legal(cells: list[int], us: int, out: list[Move], scan: list[int] = P
                     out.append(row[t])
 
 
-def targets(cells: list[int], color: int, scan: list[int] = POINT_CELLS) -> list[int]:
-    """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
+def targets(cells: vec[i64], color: int, scan: list[int] = POINT_CELLS) -> vec[i64]:
+    """Per cell (an :func:`~plybits.packed.int_array`), 1 where a piece of ``color`` has a move to by its movement
+    rules alone, else 0: the to-cells of
     :func:`pseudo_legal` for ``color``, without building the moves (the rank model's attack map). ``scan`` as
     :func:`pseudo_legal` takes it."""
-    marks = [0] * _size
+    marks = zeros(_size)
     for i in scan:
         p = cells[i]
         if p == 0 or p & BLACK != color:
@@ -727,7 +731,7 @@ def targets(cells: list[int], color: int, scan: list[int] = POINT_CELLS) -> list
     return marks
 
 
-def _pseudo_legal_move(cells: list[int], us: int, frm: int, to: int) -> bool:
+def _pseudo_legal_move(cells: vec[i64], us: int, frm: int, to: int) -> bool:
     """:meth:`Board.is_pseudo_legal` on a cell list, ``us`` to move."""
     p = cells[frm]
     if p == OFF or not p or p & BLACK != us or not _on[to]:
@@ -762,7 +766,7 @@ def _pseudo_legal_move(cells: list[int], us: int, frm: int, to: int) -> bool:
     return to in table[frm]
 
 
-def _safe(cells: list[int], k: int, us: int, frm: int, to: int) -> bool:
+def _safe(cells: vec[i64], k: int, us: int, frm: int, to: int) -> bool:
     """Whether moving ``frm`` -> ``to`` (pseudo-legal) leaves the general of ``us`` (on ``k``) unattacked."""
     piece = cells[frm]
     captured = cells[to]
@@ -774,7 +778,7 @@ def _safe(cells: list[int], k: int, us: int, frm: int, to: int) -> bool:
     return not bad
 
 
-def legal(cells: list[int], k: int, us: int, scan: list[int] = POINT_CELLS) -> list[Move]:
+def legal(cells: vec[i64], k: int, us: int, scan: list[int] = POINT_CELLS) -> list[Move]:
     """The legal moves of ``us``, whose general stands on ``k`` (:meth:`Board.legal_moves` on a cell list); ``scan``
     as :func:`pseudo_legal` takes it."""
     moves: list[Move] = []
@@ -824,7 +828,7 @@ def legal(cells: list[int], k: int, us: int, scan: list[int] = POINT_CELLS) -> l
     return out
 
 
-def _exposes(cells: list[int], us: int, frm: int, to: int, k: int, df: int, dt: int) -> bool:
+def _exposes(cells: vec[i64], us: int, frm: int, to: int, k: int, df: int, dt: int) -> bool:
     """Whether a non-general move ``frm`` -> ``to`` of ``us``, played when not in check, lets an attack reach
     the general on ``k``: only the lines through ``frm`` and ``to`` (steps ``df`` and ``dt`` from :data:`DANGER`)
     and a horse leg on ``frm`` can change."""

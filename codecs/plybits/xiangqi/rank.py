@@ -20,7 +20,7 @@ from typing import Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.packed import int_list, zeros
+from plybits.packed import PACKED, int_array, int_list, zeros
 from plybits.rank import FeatureIds, LinearModel, RankScheme
 from plybits.xiangqi.board import (
     BLACK,
@@ -63,7 +63,7 @@ def canonical_moves(board: Board) -> list[Move]:
 
 # ---------------------------------------------------------------- model 1 features (frozen)
 
-VALUE: Final = [0, 0, 2, 2, 4, 9, 4, 1, 0]
+VALUE: Final = int_array([0, 0, 2, 2, 4, 9, 4, 1, 0])
 """Rough piece values by kind (general 0: never traded)."""
 
 _ids = FeatureIds()
@@ -105,7 +105,8 @@ def _point_pairs() -> tuple[list[list[int]], list[list[int]]]:
     return near, slide
 
 
-_NEAR_STEPS, _SLIDE_STEPS = _point_pairs()
+_NEAR_STEPS, _SLIDE_LISTS = _point_pairs()
+_SLIDE_STEPS: Final = [int_array(row) for row in _SLIDE_LISTS]
 
 
 @final
@@ -113,42 +114,43 @@ class _Tables:
     """What :meth:`LinearXiangqiModel.scores` derives from the weights, laid out by the indices it has at hand.
 
     Small on purpose: every entry is one of the weights (no table of sums per origin and target), so what a
-    ply reads stays in the processor's cache; the sums are made per move.
+    ply reads stays in the processor's cache; the sums are made per move. The tables are
+    :func:`~plybits.packed.int_array` arrays: compiled, a read is one load.
     """
 
     __slots__ = ("w", "to", "origin", "near")
 
     def __init__(self, w: list[int]) -> None:
-        self.w: list[int] = w
-        self.to: list[int] = [0] * (16 * _SIZE)
-        """to[piece * SIZE + t]: the ``F_TO`` weight of that piece's move to ``t``."""
-        self.origin: list[int] = [0] * (16 * _SIZE)
-        """origin[piece * SIZE + f]: the ``F_FROM`` weight of that piece's move from ``f``."""
-        self.near: list[list[int] | None] = [None] * _SIZE
-        """near[last_to][to]: the ``F_NEAR_LAST`` weight of a target ``to``."""
+        self.w: vec[i64] = int_array(w)
+        to = [0] * (16 * _SIZE)
+        origin = [0] * (16 * _SIZE)
         for piece in range(16):
             kind = piece & 7
             if kind == 0:
                 continue
             rel = RELATIVE[piece >> 3]
             for sq in SQUARES:
-                self.to[piece * _SIZE + sq] = w[F_TO + kind * 90 + rel[sq]]
-                self.origin[piece * _SIZE + sq] = w[F_FROM + kind * 90 + rel[sq]]
+                to[piece * _SIZE + sq] = w[F_TO + kind * 90 + rel[sq]]
+                origin[piece * _SIZE + sq] = w[F_FROM + kind * 90 + rel[sq]]
+        self.to: vec[i64] = int_array(to)
+        """to[piece * SIZE + t]: the ``F_TO`` weight of that piece's move to ``t``."""
+        self.origin: vec[i64] = int_array(origin)
+        """origin[piece * SIZE + f]: the ``F_FROM`` weight of that piece's move from ``f``."""
+        self.near: list[vec[i64] | None] = [None] * _SIZE
+        """near[last_to][to]: the ``F_NEAR_LAST`` weight of a target ``to``."""
 
-    def near_row(self, last_to: int) -> list[int]:
+    def near_row(self, last_to: int) -> vec[i64]:
         """``near[last_to]``, made on first use."""
         row = self.near[last_to]
         if row is not None:
             return row
-        w = self.w
-        row = [0] * _SIZE
-        for t in range(_SIZE):
-            row[t] = w[F_NEAR_LAST + _NEAR_STEPS[last_to][t]]
-        self.near[last_to] = row
-        return row
+        steps = _NEAR_STEPS[last_to]
+        made = int_array([self.w[F_NEAR_LAST + steps[t]] for t in range(_SIZE)])
+        self.near[last_to] = made
+        return made
 
 
-_NO_NEAR: Final = [0] * _SIZE
+_NO_NEAR: Final = zeros(_SIZE)
 """The ``F_NEAR_LAST`` row of the first ply (no last target): no weight anywhere."""
 
 
@@ -158,7 +160,7 @@ class LinearXiangqiModel(LinearModel):
 
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.xiangqi", n_features=N_FEATURES,
-                         canonical=canonical_moves, features=None)
+                         canonical=canonical_moves, features=None, packed_weights=PACKED)
         self._tables: _Tables | None = None
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
@@ -209,7 +211,7 @@ class LinearXiangqiModel(LinearModel):
         my_last_to = history[played - 2].to_square if played >= 2 else -1
         last_capture = played >= 1 and board.halfmove_clock == 0
         near = tables.near_row(last_to) if last_to >= 0 else _NO_NEAR
-        material = 0
+        material: i64 = 0
         for sq in scan:
             material += VALUE[cells[sq] & 7]
         phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
@@ -220,8 +222,11 @@ class LinearXiangqiModel(LinearModel):
         out = zeros(n)
         origin = -1
         # what depends on the origin point only (set when it changes)
-        fixed = kind = p = base = 0
-        slide = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
+        fixed: i64 = 0
+        kind: i64 = 0
+        p: i64 = 0
+        base: i64 = 0
+        slide: i64 = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
         slide_steps = _NO_NEAR
         for i in range(n):
             m = listed[i]
@@ -241,7 +246,7 @@ class LinearXiangqiModel(LinearModel):
                     fixed += w[F_EVASION + kind]
                 slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
                 slide_steps = _SLIDE_STEPS[f]
-            score = to_w[base + t] + fixed + near[t]
+            score: i64 = to_w[base + t] + fixed + near[t]
             if slide >= 0:
                 score += w[slide + slide_steps[t]]
             q = cells[t]
