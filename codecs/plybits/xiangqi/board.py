@@ -22,7 +22,7 @@ from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
-from plybits.packed import int_array, zeros
+from plybits.packed import int_array, int_list, zeros
 from plybits.text import ascii_text, decimal
 
 FILES: Final = "abcdefghi"
@@ -226,6 +226,35 @@ SOLDIER_STEPS: Final = _TABLES[4]
 HORSE_ATTACKERS: Final = _TABLES[5]
 SOLDIER_ATTACKERS: Final = _TABLES[6]
 
+_WIDTH: Final = 9
+"""A packed step table's slots per cell: the count of targets, then up to 8 of them."""
+
+
+def _packed(rows: list[list[int]]) -> vec[i64]:
+    """Rows of at most 8 ints as one :func:`~plybits.packed.int_array`: row ``j`` from ``j * _WIDTH``, its count
+    first (compiled code reads it without a list or tuple object a step)."""
+    flat = [0] * (len(rows) * _WIDTH)
+    for j, row in enumerate(rows):
+        flat[j * _WIDTH] = len(row)
+        for n, value in enumerate(row):
+            flat[j * _WIDTH + 1 + n] = value
+    return int_array(flat)
+
+
+def _joined(pairs: list[tuple[int, int]]) -> list[int]:
+    """``(target, blocking cell)`` pairs as ``target << 8 | blocking cell`` (ascending as the pairs are)."""
+    return [t << 8 | block for t, block in pairs]
+
+
+# the step tables packed; by colour, a cell's red row is the cell, its black row _size + the cell
+_KING_ROWS: Final = _packed(KING_STEPS[RED] + KING_STEPS[BLACK])
+_ADVISOR_ROWS: Final = _packed(ADVISOR_STEPS[RED] + ADVISOR_STEPS[BLACK])
+_SOLDIER_ROWS: Final = _packed(SOLDIER_STEPS[RED] + SOLDIER_STEPS[BLACK])
+_ELEPHANT_ROWS: Final = _packed([_joined(row) for row in ELEPHANT_STEPS[RED] + ELEPHANT_STEPS[BLACK]])
+_HORSE_ROWS: Final = _packed([_joined(row) for row in HORSE_JUMPS])
+_HORSE_ATTACKER_ROWS: Final = _packed([_joined(row) for row in HORSE_ATTACKERS])
+_SOLDIER_ATTACKER_ROWS: Final = _packed(SOLDIER_ATTACKERS[RED] + SOLDIER_ATTACKERS[BLACK])
+
 
 LEG: Final = 1000
 """Marks a general's diagonal neighbour (a horse leg) in :data:`DANGER`."""
@@ -252,6 +281,8 @@ def _danger_lines() -> list[list[int]]:
 
 
 DANGER: Final = _danger_lines()
+_DANGER_ROWS: Final = [int_array(row) for row in DANGER]
+""":data:`DANGER`'s rows as int_arrays."""
 
 # piece-placement rules a position must satisfy (pieces can never stand elsewhere)
 _PALACE = {c: {square(f, r) for f in range(3, 6) for r in range(10) if in_palace(c, f, r)} for c in (RED, BLACK)}
@@ -522,6 +553,22 @@ class Board:
 
 
 # ---- the rules on a cell list (the hot core: Board's methods and the rank model call these) ------------------
+# The generators write move codes, ``from << 8 | to`` (:func:`move_of`), into an int_array: no Move object and no list
+# item a move until a caller asks for Move objects (:func:`legal`, :func:`pseudo_legal`).
+
+MAX_MOVES: Final = 160
+"""More than any position's pseudo-legal moves (two chariots and two cannons 17 each, two horses 8, five soldiers 3,
+the rest 4: 119), the room the code generators are given."""
+
+
+def move_of(code: int) -> Move:
+    """The shared move of a move code ``from << 8 | to``."""
+    return MOVES[code >> 8][code & 255]
+
+
+def moves_of(codes: vec[i64], n: int) -> list[Move]:
+    """The shared moves of the first ``n`` move codes."""
+    return [MOVES[c >> 8][c & 255] for c in codes[:n]]
 
 
 def _attacked(cells: vec[i64], k: int, color: int) -> bool:
@@ -548,12 +595,15 @@ def _attacked(cells: vec[i64], k: int, color: int) -> bool:
         if p == e_cannon:
             return True
     e_horse = HORSE | enemy
-    for h, leg in HORSE_ATTACKERS[k]:
-        if cells[h] == e_horse and cells[leg] == 0:
+    at = k * _WIDTH
+    for x in range(at + 1, at + 1 + _HORSE_ATTACKER_ROWS[at]):
+        e = _HORSE_ATTACKER_ROWS[x]
+        if cells[e >> 8] == e_horse and cells[e & 255] == 0:
             return True
     e_soldier = SOLDIER | enemy
-    for s in SOLDIER_ATTACKERS[enemy][k]:
-        if cells[s] == e_soldier:
+    at = ((enemy >> 3) * _size + k) * _WIDTH
+    for x in range(at + 1, at + 1 + _SOLDIER_ATTACKER_ROWS[at]):
+        if cells[_SOLDIER_ATTACKER_ROWS[x]] == e_soldier:
             return True
     return False
 
@@ -587,48 +637,74 @@ def reached_by(cells: vec[i64], king: int, index: int, color: int) -> bool:
         if p == e_jumper:
             return True
     e_horse = HORSE | color
-    for h, leg in HORSE_ATTACKERS[index]:
-        if cells[h] == e_horse and cells[leg] == 0:
+    at = index * _WIDTH
+    for x in range(at + 1, at + 1 + _HORSE_ATTACKER_ROWS[at]):
+        e = _HORSE_ATTACKER_ROWS[x]
+        if cells[e >> 8] == e_horse and cells[e & 255] == 0:
             return True
+    # the soldiers' attack rows are seen from the target; the general's, the advisors' and the elephants' steps are
+    # symmetric: from ``index`` back to the piece
+    side = (color >> 3) * _size + index
     e_soldier = SOLDIER | color
-    for s in SOLDIER_ATTACKERS[color][index]:
-        if cells[s] == e_soldier:
+    at = side * _WIDTH
+    for x in range(at + 1, at + 1 + _SOLDIER_ATTACKER_ROWS[at]):
+        if cells[_SOLDIER_ATTACKER_ROWS[x]] == e_soldier:
             return True
-    # the general's, the advisors' and the elephants' steps are symmetric: from ``index`` back to the piece
     e_elephant = ELEPHANT | color
-    for e, eye in ELEPHANT_STEPS[color][index]:
-        if cells[e] == e_elephant and cells[eye] == 0:
+    for x in range(at + 1, at + 1 + _ELEPHANT_ROWS[at]):
+        e = _ELEPHANT_ROWS[x]
+        if cells[e >> 8] == e_elephant and cells[e & 255] == 0:
             return True
     e_advisor = ADVISOR | color
-    for a in ADVISOR_STEPS[color][index]:
-        if cells[a] == e_advisor:
+    for x in range(at + 1, at + 1 + _ADVISOR_ROWS[at]):
+        if cells[_ADVISOR_ROWS[x]] == e_advisor:
             return True
-    return king in KING_STEPS[color][index]
+    for x in range(at + 1, at + 1 + _KING_ROWS[at]):
+        if _KING_ROWS[x] == king:
+            return True
+    return False
 
 
 POINT_CELLS: Final = list(SQUARES)
 """The cells of the 90 points in point order, as a list (what the move generators scan unless told fewer)."""
+POINTS: Final = int_array(POINT_CELLS)
+
+
+def occupied_points(cells: vec[i64]) -> vec[i64]:
+    """:func:`occupied_cells` as an int_array (what the code generators scan)."""
+    out = zeros(32)  # a position holds at most 16 pieces a side
+    n = 0
+    for j in range(90):
+        i = POINTS[j]
+        if cells[i]:
+            out[n] = i
+            n += 1
+    return out[:n]
 
 
 def occupied_cells(cells: vec[i64]) -> list[int]:
     """The cells holding a piece, in point order: what :func:`pseudo_legal`, :func:`targets` and :func:`legal`
     need scan, for a caller that runs more than one of them on a position."""
-    out: list[int] = []
-    for i in POINT_CELLS:
-        if cells[i]:
-            out.append(i)
-    return out
+    return int_list(occupied_points(cells))
 
 
-def pseudo_legal(cells: vec[i64], us: int, out: list[Move], scan: list[int] = POINT_CELLS) -> None:
-    """Append to ``out`` the moves of ``us`` that follow each piece's movement rules (:meth:`Board.pseudo_legal_moves`
-    on a cell list), by from-cell, then to-cell. ``scan``: the cells to look at, in point order (every piece of
-    ``us`` among them; :func:`occupied_cells`)."""
-    for i in scan:
+def _scan_array(scan: list[int]) -> vec[i64]:
+    """A list of cells to scan as the code generators take it."""
+    return POINTS if scan is POINT_CELLS else int_array(scan)
+
+
+def pseudo_codes(cells: vec[i64], us: int, codes: vec[i64], scan: vec[i64] = POINTS) -> i64:
+    """Write into ``codes`` (room for :data:`MAX_MOVES`) the codes of the moves of ``us`` that follow each piece's
+    movement rules (:func:`pseudo_legal`'s moves, in its order); return their count. ``scan``: the cells to look at,
+    in point order (every piece of ``us`` among them; :func:`occupied_points`)."""
+    n: i64 = 0
+    side = (us >> 3) * _size
+    for j in range(len(scan)):
+        i = scan[j]
         p = cells[i]
         if p == 0 or p & BLACK != us:
             continue
-        row = MOVES[i]
+        origin = i << 8
         kind = p & 7
         if kind == CHARIOT or kind == CANNON:
             cannon = kind == CANNON
@@ -647,18 +723,22 @@ def pseudo_legal(cells: vec[i64], us: int, out: list[Move], scan: list[int] = PO
                             c += step
                             q = cells[c]
                         if q != OFF and q & BLACK != us:
-                            out.append(row[c])
+                            codes[n] = origin | c
+                            n += 1
                     elif q & BLACK != us:
-                        out.append(row[t])
+                        codes[n] = origin | t
+                        n += 1
                 t -= step
                 while t != i:
-                    out.append(row[t])
+                    codes[n] = origin | t
+                    n += 1
                     t -= step
             for step in _ABOVE:
                 t = i + step
                 q = cells[t]
                 while q == 0:
-                    out.append(row[t])
+                    codes[n] = origin | t
+                    n += 1
                     t += step
                     q = cells[t]
                 if q == OFF:
@@ -672,27 +752,47 @@ def pseudo_legal(cells: vec[i64], us: int, out: list[Move], scan: list[int] = PO
                     if q == OFF:
                         continue
                 if q & BLACK != us:
-                    out.append(row[t])
+                    codes[n] = origin | t
+                    n += 1
         elif kind == HORSE or kind == ELEPHANT:
-            for t, block in HORSE_JUMPS[i] if kind == HORSE else ELEPHANT_STEPS[us][i]:
-                if cells[block] == 0:
+            rows = _HORSE_ROWS if kind == HORSE else _ELEPHANT_ROWS
+            at = (i if kind == HORSE else side + i) * _WIDTH
+            for x in range(at + 1, at + 1 + rows[at]):
+                e = rows[x]
+                if cells[e & 255] == 0:
+                    t = e >> 8
                     q = cells[t]
                     if q == 0 or q & BLACK != us:
-                        out.append(row[t])
+                        codes[n] = origin | t
+                        n += 1
         else:
-            for t in (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[us][i]:
+            rows = _KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS
+            at = (side + i) * _WIDTH
+            for x in range(at + 1, at + 1 + rows[at]):
+                t = rows[x]
                 q = cells[t]
                 if q == 0 or q & BLACK != us:
-                    out.append(row[t])
+                    codes[n] = origin | t
+                    n += 1
+    return n
 
 
-def targets(cells: vec[i64], color: int, scan: list[int] = POINT_CELLS) -> vec[i64]:
-    """Per cell (an :func:`~plybits.packed.int_array`), 1 where a piece of ``color`` has a move to by its movement
-    rules alone, else 0: the to-cells of
-    :func:`pseudo_legal` for ``color``, without building the moves (the rank model's attack map). ``scan`` as
-    :func:`pseudo_legal` takes it."""
+def pseudo_legal(cells: vec[i64], us: int, out: list[Move], scan: list[int] = POINT_CELLS) -> None:
+    """Append to ``out`` the moves of ``us`` that follow each piece's movement rules (:meth:`Board.pseudo_legal_moves`
+    on a cell list), by from-cell, then to-cell. ``scan``: the cells to look at, in point order (every piece of
+    ``us`` among them; :func:`occupied_cells`)."""
+    codes = zeros(MAX_MOVES)
+    out += moves_of(codes, pseudo_codes(cells, us, codes, _scan_array(scan)))
+
+
+def attack_map(cells: vec[i64], color: int, scan: vec[i64] = POINTS) -> vec[i64]:
+    """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
+    :func:`pseudo_codes` for ``color``, without writing the moves (the rank model's attack map). ``scan`` as
+    :func:`pseudo_codes` takes it."""
     marks = zeros(_size)
-    for i in scan:
+    side = (color >> 3) * _size
+    for j in range(len(scan)):
+        i = scan[j]
         p = cells[i]
         if p == 0 or p & BLACK != color:
             continue
@@ -718,17 +818,31 @@ def targets(cells: vec[i64], color: int, scan: list[int] = POINT_CELLS) -> vec[i
                 if q & BLACK != color:
                     marks[t] = 1
         elif kind == HORSE or kind == ELEPHANT:
-            for t, block in HORSE_JUMPS[i] if kind == HORSE else ELEPHANT_STEPS[color][i]:
-                if cells[block] == 0:
+            rows = _HORSE_ROWS if kind == HORSE else _ELEPHANT_ROWS
+            at = (i if kind == HORSE else side + i) * _WIDTH
+            for x in range(at + 1, at + 1 + rows[at]):
+                e = rows[x]
+                if cells[e & 255] == 0:
+                    t = e >> 8
                     q = cells[t]
                     if q == 0 or q & BLACK != color:
                         marks[t] = 1
         else:
-            for t in (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[color][i]:
+            rows = _KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS
+            at = (side + i) * _WIDTH
+            for x in range(at + 1, at + 1 + rows[at]):
+                t = rows[x]
                 q = cells[t]
                 if q == 0 or q & BLACK != color:
                     marks[t] = 1
     return marks
+
+
+def targets(cells: vec[i64], color: int, scan: list[int] = POINT_CELLS) -> list[int]:
+    """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
+    :func:`pseudo_legal` for ``color``, without building the moves (:func:`attack_map` as a list). ``scan`` as
+    :func:`pseudo_legal` takes it."""
+    return int_list(attack_map(cells, color, _scan_array(scan)))
 
 
 def _pseudo_legal_move(cells: vec[i64], us: int, frm: int, to: int) -> bool:
@@ -778,18 +892,20 @@ def _safe(cells: vec[i64], k: int, us: int, frm: int, to: int) -> bool:
     return not bad
 
 
-def legal(cells: vec[i64], k: int, us: int, scan: list[int] = POINT_CELLS) -> list[Move]:
-    """The legal moves of ``us``, whose general stands on ``k`` (:meth:`Board.legal_moves` on a cell list); ``scan``
-    as :func:`pseudo_legal` takes it."""
-    moves: list[Move] = []
-    pseudo_legal(cells, us, moves, scan)
-    out: list[Move] = []
+def legal_codes(cells: vec[i64], k: int, us: int, scan: vec[i64] = POINTS) -> tuple[vec[i64], i64]:
+    """The codes of the legal moves of ``us``, whose general stands on ``k``, and their count: :func:`legal` as
+    move codes (the first ``count`` items; ``scan`` as :func:`pseudo_codes` takes it)."""
+    codes = zeros(MAX_MOVES)
+    n = pseudo_codes(cells, us, codes, scan)
+    kept: i64 = 0
     if _attacked(cells, k, us):
-        for m in moves:
-            if _safe(cells, k, us, m.from_square, m.to_square):
-                out.append(m)
-        return out
-    danger = DANGER[k]
+        for j in range(n):
+            c = codes[j]
+            if _safe(cells, k, us, c >> 8, c & 255):
+                codes[kept] = c
+                kept += 1
+        return codes, kept
+    danger = _DANGER_ROWS[k]
     # the rays from the general on which an enemy chariot or cannon (along the file also the general) stands
     # anywhere: a move can expose the general along a line only if the line is one of them (a move puts no enemy
     # piece on a line), by its step from the general + STRIDE
@@ -797,35 +913,41 @@ def legal(cells: vec[i64], k: int, us: int, scan: list[int] = POINT_CELLS) -> li
     e_rook = CHARIOT | enemy
     e_cannon = CANNON | enemy
     e_king = KING | enemy
-    threats = [False] * (2 * STRIDE + 1)
+    threats = zeros(2 * STRIDE + 1)
     for step in ORTHOGONAL:
         t = k + step
         p = cells[t]
         while p != OFF:
             if p == e_rook or p == e_cannon or (p == e_king and (step == STRIDE or step == -STRIDE)):
-                threats[step + STRIDE] = True
+                threats[step + STRIDE] = 1
                 break
             t += step
             p = cells[t]
-    for m in moves:
-        frm = m.from_square
-        to = m.to_square
+    for j in range(n):
+        c = codes[j]
+        frm = c >> 8
+        to = c & 255
         df = danger[frm]
         dt = danger[to]
         if df == 0 and dt == 0:
-            out.append(m)
+            ok = True
         elif frm == k:
-            if _safe(cells, k, us, frm, to):
-                out.append(m)
-        elif (
-            df != LEG
-            and (df == 0 or not threats[df + STRIDE])
-            and (dt == 0 or dt == LEG or not threats[dt + STRIDE])
-        ):
-            out.append(m)  # what _exposes would find: no line it can open or close holds a threat
-        elif not _exposes(cells, us, frm, to, k, df, dt):
-            out.append(m)
-    return out
+            ok = _safe(cells, k, us, frm, to)
+        elif df != LEG and (df == 0 or not threats[df + STRIDE]) and (dt == 0 or dt == LEG or not threats[dt + STRIDE]):
+            ok = True  # what _exposes would find: no line it can open or close holds a threat
+        else:
+            ok = not _exposes(cells, us, frm, to, k, df, dt)
+        if ok:
+            codes[kept] = c
+            kept += 1
+    return codes, kept
+
+
+def legal(cells: vec[i64], k: int, us: int, scan: list[int] = POINT_CELLS) -> list[Move]:
+    """The legal moves of ``us``, whose general stands on ``k`` (:meth:`Board.legal_moves` on a cell list); ``scan``
+    as :func:`pseudo_legal` takes it."""
+    codes, n = legal_codes(cells, k, us, _scan_array(scan))
+    return moves_of(codes, n)
 
 
 def _exposes(cells: vec[i64], us: int, frm: int, to: int, k: int, df: int, dt: int) -> bool:
@@ -865,8 +987,10 @@ def _exposes(cells: vec[i64], us: int, frm: int, to: int, k: int, df: int, dt: i
             break
     if not hit and df == LEG:
         e_horse = HORSE | enemy
-        for h, leg in HORSE_ATTACKERS[k]:
-            if leg == frm and cells[h] == e_horse:
+        at = k * _WIDTH
+        for x in range(at + 1, at + 1 + _HORSE_ATTACKER_ROWS[at]):
+            e = _HORSE_ATTACKER_ROWS[x]
+            if e & 255 == frm and cells[e >> 8] == e_horse:
                 hit = True
                 break
     cells[frm] = piece

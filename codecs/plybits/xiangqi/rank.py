@@ -21,7 +21,9 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.packed import PACKED, int_array, int_list, zeros
-from plybits.rank import FeatureIds, LinearModel, RankScheme
+from plybits.errors import InvalidDataError
+from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_packed, encode_packed
 from plybits.xiangqi.board import (
     BLACK,
     CANNON,
@@ -29,13 +31,16 @@ from plybits.xiangqi.board import (
     FILE_OF,
     GEOMETRY,
     RANK_OF,
+    MOVES,
     SQUARES,
     Board,
     Move,
+    attack_map,
     legal,
-    occupied_cells,
+    legal_codes,
+    moves_of,
+    occupied_points,
     reached_by,
-    targets,
 )
 
 _SIZE: Final = GEOMETRY.size
@@ -169,13 +174,39 @@ class LinearXiangqiModel(LinearModel):
         return moves, int_list(scores) if moves else None
 
     def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
-        """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`); the board is
-        scanned for its pieces once, for both."""
+        """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`)."""
+        codes, n, scores = self.coded(position, history)
+        return moves_of(codes, n), scores
+
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], i64, vec[i64]]:
+        """The legal moves' codes (:func:`~plybits.xiangqi.board.legal_codes`: the first ``n``), ``n`` and their
+        :meth:`scores`; the board is scanned for its pieces once, for both."""
         cells = position.cells
         us = position.turn
-        scan = occupied_cells(cells)
-        moves = legal(cells, position.kings[us >> 3], us, scan)
-        return moves, self._scores(position, moves, history, scan)
+        scan = occupied_points(cells)
+        codes, n = legal_codes(cells, position.kings[us >> 3], us, scan)
+        return codes, n, self._scores(position, codes, n, history, scan)
+
+    def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
+        """Code ``move`` (legal in ``position``) by its code's place among the legal moves' codes."""
+        codes, n, scores = self.coded(position, history)
+        code: i64 = move.from_square << 8 | move.to_square
+        for i in range(n):
+            if codes[i] == code:
+                encode_packed(encoder, scores, i)
+                return
+        raise ValueError(f"{move!r} is not a legal move here")
+
+    def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
+        """The next move, read from ``decoder`` (always one of the legal moves).
+
+        :raises InvalidDataError: if there is no legal move or the data points outside them.
+        """
+        codes, n, scores = self.coded(position, history)
+        if n == 0:
+            raise InvalidDataError("a move is coded but the position has no legal move")
+        c = codes[decode_packed(decoder, scores)]
+        return MOVES[c >> 8][c & 255]
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` the mover's, points
@@ -191,10 +222,15 @@ class LinearXiangqiModel(LinearModel):
 
         What depends on the origin point only is summed once for all the moves from it (they come grouped).
         """
-        return int_list(self._scores(board, moves, history, occupied_cells(board.cells)))
+        n = len(moves)
+        codes = zeros(n)
+        for i in range(n):
+            codes[i] = moves[i].from_square << 8 | moves[i].to_square
+        return int_list(self._scores(board, codes, n, history, occupied_points(board.cells)))
 
-    def _scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move], scan: list[int]) -> vec[i64]:
-        """:meth:`scores`, given the board's :func:`~plybits.xiangqi.board.occupied_cells`."""
+    def _scores(self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64]) -> vec[i64]:
+        """:meth:`scores` of the first ``n`` move codes, given the board's
+        :func:`~plybits.xiangqi.board.occupied_points`."""
         tables = self._tables
         if tables is None:
             tables = self._tables = self.derived("tables", _Tables)
@@ -205,20 +241,18 @@ class LinearXiangqiModel(LinearModel):
         us = board.turn
         them = us ^ BLACK
         their_king = board.kings[them >> 3]
-        attacked = targets(cells, them, scan)
+        attacked = attack_map(cells, them, scan)
         played = len(history)
         last_to = history[played - 1].to_square if played >= 1 else -1
         my_last_to = history[played - 2].to_square if played >= 2 else -1
         last_capture = played >= 1 and board.halfmove_clock == 0
         near = tables.near_row(last_to) if last_to >= 0 else _NO_NEAR
         material: i64 = 0
-        for sq in scan:
-            material += VALUE[cells[sq] & 7]
+        for j in range(len(scan)):
+            material += VALUE[cells[scan[j]] & 7]
         phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
         in_check = attacked[board.kings[us >> 3]] != 0
         phase_base = F_PHASE + phase * 8
-        listed: list[Move] = moves if isinstance(moves, list) else list(moves)
-        n = len(listed)
         out = zeros(n)
         origin = -1
         # what depends on the origin point only (set when it changes)
@@ -229,9 +263,9 @@ class LinearXiangqiModel(LinearModel):
         slide: i64 = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
         slide_steps = _NO_NEAR
         for i in range(n):
-            m = listed[i]
-            f = m.from_square
-            t = m.to_square
+            c = codes[i]
+            f = c >> 8
+            t = c & 255
             if f != origin:
                 origin = f
                 p = cells[f]
