@@ -226,19 +226,10 @@ SOLDIER_STEPS: Final = _TABLES[4]
 HORSE_ATTACKERS: Final = _TABLES[5]
 SOLDIER_ATTACKERS: Final = _TABLES[6]
 
-_WIDTH: Final = 9
-"""A packed step table's slots per cell: the count of targets, then up to 8 of them."""
 
-
-def _packed(rows: list[list[int]]) -> vec[i64]:
-    """Rows of at most 8 ints as one :func:`~plybits.packed.int_array`: row ``j`` from ``j * _WIDTH``, its count
-    first (compiled code reads it without a list or tuple object a step)."""
-    flat = [0] * (len(rows) * _WIDTH)
-    for j, row in enumerate(rows):
-        flat[j * _WIDTH] = len(row)
-        for n, value in enumerate(row):
-            flat[j * _WIDTH + 1 + n] = value
-    return int_array(flat)
+def _packed(rows: list[list[int]]) -> list[vec[i64]]:
+    """Rows of ints as :func:`~plybits.packed.int_array` rows (compiled code reads them without an int object)."""
+    return [int_array(row) for row in rows]
 
 
 def _joined(pairs: list[tuple[int, int]]) -> list[int]:
@@ -595,15 +586,12 @@ def _attacked(cells: vec[i64], k: int, color: int) -> bool:
         if p == e_cannon:
             return True
     e_horse = HORSE | enemy
-    at = k * _WIDTH
-    for x in range(at + 1, at + 1 + _HORSE_ATTACKER_ROWS[at]):
-        e = _HORSE_ATTACKER_ROWS[x]
+    for e in _HORSE_ATTACKER_ROWS[k]:
         if cells[e >> 8] == e_horse and cells[e & 255] == 0:
             return True
     e_soldier = SOLDIER | enemy
-    at = ((enemy >> 3) * _size + k) * _WIDTH
-    for x in range(at + 1, at + 1 + _SOLDIER_ATTACKER_ROWS[at]):
-        if cells[_SOLDIER_ATTACKER_ROWS[x]] == e_soldier:
+    for s in _SOLDIER_ATTACKER_ROWS[(enemy >> 3) * _size + k]:
+        if cells[s] == e_soldier:
             return True
     return False
 
@@ -637,30 +625,26 @@ def reached_by(cells: vec[i64], king: int, index: int, color: int) -> bool:
         if p == e_jumper:
             return True
     e_horse = HORSE | color
-    at = index * _WIDTH
-    for x in range(at + 1, at + 1 + _HORSE_ATTACKER_ROWS[at]):
-        e = _HORSE_ATTACKER_ROWS[x]
+    for e in _HORSE_ATTACKER_ROWS[index]:
         if cells[e >> 8] == e_horse and cells[e & 255] == 0:
             return True
     # the soldiers' attack rows are seen from the target; the general's, the advisors' and the elephants' steps are
     # symmetric: from ``index`` back to the piece
     side = (color >> 3) * _size + index
     e_soldier = SOLDIER | color
-    at = side * _WIDTH
-    for x in range(at + 1, at + 1 + _SOLDIER_ATTACKER_ROWS[at]):
-        if cells[_SOLDIER_ATTACKER_ROWS[x]] == e_soldier:
+    for s in _SOLDIER_ATTACKER_ROWS[side]:
+        if cells[s] == e_soldier:
             return True
     e_elephant = ELEPHANT | color
-    for x in range(at + 1, at + 1 + _ELEPHANT_ROWS[at]):
-        e = _ELEPHANT_ROWS[x]
+    for e in _ELEPHANT_ROWS[side]:
         if cells[e >> 8] == e_elephant and cells[e & 255] == 0:
             return True
     e_advisor = ADVISOR | color
-    for x in range(at + 1, at + 1 + _ADVISOR_ROWS[at]):
-        if cells[_ADVISOR_ROWS[x]] == e_advisor:
+    for a in _ADVISOR_ROWS[side]:
+        if cells[a] == e_advisor:
             return True
-    for x in range(at + 1, at + 1 + _KING_ROWS[at]):
-        if _KING_ROWS[x] == king:
+    for g in _KING_ROWS[side]:
+        if g == king:
             return True
     return False
 
@@ -674,8 +658,7 @@ def occupied_points(cells: vec[i64]) -> vec[i64]:
     """:func:`occupied_cells` as an int_array (what the code generators scan)."""
     out = zeros(32)  # a position holds at most 16 pieces a side
     n = 0
-    for j in range(90):
-        i = POINTS[j]
+    for i in POINTS:
         if cells[i]:
             out[n] = i
             n += 1
@@ -699,8 +682,7 @@ def pseudo_codes(cells: vec[i64], us: int, codes: vec[i64], scan: vec[i64] = POI
     in point order (every piece of ``us`` among them; :func:`occupied_points`)."""
     n: i64 = 0
     side = (us >> 3) * _size
-    for j in range(len(scan)):
-        i = scan[j]
+    for i in scan:
         p = cells[i]
         if p == 0 or p & BLACK != us:
             continue
@@ -755,10 +737,7 @@ def pseudo_codes(cells: vec[i64], us: int, codes: vec[i64], scan: vec[i64] = POI
                     codes[n] = origin | t
                     n += 1
         elif kind == HORSE or kind == ELEPHANT:
-            rows = _HORSE_ROWS if kind == HORSE else _ELEPHANT_ROWS
-            at = (i if kind == HORSE else side + i) * _WIDTH
-            for x in range(at + 1, at + 1 + rows[at]):
-                e = rows[x]
+            for e in _HORSE_ROWS[i] if kind == HORSE else _ELEPHANT_ROWS[side + i]:
                 if cells[e & 255] == 0:
                     t = e >> 8
                     q = cells[t]
@@ -766,10 +745,7 @@ def pseudo_codes(cells: vec[i64], us: int, codes: vec[i64], scan: vec[i64] = POI
                         codes[n] = origin | t
                         n += 1
         else:
-            rows = _KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS
-            at = (side + i) * _WIDTH
-            for x in range(at + 1, at + 1 + rows[at]):
-                t = rows[x]
+            for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
                 q = cells[t]
                 if q == 0 or q & BLACK != us:
                     codes[n] = origin | t
@@ -791,8 +767,7 @@ def attack_map(cells: vec[i64], color: int, scan: vec[i64] = POINTS) -> vec[i64]
     :func:`pseudo_codes` takes it."""
     marks = zeros(_size)
     side = (color >> 3) * _size
-    for j in range(len(scan)):
-        i = scan[j]
+    for i in scan:
         p = cells[i]
         if p == 0 or p & BLACK != color:
             continue
@@ -818,20 +793,14 @@ def attack_map(cells: vec[i64], color: int, scan: vec[i64] = POINTS) -> vec[i64]
                 if q & BLACK != color:
                     marks[t] = 1
         elif kind == HORSE or kind == ELEPHANT:
-            rows = _HORSE_ROWS if kind == HORSE else _ELEPHANT_ROWS
-            at = (i if kind == HORSE else side + i) * _WIDTH
-            for x in range(at + 1, at + 1 + rows[at]):
-                e = rows[x]
+            for e in _HORSE_ROWS[i] if kind == HORSE else _ELEPHANT_ROWS[side + i]:
                 if cells[e & 255] == 0:
                     t = e >> 8
                     q = cells[t]
                     if q == 0 or q & BLACK != color:
                         marks[t] = 1
         else:
-            rows = _KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS
-            at = (side + i) * _WIDTH
-            for x in range(at + 1, at + 1 + rows[at]):
-                t = rows[x]
+            for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
                 q = cells[t]
                 if q == 0 or q & BLACK != color:
                     marks[t] = 1
@@ -899,8 +868,7 @@ def legal_codes(cells: vec[i64], k: int, us: int, scan: vec[i64] = POINTS) -> tu
     n = pseudo_codes(cells, us, codes, scan)
     kept: i64 = 0
     if _attacked(cells, k, us):
-        for j in range(n):
-            c = codes[j]
+        for c in codes[:n]:
             if _safe(cells, k, us, c >> 8, c & 255):
                 codes[kept] = c
                 kept += 1
@@ -923,8 +891,7 @@ def legal_codes(cells: vec[i64], k: int, us: int, scan: vec[i64] = POINTS) -> tu
                 break
             t += step
             p = cells[t]
-    for j in range(n):
-        c = codes[j]
+    for c in codes[:n]:
         frm = c >> 8
         to = c & 255
         df = danger[frm]
@@ -987,9 +954,7 @@ def _exposes(cells: vec[i64], us: int, frm: int, to: int, k: int, df: int, dt: i
             break
     if not hit and df == LEG:
         e_horse = HORSE | enemy
-        at = k * _WIDTH
-        for x in range(at + 1, at + 1 + _HORSE_ATTACKER_ROWS[at]):
-            e = _HORSE_ATTACKER_ROWS[x]
+        for e in _HORSE_ATTACKER_ROWS[k]:
             if e & 255 == frm and cells[e >> 8] == e_horse:
                 hit = True
                 break

@@ -248,8 +248,8 @@ class LinearXiangqiModel(LinearModel):
         last_capture = played >= 1 and board.halfmove_clock == 0
         near = tables.near_row(last_to) if last_to >= 0 else _NO_NEAR
         material: i64 = 0
-        for j in range(len(scan)):
-            material += VALUE[cells[scan[j]] & 7]
+        for sq in scan:
+            material += VALUE[cells[sq] & 7]
         phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
         in_check = attacked[board.kings[us >> 3]] != 0
         phase_base = F_PHASE + phase * 8
