@@ -158,6 +158,7 @@ ORTHOGONAL: Final = [1, -1, STRIDE, -STRIDE]
 _BELOW: Final = [-STRIDE, -1]
 """The ray steps towards lower cells (move generation lists their farthest target first)."""
 _ABOVE: Final = [1, STRIDE]
+_FILE_STEPS: Final = [STRIDE, -STRIDE]
 """The ray steps towards higher cells (nearest target first)."""
 
 StepTable = list[list[list[int]]]
@@ -550,6 +551,15 @@ class Board:
 MAX_MOVES: Final = 160
 """More than any position's pseudo-legal moves (two chariots and two cannons 17 each, two horses 8, five soldiers 3,
 the rest 4: 119), the room the code generators are given."""
+# zeroed templates the generators copy (a slice: no function call a ply in pure Python)
+_NO_CODES: Final = zeros(MAX_MOVES)
+_NO_MARKS: Final = zeros(_size)
+_NO_PIECES: Final = zeros(32)  # a position holds at most 16 pieces a side
+_NO_THREATS: Final = zeros(2 * STRIDE + 1)
+
+
+CODES: Final = [int_array([i << 8 | t for t in range(_size)]) for i in range(_size)]
+"""``CODES[from][to]``: the move code (read, not computed: pure Python makes no int object a move)."""
 
 
 def move_of(code: int) -> Move:
@@ -656,7 +666,7 @@ POINTS: Final = int_array(POINT_CELLS)
 
 def occupied_points(cells: vec[i64]) -> vec[i64]:
     """:func:`occupied_cells` as an int_array (what the code generators scan)."""
-    out = zeros(32)  # a position holds at most 16 pieces a side
+    out = _NO_PIECES[:]
     n = 0
     for i in POINTS:
         if cells[i]:
@@ -686,7 +696,7 @@ def pseudo_codes(cells: vec[i64], us: int, codes: vec[i64], scan: vec[i64] = POI
         p = cells[i]
         if p == 0 or p & BLACK != us:
             continue
-        origin = i << 8
+        row = CODES[i]
         kind = p & 7
         if kind == CHARIOT or kind == CANNON:
             cannon = kind == CANNON
@@ -705,21 +715,21 @@ def pseudo_codes(cells: vec[i64], us: int, codes: vec[i64], scan: vec[i64] = POI
                             c += step
                             q = cells[c]
                         if q != OFF and q & BLACK != us:
-                            codes[n] = origin | c
+                            codes[n] = row[c]
                             n += 1
                     elif q & BLACK != us:
-                        codes[n] = origin | t
+                        codes[n] = row[t]
                         n += 1
                 t -= step
                 while t != i:
-                    codes[n] = origin | t
+                    codes[n] = row[t]
                     n += 1
                     t -= step
             for step in _ABOVE:
                 t = i + step
                 q = cells[t]
                 while q == 0:
-                    codes[n] = origin | t
+                    codes[n] = row[t]
                     n += 1
                     t += step
                     q = cells[t]
@@ -734,7 +744,7 @@ def pseudo_codes(cells: vec[i64], us: int, codes: vec[i64], scan: vec[i64] = POI
                     if q == OFF:
                         continue
                 if q & BLACK != us:
-                    codes[n] = origin | t
+                    codes[n] = row[t]
                     n += 1
         elif kind == HORSE or kind == ELEPHANT:
             for e in _HORSE_ROWS[i] if kind == HORSE else _ELEPHANT_ROWS[side + i]:
@@ -742,13 +752,13 @@ def pseudo_codes(cells: vec[i64], us: int, codes: vec[i64], scan: vec[i64] = POI
                     t = e >> 8
                     q = cells[t]
                     if q == 0 or q & BLACK != us:
-                        codes[n] = origin | t
+                        codes[n] = row[t]
                         n += 1
         else:
             for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
                 q = cells[t]
                 if q == 0 or q & BLACK != us:
-                    codes[n] = origin | t
+                    codes[n] = row[t]
                     n += 1
     return n
 
@@ -757,7 +767,7 @@ def pseudo_legal(cells: vec[i64], us: int, out: list[Move], scan: list[int] = PO
     """Append to ``out`` the moves of ``us`` that follow each piece's movement rules (:meth:`Board.pseudo_legal_moves`
     on a cell list), by from-cell, then to-cell. ``scan``: the cells to look at, in point order (every piece of
     ``us`` among them; :func:`occupied_cells`)."""
-    codes = zeros(MAX_MOVES)
+    codes = _NO_CODES[:]
     out += moves_of(codes, pseudo_codes(cells, us, codes, _scan_array(scan)))
 
 
@@ -765,7 +775,7 @@ def attack_map(cells: vec[i64], color: int, scan: vec[i64] = POINTS) -> vec[i64]
     """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
     :func:`pseudo_codes` for ``color``, without writing the moves (the rank model's attack map). ``scan`` as
     :func:`pseudo_codes` takes it."""
-    marks = zeros(_size)
+    marks = _NO_MARKS[:]
     side = (color >> 3) * _size
     for i in scan:
         p = cells[i]
@@ -861,13 +871,29 @@ def _safe(cells: vec[i64], k: int, us: int, frm: int, to: int) -> bool:
     return not bad
 
 
-def legal_codes(cells: vec[i64], k: int, us: int, scan: vec[i64] = POINTS) -> tuple[vec[i64], i64]:
+def generals_face(cells: vec[i64], k: int) -> bool:
+    """Whether the general on ``k`` sees the other general along its file, nothing between (the flying general)."""
+    for step in _FILE_STEPS:
+        t = k + step
+        p = cells[t]
+        while p == 0:
+            t += step
+            p = cells[t]
+        if p & 7 == KING and p != cells[k]:
+            return True
+    return False
+
+
+def legal_codes(
+    cells: vec[i64], k: int, us: int, scan: vec[i64] = POINTS, checked: int = -1,
+) -> tuple[vec[i64], i64]:
     """The codes of the legal moves of ``us``, whose general stands on ``k``, and their count: :func:`legal` as
-    move codes (the first ``count`` items; ``scan`` as :func:`pseudo_codes` takes it)."""
-    codes = zeros(MAX_MOVES)
+    move codes (the first ``count`` items; ``scan`` as :func:`pseudo_codes` takes it). ``checked``: 1 or 0 when the
+    caller knows whether ``us`` is in check (:meth:`Board.is_check`), -1 to have it tested."""
+    codes = _NO_CODES[:]
     n = pseudo_codes(cells, us, codes, scan)
     kept: i64 = 0
-    if _attacked(cells, k, us):
+    if _attacked(cells, k, us) if checked < 0 else checked == 1:
         for c in codes[:n]:
             if _safe(cells, k, us, c >> 8, c & 255):
                 codes[kept] = c
@@ -881,7 +907,7 @@ def legal_codes(cells: vec[i64], k: int, us: int, scan: vec[i64] = POINTS) -> tu
     e_rook = CHARIOT | enemy
     e_cannon = CANNON | enemy
     e_king = KING | enemy
-    threats = zeros(2 * STRIDE + 1)
+    threats = _NO_THREATS[:]
     for step in ORTHOGONAL:
         t = k + step
         p = cells[t]
@@ -896,9 +922,11 @@ def legal_codes(cells: vec[i64], k: int, us: int, scan: vec[i64] = POINTS) -> tu
         to = c & 255
         df = danger[frm]
         dt = danger[to]
-        if df == 0 and dt == 0:
-            ok = True
-        elif frm == k:
+        if df == 0 and dt == 0:  # most moves: off the general's lines
+            codes[kept] = c
+            kept += 1
+            continue
+        if frm == k:
             ok = _safe(cells, k, us, frm, to)
         elif df != LEG and (df == 0 or not threats[df + STRIDE]) and (dt == 0 or dt == LEG or not threats[dt + STRIDE]):
             ok = True  # what _exposes would find: no line it can open or close holds a threat

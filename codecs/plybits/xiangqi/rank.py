@@ -36,6 +36,7 @@ from plybits.xiangqi.board import (
     Board,
     Move,
     attack_map,
+    generals_face,
     legal,
     legal_codes,
     moves_of,
@@ -183,9 +184,12 @@ class LinearXiangqiModel(LinearModel):
         :meth:`scores`; the board is scanned for its pieces once, for both."""
         cells = position.cells
         us = position.turn
+        k = position.kings[us >> 3]
         scan = occupied_points(cells)
-        codes, n = legal_codes(cells, position.kings[us >> 3], us, scan)
-        return codes, n, self._scores(position, codes, n, history, scan)
+        # the opponent's attack map, the model's, marks the general iff it is in check, the flying general aside
+        attacked = attack_map(cells, us ^ BLACK, scan)
+        codes, n = legal_codes(cells, k, us, scan, 1 if attacked[k] or generals_face(cells, k) else 0)
+        return codes, n, self._scores(position, codes, n, history, scan, attacked)
 
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
         """Code ``move`` (legal in ``position``) by its code's place among the legal moves' codes."""
@@ -226,11 +230,15 @@ class LinearXiangqiModel(LinearModel):
         codes = zeros(n)
         for i in range(n):
             codes[i] = moves[i].from_square << 8 | moves[i].to_square
-        return int_list(self._scores(board, codes, n, history, occupied_points(board.cells)))
+        scan = occupied_points(board.cells)
+        return int_list(self._scores(board, codes, n, history, scan, attack_map(board.cells, board.turn ^ BLACK, scan)))
 
-    def _scores(self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64]) -> vec[i64]:
+    def _scores(
+        self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], attacked: vec[i64],
+    ) -> vec[i64]:
         """:meth:`scores` of the first ``n`` move codes, given the board's
-        :func:`~plybits.xiangqi.board.occupied_points`."""
+        :func:`~plybits.xiangqi.board.occupied_points` and the opponent's
+        :func:`~plybits.xiangqi.board.attack_map`."""
         tables = self._tables
         if tables is None:
             tables = self._tables = self.derived("tables", _Tables)
@@ -241,7 +249,6 @@ class LinearXiangqiModel(LinearModel):
         us = board.turn
         them = us ^ BLACK
         their_king = board.kings[them >> 3]
-        attacked = attack_map(cells, them, scan)
         played = len(history)
         last_to = history[played - 1].to_square if played >= 1 else -1
         my_last_to = history[played - 2].to_square if played >= 2 else -1
