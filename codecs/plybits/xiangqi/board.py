@@ -158,7 +158,6 @@ ORTHOGONAL: Final = [1, -1, STRIDE, -STRIDE]
 _BELOW: Final = [-STRIDE, -1]
 """The ray steps towards lower cells (move generation lists their farthest target first)."""
 _ABOVE: Final = [1, STRIDE]
-_FILE_STEPS: Final = [STRIDE, -STRIDE]
 """The ray steps towards higher cells (nearest target first)."""
 
 StepTable = list[list[list[int]]]
@@ -871,17 +870,25 @@ def _safe(cells: vec[i64], k: int, us: int, frm: int, to: int) -> bool:
     return not bad
 
 
-def generals_face(cells: vec[i64], k: int) -> bool:
-    """Whether the general on ``k`` sees the other general along its file, nothing between (the flying general)."""
-    for step in _FILE_STEPS:
-        t = k + step
-        p = cells[t]
-        while p == 0:
-            t += step
-            p = cells[t]
-        if p & 7 == KING and p != cells[k]:
-            return True
-    return False
+def generals_face(cells: vec[i64], red: int, black: int) -> bool:
+    """Whether the generals on ``red`` and ``black`` (:attr:`Board.kings`) share a file with nothing between them (the
+    flying general)."""
+    if FILE_OF[red] != FILE_OF[black]:
+        return False
+    t = red + STRIDE  # the red palace lies below the black one
+    while t < black:
+        if cells[t]:
+            return False
+        t += STRIDE
+    return True
+
+
+def code_index(codes: vec[i64], n: int, code: int) -> int:
+    """The index of ``code`` among the first ``n`` move codes, -1 if it is not there."""
+    for i in range(n):
+        if codes[i] == code:
+            return i
+    return -1
 
 
 def legal_codes(

@@ -36,6 +36,7 @@ from plybits.xiangqi.board import (
     Board,
     Move,
     attack_map,
+    code_index,
     generals_face,
     legal,
     legal_codes,
@@ -184,22 +185,21 @@ class LinearXiangqiModel(LinearModel):
         :meth:`scores`; the board is scanned for its pieces once, for both."""
         cells = position.cells
         us = position.turn
-        k = position.kings[us >> 3]
+        kings = position.kings
+        k = kings[us >> 3]
         scan = occupied_points(cells)
         # the opponent's attack map, the model's, marks the general iff it is in check, the flying general aside
         attacked = attack_map(cells, us ^ BLACK, scan)
-        codes, n = legal_codes(cells, k, us, scan, 1 if attacked[k] or generals_face(cells, k) else 0)
+        codes, n = legal_codes(cells, k, us, scan, 1 if attacked[k] or generals_face(cells, kings[0], kings[1]) else 0)
         return codes, n, self._scores(position, codes, n, history, scan, attacked)
 
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
         """Code ``move`` (legal in ``position``) by its code's place among the legal moves' codes."""
         codes, n, scores = self.coded(position, history)
-        code: i64 = move.from_square << 8 | move.to_square
-        for i in range(n):
-            if codes[i] == code:
-                encode_packed(encoder, scores, i)
-                return
-        raise ValueError(f"{move!r} is not a legal move here")
+        index = code_index(codes, n, move.from_square << 8 | move.to_square)
+        if index < 0:
+            raise ValueError(f"{move!r} is not a legal move here")
+        encode_packed(encoder, scores, index)
 
     def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
         """The next move, read from ``decoder`` (always one of the legal moves).
