@@ -301,3 +301,39 @@ def test_scanning_the_occupied_cells_gives_the_same_moves():
                 assert targets(cells, color, scan) == targets(cells, color), (board.fen(), color)
             positions += 1
     assert positions > 300
+
+
+def test_the_attack_map_marks_the_general_exactly_when_it_is_in_check():
+    """The rank model tells legal_codes whether the side to move is in check from the opponent's attack map (plus the
+    flying general), not from a second attack test: on every position of seeded random playouts the two agree, and
+    legal_codes told so lists the moves (as codes from << 8 | to) legal_moves lists."""
+    from plybits.xiangqi.board import BLACK, attack_map, generals_face, legal_codes, moves_of, occupied_points
+
+    positions = checks = 0
+    for seed in range(4):
+        for board in _random_playout(400 + seed, 160):
+            cells, us = board.cells, board.turn
+            k = board.kings[us >> 3]
+            scan = occupied_points(cells)
+            marked = attack_map(cells, us ^ BLACK, scan)[k] != 0 or generals_face(cells, *board.kings)
+            assert marked == board.is_check(), board.fen()
+            assert not generals_face(cells, *board.kings), board.fen()  # never, in a legal position with a side to move
+            codes, n = legal_codes(cells, k, us, scan, 1 if marked else 0)
+            assert moves_of(codes, n) == board.legal_moves(), board.fen()
+            assert list(codes[:n]) == [m.from_square << 8 | m.to_square for m in board.legal_moves()]
+            positions += 1
+            checks += marked
+    assert positions > 500 and checks > 10
+
+
+def test_generals_face_sees_the_other_general_along_the_file_only_with_nothing_between():
+    from plybits.xiangqi.board import HORSE, Board, generals_face, parse_square
+
+    board = Board("3k5/9/9/9/9/9/9/9/9/4K4 w")  # generals on different files
+    e0, d9, e9 = parse_square("e0"), parse_square("d9"), parse_square("e9")
+    assert not generals_face(board.cells, e0, d9)
+    cells = board.cells
+    cells[e9], cells[d9] = cells[d9], 0  # the black general onto e9: facing (not a legal position)
+    assert generals_face(cells, e0, e9)
+    cells[parse_square("e5")] = HORSE  # a red horse between
+    assert not generals_face(cells, e0, e9)

@@ -17,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final, Self, cast, final
 
-from mypy_extensions import mypyc_attr
+from librt.vecs import vec
+from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
+from plybits.packed import int_array, int_list, zeros
 from plybits.text import ascii_text, decimal
 
 FILES: Final = "abcdefghi"
@@ -225,6 +227,26 @@ HORSE_ATTACKERS: Final = _TABLES[5]
 SOLDIER_ATTACKERS: Final = _TABLES[6]
 
 
+def _packed(rows: list[list[int]]) -> list[vec[i64]]:
+    """Rows of ints as :func:`~plybits.packed.int_array` rows (compiled code reads them without an int object)."""
+    return [int_array(row) for row in rows]
+
+
+def _joined(pairs: list[tuple[int, int]]) -> list[int]:
+    """``(target, blocking cell)`` pairs as ``target << 8 | blocking cell`` (ascending as the pairs are)."""
+    return [t << 8 | block for t, block in pairs]
+
+
+# the step tables packed; by colour, a cell's red row is the cell, its black row _size + the cell
+_KING_ROWS: Final = _packed(KING_STEPS[RED] + KING_STEPS[BLACK])
+_ADVISOR_ROWS: Final = _packed(ADVISOR_STEPS[RED] + ADVISOR_STEPS[BLACK])
+_SOLDIER_ROWS: Final = _packed(SOLDIER_STEPS[RED] + SOLDIER_STEPS[BLACK])
+_ELEPHANT_ROWS: Final = _packed([_joined(row) for row in ELEPHANT_STEPS[RED] + ELEPHANT_STEPS[BLACK]])
+_HORSE_ROWS: Final = _packed([_joined(row) for row in HORSE_JUMPS])
+_HORSE_ATTACKER_ROWS: Final = _packed([_joined(row) for row in HORSE_ATTACKERS])
+_SOLDIER_ATTACKER_ROWS: Final = _packed(SOLDIER_ATTACKERS[RED] + SOLDIER_ATTACKERS[BLACK])
+
+
 LEG: Final = 1000
 """Marks a general's diagonal neighbour (a horse leg) in :data:`DANGER`."""
 
@@ -250,6 +272,8 @@ def _danger_lines() -> list[list[int]]:
 
 
 DANGER: Final = _danger_lines()
+_DANGER_ROWS: Final = [int_array(row) for row in DANGER]
+""":data:`DANGER`'s rows as int_arrays."""
 
 # piece-placement rules a position must satisfy (pieces can never stand elsewhere)
 _PALACE = {c: {square(f, r) for f in range(3, 6) for r in range(10) if in_palace(c, f, r)} for c in (RED, BLACK)}
@@ -287,7 +311,8 @@ class Board:
     __slots__ = ("cells", "turn", "kings", "halfmove_clock", "fullmove_number")
 
     def __init__(self, fen: str | None = STANDARD_FEN) -> None:
-        self.cells: list[int] = GEOMETRY.empty_cells(0)
+        self.cells: vec[i64] = int_array(GEOMETRY.empty_cells(0))
+        """The cell array (an :func:`~plybits.packed.int_array`: a ``vec[i64]`` compiled, a list in pure Python)."""
         self.turn: int = RED
         self.kings: list[int] = [0, 0]
         """Cell of the red general (index 0) and the black general (index 1)."""
@@ -312,7 +337,7 @@ class Board:
         rows = parts[0].split("/")
         if len(rows) != 10:
             raise InvalidPositionError(f"xiangqi FEN needs 10 ranks, got {len(rows)}: {fen!r}")
-        cells = GEOMETRY.empty_cells(0)
+        cells: list[int] = GEOMETRY.empty_cells(0)
         counts: dict[int, int] = {}
         for row_index, row in enumerate(rows):
             rank = 9 - row_index
@@ -373,7 +398,7 @@ class Board:
                         behind = r < 3 if color == RED else r > 6
                         if behind or (own_half(color, r) and FILE_OF[i] % 2):
                             raise InvalidPositionError(f"{where} cannot be reached by a soldier in FEN {fen!r}")
-        self.cells, self.turn, self.kings = cells, turn, kings
+        self.cells, self.turn, self.kings = int_array(cells), turn, kings
         self.halfmove_clock, self.fullmove_number = half, full
         if self.attacked_general(turn ^ BLACK):
             raise InvalidPositionError(f"the side not to move is in check (or the generals face) in FEN {fen!r}")
@@ -519,9 +544,34 @@ class Board:
 
 
 # ---- the rules on a cell list (the hot core: Board's methods and the rank model call these) ------------------
+# The generators write move codes, ``from << 8 | to`` (:func:`move_of`), into an int_array: no Move object and no list
+# item a move until a caller asks for Move objects (:func:`legal`, :func:`pseudo_legal`).
+
+MAX_MOVES: Final = 160
+"""More than any position's pseudo-legal moves (two chariots and two cannons 17 each, two horses 8, five soldiers 3,
+the rest 4: 119), the room the code generators are given."""
+# zeroed templates the generators copy (a slice: no function call a ply in pure Python)
+_NO_CODES: Final = zeros(MAX_MOVES)
+_NO_MARKS: Final = zeros(_size)
+_NO_PIECES: Final = zeros(32)  # a position holds at most 16 pieces a side
+_NO_THREATS: Final = zeros(2 * STRIDE + 1)
 
 
-def _attacked(cells: list[int], k: int, color: int) -> bool:
+CODES: Final = [int_array([i << 8 | t for t in range(_size)]) for i in range(_size)]
+"""``CODES[from][to]``: the move code (read, not computed: pure Python makes no int object a move)."""
+
+
+def move_of(code: int) -> Move:
+    """The shared move of a move code ``from << 8 | to``."""
+    return MOVES[code >> 8][code & 255]
+
+
+def moves_of(codes: vec[i64], n: int) -> list[Move]:
+    """The shared moves of the first ``n`` move codes."""
+    return [MOVES[c >> 8][c & 255] for c in codes[:n]]
+
+
+def _attacked(cells: vec[i64], k: int, color: int) -> bool:
     """Whether the general of ``color`` on cell ``k`` is attacked (the flying-general rule included)."""
     enemy = color ^ BLACK
     e_rook = CHARIOT | enemy
@@ -545,17 +595,17 @@ def _attacked(cells: list[int], k: int, color: int) -> bool:
         if p == e_cannon:
             return True
     e_horse = HORSE | enemy
-    for h, leg in HORSE_ATTACKERS[k]:
-        if cells[h] == e_horse and cells[leg] == 0:
+    for e in _HORSE_ATTACKER_ROWS[k]:
+        if cells[e >> 8] == e_horse and cells[e & 255] == 0:
             return True
     e_soldier = SOLDIER | enemy
-    for s in SOLDIER_ATTACKERS[enemy][k]:
+    for s in _SOLDIER_ATTACKER_ROWS[(enemy >> 3) * _size + k]:
         if cells[s] == e_soldier:
             return True
     return False
 
 
-def reached_by(cells: list[int], king: int, index: int, color: int) -> bool:
+def reached_by(cells: vec[i64], king: int, index: int, color: int) -> bool:
     """Whether a piece of ``color`` (whose general stands on ``king``) has a move to cell ``index`` by its
     movement rules alone (the cell holds the other colour or nothing): :meth:`Board.reaches` on a cell list."""
     e_rook = CHARIOT | color
@@ -584,48 +634,68 @@ def reached_by(cells: list[int], king: int, index: int, color: int) -> bool:
         if p == e_jumper:
             return True
     e_horse = HORSE | color
-    for h, leg in HORSE_ATTACKERS[index]:
-        if cells[h] == e_horse and cells[leg] == 0:
+    for e in _HORSE_ATTACKER_ROWS[index]:
+        if cells[e >> 8] == e_horse and cells[e & 255] == 0:
             return True
+    # the soldiers' attack rows are seen from the target; the general's, the advisors' and the elephants' steps are
+    # symmetric: from ``index`` back to the piece
+    side = (color >> 3) * _size + index
     e_soldier = SOLDIER | color
-    for s in SOLDIER_ATTACKERS[color][index]:
+    for s in _SOLDIER_ATTACKER_ROWS[side]:
         if cells[s] == e_soldier:
             return True
-    # the general's, the advisors' and the elephants' steps are symmetric: from ``index`` back to the piece
     e_elephant = ELEPHANT | color
-    for e, eye in ELEPHANT_STEPS[color][index]:
-        if cells[e] == e_elephant and cells[eye] == 0:
+    for e in _ELEPHANT_ROWS[side]:
+        if cells[e >> 8] == e_elephant and cells[e & 255] == 0:
             return True
     e_advisor = ADVISOR | color
-    for a in ADVISOR_STEPS[color][index]:
+    for a in _ADVISOR_ROWS[side]:
         if cells[a] == e_advisor:
             return True
-    return king in KING_STEPS[color][index]
+    for g in _KING_ROWS[side]:
+        if g == king:
+            return True
+    return False
 
 
 POINT_CELLS: Final = list(SQUARES)
 """The cells of the 90 points in point order, as a list (what the move generators scan unless told fewer)."""
+POINTS: Final = int_array(POINT_CELLS)
 
 
-def occupied_cells(cells: list[int]) -> list[int]:
+def occupied_points(cells: vec[i64]) -> vec[i64]:
+    """:func:`occupied_cells` as an int_array (what the code generators scan)."""
+    out = _NO_PIECES[:]
+    n = 0
+    for i in POINTS:
+        if cells[i]:
+            out[n] = i
+            n += 1
+    return out[:n]
+
+
+def occupied_cells(cells: vec[i64]) -> list[int]:
     """The cells holding a piece, in point order: what :func:`pseudo_legal`, :func:`targets` and :func:`legal`
     need scan, for a caller that runs more than one of them on a position."""
-    out: list[int] = []
-    for i in POINT_CELLS:
-        if cells[i]:
-            out.append(i)
-    return out
+    return int_list(occupied_points(cells))
 
 
-def pseudo_legal(cells: list[int], us: int, out: list[Move], scan: list[int] = POINT_CELLS) -> None:
-    """Append to ``out`` the moves of ``us`` that follow each piece's movement rules (:meth:`Board.pseudo_legal_moves`
-    on a cell list), by from-cell, then to-cell. ``scan``: the cells to look at, in point order (every piece of
-    ``us`` among them; :func:`occupied_cells`)."""
+def _scan_array(scan: list[int]) -> vec[i64]:
+    """A list of cells to scan as the code generators take it."""
+    return POINTS if scan is POINT_CELLS else int_array(scan)
+
+
+def pseudo_codes(cells: vec[i64], us: int, codes: vec[i64], scan: vec[i64] = POINTS) -> i64:
+    """Write into ``codes`` (room for :data:`MAX_MOVES`) the codes of the moves of ``us`` that follow each piece's
+    movement rules (:func:`pseudo_legal`'s moves, in its order); return their count. ``scan``: the cells to look at,
+    in point order (every piece of ``us`` among them; :func:`occupied_points`)."""
+    n: i64 = 0
+    side = (us >> 3) * _size
     for i in scan:
         p = cells[i]
         if p == 0 or p & BLACK != us:
             continue
-        row = MOVES[i]
+        row = CODES[i]
         kind = p & 7
         if kind == CHARIOT or kind == CANNON:
             cannon = kind == CANNON
@@ -644,18 +714,22 @@ def pseudo_legal(cells: list[int], us: int, out: list[Move], scan: list[int] = P
                             c += step
                             q = cells[c]
                         if q != OFF and q & BLACK != us:
-                            out.append(row[c])
+                            codes[n] = row[c]
+                            n += 1
                     elif q & BLACK != us:
-                        out.append(row[t])
+                        codes[n] = row[t]
+                        n += 1
                 t -= step
                 while t != i:
-                    out.append(row[t])
+                    codes[n] = row[t]
+                    n += 1
                     t -= step
             for step in _ABOVE:
                 t = i + step
                 q = cells[t]
                 while q == 0:
-                    out.append(row[t])
+                    codes[n] = row[t]
+                    n += 1
                     t += step
                     q = cells[t]
                 if q == OFF:
@@ -669,25 +743,39 @@ def pseudo_legal(cells: list[int], us: int, out: list[Move], scan: list[int] = P
                     if q == OFF:
                         continue
                 if q & BLACK != us:
-                    out.append(row[t])
+                    codes[n] = row[t]
+                    n += 1
         elif kind == HORSE or kind == ELEPHANT:
-            for t, block in HORSE_JUMPS[i] if kind == HORSE else ELEPHANT_STEPS[us][i]:
-                if cells[block] == 0:
+            for e in _HORSE_ROWS[i] if kind == HORSE else _ELEPHANT_ROWS[side + i]:
+                if cells[e & 255] == 0:
+                    t = e >> 8
                     q = cells[t]
                     if q == 0 or q & BLACK != us:
-                        out.append(row[t])
+                        codes[n] = row[t]
+                        n += 1
         else:
-            for t in (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[us][i]:
+            for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
                 q = cells[t]
                 if q == 0 or q & BLACK != us:
-                    out.append(row[t])
+                    codes[n] = row[t]
+                    n += 1
+    return n
 
 
-def targets(cells: list[int], color: int, scan: list[int] = POINT_CELLS) -> list[int]:
+def pseudo_legal(cells: vec[i64], us: int, out: list[Move], scan: list[int] = POINT_CELLS) -> None:
+    """Append to ``out`` the moves of ``us`` that follow each piece's movement rules (:meth:`Board.pseudo_legal_moves`
+    on a cell list), by from-cell, then to-cell. ``scan``: the cells to look at, in point order (every piece of
+    ``us`` among them; :func:`occupied_cells`)."""
+    codes = _NO_CODES[:]
+    out += moves_of(codes, pseudo_codes(cells, us, codes, _scan_array(scan)))
+
+
+def attack_map(cells: vec[i64], color: int, scan: vec[i64] = POINTS) -> vec[i64]:
     """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
-    :func:`pseudo_legal` for ``color``, without building the moves (the rank model's attack map). ``scan`` as
-    :func:`pseudo_legal` takes it."""
-    marks = [0] * _size
+    :func:`pseudo_codes` for ``color``, without writing the moves (the rank model's attack map). ``scan`` as
+    :func:`pseudo_codes` takes it."""
+    marks = _NO_MARKS[:]
+    side = (color >> 3) * _size
     for i in scan:
         p = cells[i]
         if p == 0 or p & BLACK != color:
@@ -714,20 +802,28 @@ def targets(cells: list[int], color: int, scan: list[int] = POINT_CELLS) -> list
                 if q & BLACK != color:
                     marks[t] = 1
         elif kind == HORSE or kind == ELEPHANT:
-            for t, block in HORSE_JUMPS[i] if kind == HORSE else ELEPHANT_STEPS[color][i]:
-                if cells[block] == 0:
+            for e in _HORSE_ROWS[i] if kind == HORSE else _ELEPHANT_ROWS[side + i]:
+                if cells[e & 255] == 0:
+                    t = e >> 8
                     q = cells[t]
                     if q == 0 or q & BLACK != color:
                         marks[t] = 1
         else:
-            for t in (KING_STEPS if kind == KING else ADVISOR_STEPS if kind == ADVISOR else SOLDIER_STEPS)[color][i]:
+            for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
                 q = cells[t]
                 if q == 0 or q & BLACK != color:
                     marks[t] = 1
     return marks
 
 
-def _pseudo_legal_move(cells: list[int], us: int, frm: int, to: int) -> bool:
+def targets(cells: vec[i64], color: int, scan: list[int] = POINT_CELLS) -> list[int]:
+    """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
+    :func:`pseudo_legal` for ``color``, without building the moves (:func:`attack_map` as a list). ``scan`` as
+    :func:`pseudo_legal` takes it."""
+    return int_list(attack_map(cells, color, _scan_array(scan)))
+
+
+def _pseudo_legal_move(cells: vec[i64], us: int, frm: int, to: int) -> bool:
     """:meth:`Board.is_pseudo_legal` on a cell list, ``us`` to move."""
     p = cells[frm]
     if p == OFF or not p or p & BLACK != us or not _on[to]:
@@ -762,7 +858,7 @@ def _pseudo_legal_move(cells: list[int], us: int, frm: int, to: int) -> bool:
     return to in table[frm]
 
 
-def _safe(cells: list[int], k: int, us: int, frm: int, to: int) -> bool:
+def _safe(cells: vec[i64], k: int, us: int, frm: int, to: int) -> bool:
     """Whether moving ``frm`` -> ``to`` (pseudo-legal) leaves the general of ``us`` (on ``k``) unattacked."""
     piece = cells[frm]
     captured = cells[to]
@@ -774,18 +870,43 @@ def _safe(cells: list[int], k: int, us: int, frm: int, to: int) -> bool:
     return not bad
 
 
-def legal(cells: list[int], k: int, us: int, scan: list[int] = POINT_CELLS) -> list[Move]:
-    """The legal moves of ``us``, whose general stands on ``k`` (:meth:`Board.legal_moves` on a cell list); ``scan``
-    as :func:`pseudo_legal` takes it."""
-    moves: list[Move] = []
-    pseudo_legal(cells, us, moves, scan)
-    out: list[Move] = []
-    if _attacked(cells, k, us):
-        for m in moves:
-            if _safe(cells, k, us, m.from_square, m.to_square):
-                out.append(m)
-        return out
-    danger = DANGER[k]
+def generals_face(cells: vec[i64], red: int, black: int) -> bool:
+    """Whether the generals on ``red`` and ``black`` (:attr:`Board.kings`) share a file with nothing between them (the
+    flying general)."""
+    if FILE_OF[red] != FILE_OF[black]:
+        return False
+    t = red + STRIDE  # the red palace lies below the black one
+    while t < black:
+        if cells[t]:
+            return False
+        t += STRIDE
+    return True
+
+
+def code_index(codes: vec[i64], n: int, code: int) -> int:
+    """The index of ``code`` among the first ``n`` move codes, -1 if it is not there."""
+    for i in range(n):
+        if codes[i] == code:
+            return i
+    return -1
+
+
+def legal_codes(
+    cells: vec[i64], k: int, us: int, scan: vec[i64] = POINTS, checked: int = -1,
+) -> tuple[vec[i64], i64]:
+    """The codes of the legal moves of ``us``, whose general stands on ``k``, and their count: :func:`legal` as
+    move codes (the first ``count`` items; ``scan`` as :func:`pseudo_codes` takes it). ``checked``: 1 or 0 when the
+    caller knows whether ``us`` is in check (:meth:`Board.is_check`), -1 to have it tested."""
+    codes = _NO_CODES[:]
+    n = pseudo_codes(cells, us, codes, scan)
+    kept: i64 = 0
+    if _attacked(cells, k, us) if checked < 0 else checked == 1:
+        for c in codes[:n]:
+            if _safe(cells, k, us, c >> 8, c & 255):
+                codes[kept] = c
+                kept += 1
+        return codes, kept
+    danger = _DANGER_ROWS[k]
     # the rays from the general on which an enemy chariot or cannon (along the file also the general) stands
     # anywhere: a move can expose the general along a line only if the line is one of them (a move puts no enemy
     # piece on a line), by its step from the general + STRIDE
@@ -793,38 +914,45 @@ def legal(cells: list[int], k: int, us: int, scan: list[int] = POINT_CELLS) -> l
     e_rook = CHARIOT | enemy
     e_cannon = CANNON | enemy
     e_king = KING | enemy
-    threats = [False] * (2 * STRIDE + 1)
+    threats = _NO_THREATS[:]
     for step in ORTHOGONAL:
         t = k + step
         p = cells[t]
         while p != OFF:
             if p == e_rook or p == e_cannon or (p == e_king and (step == STRIDE or step == -STRIDE)):
-                threats[step + STRIDE] = True
+                threats[step + STRIDE] = 1
                 break
             t += step
             p = cells[t]
-    for m in moves:
-        frm = m.from_square
-        to = m.to_square
+    for c in codes[:n]:
+        frm = c >> 8
+        to = c & 255
         df = danger[frm]
         dt = danger[to]
-        if df == 0 and dt == 0:
-            out.append(m)
-        elif frm == k:
-            if _safe(cells, k, us, frm, to):
-                out.append(m)
-        elif (
-            df != LEG
-            and (df == 0 or not threats[df + STRIDE])
-            and (dt == 0 or dt == LEG or not threats[dt + STRIDE])
-        ):
-            out.append(m)  # what _exposes would find: no line it can open or close holds a threat
-        elif not _exposes(cells, us, frm, to, k, df, dt):
-            out.append(m)
-    return out
+        if df == 0 and dt == 0:  # most moves: off the general's lines
+            codes[kept] = c
+            kept += 1
+            continue
+        if frm == k:
+            ok = _safe(cells, k, us, frm, to)
+        elif df != LEG and (df == 0 or not threats[df + STRIDE]) and (dt == 0 or dt == LEG or not threats[dt + STRIDE]):
+            ok = True  # what _exposes would find: no line it can open or close holds a threat
+        else:
+            ok = not _exposes(cells, us, frm, to, k, df, dt)
+        if ok:
+            codes[kept] = c
+            kept += 1
+    return codes, kept
 
 
-def _exposes(cells: list[int], us: int, frm: int, to: int, k: int, df: int, dt: int) -> bool:
+def legal(cells: vec[i64], k: int, us: int, scan: list[int] = POINT_CELLS) -> list[Move]:
+    """The legal moves of ``us``, whose general stands on ``k`` (:meth:`Board.legal_moves` on a cell list); ``scan``
+    as :func:`pseudo_legal` takes it."""
+    codes, n = legal_codes(cells, k, us, _scan_array(scan))
+    return moves_of(codes, n)
+
+
+def _exposes(cells: vec[i64], us: int, frm: int, to: int, k: int, df: int, dt: int) -> bool:
     """Whether a non-general move ``frm`` -> ``to`` of ``us``, played when not in check, lets an attack reach
     the general on ``k``: only the lines through ``frm`` and ``to`` (steps ``df`` and ``dt`` from :data:`DANGER`)
     and a horse leg on ``frm`` can change."""
@@ -861,8 +989,8 @@ def _exposes(cells: list[int], us: int, frm: int, to: int, k: int, df: int, dt: 
             break
     if not hit and df == LEG:
         e_horse = HORSE | enemy
-        for h, leg in HORSE_ATTACKERS[k]:
-            if leg == frm and cells[h] == e_horse:
+        for e in _HORSE_ATTACKER_ROWS[k]:
+            if e & 255 == frm and cells[e >> 8] == e_horse:
                 hit = True
                 break
     cells[frm] = piece

@@ -20,8 +20,10 @@ from typing import Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.packed import int_list, zeros
-from plybits.rank import FeatureIds, LinearModel, RankScheme
+from plybits.packed import PACKED, int_array, int_list, zeros
+from plybits.errors import InvalidDataError
+from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_packed, encode_packed
 from plybits.xiangqi.board import (
     BLACK,
     CANNON,
@@ -29,13 +31,18 @@ from plybits.xiangqi.board import (
     FILE_OF,
     GEOMETRY,
     RANK_OF,
+    MOVES,
     SQUARES,
     Board,
     Move,
+    attack_map,
+    code_index,
+    generals_face,
     legal,
-    occupied_cells,
+    legal_codes,
+    moves_of,
+    occupied_points,
     reached_by,
-    targets,
 )
 from plybits.xiangqi.rankmodel2 import LinearXiangqiModel2
 
@@ -64,7 +71,7 @@ def canonical_moves(board: Board) -> list[Move]:
 
 # ---------------------------------------------------------------- model 1 features (frozen)
 
-VALUE: Final = [0, 0, 2, 2, 4, 9, 4, 1, 0]
+VALUE: Final = int_array([0, 0, 2, 2, 4, 9, 4, 1, 0])
 """Rough piece values by kind (general 0: never traded)."""
 
 _ids = FeatureIds()
@@ -106,7 +113,8 @@ def _point_pairs() -> tuple[list[list[int]], list[list[int]]]:
     return near, slide
 
 
-_NEAR_STEPS, _SLIDE_STEPS = _point_pairs()
+_NEAR_STEPS, _SLIDE_LISTS = _point_pairs()
+_SLIDE_STEPS: Final = [int_array(row) for row in _SLIDE_LISTS]
 
 
 @final
@@ -114,42 +122,43 @@ class _Tables:
     """What :meth:`LinearXiangqiModel.scores` derives from the weights, laid out by the indices it has at hand.
 
     Small on purpose: every entry is one of the weights (no table of sums per origin and target), so what a
-    ply reads stays in the processor's cache; the sums are made per move.
+    ply reads stays in the processor's cache; the sums are made per move. The tables are
+    :func:`~plybits.packed.int_array` arrays: compiled, a read is one load.
     """
 
     __slots__ = ("w", "to", "origin", "near")
 
     def __init__(self, w: list[int]) -> None:
-        self.w: list[int] = w
-        self.to: list[int] = [0] * (16 * _SIZE)
-        """to[piece * SIZE + t]: the ``F_TO`` weight of that piece's move to ``t``."""
-        self.origin: list[int] = [0] * (16 * _SIZE)
-        """origin[piece * SIZE + f]: the ``F_FROM`` weight of that piece's move from ``f``."""
-        self.near: list[list[int] | None] = [None] * _SIZE
-        """near[last_to][to]: the ``F_NEAR_LAST`` weight of a target ``to``."""
+        self.w: vec[i64] = int_array(w)
+        to = [0] * (16 * _SIZE)
+        origin = [0] * (16 * _SIZE)
         for piece in range(16):
             kind = piece & 7
             if kind == 0:
                 continue
             rel = RELATIVE[piece >> 3]
             for sq in SQUARES:
-                self.to[piece * _SIZE + sq] = w[F_TO + kind * 90 + rel[sq]]
-                self.origin[piece * _SIZE + sq] = w[F_FROM + kind * 90 + rel[sq]]
+                to[piece * _SIZE + sq] = w[F_TO + kind * 90 + rel[sq]]
+                origin[piece * _SIZE + sq] = w[F_FROM + kind * 90 + rel[sq]]
+        self.to: vec[i64] = int_array(to)
+        """to[piece * SIZE + t]: the ``F_TO`` weight of that piece's move to ``t``."""
+        self.origin: vec[i64] = int_array(origin)
+        """origin[piece * SIZE + f]: the ``F_FROM`` weight of that piece's move from ``f``."""
+        self.near: list[vec[i64] | None] = [None] * _SIZE
+        """near[last_to][to]: the ``F_NEAR_LAST`` weight of a target ``to``."""
 
-    def near_row(self, last_to: int) -> list[int]:
+    def near_row(self, last_to: int) -> vec[i64]:
         """``near[last_to]``, made on first use."""
         row = self.near[last_to]
         if row is not None:
             return row
-        w = self.w
-        row = [0] * _SIZE
-        for t in range(_SIZE):
-            row[t] = w[F_NEAR_LAST + _NEAR_STEPS[last_to][t]]
-        self.near[last_to] = row
-        return row
+        steps = _NEAR_STEPS[last_to]
+        made = int_array([self.w[F_NEAR_LAST + steps[t]] for t in range(_SIZE)])
+        self.near[last_to] = made
+        return made
 
 
-_NO_NEAR: Final = [0] * _SIZE
+_NO_NEAR: Final = zeros(_SIZE)
 """The ``F_NEAR_LAST`` row of the first ply (no last target): no weight anywhere."""
 
 
@@ -159,7 +168,7 @@ class LinearXiangqiModel(LinearModel):
 
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.xiangqi", n_features=N_FEATURES,
-                         canonical=canonical_moves, features=None)
+                         canonical=canonical_moves, features=None, packed_weights=PACKED)
         self._tables: _Tables | None = None
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
@@ -168,13 +177,41 @@ class LinearXiangqiModel(LinearModel):
         return moves, int_list(scores) if moves else None
 
     def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
-        """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`); the board is
-        scanned for its pieces once, for both."""
+        """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`)."""
+        codes, n, scores = self.coded(position, history)
+        return moves_of(codes, n), scores
+
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], i64, vec[i64]]:
+        """The legal moves' codes (:func:`~plybits.xiangqi.board.legal_codes`: the first ``n``), ``n`` and their
+        :meth:`scores`; the board is scanned for its pieces once, for both."""
         cells = position.cells
         us = position.turn
-        scan = occupied_cells(cells)
-        moves = legal(cells, position.kings[us >> 3], us, scan)
-        return moves, self._scores(position, moves, history, scan)
+        kings = position.kings
+        k = kings[us >> 3]
+        scan = occupied_points(cells)
+        # the opponent's attack map, the model's, marks the general iff it is in check, the flying general aside
+        attacked = attack_map(cells, us ^ BLACK, scan)
+        codes, n = legal_codes(cells, k, us, scan, 1 if attacked[k] or generals_face(cells, kings[0], kings[1]) else 0)
+        return codes, n, self._scores(position, codes, n, history, scan, attacked)
+
+    def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
+        """Code ``move`` (legal in ``position``) by its code's place among the legal moves' codes."""
+        codes, n, scores = self.coded(position, history)
+        index = code_index(codes, n, move.from_square << 8 | move.to_square)
+        if index < 0:
+            raise ValueError(f"{move!r} is not a legal move here")
+        encode_packed(encoder, scores, index)
+
+    def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
+        """The next move, read from ``decoder`` (always one of the legal moves).
+
+        :raises InvalidDataError: if there is no legal move or the data points outside them.
+        """
+        codes, n, scores = self.coded(position, history)
+        if n == 0:
+            raise InvalidDataError("a move is coded but the position has no legal move")
+        c = codes[decode_packed(decoder, scores)]
+        return MOVES[c >> 8][c & 255]
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` the mover's, points
@@ -190,10 +227,19 @@ class LinearXiangqiModel(LinearModel):
 
         What depends on the origin point only is summed once for all the moves from it (they come grouped).
         """
-        return int_list(self._scores(board, moves, history, occupied_cells(board.cells)))
+        n = len(moves)
+        codes = zeros(n)
+        for i in range(n):
+            codes[i] = moves[i].from_square << 8 | moves[i].to_square
+        scan = occupied_points(board.cells)
+        return int_list(self._scores(board, codes, n, history, scan, attack_map(board.cells, board.turn ^ BLACK, scan)))
 
-    def _scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move], scan: list[int]) -> vec[i64]:
-        """:meth:`scores`, given the board's :func:`~plybits.xiangqi.board.occupied_cells`."""
+    def _scores(
+        self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], attacked: vec[i64],
+    ) -> vec[i64]:
+        """:meth:`scores` of the first ``n`` move codes, given the board's
+        :func:`~plybits.xiangqi.board.occupied_points` and the opponent's
+        :func:`~plybits.xiangqi.board.attack_map`."""
         tables = self._tables
         if tables is None:
             tables = self._tables = self.derived("tables", _Tables)
@@ -204,30 +250,30 @@ class LinearXiangqiModel(LinearModel):
         us = board.turn
         them = us ^ BLACK
         their_king = board.kings[them >> 3]
-        attacked = targets(cells, them, scan)
         played = len(history)
         last_to = history[played - 1].to_square if played >= 1 else -1
         my_last_to = history[played - 2].to_square if played >= 2 else -1
         last_capture = played >= 1 and board.halfmove_clock == 0
         near = tables.near_row(last_to) if last_to >= 0 else _NO_NEAR
-        material = 0
+        material: i64 = 0
         for sq in scan:
             material += VALUE[cells[sq] & 7]
         phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
         in_check = attacked[board.kings[us >> 3]] != 0
         phase_base = F_PHASE + phase * 8
-        listed: list[Move] = moves if isinstance(moves, list) else list(moves)
-        n = len(listed)
         out = zeros(n)
         origin = -1
         # what depends on the origin point only (set when it changes)
-        fixed = kind = p = base = 0
-        slide = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
+        fixed: i64 = 0
+        kind: i64 = 0
+        p: i64 = 0
+        base: i64 = 0
+        slide: i64 = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
         slide_steps = _NO_NEAR
         for i in range(n):
-            m = listed[i]
-            f = m.from_square
-            t = m.to_square
+            c = codes[i]
+            f = c >> 8
+            t = c & 255
             if f != origin:
                 origin = f
                 p = cells[f]
@@ -242,7 +288,7 @@ class LinearXiangqiModel(LinearModel):
                     fixed += w[F_EVASION + kind]
                 slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
                 slide_steps = _SLIDE_STEPS[f]
-            score = to_w[base + t] + fixed + near[t]
+            score: i64 = to_w[base + t] + fixed + near[t]
             if slide >= 0:
                 score += w[slide + slide_steps[t]]
             q = cells[t]
