@@ -66,6 +66,31 @@ GOLDEN_V2 = [
 ``CurrentPosition``, ``Termination`` and ``StartTime`` that the game and its tags do not give."""
 
 
+GOLDEN_V3 = [
+    ("v1_chesscom", (
+        "5042010201043b6c03569ab2e2b6f913cf7d07e8c87c4338943856229632fc35244f6bf90f3b13e02e9fe6bd0fbbc4074a54"
+        "177e19fe2467f757f79005341f89809f00498fc146364aaaedad30635f4eceeb98e38300cd668ae56411062ccd3277a8752e"
+        "f263747ccaafba1ed5679066f9d2649ddd602204b798d4298496f4f22a564dddc091bb7b1de3d0aaa4cd0d45"
+    )),
+    ("v1_lichess", (
+        "504201020104114c03b24f1743a359d60fe90fc0c0532ef862677b86d3d6baf0ba692e10131feffe697fbdbe49678bf1a736"
+        "85bd610c2f18a6218d4627d09347a3c82d24217fd90eb46f6cb982c69f930ddfe6d19d6ff92503c36d0f7da1b4"
+    )),
+    ("v1_nested", (
+        "504201020104032903124485a09e8839885d1079e4c450a995fc252bec618538396135fbcfff34e190878098f0400fc7c1dc"
+        "2731c434"
+    )),
+    ("v2_underived", (
+        "5042010201043b9f0103569ab2e2b6f913cf7d07e8c87c4338933a278a23d163897242d08dbe88ca39ebda88429df5ca3ebe"
+        "c103163390a242fb82200e6f37b8ec192b9992772976fb3e1667ac2bab1321b980bf9321f689d901d9858720b42c878ee54e"
+        "06f1270c50257934ca6cdcb6bd908d6df0a5bec5e39206d9cc05eaaedf47f485f83c9ae427a398613591f1021cb18cb33db1"
+        "f504c039613c2700ea2f29c8cb7b2ad5ff09dd602204b798d4298496f4f22a564dddc091bb7b1de3d0aa011f7a10"
+    )),
+]
+"""Section version 3 (``chess/rank``), the fixtures of versions 1 and 2 as version 3 writes them: (fixture, container
+hex)."""
+
+
 def _game(text: str) -> str:
     game = chess.pgn.read_game(io.StringIO(text))
     assert game is not None and not game.errors
@@ -73,7 +98,7 @@ def _game(text: str) -> str:
 
 
 @pytest.mark.parametrize("version, name, blob", [(1, f"v1_{name}", blob) for name, blob in GOLDEN_V1]
-                         + [(2, name, blob) for name, blob in GOLDEN_V2])
+                         + [(2, name, blob) for name, blob in GOLDEN_V2] + [(3, name, blob) for name, blob in GOLDEN_V3])
 def test_golden_containers_decode_to_the_record_they_were_made_from(version: int, name: str, blob: str) -> None:
     data = bytes.fromhex(blob)
     record = unpack(data, max_plies=1000).record
@@ -85,21 +110,23 @@ def test_golden_containers_decode_to_the_record_they_were_made_from(version: int
     assert decoded.tags == pgntext.read(source, kind="PGN").tags
 
 
-@pytest.mark.parametrize("name, blob", GOLDEN_V2)
-def test_encoding_gives_the_version_2_golden_bytes(name: str, blob: str) -> None:
+@pytest.mark.parametrize("name, blob", GOLDEN_V3)
+def test_encoding_gives_the_version_3_golden_bytes(name: str, blob: str) -> None:
     source = (FIXTURES / f"{name}.pgn").read_text(encoding="utf-8")
     assert plybits.encode("chess", "rank", record=source).data.hex() == blob
 
 
-@pytest.mark.parametrize("name", [name for name, _ in GOLDEN_V1])
-def test_version_1_sections_are_still_written_the_same(name: str) -> None:
-    source = (FIXTURES / f"v1_{name}.pgn").read_text(encoding="utf-8")
-    box = unpack(bytes.fromhex(dict(GOLDEN_V1)[name]), max_plies=1000)
+@pytest.mark.parametrize("version, name, blob", [(1, f"v1_{name}", blob) for name, blob in GOLDEN_V1]
+                         + [(2, name, blob) for name, blob in GOLDEN_V2])
+def test_older_sections_are_still_written_the_same(version: int, name: str, blob: str) -> None:
+    """Versions 1 and 2, no longer what encode writes, still give their golden sections byte for byte."""
+    source = (FIXTURES / f"{name}.pgn").read_text(encoding="utf-8")
+    box = unpack(bytes.fromhex(blob), max_plies=1000)
     scheme = get_scheme("chess", "rank")
     replay = records.read_record("chess", record=source, variations=True)
     assert replay.notes is not None and box.record is not None
     assert write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags,
-                         version=1) == box.record
+                         version=version) == box.record
 
 
 # ------------------------------------------------------------------------ version 2: tags derived from the game
@@ -154,3 +181,40 @@ def test_the_chess_com_tags_the_game_gives_take_a_few_bits_not_their_text() -> N
                                     ("Termination", "Luislo007 won by checkmate", 10),
                                     ("StartTime", "21:58:26", 2)):  # a time in full: three uniform numbers
         assert _section_bytes(_with_tag(CHESSCOM, name, value)) >= derived + text_bytes, name
+
+
+# ------------------------------------------------------- version 3: measured priors, values predicted from others
+
+LICHESS = (FIXTURES / "v1_lichess.pgn").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name, values", [
+    ("White", ["pnmadelaine", "Carlsen, Magnus", "HU RongHua", "", "a b", "x" * 65, "Ümit_99"]),
+    ("ECO", ["A00", "E99", "C20", "Z99", "C2", "c20"]),
+    ("WhiteRatingDiff", ["+0", "-700", "+5", "+05", "0"]),
+    ("TimeControl", ["600+0", "17+3", "-", "180+2", "60"]),
+    ("Result", ["1-0", "0-1", "1/2-1/2", "*", "2-0"]),
+    ("Variant", ["Standard", "standard"]),
+    ("WhiteElo", ["1500", "0", "4095", "4096", "01500"]),
+])
+def test_version_3_keeps_every_tag_value_as_written(name: str, values: list[str]) -> None:
+    for value in values:
+        text = _with_tag(LICHESS, name, value)
+        data = plybits.encode("chess", "rank", record=text).data
+        record = unpack(data, max_plies=1000).record
+        assert record is not None and record[0] == 3
+        decoded = plybits.decode(data, format="record")
+        assert decoded.tags == pgntext.read(text, kind="PGN").tags, value
+        assert decoded.record is not None and _game(decoded.record) == _game(text), value
+        assert plybits.encode("chess", "rank", record=decoded.record).data == data, value
+
+
+@pytest.mark.parametrize("name", ["v1_chesscom", "v1_lichess"])
+def test_version_3_sections_of_online_games_are_smaller_than_version_2s(name: str) -> None:
+    source = (FIXTURES / f"{name}.pgn").read_text(encoding="utf-8")
+    scheme = get_scheme("chess", "rank")
+    replay = records.read_record("chess", record=source, variations=True)
+    assert replay.notes is not None
+    sizes = [len(write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags,
+                               version=version)) for version in (2, 3)]
+    assert sizes[1] < sizes[0]

@@ -319,8 +319,8 @@ def test_random_bytes_are_invalid_data_with_bounded_work():
 def test_a_section_of_another_version_is_refused():
     scheme, start, moves, notes, tags = annotated_chess()
     data = write_section(scheme, start, moves, notes, tags)
-    with pytest.raises(InvalidDataError, match="version 3"):
-        read_section(scheme, start, moves, bytes([3]) + data[1:], max_plies=10_000)
+    with pytest.raises(InvalidDataError, match="version 4"):
+        read_section(scheme, start, moves, bytes([4]) + data[1:], max_plies=10_000)
     with pytest.raises(InvalidDataError, match="empty"):
         read_section(scheme, start, moves, b"", max_plies=10_000)
 

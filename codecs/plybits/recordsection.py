@@ -47,11 +47,12 @@ from plybits.recordvalues import (
 )
 from plybits.registry import AnyScheme
 
-SECTION_VERSION = 2
+SECTION_VERSION = 3
 """The layout version written as the section's first byte (it names the dictionary version too)."""
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
 """The layout versions read (version 2 is version 1 with tags derived from the game, time controls without an
-increment and worded opening URLs: docs/format.md)."""
+increment and worded opening URLs; version 3 is version 2 with measured priors and tag values predicted from the
+game and the tags before them: docs/format.md)."""
 MAX_COUNT = 1 << 16
 """Most comments or NAGs a step may hold, or variations a step may branch into."""
 MAX_SKELETON_PARTS = 256

@@ -77,6 +77,45 @@ class Words:
         return text
 
 
+BYTE_CLASSES = 6
+"""The classes of the byte before that :class:`ClassedText` codes a byte under: none (the start), a small letter, a
+capital, a digit, ``_`` or ``-``, any other."""
+_BYTE_CLASS = bytes(1 if 0x61 <= b <= 0x7A else 2 if 0x41 <= b <= 0x5A else 3 if 0x30 <= b <= 0x39
+                    else 4 if b in (0x5F, 0x2D) else 5 for b in range(256))
+
+
+class ClassedText:
+    """UTF-8 text (version 3's player names): its byte length (a :class:`Number`), then each byte through a bit tree
+    of its own for the class of the byte before it (:data:`BYTE_CLASSES`): a user name's letters run in cases, its
+    digits come in runs at the end."""
+
+    __slots__ = ("length", "trees")
+
+    def __init__(self, length: Number | None = None, trees: Tree | None = None) -> None:
+        self.length = Number() if length is None else length
+        self.trees = Tree(8, BYTE_CLASSES) if trees is None else trees
+
+    def copy(self) -> ClassedText:
+        return ClassedText(self.length.copy(), self.trees.copy())
+
+    def code(self, c: Coder, text: str = "", what: str = "text") -> str:
+        """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
+        raw = utf8(text, what) if c.writing else b""
+        n = self.length.code(c, len(raw))
+        if n > MAX_TEXT:
+            raise InvalidDataError(f"{what} length {n} is over the limit of {MAX_TEXT}")
+        out = bytearray(n)
+        trees = self.trees
+        previous = 0
+        for i in range(n):
+            byte = trees.code(c, raw[i] if c.writing else 0, previous)
+            out[i] = byte
+            previous = _BYTE_CLASS[byte]
+        if c.writing and out == raw:
+            return text
+        return from_utf8(bytes(out), what)
+
+
 def word_pieces(text: str) -> list[int]:
     """How :class:`Words` codes ``text``: its pieces, each a UTF-8 byte or :data:`WORD_PIECE` plus a word's index."""
     pieces: list[int] = []
