@@ -110,7 +110,7 @@ class Priors:
         self.typed = Bits(16)
         self.small = Number(16)
         self.signed = Signed(16)
-        self.rest = Tree(2, 3)
+        self.rest = Tree(2, 3 * (1 + len(dictionary.PREFIXES)))
         self.prefix = Number(1 + len(dictionary.PREFIXES))
         self.ids = Number()
         self.nag = Tree(8)
@@ -175,6 +175,10 @@ class Priors:
         :data:`recordpriors.PRIORS` holds starts at its measured probability, as seen as often as it says."""
         from plybits.recordpriors import PRIORS
 
+        self.signed.sign.prior(2, 60)  # a date's year is seldom after YEAR_ORIGIN
+        for ctx in range(3, 3 * (1 + len(dictionary.PREFIXES))):  # each tag's rest kinds start as version 2's
+            for node in range(1, 4):
+                self.rest.bits.state[(ctx << 2) + node] = self.rest.bits.state[((ctx % 3) << 2) + node]
         start = self.text.tree.state
         trees = self.player.trees.bits
         for k in range(BYTE_CLASSES):

@@ -29,7 +29,8 @@ BARE_TIME_CONTROL_RE = re.compile(r"[1-9][0-9]{0,6}")
 USER_NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A player's name as servers' user names are (version 3 codes it with the player-name model)."""
 PREFIX_CONTEXT = {name: 1 + i for i, name in enumerate(dictionary.PREFIXES)}
-"""Version 3 codes each tag's prefix under a context of its own (version 2: all under 0)."""
+"""Version 3 codes each tag's prefix, and the kind of the rest after it, under contexts of its own (version 2: the
+prefix under 0, the rest's kind by the prefix's end alone)."""
 EXPECTED_SCORE = (10, 13, 17, 23, 31, 40, 53, 70, 91, 118, 151, 192, 240, 297, 360, 429, 500, 571, 640, 703, 760, 808,
                   849, 882, 909, 930, 947, 960, 969, 977, 983, 987, 990)
 """The Elo expected score in thousandths, ``1000 / (1 + 10^(-d / 400))``, for a rating difference ``d`` of -800,
@@ -345,8 +346,9 @@ class TagCoder:
                                  PREFIX_CONTEXT[name] if self.s.version >= 3 else 0)
         prefix = prefixes[index]
         rest = value[len(prefix):]
+        after = 0 if not prefix else 1 if prefix.endswith("/") else 2
         kind = m.rest.code(c, rest_kind(rest) if c.writing else REST_TEXT,
-                           0 if not prefix else 1 if prefix.endswith("/") else 2)
+                           3 * PREFIX_CONTEXT[name] + after if self.s.version >= 3 else after)
         if kind == REST_NONE:
             rest = ""
         elif kind == REST_DECIMAL:
