@@ -589,3 +589,15 @@ def test_a_derived_value_coded_in_full_is_invalid_data(monkeypatch: pytest.Monke
     monkeypatch.setattr(recordtags.TagCoder, "derivations", real)
     with pytest.raises(InvalidDataError, match="derived but coded in full"):
         plybits.decode(data)
+
+
+def test_version_3_measured_priors_name_contexts_its_models_have():
+    from plybits.recordmodels import Priors, model_banks
+    from plybits.recordpriors import PRIORS
+
+    banks = model_banks(Priors(3))
+    for path, entries in PRIORS.items():
+        assert path in banks, path
+        for ctx, p, seen in entries:
+            assert 0 <= ctx < len(banks[path].state) and 16 <= p <= 4080 and 1 <= seen <= 30, (path, ctx)
+            assert banks[path].state[ctx] == p | seen << 12, (path, ctx)

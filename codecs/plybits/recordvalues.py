@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from plybits import recorddictionary as dictionary
 from plybits.errors import InvalidDataError
-from plybits.recordcoder import MAX_TEXT, Coder, Number, Text, Tree, from_utf8, utf8
+from plybits.recordcoder import MAX_TEXT, Coder, Number, Text, Tree, from_utf8, text_length, utf8
 
 MAX_CLOCK_MS = 1000 * 3600 * 1000
 """Clocks and elapsed times of 1,000 hours or more stay text."""
@@ -100,10 +100,7 @@ class ClassedText:
 
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
-        raw = utf8(text, what) if c.writing else b""
-        n = self.length.code(c, len(raw))
-        if n > MAX_TEXT:
-            raise InvalidDataError(f"{what} length {n} is over the limit of {MAX_TEXT}")
+        raw, n = text_length(c, self.length, text, what)
         out = bytearray(n)
         trees = self.trees
         previous = 0
