@@ -26,7 +26,7 @@ import zstandard
 
 import plybits
 from plybits import records
-from plybits.recordsection import TOPICS, section_costs
+from plybits.recordsection import SECTION_VERSION, TOPICS, section_costs
 from plybits.registry import get_game, get_scheme
 
 from bench.report import ROOT, add_write_option, publish
@@ -103,7 +103,7 @@ def run(limit: int | None) -> str:
         "",
         f"`python -m bench.records{' --games ' + str(limit) if limit else ''}` (Python {platform.python_version()},"
         f" {elapsed:.0f} s for the whole run, round trips included). One `rank` container per game (record section"
-        " version 2), at fidelity `full` and `moves`; the compressors get each whole file.",
+        f" version {SECTION_VERSION}), at fidelity `full` and `moves`; the compressors get each whole file.",
         "",
         "| file | games | bytes | zstd -19 | xz -9e | full | full vs zstd | full B/game | moves | moves > full |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -42,7 +42,7 @@ def golden_vectors() -> list[bytes]:
     """Every golden container the suite pins, gathered from the test files that pin them (not copied)."""
     blobs: list[bytes] = []
     fmt = _test_module("test_format_golden")
-    blobs += [fmt.E4_E5_NF3, fmt.E4_E5_NF3_WITH_RESULT]
+    blobs += [fmt.E4_E5_NF3, fmt.E4_E5_NF3_WITH_RESULT, fmt.E4_E5_NF3_WITH_CODED_RESULT, fmt.E4_E5_NF3_WITH_V3_RESULT]
     blobs += [bytes.fromhex(case[0]) for case in _test_module("test_chess_codec").GOLDEN]
     blobs += [bytes.fromhex(case[0]) for case in _test_module("test_xiangqi_xq10").GOLDEN]
     blobs += [bytes.fromhex(case[3]) for case in _test_module("test_abalone_abapro").GOLDEN]
@@ -52,7 +52,8 @@ def golden_vectors() -> list[bytes]:
     e13 = _test_module("test_entropy_e13")
     blobs += [bytes.fromhex(h) for h in (e13.GOLDEN_SHORT, e13.GOLDEN_ROUND_2_START, e13.GOLDEN_FULL)]
     records = _test_module("test_record_golden")
-    blobs += [bytes.fromhex(case[1]) for version in (records.GOLDEN_V1, records.GOLDEN_V2) for case in version]
+    blobs += [bytes.fromhex(case[1]) for version in (records.GOLDEN_V1, records.GOLDEN_V2, records.GOLDEN_V3)
+              for case in version]
     return list(dict.fromkeys(blobs))  # docs/format.md's worked example is pinned twice
 
 

@@ -9,7 +9,9 @@ from conftest import SHARED_DATA, sample, shared_data
 import plybits
 from plybits import container
 from plybits.errors import InvalidDataError, PlybitsError
-from plybits.registry import get_game
+from plybits.recordsection import write_section
+from plybits.records import read_record
+from plybits.registry import get_game, get_scheme
 
 ANNOTATED = '[Event "x"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 {a comment} e5 $1 (1... c5) 2. Nf3 1-0\n'
 
@@ -37,13 +39,22 @@ def test_flag_08_needs_a_record_section_and_a_tags_only_section_holds_tags_alone
     with pytest.raises(InvalidDataError, match="0x08 without 0x04"):
         container.unpack(bytes(data) + container.zlib.crc32(data).to_bytes(4, "big"), max_plies=10)
     full = container.unpack(plybits.encode("chess", "0x88", record=ANNOTATED).data, max_plies=10)
-    full.tags_only = True  # a full section (comments, a NAG, a variation) passed off as a tags-only one
-    with pytest.raises(InvalidDataError, match="moves-fidelity record section holds something besides tags"):
+    full.tags_only = True  # a full section (comments, a NAG, a variation) passed off as a tags-only one: from
+    with pytest.raises(InvalidDataError, match="trailing data"):  # version 3 the section ends after its tags
         plybits.decode(container.pack(full))
+    old = container.unpack(plybits.encode("chess", "0x88", record=ANNOTATED).data, max_plies=10)
+    assert old.record is not None
+    scheme = get_scheme("chess", "0x88")
+    replay = read_record("chess", record=ANNOTATED, variations=True)
+    assert replay.notes is not None
+    old.record = write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags, version=2)
+    old.tags_only = True  # the same under version 2, whose tags-only sections code the rest as a full one does
+    with pytest.raises(InvalidDataError, match="moves-fidelity record section holds something besides tags"):
+        plybits.decode(container.pack(old))
     no_result = plybits.encode("chess", "0x88", record=ANNOTATED.replace("1-0\n", "*\n").replace("\n[Result", "\n[R"))
     box = container.unpack(no_result.data, max_plies=10)
-    box.tags_only = True  # result token "*" while the tags hold no Result: not what encode writes
-    with pytest.raises(InvalidDataError, match="besides tags"):
+    box.tags_only = True  # result token "*" while the tags hold no Result: not what encode writes (version 3: a
+    with pytest.raises(InvalidDataError, match="trailing data"):  # tags-only section codes no result token)
         plybits.decode(container.pack(box))
 
 
@@ -76,3 +87,18 @@ def test_moves_is_never_larger_than_full_on_the_shared_chess_files(name: str) ->
             assert decoded.moves == plybits.decode(full.data).moves, where
             compared += 1
     assert compared >= 10
+
+
+def test_moves_is_never_larger_than_full_for_the_shortest_clocked_games() -> None:
+    """A clocked game of one or two plies codes little besides its tags at full fidelity, so a tags-only section
+    that coded other decisions than a full one begins with could come out a byte longer (two lichess games did
+    under section version 3 before a tags-only section held the tags alone)."""
+    path = shared_data("chess", "clocks").resolve() / "lichess_db_standard_rated_2021-10_first999.pgn"
+    records = get_game("chess").split_records(path.read_text(encoding="utf-8-sig"))
+    short = [text for text in records if "2. " not in text.split("\n\n", 1)[1] and "%clk" in text]
+    assert len(short) >= 2
+    for text in short:
+        full = plybits.encode("chess", "rank", record=text)
+        moves = plybits.encode("chess", "rank", record=text, fidelity="moves")
+        assert len(moves.data) <= len(full.data), text[:200]
+        assert plybits.decode(moves.data).tags == plybits.decode(full.data).tags

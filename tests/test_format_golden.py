@@ -50,12 +50,20 @@ def test_encoding_the_worked_example_gives_the_golden_bytes():
     assert plybits.encode("chess", "0x88", moves=["e4", "e5", "Nf3"]).data == E4_E5_NF3
 
 
+# The same with record-section version 3 (what encode writes now): 03 bytes, 03 its version, then the coder's bytes
+# for the tag alone (a version-3 tags-only section codes no result token, comments or steps).
+E4_E5_NF3_WITH_V3_RESULT = bytes.fromhex("50420101000c030303fd0d1434644406255756406c")
+
+
 def test_tags_are_now_written_coded_and_the_plain_tag_vector_still_reads_the_same():
-    """Encode no longer writes flag 02 (plain tags): a moves-fidelity container codes its tags as a full one does."""
+    """Encode no longer writes flag 02 (plain tags): a moves-fidelity container codes its tags as a full one does;
+    the version-2 coded vector reads the same as the version-3 one encode writes now."""
     _require_chess()
     new = plybits.encode("chess", "0x88", moves=["e4", "e5", "Nf3"], tags={"Result": "1-0"}).data
-    assert new == E4_E5_NF3_WITH_CODED_RESULT and len(new) < len(E4_E5_NF3_WITH_RESULT)
+    assert new == E4_E5_NF3_WITH_V3_RESULT and len(new) < len(E4_E5_NF3_WITH_RESULT)
     box = unpack(new, max_plies=10)
-    assert (box.tags, box.record, box.tags_only) == ({}, bytes.fromhex("02e9f8"), True)
-    old, coded = plybits.decode(E4_E5_NF3_WITH_RESULT), plybits.decode(new)
-    assert (old.moves, old.tags) == (coded.moves, coded.tags) == (["e4", "e5", "Nf3"], {"Result": "1-0"})
+    assert (box.tags, box.record, box.tags_only) == ({}, bytes.fromhex("03fd0d"), True)
+    assert unpack(E4_E5_NF3_WITH_CODED_RESULT, max_plies=10).record == bytes.fromhex("02e9f8")
+    old, v2, coded = (plybits.decode(blob) for blob in (E4_E5_NF3_WITH_RESULT, E4_E5_NF3_WITH_CODED_RESULT, new))
+    assert (old.moves, old.tags) == (v2.moves, v2.tags) == (coded.moves, coded.tags) == (
+        ["e4", "e5", "Nf3"], {"Result": "1-0"})

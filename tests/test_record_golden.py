@@ -66,6 +66,31 @@ GOLDEN_V2 = [
 ``CurrentPosition``, ``Termination`` and ``StartTime`` that the game and its tags do not give."""
 
 
+GOLDEN_V3 = [
+    ("v1_chesscom", (
+        "5042010201043b6b035a503bea40b6a6ef7646c9edb3165bc7730e3e3b41b1709eebcb23af2ebe2eaf1c0fee995bf7bc3514"
+        "906ececeb488503363dcc52c711bdd9eea55a316643f0e9a1afe1eb35e42e4c70d8c417723178503bc5884ed0accc0b7b37c"
+        "ba9e7050ccecfe093641d8db9f06e4dd602204b798d4298496f4f22a564dddc091bb7b1de3d0aa4736690f"
+    )),
+    ("v1_lichess", (
+        "504201020104114b03b2764f1d9b258a6f06234198f868f32b8e27fd4c0a922b7c056b1042ce7c910edc045c28ac4a55b38d"
+        "fdeda92d2631ad8fa2cf09e356593b3fe7f0eb84d8943df2c90be4f25eecd0be059d6ff92503c36d8ce9863b"
+    )),
+    ("v1_nested", (
+        "504201020104032903124485a09e8839885d1079e4c450a995fc252bec618538396135fbcfff34e190878098f0400fc7c1dc"
+        "2731c434"
+    )),
+    ("v2_underived", (
+        "5042010201043b9f01035a503bea40b6a6ef7646c9edb3165bc5b1c78f52a9dd00eb79acaed16045a881f0a66600e0900982"
+        "87b21db776c7f779dcc20c063d407d1bf54e6a8c6d4d3e60811d98a39a69987573a6cacf2582bb72a9407d69d7c384c74ff0"
+        "de2edcb4b54f9f96df62fe4844210c166ad736775c5ef3b268dad24f17173720ec51bc7b64e2d57cacb333177ac4d97feae4"
+        "1f035274ed9add470de9fd09f41e3e59085bdd602204b798d4298496f4f22a564dddc091bb7b1de3d0aa1b35d6c4"
+    )),
+]
+"""Section version 3 (``chess/rank``), the fixtures of versions 1 and 2 as version 3 writes them: (fixture, container
+hex)."""
+
+
 def _game(text: str) -> str:
     game = chess.pgn.read_game(io.StringIO(text))
     assert game is not None and not game.errors
@@ -73,7 +98,7 @@ def _game(text: str) -> str:
 
 
 @pytest.mark.parametrize("version, name, blob", [(1, f"v1_{name}", blob) for name, blob in GOLDEN_V1]
-                         + [(2, name, blob) for name, blob in GOLDEN_V2])
+                         + [(2, name, blob) for name, blob in GOLDEN_V2] + [(3, name, blob) for name, blob in GOLDEN_V3])
 def test_golden_containers_decode_to_the_record_they_were_made_from(version: int, name: str, blob: str) -> None:
     data = bytes.fromhex(blob)
     record = unpack(data, max_plies=1000).record
@@ -85,21 +110,23 @@ def test_golden_containers_decode_to_the_record_they_were_made_from(version: int
     assert decoded.tags == pgntext.read(source, kind="PGN").tags
 
 
-@pytest.mark.parametrize("name, blob", GOLDEN_V2)
-def test_encoding_gives_the_version_2_golden_bytes(name: str, blob: str) -> None:
+@pytest.mark.parametrize("name, blob", GOLDEN_V3)
+def test_encoding_gives_the_version_3_golden_bytes(name: str, blob: str) -> None:
     source = (FIXTURES / f"{name}.pgn").read_text(encoding="utf-8")
     assert plybits.encode("chess", "rank", record=source).data.hex() == blob
 
 
-@pytest.mark.parametrize("name", [name for name, _ in GOLDEN_V1])
-def test_version_1_sections_are_still_written_the_same(name: str) -> None:
-    source = (FIXTURES / f"v1_{name}.pgn").read_text(encoding="utf-8")
-    box = unpack(bytes.fromhex(dict(GOLDEN_V1)[name]), max_plies=1000)
+@pytest.mark.parametrize("version, name, blob", [(1, f"v1_{name}", blob) for name, blob in GOLDEN_V1]
+                         + [(2, name, blob) for name, blob in GOLDEN_V2])
+def test_older_sections_are_still_written_the_same(version: int, name: str, blob: str) -> None:
+    """Versions 1 and 2, no longer what encode writes, still give their golden sections byte for byte."""
+    source = (FIXTURES / f"{name}.pgn").read_text(encoding="utf-8")
+    box = unpack(bytes.fromhex(blob), max_plies=1000)
     scheme = get_scheme("chess", "rank")
     replay = records.read_record("chess", record=source, variations=True)
     assert replay.notes is not None and box.record is not None
     assert write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags,
-                         version=1) == box.record
+                         version=version) == box.record
 
 
 # ------------------------------------------------------------------------ version 2: tags derived from the game
@@ -154,3 +181,40 @@ def test_the_chess_com_tags_the_game_gives_take_a_few_bits_not_their_text() -> N
                                     ("Termination", "Luislo007 won by checkmate", 10),
                                     ("StartTime", "21:58:26", 2)):  # a time in full: three uniform numbers
         assert _section_bytes(_with_tag(CHESSCOM, name, value)) >= derived + text_bytes, name
+
+
+# ------------------------------------------------------- version 3: measured priors, values predicted from others
+
+LICHESS = (FIXTURES / "v1_lichess.pgn").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name, values", [
+    ("White", ["pnmadelaine", "Carlsen, Magnus", "HU RongHua", "", "a b", "x" * 65, "Ümit_99"]),
+    ("ECO", ["A00", "E99", "C20", "Z99", "C2", "c20"]),
+    ("WhiteRatingDiff", ["+0", "-700", "+5", "+05", "0"]),
+    ("TimeControl", ["600+0", "17+3", "-", "180+2", "60"]),
+    ("Result", ["1-0", "0-1", "1/2-1/2", "*", "2-0"]),
+    ("Variant", ["Standard", "standard"]),
+    ("WhiteElo", ["1500", "0", "4095", "4096", "01500"]),
+])
+def test_version_3_keeps_every_tag_value_as_written(name: str, values: list[str]) -> None:
+    for value in values:
+        text = _with_tag(LICHESS, name, value)
+        data = plybits.encode("chess", "rank", record=text).data
+        record = unpack(data, max_plies=1000).record
+        assert record is not None and record[0] == 3
+        decoded = plybits.decode(data, format="record")
+        assert decoded.tags == pgntext.read(text, kind="PGN").tags, value
+        assert decoded.record is not None and _game(decoded.record) == _game(text), value
+        assert plybits.encode("chess", "rank", record=decoded.record).data == data, value
+
+
+@pytest.mark.parametrize("name", ["v1_chesscom", "v1_lichess"])
+def test_version_3_sections_of_online_games_are_smaller_than_version_2s(name: str) -> None:
+    source = (FIXTURES / f"{name}.pgn").read_text(encoding="utf-8")
+    scheme = get_scheme("chess", "rank")
+    replay = records.read_record("chess", record=source, variations=True)
+    assert replay.notes is not None
+    sizes = [len(write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags,
+                               version=version)) for version in (2, 3)]
+    assert sizes[1] < sizes[0]

@@ -319,8 +319,8 @@ def test_random_bytes_are_invalid_data_with_bounded_work():
 def test_a_section_of_another_version_is_refused():
     scheme, start, moves, notes, tags = annotated_chess()
     data = write_section(scheme, start, moves, notes, tags)
-    with pytest.raises(InvalidDataError, match="version 3"):
-        read_section(scheme, start, moves, bytes([3]) + data[1:], max_plies=10_000)
+    with pytest.raises(InvalidDataError, match="version 4"):
+        read_section(scheme, start, moves, bytes([4]) + data[1:], max_plies=10_000)
     with pytest.raises(InvalidDataError, match="empty"):
         read_section(scheme, start, moves, b"", max_plies=10_000)
 
@@ -589,3 +589,15 @@ def test_a_derived_value_coded_in_full_is_invalid_data(monkeypatch: pytest.Monke
     monkeypatch.setattr(recordtags.TagCoder, "derivations", real)
     with pytest.raises(InvalidDataError, match="derived but coded in full"):
         plybits.decode(data)
+
+
+def test_version_3_measured_priors_name_contexts_its_models_have():
+    from plybits.recordmodels import Priors, model_banks
+    from plybits.recordpriors import PRIORS
+
+    banks = model_banks(Priors(3))
+    for path, entries in PRIORS.items():
+        assert path in banks, path
+        for ctx, p, seen in entries:
+            assert 0 <= ctx < len(banks[path].state) and 16 <= p <= 4080 and 1 <= seen <= 30, (path, ctx)
+            assert banks[path].state[ctx] == p | seen << 12, (path, ctx)

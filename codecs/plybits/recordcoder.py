@@ -293,6 +293,19 @@ def from_utf8(raw: bytes, what: str) -> str:
         raise InvalidDataError(f"{what} is not UTF-8: {err}") from None
 
 
+def text_length(c: Coder, length: Number, text: str, what: str) -> tuple[bytes, int]:
+    """A text's UTF-8 bytes (writing; reading: none) and its byte length coded by ``length``.
+
+    :raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`. :raises InvalidDataError: (reading)
+        on a length over :data:`MAX_TEXT`.
+    """
+    raw = utf8(text, what) if c.writing else b""
+    n = length.code(c, len(raw))
+    if n > MAX_TEXT:
+        raise InvalidDataError(f"{what} length {n} is over the limit of {MAX_TEXT}")
+    return raw, n
+
+
 def byte_tree(weights: list[int]) -> Bits:
     """A byte tree (the contexts of :class:`Text`) starting at the probabilities of ``weights``, an integer
     weight for each of the 256 bytes."""
@@ -331,10 +344,7 @@ class Text:
 
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
-        raw = utf8(text, what) if c.writing else b""
-        n = self.length.code(c, len(raw))
-        if n > MAX_TEXT:
-            raise InvalidDataError(f"{what} length {n} is over the limit of {MAX_TEXT}")
+        raw, n = text_length(c, self.length, text, what)
         out = bytearray(n)
         if c.writing:
             for i in range(n):

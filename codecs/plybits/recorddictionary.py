@@ -220,3 +220,25 @@ when the ``Result`` tag is ``1-0``, the ``Black`` tag when it is ``0-1`` (no val
 WORDED_PREFIXED: tuple[str, ...] = ("ECOUrl",)
 """Version 2: the prefixed tags whose rest, when text, is coded as worded text (chess.com's opening URLs are
 opening names, their words joined by ``-``)."""
+
+
+# ------------------------------------------------------------------------------------------------ version 3
+
+PLAYERS: tuple[str, ...] = ("White", "Black", "Red")
+"""Version 3: the tags whose values are player names, coded as text whose every byte is predicted by the class of
+the one before (a user name's case runs, its digits at the end)."""
+
+SPEEDS: tuple[tuple[str, int], ...] = (
+    ("UltraBullet", 1), ("Bullet", 2), ("Blitz", 3), ("Rapid", 4), ("Classical", 5), ("Correspondence", 6),
+    ("Live Chess", 7),
+)
+"""Version 3: the words of an ``Event`` (lichess's speeds, chess.com's live games) that name the context its
+``TimeControl`` is coded under (the first that the ``Event`` holds; 0 for none)."""
+
+ECO_STARTS: dict[str, int] = {
+    "e4 e5": 1, "e4 c5": 2, "e4 e6": 3, "e4 c6": 4, "e4 d5": 5, "e4 d6": 6, "e4 g6": 6, "e4 Nf6": 7, "e4": 8,
+    "d4 d5": 9, "d4 Nf6": 10, "d4": 11, "c4": 12, "Nf3": 13,
+}
+"""Version 3: the game's first two plies (in SAN; or its first ply alone) by the class its ``ECO`` is coded under,
+as the ECO classification groups its codes (1.e4 e5: C20–C99, 1.e4 c5: B20–B99, 1.d4 Nf6: A45–A79 and E, ...);
+14 for another first move, 0 for none."""

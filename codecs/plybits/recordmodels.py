@@ -9,7 +9,7 @@ from typing import Any
 from plybits import recorddictionary as dictionary
 from plybits.game import Position
 from plybits.recordcoder import MAX_NUMBER_BITS, Bits, Number, Signed, Text, Tree, byte_tree
-from plybits.recordvalues import Words
+from plybits.recordvalues import BYTE_CLASSES, ClassedText, Words
 
 
 class FinalPosition:
@@ -38,6 +38,22 @@ class FinalPosition:
                 self.texts.append(position.move_text(move, None).rstrip("+#"))
                 position.push(move)
         return self.texts
+
+    def eco_start(self) -> int:
+        """The class of the game's first two plies in :data:`recorddictionary.ECO_STARTS` (version 3's ECO context)."""
+        sans = self.texts
+        if sans is None:
+            position = self.start.copy()
+            sans = []
+            for move in self.moves[:2]:
+                sans.append(position.move_text(move, None).rstrip("+#"))
+                position.push(move)
+        if not sans:
+            return 0
+        found = dictionary.ECO_STARTS.get(" ".join(sans[:2]), -1)
+        if found < 0:
+            found = dictionary.ECO_STARTS.get(sans[0], ECO_OTHER_START)
+        return found
 
     def moves_text(self, first: int, last: int) -> str | None:
         """Plies ``first`` to ``last`` (0-based, from the start) as chess.com's opening URLs write them
@@ -80,10 +96,11 @@ def moves_suffix(text: str, final: FinalPosition) -> tuple[int, int] | None:
 
 
 class Priors:
-    """Every adaptive model of the record section at its priors, which say what is usual: built once
-    (:func:`model_priors`), copied by each section's :class:`Models`."""
+    """Every adaptive model of the record section at its priors, which say what is usual: built once per section
+    version (:func:`model_priors`), copied by each section's :class:`Models`. From version 3 the priors of
+    :data:`recordpriors.PRIORS`, measured on public games, replace the hand-set ones where they were measured."""
 
-    def __init__(self) -> None:
+    def __init__(self, version: int = 2) -> None:
         self.flags = Bits(64)
         self.count = Number(8)
         self.text = Text(byte_tree(dictionary.byte_weights()))
@@ -93,8 +110,8 @@ class Priors:
         self.typed = Bits(16)
         self.small = Number(16)
         self.signed = Signed(16)
-        self.rest = Tree(2, 3)
-        self.prefix = Number()
+        self.rest = Tree(2, 3 * (1 + len(dictionary.PREFIXES)))
+        self.prefix = Number(1 + len(dictionary.PREFIXES))
         self.ids = Number()
         self.nag = Tree(8)
         self.skeleton_index = Number(2)
@@ -108,6 +125,18 @@ class Priors:
         self.mate = Signed(2)
         self.plies = Number()
         self.size = Number()
+        self.player = ClassedText()
+        self.elo = Tree(ELO_HIGH_BITS)
+        self.result = Tree(2)
+        self.control = Tree(5, CONTROL_CONTEXTS)
+        self.eco = Tree(3, ECO_CONTEXTS)
+        self.eco_number = Tree(7, ECO_CONTEXTS * 5)
+        self.hand_set()
+        if version >= 3:
+            self.measured()
+
+    def hand_set(self) -> None:
+        """The priors of versions 1 and 2, set by hand (and the version-2 clocks' measured ones)."""
         flags = self.flags
         for ctx, zero in FLAG_PRIORS:
             flags.prior(ctx, zero)
@@ -141,23 +170,96 @@ class Priors:
         for index, zero in PRECISION_PRIORS:
             self.pace_precision.bits.prior(index, zero, PRECISION_PRIOR_SEEN)
 
+    def measured(self) -> None:
+        """Version 3's priors: each player name's class trees start as the tags' text tree; then every context that
+        :data:`recordpriors.PRIORS` holds starts at its measured probability, as seen as often as it says."""
+        from plybits.recordpriors import PRIORS
 
-PRIOR_MODELS: list[Priors] = []
+        self.signed.sign.prior(2, 60)  # a date's year is seldom after YEAR_ORIGIN
+        for ctx in range(3, 3 * (1 + len(dictionary.PREFIXES))):  # each tag's rest kinds start as version 2's
+            for node in range(1, 4):
+                self.rest.bits.state[(ctx << 2) + node] = self.rest.bits.state[((ctx % 3) << 2) + node]
+        start = self.text.tree.state
+        trees = self.player.trees.bits
+        for k in range(BYTE_CLASSES):
+            for node in range(256):
+                trees.state[(k << 8) + node] = start[node]
+        banks = model_banks(self)
+        for path, entries in PRIORS.items():
+            bits = banks[path]
+            for ctx, p, seen in entries:
+                bits.set(ctx, p, seen)
 
 
-def model_priors() -> Priors:
-    """The models at their priors, built when first asked for."""
-    if not PRIOR_MODELS:
-        PRIOR_MODELS.append(Priors())
-    return PRIOR_MODELS[0]
+def model_banks(models: Any) -> dict[str, Bits]:
+    """The context banks of a :class:`Priors` (or a :class:`Models`' copies) by path (``"prefix.unary"``, ...)."""
+    banks: dict[str, Bits] = {}
+    for name in MODEL_NAMES:
+        model = getattr(models, name, None)
+        if model is None:
+            model = getattr(models, f"_{name}_copy", None)
+        if model is None:
+            continue
+        for part, bits in _model_bits(model):
+            banks[f"{name}{part}"] = bits
+    return banks
+
+
+def _model_bits(model: Any) -> list[tuple[str, Bits]]:
+    if isinstance(model, Bits):
+        return [("", model)]
+    if isinstance(model, Number):
+        return [(".unary", model.unary), (".mantissa", model.mantissa)]
+    if isinstance(model, Signed):
+        return [(".sign", model.sign), (".magnitude.unary", model.magnitude.unary),
+                (".magnitude.mantissa", model.magnitude.mantissa)]
+    if isinstance(model, Tree):
+        return [("", model.bits)]
+    if isinstance(model, Text):
+        return [(".length.unary", model.length.unary), (".length.mantissa", model.length.mantissa), (".tree", model.tree)]
+    if isinstance(model, ClassedText):
+        return [(".length.unary", model.length.unary), (".length.mantissa", model.length.mantissa),
+                (".trees", model.trees.bits)]
+    if isinstance(model, Words):
+        return [(".piece", model.piece.bits), (".index.unary", model.index.unary),
+                (".index.mantissa", model.index.mantissa)]
+    raise TypeError(f"no banks known for {type(model).__name__}")
+
+
+MODEL_NAMES = (
+    "flags", "count", "text", "comment_text", "words", "tag_name", "typed", "small", "signed", "rest", "prefix",
+    "ids", "nag", "skeleton_index", "part", "precision", "clock", "pace_clock", "pace_precision", "emt", "eval",
+    "mate", "plies", "size", "player", "elo", "result", "control", "eco", "eco_number",
+)
+"""Every model of :class:`Priors`, by attribute."""
+ELO_HIGH_BITS = 7
+"""Version 3 codes an Elo not predicted from the other side's as its high 7 bits (a tree), then its low 5 uniform."""
+CONTROL_CONTEXTS = 8
+"""Version 3's time controls are coded by index under the speed the ``Event`` tag names (:func:`event_speed`)."""
+ECO_OTHER_START = 14
+"""The ECO context of a game whose first move :data:`recorddictionary.ECO_STARTS` does not name."""
+ECO_CONTEXTS = 16
+"""Version 3's ECO codes are coded under the class of the game's first two plies (:data:`ECO_STARTS`)."""
+
+
+PRIOR_MODELS: dict[int, Priors] = {}
+
+
+def model_priors(version: int) -> Priors:
+    """The models at the priors of section ``version`` (1 and 2 share theirs), built when first asked for."""
+    key = min(version, 3)
+    priors = PRIOR_MODELS.get(key)
+    if priors is None:
+        priors = PRIOR_MODELS[key] = Priors(key)
+    return priors
 
 
 class Models:
     """Every adaptive model of one section, fresh for each: a copy of its prior (:class:`Priors`), made on its
     first use (a section of tags only copies none of the comment models)."""
 
-    def __init__(self) -> None:
-        self.priors = model_priors()
+    def __init__(self, version: int) -> None:
+        self.priors = model_priors(version)
         self._flags_copy: Bits | None = None
         self._count_copy: Number | None = None
         self._text_copy: Text | None = None
@@ -182,6 +284,12 @@ class Models:
         self._mate_copy: Signed | None = None
         self._plies_copy: Number | None = None
         self._size_copy: Number | None = None
+        self._player_copy: ClassedText | None = None
+        self._elo_copy: Tree | None = None
+        self._result_copy: Tree | None = None
+        self._control_copy: Tree | None = None
+        self._eco_copy: Tree | None = None
+        self._eco_number_copy: Tree | None = None
 
     @property
     def flags(self) -> Bits:
@@ -352,6 +460,48 @@ class Models:
             model = self._size_copy = self.priors.size.copy()
         return model
 
+    @property
+    def player(self) -> ClassedText:
+        model = self._player_copy
+        if model is None:
+            model = self._player_copy = self.priors.player.copy()
+        return model
+
+    @property
+    def elo(self) -> Tree:
+        model = self._elo_copy
+        if model is None:
+            model = self._elo_copy = self.priors.elo.copy()
+        return model
+
+    @property
+    def result(self) -> Tree:
+        model = self._result_copy
+        if model is None:
+            model = self._result_copy = self.priors.result.copy()
+        return model
+
+    @property
+    def control(self) -> Tree:
+        model = self._control_copy
+        if model is None:
+            model = self._control_copy = self.priors.control.copy()
+        return model
+
+    @property
+    def eco(self) -> Tree:
+        model = self._eco_copy
+        if model is None:
+            model = self._eco_copy = self.priors.eco.copy()
+        return model
+
+    @property
+    def eco_number(self) -> Tree:
+        model = self._eco_number_copy
+        if model is None:
+            model = self._eco_number_copy = self.priors.eco_number.copy()
+        return model
+
 
 F_MORE_TAGS, F_DATE_SAME, F_COMMON_TC, F_RESULT_SAME, F_LINE_COMMENT = 0, 1, 3, 4, 5
 F_STEPS = 6  # +1 in a variation
@@ -368,9 +518,11 @@ F_ID_NOT_8 = 25
 F_DERIVED = 26  # +0..2: the index in recorddictionary.DERIVED (version 2)
 """Whether a tag of :data:`recorddictionary.DERIVED` is the value derived for it (version 2)."""
 F_TC_BARE = 29
+"""Whether a time control is written without its increment (``600`` for ``600+0``, as chess.com writes it; version 2)."""
 F_MOVES_SUFFIX = 30
 """Whether a worded rest ends with moves of the game (version 2)."""
-"""Whether a time control is written without its increment (``600`` for ``600+0``, as chess.com writes it; version 2)."""
+F_USER_NAME = 31
+"""Whether a player's name is a user name, coded by the player-name model (version 3)."""
 FLAG_PRIORS = ((F_MORE_TAGS, 4), (F_DATE_SAME, 8), (F_COMMON_TC, 56), (F_RESULT_SAME, 60), (F_LINE_COMMENT, 60),
                 (F_NAGS, 60), (F_NAG_BIG, 62), (F_VARIATIONS, 62), (F_EVAL_MATE, 60), (F_EVAL_MATE + 1, 8),
                 (F_DATE_UNKNOWN_YEAR, 60), (F_NAME_OTHER, 60), (F_ID_NOT_8, 56),

@@ -409,7 +409,7 @@ def tags_section(
     when there are no tags. ``final`` is the position after ``moves``."""
     if not tags:
         return None
-    return write_section(scheme, start, moves, Notes(result=tags.get("Result")), tags, final=final)
+    return write_section(scheme, start, moves, Notes(result=tags.get("Result")), tags, final=final, tags_only=True)
 
 
 def unpack(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> container.Container:
@@ -467,7 +467,7 @@ def _replay(
     if box.record is None:
         return Replay(game, box.start, start_position, moves, final, box.tags)
     notes, tags = read_section(scheme, start_position, moves, box.record, max_plies=max_plies,
-                               version=box.scheme_version, final=final)
+                               version=box.scheme_version, final=final, tags_only=box.tags_only)
     if not box.tags_only:
         return Replay(game, box.start, start_position, moves, final, tags, notes=notes)
     if not tags or notes.steps or notes.comments or notes.result != tags.get("Result"):

@@ -47,11 +47,12 @@ from plybits.recordvalues import (
 )
 from plybits.registry import AnyScheme
 
-SECTION_VERSION = 2
+SECTION_VERSION = 3
 """The layout version written as the section's first byte (it names the dictionary version too)."""
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
 """The layout versions read (version 2 is version 1 with tags derived from the game, time controls without an
-increment and worded opening URLs: docs/format.md)."""
+increment and worded opening URLs; version 3 is version 2 with measured priors and tag values predicted from the
+game and the tags before them: docs/format.md)."""
 MAX_COUNT = 1 << 16
 """Most comments or NAGs a step may hold, or variations a step may branch into."""
 MAX_SKELETON_PARTS = 256
@@ -438,7 +439,7 @@ def _known(state: State, context: dict[str, str] | None) -> State:
 def _write(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str],
     costs: dict[str, float] | None = None, final: FinalPosition | None = None, version: int = SECTION_VERSION,
-    context: dict[str, str] | None = None,
+    context: dict[str, str] | None = None, tags_only: bool = False,
 ) -> bytes:
     if version not in READABLE_VERSIONS:
         raise ValueError(f"record section version {version} is not one this build writes")
@@ -446,6 +447,10 @@ def _write(
     coder = Writer(costs)
     writer = _NotesWriter(coder, scheme, _known(State(final, len(moves), version), context))
     writer.tags(tags)
+    if tags_only and version >= 3:  # the rest is known: no annotations, the Result tag as the result token
+        if notes.comments or notes.steps or notes.result != tags.get("Result"):
+            raise ValueError("a tags-only section is written for notes of the Result tag alone")
+        return bytes([version]) + coder.finish()
     writer.result(notes.result)
     writer.comments(notes.comments, -1, 7)
     writer.steps(start, moves, notes.steps, 0, 0)
@@ -455,9 +460,12 @@ def _write(
 def write_section(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], notes: Notes[Any], tags: dict[str, str], *,
     final: Position[Any] | None = None, version: int = SECTION_VERSION, context: dict[str, str] | None = None,
+    tags_only: bool = False,
 ) -> bytes:
     """The record section of a full-fidelity container: the tags and everything in ``notes``, in layout ``version``
     (one of :data:`READABLE_VERSIONS`; an older one only to show that its sections are still written the same).
+    ``tags_only``: the section of a moves-fidelity container, whose ``notes`` are the ``Result`` tag's token alone;
+    from version 3 it codes the tags alone, so that its decisions begin every full section of the game's.
 
     ``moves`` are the mainline (legal, played from ``start``, which is not changed; ``final``, when given, the
     position after them, which spares replaying them); variations are coded with ``scheme`` from the position
@@ -469,7 +477,7 @@ def write_section(
     :raises LimitExceededError: if a text, count, number or nesting is over the section's limits.
     """
     return _write(scheme, start, moves, notes, tags, final=FinalPosition(start, moves, final), version=version,
-                  context=context)
+                  context=context, tags_only=tags_only)
 
 
 def section_costs(
@@ -484,11 +492,13 @@ def section_costs(
 def read_section(
     scheme: AnyScheme, start: Position[Any], moves: Sequence[Any], data: bytes, *, max_plies: int,
     version: int | None = None, final: Position[Any] | None = None, context: dict[str, str] | None = None,
+    tags_only: bool = False,
 ) -> tuple[Notes[Any], dict[str, str]]:
     """The notes and tags of a record section that :func:`write_section` made for ``moves`` played from ``start``
     (not changed; ``final``, when given, the position after them); ``version`` is the container's scheme version
     (default: ``scheme.version``), under which its variations are decoded, and at most ``max_plies`` variation
-    plies are read; ``context``: the tags :func:`write_section` was given as context (they are not returned).
+    plies are read; ``context``: the tags :func:`write_section` was given as context (they are not returned);
+    ``tags_only``: a moves-fidelity container's section (from version 3 it holds the tags alone).
 
     :raises InvalidDataError: on anything that is not a section :func:`write_section` made.
     """
@@ -502,6 +512,9 @@ def read_section(
                           scheme.version if version is None else version)
     try:
         tags = reader.tags({})
+        if tags_only and data[0] >= 3:
+            reader.r.finish()
+            return Notes(result=tags.get("Result")), tags
         notes: Notes[Any] = Notes(result=reader.result(None))
         notes.comments = reader.comments((), -1, 7)
         notes.steps = reader.steps(start, moves, 0, 0)

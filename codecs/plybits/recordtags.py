@@ -11,8 +11,8 @@ from plybits.container import MAX_TAGS
 from plybits.errors import InvalidDataError, LimitExceededError
 from plybits.recordcoder import Coder
 from plybits.recordmodels import (
-    F_COMMON_TC, F_DATE_SAME, F_DATE_UNKNOWN_YEAR, F_DERIVED, F_ID_NOT_8, F_MORE_TAGS, F_MOVES_SUFFIX, F_NAME_OTHER,
-    F_TC_BARE, MOVES_SUFFIX_PLIES, Models, State, moves_suffix,
+    ELO_HIGH_BITS, F_COMMON_TC, F_DATE_SAME, F_DATE_UNKNOWN_YEAR, F_DERIVED, F_ID_NOT_8, F_MORE_TAGS, F_MOVES_SUFFIX, F_NAME_OTHER,
+    F_TC_BARE, F_USER_NAME, MOVES_SUFFIX_PLIES, Models, State, moves_suffix,
 )
 from plybits.recordvalues import (
     DATE_RE, ECO_RE, ID62, ID62_INDEX, KIND_TEXT, KIND_WORDED, NAME_INDEX, PREFIX_WHAT, REST_DECIMAL, REST_ID,
@@ -26,6 +26,20 @@ YEAR_ORIGIN = 2025
 DERIVED_INDEX = {name: i for i, name in enumerate(dictionary.DERIVED)}
 BARE_TIME_CONTROL_RE = re.compile(r"[1-9][0-9]{0,6}")
 """A time control written without its increment (version 2)."""
+USER_NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A player's name as servers' user names are (version 3 codes it with the player-name model)."""
+PREFIX_CONTEXT = {name: 1 + i for i, name in enumerate(dictionary.PREFIXES)}
+"""Version 3 codes each tag's prefix, and the kind of the rest after it, under contexts of its own (version 2: the
+prefix under 0, the rest's kind by the prefix's end alone)."""
+EXPECTED_SCORE = (10, 13, 17, 23, 31, 40, 53, 70, 91, 118, 151, 192, 240, 297, 360, 429, 500, 571, 640, 703, 760, 808,
+                  849, 882, 909, 930, 947, 960, 969, 977, 983, 987, 990)
+"""The Elo expected score in thousandths, ``1000 / (1 + 10^(-d / 400))``, for a rating difference ``d`` of -800,
+-750, ..., 800 (version 3's prediction of a rating change)."""
+RATING_K = 12
+"""Version 3 predicts White's rating change as ``RATING_K`` times (its score - its expected score), as lichess's
+Glicko-2 moves a settled rating (measured on lichess_db_standard_rated_2021-10_first999)."""
+SCORES = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}
+"""White's score in halves by the ``Result`` tag."""
 
 
 class TagCoder:
@@ -33,7 +47,7 @@ class TagCoder:
 
     def __init__(self, c: Coder, scheme: AnyScheme, state: State) -> None:
         self.c = c
-        self.m = Models()
+        self.m = Models(state.version)
         self.scheme = scheme
         self.s = state
 
@@ -126,6 +140,16 @@ class TagCoder:
         kind = TAG_KIND.get(name, KIND_TEXT)
         what = value_what(name)
         if kind == KIND_TEXT:
+            if self.s.version >= 3 and name in dictionary.PLAYERS:  # a user name (a bit), or any other text
+                if c.bit(m.flags, F_USER_NAME, int(not c.writing or USER_NAME_RE.fullmatch(value) is not None)):
+                    value = m.player.code(c, value, what)
+                    if not c.writing and not USER_NAME_RE.fullmatch(value):
+                        raise InvalidDataError(f"{what} {value!r} coded as a user name")
+                    return value
+                value = m.text.code(c, value, what)
+                if not c.writing and USER_NAME_RE.fullmatch(value):
+                    raise InvalidDataError(f"{what} {value!r} is a user name but coded as text")
+                return value
             return m.text.code(c, value, what)
         if kind == KIND_WORDED:
             return m.words.code(c, value, what)
@@ -202,6 +226,10 @@ class TagCoder:
         other = decimal_value(self.s.tags.get("WhiteElo" if name == "BlackElo" else "BlackElo", "x"))
         if other is not None and other < 4096:
             elo = other + m.signed.code(c, (number or 0) - other, 0)
+        elif self.s.version >= 3:  # the high bits by how usual they are, the low ones uniform
+            low = 12 - ELO_HIGH_BITS
+            elo = m.elo.code(c, (number or 0) >> low) << low
+            elo += c.uniform(1 << low, (number or 0) & ((1 << low) - 1))
         else:
             elo = c.uniform(4096, number or 0)
         if not 0 <= elo < 4096:
@@ -213,9 +241,26 @@ class TagCoder:
         if check:
             return value if SIGNED_RE.fullmatch(value) else None
         other = self.s.tags.get("WhiteRatingDiff" if name == "BlackRatingDiff" else "BlackRatingDiff", "x")
-        prediction = -int(other) if SIGNED_RE.fullmatch(other) else 0
-        diff = prediction + m.signed.code(c, int(value) - prediction if c.writing else 0, 1)
+        expected = None if SIGNED_RE.fullmatch(other) or self.s.version < 3 else self.expected_change(name)
+        if expected is not None:  # version 3: from the Elos and the result
+            prediction, group = expected, 3
+        else:
+            prediction, group = -int(other) if SIGNED_RE.fullmatch(other) else 0, 1
+        diff = prediction + m.signed.code(c, int(value) - prediction if c.writing else 0, group)
         return f"{diff:+d}"
+
+    def expected_change(self, name: str) -> int | None:
+        """Version 3's prediction of a side's rating change from both Elos and the ``Result`` tag (``None`` without
+        them): :data:`RATING_K` times its score less its expected score, rounded down."""
+        tags = self.s.tags
+        white, black = decimal_value(tags.get("WhiteElo", "x")), decimal_value(tags.get("BlackElo", "x"))
+        score = SCORES.get(tags.get("Result", ""), -1)
+        if white is None or black is None or score < 0:
+            return None
+        difference = min(max(white - black, -800), 800)
+        expected = EXPECTED_SCORE[(difference + 825) // 50]
+        change = (RATING_K * (500 * score - expected) + 500) // 1000
+        return change if name == "WhiteRatingDiff" else -change
 
     def value_timecontrol(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
@@ -234,6 +279,11 @@ class TagCoder:
             text = f"{base}+{increment}"
             if text in common:
                 raise InvalidDataError(f"time control {text} is common but coded in full")
+        elif version >= 3:  # by how usual it is at the speed the event names
+            index = m.control.code(c, common.index(value) if c.writing else 0, self.event_speed())
+            if index >= len(common):
+                raise InvalidDataError(f"time control index {index} of {len(common)}")
+            text = common[index]
         else:
             text = common[c.uniform(len(common), common.index(value) if c.writing else 0)]
         base, increment = [int(n) for n in text.split("+")]
@@ -244,9 +294,27 @@ class TagCoder:
             return str(base)
         return text
 
+    def event_speed(self) -> int:
+        """The context of version 3's time control: the first of :data:`recorddictionary.SPEEDS` the ``Event`` holds."""
+        event = self.s.tags.get("Event", "")
+        for word, context in dictionary.SPEEDS:
+            if word in event:
+                return context
+        return 0
+
     def value_eco(self, value: str, check: bool = False, name: str = "") -> str | None:
         if check:
             return value if ECO_RE.fullmatch(value) else None
+        if self.s.version >= 3:  # the letter, then the number, under the class of the game's first plies
+            m = self.m
+            start = self.s.final.eco_start()
+            letter = m.eco.code(self.c, "ABCDE".index(value[0]) if self.c.writing else 0, start)
+            if letter >= 5:
+                raise InvalidDataError(f"ECO letter {letter}")
+            number = m.eco_number.code(self.c, int(value[1:]) if self.c.writing else 0, start * 5 + letter)
+            if number >= 100:
+                raise InvalidDataError(f"ECO number {number}")
+            return f"{'ABCDE'[letter]}{number:02d}"
         code = self.c.uniform(500, ("ABCDE".index(value[0]) * 100 + int(value[1:])) if self.c.writing else 0)
         return f"{'ABCDE'[code // 100]}{code % 100:02d}"
 
@@ -254,6 +322,8 @@ class TagCoder:
         results = dictionary.RESULTS
         if check:
             return value if value in results else None
+        if self.s.version >= 3:
+            return results[self.m.result.code(self.c, results.index(value) if self.c.writing else 0)]
         return results[self.c.uniform(len(results), results.index(value) if self.c.writing else 0)]
 
     def value_final_fen(self, value: str, check: bool = False, name: str = "") -> str | None:
@@ -272,11 +342,13 @@ class TagCoder:
             return value
         prefixes = dictionary.PREFIXES[name]
         index = m.prefix.at_most(c, len(prefixes) - 1, PREFIX_WHAT[name],
-                                 prefix_index(name, value) if c.writing else 0)
+                                 prefix_index(name, value) if c.writing else 0,
+                                 PREFIX_CONTEXT[name] if self.s.version >= 3 else 0)
         prefix = prefixes[index]
         rest = value[len(prefix):]
+        after = 0 if not prefix else 1 if prefix.endswith("/") else 2
         kind = m.rest.code(c, rest_kind(rest) if c.writing else REST_TEXT,
-                           0 if not prefix else 1 if prefix.endswith("/") else 2)
+                           3 * PREFIX_CONTEXT[name] + after if self.s.version >= 3 else after)
         if kind == REST_NONE:
             rest = ""
         elif kind == REST_DECIMAL:

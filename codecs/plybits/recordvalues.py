@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from plybits import recorddictionary as dictionary
 from plybits.errors import InvalidDataError
-from plybits.recordcoder import MAX_TEXT, Coder, Number, Text, Tree, from_utf8, utf8
+from plybits.recordcoder import MAX_TEXT, Coder, Number, Text, Tree, from_utf8, text_length, utf8
 
 MAX_CLOCK_MS = 1000 * 3600 * 1000
 """Clocks and elapsed times of 1,000 hours or more stay text."""
@@ -75,6 +75,42 @@ class Words:
         if not c.writing and (len(out) > MAX_TEXT or word_pieces(text) != decoded):
             raise InvalidDataError(f"{what} {text!r} is not coded in the pieces a writer codes it in")
         return text
+
+
+BYTE_CLASSES = 6
+"""The classes of the byte before that :class:`ClassedText` codes a byte under: none (the start), a small letter, a
+capital, a digit, ``_`` or ``-``, any other."""
+_BYTE_CLASS = bytes(1 if 0x61 <= b <= 0x7A else 2 if 0x41 <= b <= 0x5A else 3 if 0x30 <= b <= 0x39
+                    else 4 if b in (0x5F, 0x2D) else 5 for b in range(256))
+
+
+class ClassedText:
+    """UTF-8 text (version 3's player names): its byte length (a :class:`Number`), then each byte through a bit tree
+    of its own for the class of the byte before it (:data:`BYTE_CLASSES`): a user name's letters run in cases, its
+    digits come in runs at the end."""
+
+    __slots__ = ("length", "trees")
+
+    def __init__(self, length: Number | None = None, trees: Tree | None = None) -> None:
+        self.length = Number() if length is None else length
+        self.trees = Tree(8, BYTE_CLASSES) if trees is None else trees
+
+    def copy(self) -> ClassedText:
+        return ClassedText(self.length.copy(), self.trees.copy())
+
+    def code(self, c: Coder, text: str = "", what: str = "text") -> str:
+        """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
+        raw, n = text_length(c, self.length, text, what)
+        out = bytearray(n)
+        trees = self.trees
+        previous = 0
+        for i in range(n):
+            byte = trees.code(c, raw[i] if c.writing else 0, previous)
+            out[i] = byte
+            previous = _BYTE_CLASS[byte]
+        if c.writing and out == raw:
+            return text
+        return from_utf8(bytes(out), what)
 
 
 def word_pieces(text: str) -> list[int]:
