@@ -395,7 +395,8 @@ class Board:
 
     def illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is not legal here, or ``None`` if it is."""
-        if self.is_over():
+        ejected = self.ejected  # read here, not by is_over(): a method of the interpreted Position is a lookup
+        if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
             winner = self.winner()
             assert winner is not None
             return f"the game is over: {COLOR_NAMES[winner]} has ejected six marbles"

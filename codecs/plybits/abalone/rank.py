@@ -396,7 +396,7 @@ def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     exposure = _ZEROS[:]
     marbles = _neighbourhood(board.cells, me, opp, cells, own, exposure)
     codes = _room(marbles)
-    scores = _room(marbles)
+    scores = codes[:]
     n = _add_inline_moves(codes, scores, tables, marbles, cells, own, exposure, me, side * INLINE_CODES * 3,
                           last_weight, mine_weight)
     n = _add_broadsides(codes, scores, n, tables, marbles, cells, own, exposure, me, side * N_CODES, DISTANCE[last],
@@ -503,23 +503,21 @@ def _add_broadsides(
             a = sq + lstep
             if cells[a] != me:
                 continue
-            # what the group's moves share: the change in its own pairs, the weights of its threat and nearness
-            group_change = -own[sq] - own[a]
-            group_near = mine_dist[sq]
-            near = mine_dist[a]
-            if near < group_near:
-                group_near = near
-            group_threat = exposure[sq]
-            level = exposure[a]
-            if level > group_threat:
-                group_threat = level
-            group_weight = w_threat[group_threat] + (w_near_mine[group_near] if has_mine else 0)
+            # what the group's moves share (the change in its own pairs, the weights of its threat and nearness),
+            # read at its first move: most groups inside a formation have none
+            group_change: i64 = 0
+            group_weight: i64 = 0
+            found = False
             for k in range(line * 4, line * 4 + 4):
                 s = sideways_steps[k]
                 e = sq + s
                 f = a + s
                 if cells[e] != empty or cells[f] != empty:
                     continue
+                if not found:
+                    found = True
+                    group_change = -own[sq] - own[a]
+                    group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, a)
                 dest_near = last_dist[e]
                 near = last_dist[f]
                 if near < dest_near:
@@ -535,14 +533,7 @@ def _add_broadsides(
             b = a + lstep
             if cells[b] != me:
                 continue
-            group_change -= own[b]
-            near = mine_dist[b]
-            if near < group_near:
-                group_near = near
-            level = exposure[b]
-            if level > group_threat:
-                group_threat = level
-            group_weight = w_threat[group_threat] + (w_near_mine[group_near] if has_mine else 0)
+            found = False
             for k in range(line * 4, line * 4 + 4):
                 s = sideways_steps[k]
                 e = sq + s
@@ -550,6 +541,10 @@ def _add_broadsides(
                 g = b + s
                 if cells[e] != empty or cells[f] != empty or cells[g] != empty:
                     continue
+                if not found:
+                    found = True
+                    group_change = -own[sq] - own[a] - own[b]
+                    group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, b)
                 dest_near = last_dist[e]
                 near = last_dist[f]
                 if near < dest_near:
@@ -566,6 +561,30 @@ def _add_broadsides(
                 codes[count] = wide
                 count += 1
     return count
+
+
+def _group_weight(w_threat: vec[i64], w_near_mine: vec[i64], has_mine: bool, exposure: vec[i64], mine_dist: vec[i64],
+                  sq: i64, a: i64, b: i64) -> i64:
+    """The weights a broadside group's moves share: of the threat to its marbles on ``sq``, ``a`` and ``b`` (``a``
+    twice for two marbles), and of their nearness to this side's last destination (if ``has_mine``)."""
+    threat = exposure[sq]
+    level = exposure[a]
+    if level > threat:
+        threat = level
+    level = exposure[b]
+    if level > threat:
+        threat = level
+    weight = w_threat[threat]
+    if has_mine:
+        near = mine_dist[sq]
+        other = mine_dist[a]
+        if other < near:
+            near = other
+        other = mine_dist[b]
+        if other < near:
+            near = other
+        weight += w_near_mine[near]
+    return weight
 
 
 MODEL: Final = LinearAbaloneModel(
