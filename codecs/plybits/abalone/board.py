@@ -243,6 +243,13 @@ class Board:
         """
         if not isinstance(text, str) or len(text) > 200:
             raise InvalidPositionError(f"not an Abalone position string: {text!r}")
+        layout = _LAYOUT_BOARDS.get(text)
+        if layout is not None:  # a named layout's string (where every game of a collection starts), read once
+            self.cells = layout.cells.copy()
+            self.turn = layout.turn
+            self.ejected = layout.ejected.copy()
+            self.fullmove = layout.fullmove
+            return
         fields = ascii_text(text, "Abalone position", InvalidPositionError).strip().split()
         if len(fields) < 2 or len(fields) > 5:
             raise InvalidPositionError(
@@ -523,6 +530,12 @@ class Board:
         if me == WHITE:
             self.fullmove += 1
         self.turn = 3 - me
+
+
+_LAYOUT_BOARDS: Final[dict[str, Board]] = {}
+"""The position of each of :data:`LAYOUTS`' strings, which :meth:`Board.set_fen` copies rather than reads again."""
+for _text in LAYOUTS.values():
+    _LAYOUT_BOARDS[_text] = Board.from_fen(_text)
 
 
 def legal_moves_into(board: Board, inline: list[Move], broadside: list[Move]) -> None:
