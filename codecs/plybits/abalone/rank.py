@@ -81,10 +81,12 @@ _STEP: Final = int_array(list(STEPS))
 _SQUARE_LIST: Final = int_array(list(SQUARES))
 _ZEROS: Final = int_array([0] * _SIZE)
 _OFF_CELLS: Final = int_array([OFF] * _SIZE)
-_NO_CELLS: Final = int_array([-1] * (len(SQUARES) + 1))
-"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one
-memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
-board), or a list of cells ended by -1."""
+_THEIRS: Final = len(SQUARES) + 1
+"""Where the opposing marbles' cells start in the array of :func:`_neighbourhood`'s marbles."""
+_NO_CELLS: Final = int_array([-1] * (2 * _THEIRS))
+"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more, twice. A copy (``_ZEROS[:]``,
+one memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
+board), or two lists of cells each ended by -1 (the second from :data:`_THEIRS`)."""
 _SIDEWAYS_STEPS: Final = int_array([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
 """By ``line * 4 + k`` (line direction 0..2): the step of the k-th direction its line moves broadside in."""
 _SIDEWAYS_DIRECTIONS: Final = int_array([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
@@ -130,15 +132,14 @@ def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], o
     """Copy the board's cells into ``cells`` (off the board already); fill ``own`` (zeros) with the number of
     ``me``'s marbles next to each cell, and ``exposed`` (zeros) with the own marbles an opposing line could push
     now, by cell: 1 pushable, 2 pushable off the board (0: neither). The cells of ``me``'s marbles, in cell order,
-then -1s.
+then -1s (from :data:`_THEIRS` on, the opponent's, which the array holds too: one allocation a ply, not two).
     The locals are ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is tagged,
     checked at every operation)."""
     steps = _STEP
     off: i64 = OFF
     marbles = _NO_CELLS[:]
-    theirs = _NO_CELLS[:]
     count: i64 = 0
-    their_count: i64 = 0
+    their_count: i64 = _THEIRS
     for sq in _SQUARE_LIST:
         here: i64 = board_cells[sq]
         cells[sq] = here
@@ -146,14 +147,14 @@ then -1s.
             marbles[count] = sq
             count += 1
         elif here == opp:
-            theirs[their_count] = sq
+            marbles[their_count] = sq
             their_count += 1
     for i in range(count):
         sq = marbles[i]
         for step in steps:
             own[sq + step] += 1
-    for i in range(their_count):
-        sq = theirs[i]
+    for i in range(_THEIRS, their_count):
+        sq = marbles[i]
         for step in steps:
             if cells[sq - step] == opp:
                 continue  # sq is not the rear of its line along step
@@ -350,17 +351,19 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
 MOVES_PER_MARBLE: Final = 30
 """At most the legal moves a marble is the rear (inline: 6 directions) or first end (broadside: 3 lines of 2 and
 of 3 marbles, 4 directions each) of: room enough for every move of a position is this many a marble."""
-_ROOM: Final = int_array([0] * (MOVES_PER_MARBLE * MARBLES_PER_SIDE))
-"""Zeros, room for the moves of 14 marbles (a board set up by hand may hold more: :func:`_room` makes more)."""
+_ROOM: Final = int_array([0] * (2 * MOVES_PER_MARBLE * MARBLES_PER_SIDE))
+"""Zeros, room for the codes and the scores of the moves of 14 marbles (a board set up by hand may hold more:
+:func:`_room` makes more)."""
 _NO_MOVES: Final = int_array([])
 
 
 def _room(marbles: vec[i64]) -> vec[i64]:
-    """Zeros, room for every move of the marbles listed in ``marbles`` (cells, ended by a -1)."""
+    """Zeros, room for the code (in its first half) and the score (in its second) of every move of the marbles
+    listed in ``marbles`` (cells, ended by a -1): one array, one allocation."""
     count: i64 = 0
     while marbles[count] >= 0:
         count += 1
-    size = MOVES_PER_MARBLE * count
+    size = 2 * MOVES_PER_MARBLE * count
     return _ROOM[:size] if size <= len(_ROOM) else int_array([0] * size)
 
 
@@ -369,7 +372,8 @@ def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     (:func:`canonical_moves`), how many, and their :meth:`LinearAbaloneModel.scores` under the model whose
     ``tables`` these are (``n`` of them), in one pass over the marbles for the inline moves and one for the
     broadsides: each move is scored where it is found legal, from what finding it read (its line's length, what
-    it pushes); what a group's moves share is read once for the group. The codes array may be longer than ``n``.
+    it pushes); what a group's moves share is read once for the group. The codes array is longer than ``n`` (its second
+half held the scores, copied out).
 
     The parts that depend only on the move and side (and, inline, on the line's length) come from the tables. A
     module function, so that compiled callers call it directly. The cells, the per-ply arrays and the tables are
@@ -396,19 +400,19 @@ def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     exposure = _ZEROS[:]
     marbles = _neighbourhood(board.cells, me, opp, cells, own, exposure)
     codes = _room(marbles)
-    scores = codes[:]
-    n = _add_inline_moves(codes, scores, tables, marbles, cells, own, exposure, me, side * INLINE_CODES * 3,
+    room: i64 = len(codes) // 2
+    n = _add_inline_moves(codes, room, tables, marbles, cells, own, exposure, me, side * INLINE_CODES * 3,
                           last_weight, mine_weight)
-    n = _add_broadsides(codes, scores, n, tables, marbles, cells, own, exposure, me, side * N_CODES, DISTANCE[last],
+    n = _add_broadsides(codes, room, n, tables, marbles, cells, own, exposure, me, side * N_CODES, DISTANCE[last],
                         DISTANCE[mine], has_last, has_mine)
-    return codes, n, scores[:n]
+    return codes, n, codes[room:room + n]
 
 
 def _add_inline_moves(
-    codes: vec[i64], scores: vec[i64], tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
+    codes: vec[i64], room: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
     exposure: vec[i64], me: i64, inline_base: i64, last_weight: vec[i64], mine_weight: vec[i64],
 ) -> i64:
-    """Write into ``codes`` and ``scores`` from 0 the inline moves of :func:`scored_codes` (of ``me``, whose marbles,
+    """Write into ``codes`` from 0 (their scores from ``room``) the inline moves of :func:`scored_codes` (of ``me``, whose marbles,
     cells, own neighbours and exposure :func:`_neighbourhood` made), by rear marble and direction, and return how
     many; ``inline_base``: the side's row of the inline weights; ``last_weight``, ``mine_weight``: the nearness
     weights by cell."""
@@ -463,18 +467,18 @@ def _add_inline_moves(
             score += last_weight[t] + rear_weight
             if threat:  # no weight read for the common no threat (w_threat[0] is 0)
                 score += w_threat[threat]
-            scores[count] = score
             codes[count] = sq * 6 + direction
+            codes[room + count] = score
             count += 1
     return count
 
 
 def _add_broadsides(
-    codes: vec[i64], scores: vec[i64], count: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64],
+    codes: vec[i64], room: i64, count: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64],
     own: vec[i64], exposure: vec[i64], me: i64, broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64],
     has_last: bool, has_mine: bool,
 ) -> i64:
-    """Write into ``codes`` and ``scores`` from ``count`` the broadsides of :func:`scored_codes`, after every inline
+    """Write into ``codes`` from ``count`` (their scores from ``room + count``) the broadsides of :func:`scored_codes`, after every inline
     move, and return how many moves there are then: 2 or 3 marbles from first end ``sq`` in a line along ``lstep``,
     each moving by ``s``; by first end, line, marbles and direction. ``last_dist``, ``mine_dist``: the distances
     from the opponent's and this side's last destinations by cell (``has_last``, ``has_mine``: whether there are
@@ -527,8 +531,8 @@ def _add_broadsides(
                     3 * 61 + group_change + own[e] + own[f] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
-                scores[count] = score
                 codes[count] = wide
+                codes[room + count] = score
                 count += 1
             b = a + lstep
             if cells[b] != me:
@@ -557,8 +561,8 @@ def _add_broadsides(
                     4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
-                scores[count] = score
                 codes[count] = wide
+                codes[room + count] = score
                 count += 1
     return count
 
