@@ -220,8 +220,10 @@ class _ScorerTables:
 
     def __init__(self, w: list[int]) -> None:
         on = GEOMETRY.on_board
-        self.kind: vec[i64] = int_array(w[F_KIND : F_KIND + 30])
-        """``F_KIND`` by ``(kind * 3 + pushed) * 2 + ejects``."""
+        kinds = w[F_KIND : F_KIND + 30]
+        self.push: vec[i64] = int_array([kinds[i] - kinds[i // 6 * 6] for i in range(30)])
+        """By ``(kind * 3 + pushed) * 2 + ejects``: ``F_KIND`` less that of the kind's move that pushes nothing (which
+        the inline weights hold)."""
         inline = [0] * (2 * INLINE_CODES * 3)
         for side in (0, 1):
             for sq in SQUARES:
@@ -231,11 +233,12 @@ class _ScorerTables:
                         if not all(on[sq + k * step] for k in range(1, n + 1)):
                             break
                         front = sq + n * step
-                        inline[(side * INLINE_CODES + sq * 6 + d) * 3 + n - 1] = _static_score(
+                        inline[(side * INLINE_CODES + sq * 6 + d) * 3 + n - 1] = kinds[(n - 1) * 6] + _static_score(
                             w, d, sq, side, n - 1, [sq], [front], front
                         )
         self.inline: vec[i64] = int_array(inline)
-        """:func:`_static_score` of the inline moves by ``(side * INLINE_CODES + code) * 3 + marbles - 1``."""
+        """:func:`_static_score` plus ``F_KIND`` pushing nothing of the inline moves by ``(side * INLINE_CODES + code)
+        * 3 + marbles - 1``."""
         broadside = [0] * (2 * N_CODES)
         for side in (0, 1):
             for m in ALL_MOVES:
@@ -416,7 +419,7 @@ def _add_inline_moves(
     cells, own neighbours and exposure :func:`_neighbourhood` made), by rear marble and direction, and return how
     many; ``inline_base``: the side's row of the inline weights; ``last_weight``, ``mine_weight``: the nearness
     weights by cell."""
-    w_kind = tables.kind
+    w_push = tables.push
     w_inline = tables.inline
     w_cohesion = tables.cohesion
     w_threat = tables.threat
@@ -449,9 +452,10 @@ def _add_inline_moves(
                 c = cells[t]
             if n > 3 or c == off:
                 continue  # four in a row cannot move; nor a line onto the edge
-            pushed: i64 = 0
-            ejects: i64 = 0
+            kind = n - 1
+            score = w_inline[row + direction * 3 + kind]
             if c == opp:
+                pushed: i64 = 0
                 u = t
                 while c == opp:
                     pushed += 1
@@ -459,10 +463,7 @@ def _add_inline_moves(
                     c = cells[u]
                 if pushed >= n or c == me:
                     continue  # sumito needs more; a push blocked by one's own marble
-                if c == off:
-                    ejects = 1
-            kind = n - 1
-            score = w_inline[row + direction * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
+                score += w_push[(kind * 3 + pushed) * 2 + (1 if c == off else 0)]
             score += w_cohesion[kind * 61 + own[t] - (1 if n == 1 else 0) - rear_own + 30]
             score += last_weight[t] + rear_weight
             if threat:  # no weight read for the common no threat (w_threat[0] is 0)
