@@ -302,12 +302,7 @@ class LinearAbaloneModel(LinearModel):
 
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
         codes, n, scores = self.coded(position, history)
-        code: i64 = move_code(move)
-        for i in range(n):
-            if codes[i] == code:
-                encode_packed(encoder, scores, i)
-                return
-        raise ValueError(f"{move!r} is not a legal move here")
+        encode_packed(encoder, scores, _index_of_code(codes, n, move))
 
     def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
         codes, n, scores = self.coded(position, history)
@@ -337,6 +332,18 @@ class LinearAbaloneModel(LinearModel):
                 raise ValueError(f"{move!r} is not a legal move of {board!r}")
             out.append(score)
         return out
+
+
+def _index_of_code(codes: vec[i64], n: i64, move: Move) -> i64:
+    """Where ``move``'s code is among the first ``n`` of ``codes``.
+
+    :raises ValueError: if it is not there (not a legal move).
+    """
+    code = move_code(move)
+    for i in range(n):
+        if codes[i] == code:
+            return i
+    raise ValueError(f"{move!r} is not a legal move here")
 
 
 def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
@@ -550,13 +557,7 @@ def _add_broadsides(
                     found = True
                     group_change = -own[sq] - own[a] - own[b]
                     group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, b)
-                dest_near = last_dist[e]
-                near = last_dist[f]
-                if near < dest_near:
-                    dest_near = near
-                near = last_dist[g]
-                if near < dest_near:
-                    dest_near = near
+                dest_near = _least(last_dist, e, f, g)
                 wide = code + 6 + sideways_directions[k]
                 score = w_broadside[broadside_base + wide] + group_weight + w_cohesion[
                     4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
@@ -581,15 +582,20 @@ def _group_weight(w_threat: vec[i64], w_near_mine: vec[i64], has_mine: bool, exp
         threat = level
     weight = w_threat[threat]
     if has_mine:
-        near = mine_dist[sq]
-        other = mine_dist[a]
-        if other < near:
-            near = other
-        other = mine_dist[b]
-        if other < near:
-            near = other
-        weight += w_near_mine[near]
+        weight += w_near_mine[_least(mine_dist, sq, a, b)]
     return weight
+
+
+def _least(values: vec[i64], a: i64, b: i64, c: i64) -> i64:
+    """The least of ``values`` at ``a``, ``b`` and ``c``."""
+    least = values[a]
+    other = values[b]
+    if other < least:
+        least = other
+    other = values[c]
+    if other < least:
+        least = other
+    return least
 
 
 MODEL: Final = LinearAbaloneModel(
