@@ -73,6 +73,21 @@ def test_layouts_hold_fourteen_marbles_each() -> None:
         assert len(black) == len(white) == 14
 
 
+def test_a_layout_read_again_is_the_layout_not_a_game_played_from_it() -> None:
+    """set_fen copies a named layout's position, read once: playing on one board from it, ejecting and moving on,
+    leaves the next board from that layout (by name or by string) as the layout is written."""
+    from plybits.abalone.board import LAYOUTS
+
+    for start, text in LAYOUTS.items():
+        board = GAME.position(start)
+        board.push(board.legal_moves()[0])
+        board.ejected[WHITE] = 3
+        board.cells[SQUARES[30]] = BLACK
+        assert GAME.position(start).fen() == text
+        assert Position.from_fen(text).fen() == text
+        assert Position.from_fen(text.replace(" b 0 0 1", " w 0 0 7")).fen() == text.replace(" b 0 0 1", " w 0 0 7")
+
+
 def test_standard_layout_cells() -> None:
     black, white = marbles(GAME.position("standard"))
     assert black == {f"a{k}" for k in range(1, 6)} | {f"b{k}" for k in range(1, 7)} | {"c3", "c4", "c5"}

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plybits.abalone import GAME, notation
-from plybits.abalone.board import ALL_MOVES, GEOMETRY
+from plybits.abalone.board import ALL_MOVES, GEOMETRY, INLINE
 from plybits.errors import InvalidMoveError, PlybitsError
 
 
@@ -51,6 +51,15 @@ def test_words_parse_looks_up_are_what_reading_them_cell_by_cell_gives() -> None
     for text, move in notation._WORDS.items():
         assert notation._parse_word(text) is move
         assert notation.parse(text.upper()) is move  # not a word of the table: read cell by cell
+
+
+def test_write_looks_up_the_word_str_builds_and_builds_the_rest() -> None:
+    """write's table of words gives every move the word ``str`` builds; a move outside it (an inline step off the
+    board, never legal) is still written, by ``str``."""
+    for move in ALL_MOVES:
+        assert notation.write(move) == str(move)
+    off = INLINE[GEOMETRY.parse("a1")][3]
+    assert notation.write(off) == "a1--"
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,9 @@ import random
 import pytest
 
 from plybits.abalone import Position
-from plybits.abalone.board import ALL_MOVES, BROADSIDE, INLINE, MOVE_OF, N_CODES, legal_moves_into, move_code
+from plybits.abalone.board import (
+    ALL_MOVES, BROADSIDE, CELL_NAMES, INLINE, MOVE_OF, N_CODES, legal_moves_into, move_code,
+)
 from plybits.abalone.rank import MODEL, canonical_moves, move_key
 from plybits.rank import LinearModel
 
@@ -30,6 +32,7 @@ def playouts(start: str, plies: int, seed: int) -> list[tuple[Position, list]]:
     return out
 
 
+CELLS = {name: cell for cell, name in CELL_NAMES.items()}
 POSITIONS = [p for seed, start in enumerate(("standard", "belgian-daisy", "german-daisy")) for p in playouts(start, 120, seed)]
 
 
@@ -77,14 +80,15 @@ def test_scores_of_an_illegal_move_is_an_error_naming_it() -> None:
         MODEL.scores(board, [illegal], [])
 
 
-def test_the_scores_array_grows_when_a_position_fills_its_first_room():
-    """The scorer writes scores into an array with room for 128 (real positions have about 50 to 80 moves) and
-    doubles it when a position has more: the scores before stay, the new one lands after them."""
-    from plybits.abalone.rank import _ROOM_MOVES, _put
-    from plybits.packed import int_array, int_list
-
-    full = int_array(list(range(-3, _ROOM_MOVES - 3)))
-    grown = _put(full, _ROOM_MOVES, -1000)
-    assert len(grown) == 2 * _ROOM_MOVES
-    assert int_list(grown)[:_ROOM_MOVES + 1] == list(range(-3, _ROOM_MOVES - 3)) + [-1000]
-    assert int_list(_put(grown, _ROOM_MOVES + 1, 7))[_ROOM_MOVES + 1] == 7
+def test_a_board_with_more_marbles_than_a_side_has_gets_room_for_all_its_moves():
+    """The scorer writes codes and scores into arrays with room for 30 moves a marble, taken from a template sized for
+    14 marbles: a board set up by hand with more (here 33 black marbles on every other row, which have hundreds of
+    moves) gets larger arrays, and every move scored."""
+    board = Position("5/6/7/8/9/8/7/6/5 b")  # empty
+    for name, cell in CELLS.items():
+        board.cells[cell] = 1 if name[0] in "acegi" else 0
+    board.cells[CELLS["h5"]] = 2
+    moves, scores = MODEL.scored(board, [])
+    assert scores is not None and len(moves) > 200
+    assert (moves, scores) == LinearModel.scored(MODEL, board, [])
+    assert moves == sorted(board.legal_moves(), key=move_key)

@@ -243,6 +243,13 @@ class Board:
         """
         if not isinstance(text, str) or len(text) > 200:
             raise InvalidPositionError(f"not an Abalone position string: {text!r}")
+        layout = _LAYOUT_BOARDS.get(text)
+        if layout is not None:  # a named layout's string (where every game of a collection starts), read once
+            self.cells = layout.cells.copy()
+            self.turn = layout.turn
+            self.ejected = layout.ejected.copy()
+            self.fullmove = layout.fullmove
+            return
         fields = ascii_text(text, "Abalone position", InvalidPositionError).strip().split()
         if len(fields) < 2 or len(fields) > 5:
             raise InvalidPositionError(
@@ -395,68 +402,18 @@ class Board:
 
     def illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is not legal here, or ``None`` if it is."""
-        if self.is_over():
-            winner = self.winner()
-            assert winner is not None
-            return f"the game is over: {COLOR_NAMES[winner]} has ejected six marbles"
-        cells = self.cells
-        me = self.turn
-        opp = 3 - me
-        names = CELL_NAMES
-        side = COLOR_NAMES[me]
-        if move.line < 0:
-            sq, step = move.cell, STEPS[move.direction]
-            if cells[sq] != me:
-                return f"{names[sq]} holds no {side} marble"
-            n = 1
-            t = sq + step
-            while cells[t] == me:
-                n += 1
-                t += step
-            if n > 3:
-                return f"the line from {names[sq]} holds {n} {side} marbles in a row; at most 3 move"
-            c = cells[t]
-            if c == OFF:
-                return f"{names[t - step]} would leave the board: a player never pushes off his own marble"
-            if c == EMPTY:
-                return None
-            front = t
-            k = 0
-            while cells[t] == opp:
-                k += 1
-                t += step
-            if k >= n:
-                return (
-                    f"{n} against {k}: {n} {side} marble{'s' if n > 1 else ''} cannot push "
-                    f"{k} opposing marble{'s' if k > 1 else ''} from {names[front]} (sumito needs more)"
-                )
-            if cells[t] == me:
-                return f"push blocked at {names[t]} by a {side} marble behind the opposing ones"
-            return None
-        step = STEPS[move.line]
-        marbles = [move.cell + k * step for k in range(move.marbles)]
-        for sq in marbles:
-            if cells[sq] != me:
-                return f"{names[sq]} holds no {side} marble"
-        dstep = STEPS[move.direction]
-        for sq in marbles:
-            dest = sq + dstep
-            if cells[dest] == OFF:
-                return f"{names[sq]} would leave the board: a broadside moves into empty cells only"
-            if cells[dest] != EMPTY:
-                return f"broadside into occupied {names[dest]}: a broadside moves into empty cells only"
-        return None
+        return why_illegal(self, move)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
-        return self.illegal_reason(move) is None
+        return why_illegal(self, move) is None
 
     def check(self, move: Move) -> None:
         """Raise unless ``move`` is legal here.
 
         :raises IllegalMoveError: naming the move and the rule it breaks.
         """
-        reason = self.illegal_reason(move)
+        reason = why_illegal(self, move)
         if reason is not None:
             raise IllegalMoveError(f"{str(move)!r} is illegal: {reason}")
 
@@ -522,6 +479,72 @@ class Board:
         if me == WHITE:
             self.fullmove += 1
         self.turn = 3 - me
+
+
+def why_illegal(board: Board, move: Move) -> str | None:
+    """:meth:`Board.illegal_reason`: why ``move`` is not legal on ``board``, or ``None`` if it is. A module function,
+    which :meth:`Board.check` calls directly (a method of the interpreted ``Position`` is a lookup); the colour's
+    name is looked up for a message only."""
+    ejected = board.ejected
+    if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
+        winner = board.winner()
+        assert winner is not None
+        return f"the game is over: {COLOR_NAMES[winner]} has ejected six marbles"
+    cells = board.cells
+    me = board.turn
+    opp = 3 - me
+    names = CELL_NAMES
+    if move.line < 0:
+        sq, step = move.cell, _STEP[move.direction]
+        if cells[sq] != me:
+            return f"{names[sq]} holds no {COLOR_NAMES[me]} marble"
+        n = 1
+        t = sq + step
+        while cells[t] == me:
+            n += 1
+            t += step
+        if n > 3:
+            return f"the line from {names[sq]} holds {n} {COLOR_NAMES[me]} marbles in a row; at most 3 move"
+        c = cells[t]
+        if c == OFF:
+            return f"{names[t - step]} would leave the board: a player never pushes off his own marble"
+        if c == EMPTY:
+            return None
+        front = t
+        k = 0
+        while cells[t] == opp:
+            k += 1
+            t += step
+        if k >= n:
+            return (
+                f"{n} against {k}: {n} {COLOR_NAMES[me]} marble{'s' if n > 1 else ''} cannot push "
+                f"{k} opposing marble{'s' if k > 1 else ''} from {names[front]} (sumito needs more)"
+            )
+        if cells[t] == me:
+            return f"push blocked at {names[t]} by a {COLOR_NAMES[me]} marble behind the opposing ones"
+        return None
+    step = _STEP[move.line]
+    first = move.cell
+    count = move.marbles
+    for k in range(count):
+        sq = first + k * step
+        if cells[sq] != me:
+            return f"{names[sq]} holds no {COLOR_NAMES[me]} marble"
+    dstep = _STEP[move.direction]
+    for k in range(count):
+        sq = first + k * step
+        dest = sq + dstep
+        if cells[dest] == OFF:
+            return f"{names[sq]} would leave the board: a broadside moves into empty cells only"
+        if cells[dest] != EMPTY:
+            return f"broadside into occupied {names[dest]}: a broadside moves into empty cells only"
+    return None
+
+
+_LAYOUT_BOARDS: Final[dict[str, Board]] = {}
+"""The position of each of :data:`LAYOUTS`' strings, which :meth:`Board.set_fen` copies rather than reads again."""
+for _text in LAYOUTS.values():
+    _LAYOUT_BOARDS[_text] = Board.from_fen(_text)
 
 
 def legal_moves_into(board: Board, inline: list[Move], broadside: list[Move]) -> None:

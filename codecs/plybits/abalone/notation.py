@@ -111,9 +111,14 @@ _WORDS: Final[dict[str, Move]] = {str(move): move for move in ALL_MOVES}
 up rather than read cell by cell (records are mostly written this way)."""
 
 
+_TEXTS: Final[dict[Move, str]] = {move: word for word, move in _WORDS.items()}
+"""The word of every move of :data:`_WORDS`: what :func:`write` gives it, looked up rather than built."""
+
+
 def write(move: Move) -> str:
     """``move`` in canonical Aba-Pro: inline rear cell and next cell; broadside with the smaller end first."""
-    return str(move)
+    text = _TEXTS.get(move)
+    return text if text is not None else str(move)
 
 
 def parse_move(board: Board, text: str, notation: str | None = None) -> Move:

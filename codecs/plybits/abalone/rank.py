@@ -22,12 +22,14 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.abalone.board import (
-    ALL_MOVES, BLACK, BROADSIDE_TABLE, CELL_NUMBER, EMPTY, GEOMETRY, INLINE_CODES, MOVE_OF, N_CODES, SIDEWAYS_TABLE,
-    SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
+    ALL_MOVES, BLACK, BROADSIDE_TABLE, CELL_NUMBER, EMPTY, GEOMETRY, INLINE_CODES, MARBLES_PER_SIDE, MOVE_OF, N_CODES,
+    SIDEWAYS_TABLE, SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
 )
+from plybits.errors import InvalidDataError
 from plybits.mailbox import OFF
-from plybits.packed import PACKED, int_array, int_list, zeros
-from plybits.rank import FeatureIds, LinearModel, RankScheme
+from plybits.packed import PACKED, int_array, int_list
+from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_packed, encode_packed
 
 
 def move_key(move: Move) -> tuple[int, ...]:
@@ -79,10 +81,12 @@ _STEP: Final = int_array(list(STEPS))
 _SQUARE_LIST: Final = int_array(list(SQUARES))
 _ZEROS: Final = int_array([0] * _SIZE)
 _OFF_CELLS: Final = int_array([OFF] * _SIZE)
-_NO_CELLS: Final = int_array([-1] * (len(SQUARES) + 1))
-"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one
-memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
-board), or a list of cells ended by -1."""
+_THEIRS: Final = len(SQUARES) + 1
+"""Where the opposing marbles' cells start in the array of :func:`_neighbourhood`'s marbles."""
+_NO_CELLS: Final = int_array([-1] * (2 * _THEIRS))
+"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more, twice. A copy (``_ZEROS[:]``,
+one memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
+board), or two lists of cells each ended by -1 (the second from :data:`_THEIRS`)."""
 _SIDEWAYS_STEPS: Final = int_array([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
 """By ``line * 4 + k`` (line direction 0..2): the step of the k-th direction its line moves broadside in."""
 _SIDEWAYS_DIRECTIONS: Final = int_array([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
@@ -128,15 +132,14 @@ def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], o
     """Copy the board's cells into ``cells`` (off the board already); fill ``own`` (zeros) with the number of
     ``me``'s marbles next to each cell, and ``exposed`` (zeros) with the own marbles an opposing line could push
     now, by cell: 1 pushable, 2 pushable off the board (0: neither). The cells of ``me``'s marbles, in cell order,
-then -1s.
+then -1s (from :data:`_THEIRS` on, the opponent's, which the array holds too: one allocation a ply, not two).
     The locals are ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is tagged,
     checked at every operation)."""
     steps = _STEP
     off: i64 = OFF
     marbles = _NO_CELLS[:]
-    theirs = _NO_CELLS[:]
     count: i64 = 0
-    their_count: i64 = 0
+    their_count: i64 = _THEIRS
     for sq in _SQUARE_LIST:
         here: i64 = board_cells[sq]
         cells[sq] = here
@@ -144,14 +147,14 @@ then -1s.
             marbles[count] = sq
             count += 1
         elif here == opp:
-            theirs[their_count] = sq
+            marbles[their_count] = sq
             their_count += 1
     for i in range(count):
         sq = marbles[i]
         for step in steps:
             own[sq + step] += 1
-    for i in range(their_count):
-        sq = theirs[i]
+    for i in range(_THEIRS, their_count):
+        sq = marbles[i]
         for step in steps:
             if cells[sq - step] == opp:
                 continue  # sq is not the rear of its line along step
@@ -211,14 +214,17 @@ def _static_score(w: list[int], direction: int, cell: int, side: int, kind: int,
 
 @final
 class _ScorerTables:
-    """What :meth:`LinearAbaloneModel.scores` derives from a weight vector, built once per model."""
+    """What :meth:`LinearAbaloneModel.scores` derives from a weight vector, built once per model: the weights laid
+    out by what the scorer indexes them with, as :func:`~plybits.packed.int_array`\\ s (compiled, a read is one
+    load, where a list's item is an object to unbox)."""
 
     def __init__(self, w: list[int]) -> None:
         on = GEOMETRY.on_board
-        self.kind: list[int] = w[F_KIND : F_KIND + 30]
-        """``F_KIND`` by ``(kind * 3 + pushed) * 2 + ejects``."""
-        self.inline: list[int] = [0] * (2 * INLINE_CODES * 3)
-        """:func:`_static_score` of the inline moves by ``(side * INLINE_CODES + code) * 3 + marbles - 1``."""
+        kinds = w[F_KIND : F_KIND + 30]
+        self.push: vec[i64] = int_array([kinds[i] - kinds[i // 6 * 6] for i in range(30)])
+        """By ``(kind * 3 + pushed) * 2 + ejects``: ``F_KIND`` less that of the kind's move that pushes nothing (which
+        the inline weights hold)."""
+        inline = [0] * (2 * INLINE_CODES * 3)
         for side in (0, 1):
             for sq in SQUARES:
                 for d in range(6):
@@ -227,33 +233,39 @@ class _ScorerTables:
                         if not all(on[sq + k * step] for k in range(1, n + 1)):
                             break
                         front = sq + n * step
-                        self.inline[(side * INLINE_CODES + sq * 6 + d) * 3 + n - 1] = _static_score(
+                        inline[(side * INLINE_CODES + sq * 6 + d) * 3 + n - 1] = kinds[(n - 1) * 6] + _static_score(
                             w, d, sq, side, n - 1, [sq], [front], front
                         )
-        self.broadside: list[int] = [0] * (2 * N_CODES)
-        """:func:`_static_score` plus ``F_KIND`` of the broadsides by ``side * N_CODES + code``."""
+        self.inline: vec[i64] = int_array(inline)
+        """:func:`_static_score` plus ``F_KIND`` pushing nothing of the inline moves by ``(side * INLINE_CODES + code)
+        * 3 + marbles - 1``."""
+        broadside = [0] * (2 * N_CODES)
         for side in (0, 1):
             for m in ALL_MOVES:
                 if m.line >= 0:
                     group = [m.cell + k * STEPS[m.line] for k in range(m.marbles)]
                     dest = [c + STEPS[m.direction] for c in group]
                     kind = m.marbles + 1
-                    self.broadside[side * N_CODES + move_code(m)] = w[F_KIND + kind * 3 * 2] + _static_score(
+                    broadside[side * N_CODES + move_code(m)] = w[F_KIND + kind * 3 * 2] + _static_score(
                         w, m.direction, m.cell, side, kind, group, dest, dest[0]
                     )
-        self.cohesion: list[int] = [w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6]
-                                    for kind in range(5) for c in range(-30, 31)]
+        self.broadside: vec[i64] = int_array(broadside)
+        """:func:`_static_score` plus ``F_KIND`` of the broadsides by ``side * N_CODES + code``."""
+        self.cohesion: vec[i64] = int_array([w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6]
+                                             for kind in range(5) for c in range(-30, 31)])
         """``F_COHESION`` by ``kind * 61 + change in adjacent own pairs + 30``."""
-        self.threat: list[int] = [0, w[F_THREAT + 1], w[F_THREAT + 2]]
-        self.near_last: list[int] = [w[F_NEAR_LAST + min(5, d)] for d in range(10)]
+        self.threat: vec[i64] = int_array([0, w[F_THREAT + 1], w[F_THREAT + 2]])
+        near_last = [w[F_NEAR_LAST + min(5, d)] for d in range(10)]
+        near_mine = [w[F_NEAR_MINE + min(5, d)] for d in range(10)]
+        self.near_last: vec[i64] = int_array(near_last)
         """``F_NEAR_LAST`` by distance (0..9)."""
-        self.near_mine: list[int] = [w[F_NEAR_MINE + min(5, d)] for d in range(10)]
+        self.near_mine: vec[i64] = int_array(near_mine)
         """``F_NEAR_MINE`` by distance (0..9)."""
-        self.near_last_rows: list[list[int]] = [[self.near_last[d] for d in row] for row in DISTANCE]
+        self.near_last_rows: list[vec[i64]] = [int_array([near_last[d] for d in row]) for row in DISTANCE]
         """``F_NEAR_LAST`` by the opponent's last destination and a cell (``near_last[DISTANCE[a][b]]``)."""
-        self.near_mine_rows: list[list[int]] = [[self.near_mine[d] for d in row] for row in DISTANCE]
+        self.near_mine_rows: list[vec[i64]] = [int_array([near_mine[d] for d in row]) for row in DISTANCE]
         """``F_NEAR_MINE`` by one's own last destination and a cell."""
-        self.nothing: list[int] = [0] * _SIZE
+        self.nothing: vec[i64] = int_array([0] * _SIZE)
         """The weights of no feature, by cell: the nearness row before there is a last move."""
 
 
@@ -264,16 +276,39 @@ class LinearAbaloneModel(LinearModel):
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.abalone", n_features=N_FEATURES,
                          canonical=canonical_moves, features=None, packed_weights=PACKED)
+        self._tables: _ScorerTables | None = None
+
+    def tables(self) -> _ScorerTables:
+        """The weights laid out for :func:`scored_codes`, made on first use."""
+        tables = self._tables
+        if tables is None:
+            tables = self._tables = self.derived("tables", _ScorerTables)
+        return tables
+
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
+        """:func:`scored_codes` under this model: what :meth:`encode_ply` and :meth:`decode_ply` code with, no move
+        listed."""
+        return scored_codes(self.tables(), position, history)
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
-        moves, scores = scored_moves(self.derived("tables", _ScorerTables), position, history)
+        moves, scores = self.packed_scored(position, history)
         if not moves:
             return moves, None
         return moves, int_list(scores)
 
     def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
         """:meth:`scored`, the scores as the scorer writes them (an :func:`~plybits.packed.int_array`)."""
-        return scored_moves(self.derived("tables", _ScorerTables), position, history)
+        return scored_moves(self.tables(), position, history)
+
+    def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
+        codes, n, scores = self.coded(position, history)
+        encode_packed(encoder, scores, _index_of_code(codes, n, move))
+
+    def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
+        codes, n, scores = self.coded(position, history)
+        if n == 0:
+            raise InvalidDataError("a move is coded but the position has no legal move")
+        return MOVE_OF[codes[decode_packed(decoder, scores)]]
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` 0-2 inline of
@@ -288,8 +323,8 @@ class LinearAbaloneModel(LinearModel):
           the nearest destination, and from one's own last destination to the nearest moved marble;
         - ``F_THREAT``: the moved marbles were exposed to a push (1) or an ejection (2).
         """
-        legal, scores = scored_moves(self.derived("tables", _ScorerTables), board, history)
-        by_code = {move_code(move): score for move, score in zip(legal, int_list(scores))}
+        codes, n, scores = self.coded(board, history)
+        by_code = {codes[i]: scores[i] for i in range(n)}
         out: list[int] = []
         for move in moves:
             score = by_code.get(move_code(move))
@@ -299,28 +334,68 @@ class LinearAbaloneModel(LinearModel):
         return out
 
 
+def _index_of_code(codes: vec[i64], n: i64, move: Move) -> i64:
+    """Where ``move``'s code is among the first ``n`` of ``codes``.
+
+    :raises ValueError: if it is not there (not a legal move).
+    """
+    code = move_code(move)
+    for i in range(n):
+        if codes[i] == code:
+            return i
+    raise ValueError(f"{move!r} is not a legal move here")
+
+
 def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
     """The legal moves of ``board`` in canonical order (:func:`canonical_moves`) and their
-    :meth:`LinearAbaloneModel.scores` under the model whose ``tables`` these are, in one pass over the marbles for
-    the inline moves and one for the broadsides: each move is scored where it is found legal, from what finding it
-    read (its line's length, what it pushes); what a group's moves share is read once for the group.
+    :meth:`LinearAbaloneModel.scores` under the model whose ``tables`` these are (:func:`scored_codes`, the codes
+    made moves)."""
+    codes, n, scores = scored_codes(tables, board, history)
+    move_of = MOVE_OF
+    moves: list[Move] = []
+    for i in range(n):
+        moves.append(move_of[codes[i]])
+    return moves, scores
+
+
+MOVES_PER_MARBLE: Final = 30
+"""At most the legal moves a marble is the rear (inline: 6 directions) or first end (broadside: 3 lines of 2 and
+of 3 marbles, 4 directions each) of: room enough for every move of a position is this many a marble."""
+_ROOM: Final = int_array([0] * (2 * MOVES_PER_MARBLE * MARBLES_PER_SIDE))
+"""Zeros, room for the codes and the scores of the moves of 14 marbles (a board set up by hand may hold more:
+:func:`_room` makes more)."""
+_NO_MOVES: Final = int_array([])
+
+
+def _room(marbles: vec[i64]) -> vec[i64]:
+    """Zeros, room for the code (in its first half) and the score (in its second) of every move of the marbles
+    listed in ``marbles`` (cells, ended by a -1): one array, one allocation."""
+    count: i64 = 0
+    while marbles[count] >= 0:
+        count += 1
+    size = 2 * MOVES_PER_MARBLE * count
+    return _ROOM[:size] if size <= len(_ROOM) else int_array([0] * size)
+
+
+def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
+    """The codes (:func:`~plybits.abalone.board.move_code`) of the legal moves of ``board`` in canonical order
+    (:func:`canonical_moves`), how many, and their :meth:`LinearAbaloneModel.scores` under the model whose
+    ``tables`` these are (``n`` of them), in one pass over the marbles for the inline moves and one for the
+    broadsides: each move is scored where it is found legal, from what finding it read (its line's length, what
+    it pushes); what a group's moves share is read once for the group. The codes array is longer than ``n`` (its second
+half held the scores, copied out).
 
     The parts that depend only on the move and side (and, inline, on the line's length) come from the tables. A
-    module function, so that compiled callers call it directly. The cells and the per-ply arrays are
-    :func:`int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`) but for the score, a plain int
-    (the weight tables stay lists), written into the scores' :func:`int_array`: compiled, the model's
+    module function, so that compiled callers call it directly. The cells, the per-ply arrays and the tables are
+    :func:`int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`): compiled, the model's
     ``packed_weights`` has :meth:`~plybits.rank.LinearModel.features` read the features back in passes whose
-    weights fit in it."""
-    moves: list[Move] = []
-    scores = zeros(_ROOM_MOVES)
+    weights fit in them."""
     ejected = board.ejected
     if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
-        return moves, scores[:0]
+        return _NO_MOVES, 0, _NO_MOVES
     me: i64 = board.turn
     opp: i64 = 3 - me
     side: i64 = 0 if me == BLACK else 1
-    inline_base: i64 = side * INLINE_CODES * 3
-    broadside_base: i64 = side * N_CODES
     # the distances from the opponent's and one's own last destinations, and their weights, by cell (a broadside
     # weighs its least distance; the rows are read only when there is such a move)
     played = len(history)
@@ -328,52 +403,37 @@ def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     has_mine = played >= 2
     last = _destination(history[played - 1]) if has_last else 0
     mine = _destination(history[played - 2]) if has_mine else 0
-    last_dist = DISTANCE[last]
-    mine_dist = DISTANCE[mine]
     last_weight = tables.near_last_rows[last] if has_last else tables.nothing
     mine_weight = tables.near_mine_rows[mine] if has_mine else tables.nothing
     cells = _OFF_CELLS[:]
     own = _ZEROS[:]
     exposure = _ZEROS[:]
     marbles = _neighbourhood(board.cells, me, opp, cells, own, exposure)
-    scores = _add_inline_moves(moves, scores, tables, marbles, cells, own, exposure, me, inline_base, last_weight,
-                               mine_weight)
-    scores = _add_broadsides(moves, scores, tables, marbles, cells, own, exposure, me, broadside_base, last_dist,
-                             mine_dist, has_last, has_mine)
-    return moves, scores[:len(moves)]
-
-
-_ROOM_MOVES: Final = 128
-"""The scores :func:`scored_moves` first makes room for (the positions of real games have about 50 to 80 moves);
-:func:`_put` makes more when they fill it."""
-
-
-def _put(scores: vec[i64], i: int, score: int) -> vec[i64]:
-    """``scores`` with ``score`` at ``i`` (at most its length): a copy twice as long when it is full."""
-    if i == len(scores):
-        longer = zeros(2 * i)
-        for j in range(i):
-            longer[j] = scores[j]
-        scores = longer
-    scores[i] = score
-    return scores
+    codes = _room(marbles)
+    room: i64 = len(codes) // 2
+    n = _add_inline_moves(codes, room, tables, marbles, cells, own, exposure, me, side * INLINE_CODES * 3,
+                          last_weight, mine_weight)
+    n = _add_broadsides(codes, room, n, tables, marbles, cells, own, exposure, me, side * N_CODES, DISTANCE[last],
+                        DISTANCE[mine], has_last, has_mine)
+    return codes, n, codes[room:room + n]
 
 
 def _add_inline_moves(
-    moves: list[Move], scores: vec[i64], tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
-    exposure: vec[i64], me: i64, inline_base: i64, last_weight: list[int], mine_weight: list[int],
-) -> vec[i64]:
-    """Add to ``moves``, and ``scores`` (returned: :func:`_put`), the inline moves of :func:`scored_moves` (of ``me``, whose marbles, cells, own
-    neighbours and exposure :func:`_neighbourhood` made), by rear marble and direction; ``inline_base``: the side's
-    row of the inline weights; ``last_weight``, ``mine_weight``: the nearness weights by cell."""
-    w_kind = tables.kind
+    codes: vec[i64], room: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
+    exposure: vec[i64], me: i64, inline_base: i64, last_weight: vec[i64], mine_weight: vec[i64],
+) -> i64:
+    """Write into ``codes`` from 0 (their scores from ``room``) the inline moves of :func:`scored_codes` (of ``me``, whose marbles,
+    cells, own neighbours and exposure :func:`_neighbourhood` made), by rear marble and direction, and return how
+    many; ``inline_base``: the side's row of the inline weights; ``last_weight``, ``mine_weight``: the nearness
+    weights by cell."""
+    w_push = tables.push
     w_inline = tables.inline
     w_cohesion = tables.cohesion
     w_threat = tables.threat
     opp: i64 = 3 - me
     off: i64 = OFF
     steps = _STEP
-    move_of = MOVE_OF
+    count: i64 = 0
     direction: i64
     for sq in marbles:
         if sq < 0:
@@ -399,9 +459,10 @@ def _add_inline_moves(
                 c = cells[t]
             if n > 3 or c == off:
                 continue  # four in a row cannot move; nor a line onto the edge
-            pushed: i64 = 0
-            ejects: i64 = 0
+            kind = n - 1
+            score = w_inline[row + direction * 3 + kind]
             if c == opp:
+                pushed: i64 = 0
                 u = t
                 while c == opp:
                     pushed += 1
@@ -409,28 +470,27 @@ def _add_inline_moves(
                     c = cells[u]
                 if pushed >= n or c == me:
                     continue  # sumito needs more; a push blocked by one's own marble
-                if c == off:
-                    ejects = 1
-            kind = n - 1
-            score = w_inline[row + direction * 3 + kind] + w_kind[(kind * 3 + pushed) * 2 + ejects]
+                score += w_push[(kind * 3 + pushed) * 2 + (1 if c == off else 0)]
             score += w_cohesion[kind * 61 + own[t] - (1 if n == 1 else 0) - rear_own + 30]
             score += last_weight[t] + rear_weight
             if threat:  # no weight read for the common no threat (w_threat[0] is 0)
                 score += w_threat[threat]
-            scores = _put(scores, len(moves), score)
-            moves.append(move_of[sq * 6 + direction])
-    return scores
+            codes[count] = sq * 6 + direction
+            codes[room + count] = score
+            count += 1
+    return count
 
 
 def _add_broadsides(
-    moves: list[Move], scores: vec[i64], tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
-    exposure: vec[i64], me: i64, broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64], has_last: bool,
-    has_mine: bool,
-) -> vec[i64]:
-    """Add to ``moves``, and ``scores`` (returned: :func:`_put`), the broadsides of :func:`scored_moves`, after every inline move: 2 or 3 marbles
-    from first end ``sq`` in a line along ``lstep``, each moving by ``s``; by first end, line, marbles and direction.
-    ``last_dist``, ``mine_dist``: the distances from the opponent's and this side's last destinations by cell
-    (``has_last``, ``has_mine``: whether there are such moves)."""
+    codes: vec[i64], room: i64, count: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64],
+    own: vec[i64], exposure: vec[i64], me: i64, broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64],
+    has_last: bool, has_mine: bool,
+) -> i64:
+    """Write into ``codes`` from ``count`` (their scores from ``room + count``) the broadsides of :func:`scored_codes`, after every inline
+    move, and return how many moves there are then: 2 or 3 marbles from first end ``sq`` in a line along ``lstep``,
+    each moving by ``s``; by first end, line, marbles and direction. ``last_dist``, ``mine_dist``: the distances
+    from the opponent's and this side's last destinations by cell (``has_last``, ``has_mine``: whether there are
+    such moves)."""
     w_broadside = tables.broadside
     w_cohesion = tables.cohesion
     w_threat = tables.threat
@@ -438,7 +498,6 @@ def _add_broadsides(
     w_near_mine = tables.near_mine
     empty: i64 = EMPTY
     steps = _STEP
-    move_of = MOVE_OF
     broadside_codes = _BROADSIDE_CODES
     sideways_steps = _SIDEWAYS_STEPS
     sideways_directions = _SIDEWAYS_DIRECTIONS
@@ -456,23 +515,21 @@ def _add_broadsides(
             a = sq + lstep
             if cells[a] != me:
                 continue
-            # what the group's moves share: the change in its own pairs, the weights of its threat and nearness
-            group_change = -own[sq] - own[a]
-            group_near = mine_dist[sq]
-            near = mine_dist[a]
-            if near < group_near:
-                group_near = near
-            group_threat = exposure[sq]
-            level = exposure[a]
-            if level > group_threat:
-                group_threat = level
-            group_weight = w_threat[group_threat] + (w_near_mine[group_near] if has_mine else 0)
+            # what the group's moves share (the change in its own pairs, the weights of its threat and nearness),
+            # read at its first move: most groups inside a formation have none
+            group_change: i64 = 0
+            group_weight: i64 = 0
+            found = False
             for k in range(line * 4, line * 4 + 4):
                 s = sideways_steps[k]
                 e = sq + s
                 f = a + s
                 if cells[e] != empty or cells[f] != empty:
                     continue
+                if not found:
+                    found = True
+                    group_change = -own[sq] - own[a]
+                    group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, a)
                 dest_near = last_dist[e]
                 near = last_dist[f]
                 if near < dest_near:
@@ -482,19 +539,13 @@ def _add_broadsides(
                     3 * 61 + group_change + own[e] + own[f] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
-                scores = _put(scores, len(moves), score)
-                moves.append(move_of[wide])
+                codes[count] = wide
+                codes[room + count] = score
+                count += 1
             b = a + lstep
             if cells[b] != me:
                 continue
-            group_change -= own[b]
-            near = mine_dist[b]
-            if near < group_near:
-                group_near = near
-            level = exposure[b]
-            if level > group_threat:
-                group_threat = level
-            group_weight = w_threat[group_threat] + (w_near_mine[group_near] if has_mine else 0)
+            found = False
             for k in range(line * 4, line * 4 + 4):
                 s = sideways_steps[k]
                 e = sq + s
@@ -502,21 +553,49 @@ def _add_broadsides(
                 g = b + s
                 if cells[e] != empty or cells[f] != empty or cells[g] != empty:
                     continue
-                dest_near = last_dist[e]
-                near = last_dist[f]
-                if near < dest_near:
-                    dest_near = near
-                near = last_dist[g]
-                if near < dest_near:
-                    dest_near = near
+                if not found:
+                    found = True
+                    group_change = -own[sq] - own[a] - own[b]
+                    group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, b)
+                dest_near = _least(last_dist, e, f, g)
                 wide = code + 6 + sideways_directions[k]
                 score = w_broadside[broadside_base + wide] + group_weight + w_cohesion[
                     4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
-                scores = _put(scores, len(moves), score)
-                moves.append(move_of[wide])
-    return scores
+                codes[count] = wide
+                codes[room + count] = score
+                count += 1
+    return count
+
+
+def _group_weight(w_threat: vec[i64], w_near_mine: vec[i64], has_mine: bool, exposure: vec[i64], mine_dist: vec[i64],
+                  sq: i64, a: i64, b: i64) -> i64:
+    """The weights a broadside group's moves share: of the threat to its marbles on ``sq``, ``a`` and ``b`` (``a``
+    twice for two marbles), and of their nearness to this side's last destination (if ``has_mine``)."""
+    threat = exposure[sq]
+    level = exposure[a]
+    if level > threat:
+        threat = level
+    level = exposure[b]
+    if level > threat:
+        threat = level
+    weight = w_threat[threat]
+    if has_mine:
+        weight += w_near_mine[_least(mine_dist, sq, a, b)]
+    return weight
+
+
+def _least(values: vec[i64], a: i64, b: i64, c: i64) -> i64:
+    """The least of ``values`` at ``a``, ``b`` and ``c``."""
+    least = values[a]
+    other = values[b]
+    if other < least:
+        least = other
+    other = values[c]
+    if other < least:
+        least = other
+    return least
 
 
 MODEL: Final = LinearAbaloneModel(
