@@ -80,7 +80,7 @@ def _zobrist() -> list[int]:
 ZOBRIST: Final = _zobrist()
 
 
-def position_key(cells: list[int], turn: int, scan: list[int]) -> int:
+def position_key(cells: vec[i64], turn: int, scan: list[int]) -> int:
     """The book's key of a position: the XOR of :data:`ZOBRIST` of each piece on its cell (and of black to
     move); ``scan`` lists the occupied cells."""
     key = ZOBRIST[16 * _SIZE] if turn == BLACK else 0
@@ -137,7 +137,7 @@ def _buckets() -> tuple[list[int], list[int]]:
 _TOTAL_BUCKET, _SHARE_BUCKET = _buckets()
 
 
-def _mark_captures(cells: list[int], sq: int, piece: int, marks: vec[i64]) -> None:
+def _mark_captures(cells: vec[i64], sq: int, piece: int, marks: vec[i64]) -> None:
     """Count in ``marks`` each cell the piece on ``sq`` could capture on if an enemy stood there (its own pieces'
     cells included: it defends them), keeping the cheapest attacker's rank: ``marks[c] = rank * 16 + count``."""
     kind = piece & 7
@@ -197,7 +197,7 @@ def _count(marks: vec[i64], t: i64, rank: i64) -> None:
     marks[t] = low + (count + 1 if count < 15 else 15)
 
 
-def capture_map(cells: list[int], color: int, scan: list[int]) -> vec[i64]:
+def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
     """Per cell, ``rank * 16 + count`` of the pieces of ``color`` that could capture there (:func:`_mark_captures`),
     0 where none; ``scan`` lists the occupied cells."""
     marks = zeros(_SIZE)
@@ -208,7 +208,7 @@ def capture_map(cells: list[int], color: int, scan: list[int]) -> vec[i64]:
     return marks
 
 
-def _walk(cells: list[int], t: int, step: int, mask: vec[i64], bit: int) -> int:
+def _walk(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int) -> int:
     """Set ``bit`` in ``mask`` on the empty cells from ``t`` on along ``step``; the first cell that is not empty."""
     while cells[t] == 0:
         mask[t] |= bit
@@ -216,7 +216,7 @@ def _walk(cells: list[int], t: int, step: int, mask: vec[i64], bit: int) -> int:
     return t
 
 
-def _line_piece(cells: list[int], t: int, step: int, mask: vec[i64], bit: int, us: int) -> int:
+def _line_piece(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int, us: int) -> int:
     """:func:`_walk` from ``t`` along ``step``, and ``bit`` set on the piece it stops at too if that is not of ``us``:
     that piece's cell, or -1 at the board's edge."""
     t = _walk(cells, t, step, mask, bit)
@@ -228,7 +228,7 @@ def _line_piece(cells: list[int], t: int, step: int, mask: vec[i64], bit: int, u
     return t
 
 
-def check_mask(cells: list[int], king: int, us: int) -> vec[i64]:
+def check_mask(cells: vec[i64], king: int, us: int) -> vec[i64]:
     """Per cell, the bits of :data:`_CHECK_BIT` (a piece of that kind of ``us`` moving there checks the general on
     ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move."""
     mask = zeros(_SIZE)
@@ -275,7 +275,7 @@ class _Tables:
         self.w: list[int] = w
         self.point: list[int] = POINT
         """r * 9 + f of each cell: a book move's key is from point * 90 + to point (model 1's ``move_key``)."""
-        self.slide: list[list[int]] = _SLIDE_STEPS
+        self.slide: list[vec[i64]] = _SLIDE_STEPS
         """slide[f][t]: the ``F_SLIDE`` offset of a slide from ``f`` to ``t`` (0 off the lines)."""
         self.to: list[list[int]] = [[0] * (16 * _SIZE) for _ in range(4)]
         """to[phase][piece * SIZE + t]: ``F_TO`` + ``F_TO_PHASE`` of that piece's move to ``t``."""
@@ -368,7 +368,7 @@ class LinearXiangqiModel2(LinearModel):
         tables = self._tables = self.derived("tables2", _Tables)
         return tables
 
-    def _book_entry(self, cells: list[int], us: int, scan: list[int]) -> dict[int, int] | None:
+    def _book_entry(self, cells: vec[i64], us: int, scan: list[int]) -> dict[int, int] | None:
         """The opening book's moves of this position, ``None`` if the training games reached it fewer than
         :data:`BOOK_MIN` times."""
         entry = self.opening_book().get(position_key(cells, us, scan))
