@@ -218,3 +218,17 @@ def test_version_3_sections_of_online_games_are_smaller_than_version_2s(name: st
     sizes = [len(write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags,
                                version=version)) for version in (2, 3)]
     assert sizes[1] < sizes[0]
+
+
+XIANGQI_MODEL_1_VARIATION = "504201120104040f0224efc03a3b6259e8de005c9252bed477780975ff"
+"""A xiangqi full record with a side variation, as encode wrote it while model 1 was the newest xiangqi model
+(``1. h2e2 h9g7 2. h0g2 (2. b0c2 b9c7) i9h9 *``)."""
+
+
+def test_a_variation_is_checked_against_the_model_its_container_names() -> None:
+    rank = get_scheme("xiangqi", "rank")
+    data = bytes.fromhex(XIANGQI_MODEL_1_VARIATION)
+    assert data[4] == 1 < rank.version  # a container of an older model than encode writes today
+    decoded = plybits.decode(data, format="record")
+    assert decoded.moves == ["h2e2", "h9g7", "h0g2", "i9h9"]
+    assert decoded.record is not None and "( 2. B0-C2 B9-C7 )" in decoded.record
