@@ -1,18 +1,19 @@
-"""The ``rank`` scheme on HELD-OUT real games: bits/ply next to the seed scheme, uniform log2(legal moves)
-and (chess) a re-implementation of lichess's ordering + fixed Huffman table; chess decode speed.
+"""The ``rank`` scheme on HELD-OUT real games: bits/ply of every released model of each game side by side (its
+``readable_versions``, the newest in bold: what ``encode`` writes), next to the seed scheme, uniform log2(legal
+moves) and (chess) a re-implementation of lichess's ordering + fixed Huffman table; chess decode speed.
 
 Run: ``.venv/bin/python -m bench.rank [--share K] [--speed-games N] [--repeats R] [--quick] [--label pure|compiled]
 [--write]``; prints a markdown section (``--write`` also stores the run in bench/results/rank.json and puts it into
 BENCHMARKS.md between the rank markers). ``--share K`` measures the size on every K-th held-out game (default 2
-to stay within ~3 minutes on this machine; ``--share 1`` is the whole split). Speed: the public verbs
+to stay within a few minutes on this machine; ``--share 1`` is the whole split). Speed: the public verbs
 ``plybits.encode(game, "rank", ...)`` and ``plybits.decode`` on the first ``--speed-games`` held-out games of
-each game, and (chess, labelled scheme-internal) the schemes' own decode, 0x88 next to rank's two models; the
+each game, and (chess, labelled scheme-internal) the schemes' own decode, 0x88 next to every rank model; the
 timing loop is bench.timing's.
 
-Held-out splits (never trained on; docs/rank.md): chess ``carlsen_otb.pgn`` (training used twic0920.pgn);
-Abalone the latest 20 % of the MiGs games by date; xiangqi the Liu Dahua file minus the games also in the
-Hu Ronghua training file. Entropy has no real games: random two-round games (draws from the bag,
-uniform choices), against their information content.
+Held-out splits (never trained on; docs/rank.md): chess ``carlsen_otb.pgn`` (Carlsen over the board) and the
+pnmadelaine files (one online player's chess.com and lichess games; model 1 trained on twic0920.pgn); Abalone the latest 20 % of the MiGs games by date;
+xiangqi the Liu Dahua file minus the games also in the Hu Ronghua training file. Entropy has no real games:
+random two-round games (draws from the bag, uniform choices), against their information content.
 """
 
 from __future__ import annotations
@@ -108,36 +109,47 @@ def lichess_rank(board: Any, played: Any) -> int:
 
 # ---------------------------------------------------------------- the held-out games
 
+CHESS_HELD_OUT: dict[str, tuple[str, ...]] = {
+    "Carlsen OTB": ("carlsen_otb.pgn",),
+    "pnmadelaine online": ("chesscom/chesscom_pnmadelaine_2021-11_to_2024-03.pgn",
+                           "clocks/lichess_pnmadelaine_2024-03-30.pgn"),
+}
+"""Chess's held-out splits (model 1 trained on twic0920.pgn only; tools/train_chess.py never reads them)."""
 
-def held_out(game: str, share: int) -> list[tuple[str | None, list[Any]]]:
-    """Every ``share``-th held-out game as (start, moves)."""
+
+def held_out_splits(game: str) -> list[tuple[str, list[tuple[str | None, list[Any]]]]]:
+    """Each held-out split of ``game`` as (name, every game of it as (start, moves))."""
     from tools.rank_fit import read_games
 
     if game == "chess":
-        records = read_games("chess", [DATA / "chess" / "carlsen_otb.pgn"])
-    elif game == "abalone":
+        return [(name, [(start, moves) for _, start, moves in read_games("chess", [DATA / "chess" / f for f in files])])
+                for name, files in CHESS_HELD_OUT.items()]
+    if game == "abalone":
         from tools.train_abalone import split
 
-        records = split(DATA / "abalone")[1]
+        records, name = split(DATA / "abalone")[1], "latest 20 % of MiGs"
     else:
         from tools.train_xiangqi import split
 
-        records = split(DATA / "xiangqi")[1]
-    return [(start, moves) for _, start, moves in records[::share]]
+        records, name = split(DATA / "xiangqi")[1], "Liu Dahua"
+    return [(name, [(start, moves) for _, start, moves in records])]
 
 
 def measure(game: str, seed: str, games: list[tuple[str | None, list[Any]]]) -> dict[str, float]:
-    """Total bits of each coding over ``games`` and the ply count."""
+    """Total bits of each coding over ``games`` (``rank<v>`` for every readable model version ``v``) and the ply
+    count."""
     g = get_game(game)
     rank = get_scheme(game, "rank")
     seed_scheme = get_scheme(game, seed)
-    out = {"plies": 0, "seed": 0, "rank": 0, "rank0": 0, "uniform": 0.0, "lichess": 0, "time": 0.0}
+    out: dict[str, float] = {"plies": 0, "seed": 0, "uniform": 0.0, "lichess": 0, "time": 0.0}
+    for version in rank.readable_versions:
+        out[f"rank{version}"] = 0
     t0 = time.perf_counter()
     for start, moves in games:
         out["plies"] += len(moves)
         out["seed"] += len(seed_scheme.encode(g.position(start), moves))
-        out["rank"] += len(rank.encode_version(g.position(start), moves, rank.version))
-        out["rank0"] += len(rank.encode_version(g.position(start), moves, 0))
+        for version in rank.readable_versions:
+            out[f"rank{version}"] += len(rank.encode_version(g.position(start), moves, version))
         position = g.position(start)
         for m in moves:
             out["uniform"] += math.log2(len(position.legal_moves()))
@@ -175,7 +187,7 @@ def speed(held: dict[str, list[tuple[str | None, list[Any]]]], repeats: int) -> 
     g = get_game("chess")
     rank = get_scheme("chess", "rank")
     x88 = get_scheme("chess", "0x88")
-    internal = {"0x88": (x88, 0), "rank0": (rank, 0), "rank1": (rank, 1)}
+    internal = {"0x88": (x88, 0), **{f"rank{v}": (rank, v) for v in rank.readable_versions}}
     for key, (scheme, version) in internal.items():
         if scheme is rank:
             cases = [(s, rank.encode_version(g.position(s), m, version).tobytes(), len(m)) for s, m in held["chess"]]
@@ -187,7 +199,8 @@ def speed(held: dict[str, list[tuple[str | None, list[Any]]]], repeats: int) -> 
     for game in held:
         rows.append(rates_row(f"{game}: `plybits.encode(\"{game}\", \"rank\", moves=…)`", "plies/s", plies[game], t[f"{game} encode"]))
         rows.append(rates_row(f"{game}: `plybits.decode(data)` of the rank container", "plies/s", plies[game], t[f"{game} decode"]))
-    for key, label in (("0x88", "0x88"), ("rank0", "rank, model 0 (uniform)"), ("rank1", "rank, model 1")):
+    labels = {"0x88": "0x88", **{f"rank{v}": f"rank, model {v}" + (" (uniform)" if v == 0 else "") for v in rank.readable_versions}}
+    for key, label in labels.items():
         rows.append(rates_row(f"scheme-internal, chess: {label} decode (`Scheme.decode`, every ply checked legal)",
                               "plies/s", plies["chess"], t[f"chess {key}"]))
     return rows
@@ -235,24 +248,33 @@ def main(argv: list[str] | None = None) -> None:
         "sum of log2(legal moves); lichess-style is our re-implementation of lichess's move ordering with "
         "their fixed Huffman table.",
         "",
-        "| game | held-out games | plies | seed scheme | uniform log2(n) | rank model 0 (uniform) | lichess-style | **rank model 1** | target |",
-        "|---|---|---|---|---|---|---|---|---|",
     ]
-    targets = {"chess": "<= 3.6", "xiangqi": "<= 4.0", "abalone": "<= 4.5"}
+    games_measured = ("chess", "xiangqi", "abalone")
+    versions = {game: get_scheme(game, "rank").readable_versions for game in games_measured}
+    top = max(max(v) for v in versions.values())
+    lines += [
+        "| game | held-out split | games | plies | seed scheme | uniform log2(n) | lichess-style | "
+        + " | ".join(f"rank model {v}" for v in range(top + 1)) + " | target |",
+        "|---" * (9 + top) + "|",
+    ]
+    targets = {"chess": "<= 3.3", "xiangqi": "<= 3.7", "abalone": "<= 3.4"}
     seeds = {"chess": "0x88", "xiangqi": "xq10", "abalone": "abapro"}
     held: dict[str, list[Any]] = {}
-    for game in ("chess", "xiangqi", "abalone"):
-        every = held_out(game, 1)
-        games = every[:: args.share]
-        held[game] = every[: args.speed_games]
-        r = measure(game, seeds[game], games)
-        n = r["plies"]
-        lichess = f"{r['lichess'] / n:.3f}" if game == "chess" else "-"
-        lines.append(
-            f"| {game} | {len(games)} | {n} | {seeds[game]} {r['seed'] / n:.2f} | {r['uniform'] / n:.3f} | "
-            f"{r['rank0'] / n:.3f} | {lichess} | **{r['rank'] / n:.3f}** | {targets[game]} |"
-        )
-        print(f"{game}: {r['time']:.0f}s", file=sys.stderr)
+    for game in games_measured:
+        for split_name, every in held_out_splits(game):
+            games = every[:: args.share]
+            held.setdefault(game, every[: args.speed_games])
+            r = measure(game, seeds[game], games)
+            n = r["plies"]
+            lichess = f"{r['lichess'] / n:.3f}" if game == "chess" else "-"
+            newest = versions[game][-1]
+            cells = [("**{:.3f}**" if v == newest else "{:.3f}").format(r[f"rank{v}"] / n) if v in versions[game] else "-"
+                     for v in range(top + 1)]
+            lines.append(
+                f"| {game} | {split_name} | {len(games)} | {n} | {seeds[game]} {r['seed'] / n:.2f} | "
+                f"{r['uniform'] / n:.3f} | {lichess} | " + " | ".join(cells) + f" | {targets[game]} |"
+            )
+            print(f"{game} {split_name}: {r['time']:.0f}s", file=sys.stderr)
     bits, seed, info, plies = entropy_rows(20 if args.quick else 200)
     lines += [
         "",
