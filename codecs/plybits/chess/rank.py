@@ -175,33 +175,55 @@ def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
     attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
     material_of = _MATERIAL
     threat = _THREAT
+    steps = _ATTACK_STEPS
+    steps_at = _ATTACK_STEPS_AT
     pawn_rank: i64 = threat[PAWN]
     colour: i64 = us
-    # one pass over the squares (by plain counting: no tuple of squares read), each piece walked as it comes
+    # one pass over the squares (by plain counting: no tuple of squares read), each piece walked as it comes: a
+    # pawn's two targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays
+    # by the walk of its side (a call a slider; no test of the side a square)
     s: i64
     rank_start: i64
+    t: i64
+    a: i64
+    j: i64
     for rank_start in range(A1, A1 + 8 * STRIDE, STRIDE):
         for s in range(rank_start, rank_start + 8):
             p: i64 = b[s]
             if p == 0:
                 continue
             material += material_of[p]
-            if p & 7 != PAWN:
-                _walk_attacks(attacks, b, s, p, 0 if p & BLACK == colour else threat[p & 7])
-                continue
-            # a pawn's two targets, walked here (a call saved for the most numerous piece)
-            t: i64 = s + (N + W if p == WHITE | PAWN else S + W)
-            a: i64
-            if p & BLACK == colour:
-                a = attacks[t]
-                if a & _COUNT_FULL != _COUNT_FULL:
-                    attacks[t] = a + _COUNT_UNIT
-                a = attacks[t + 2]
-                if a & _COUNT_FULL != _COUNT_FULL:
-                    attacks[t + 2] = a + _COUNT_UNIT
-            else:  # an enemy pawn, the cheapest attacker: the square's rank becomes the pawn's
-                attacks[t] = pawn_rank + (attacks[t] & (_RANK_UNIT - 1))
-                attacks[t + 2] = pawn_rank + (attacks[t + 2] & (_RANK_UNIT - 1))
+            kind: i64 = p & 7
+            if kind == PAWN:
+                t = s + (N + W if p == WHITE | PAWN else S + W)
+                if p & BLACK == colour:
+                    a = attacks[t]
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t] = a + _COUNT_UNIT
+                    a = attacks[t + 2]
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t + 2] = a + _COUNT_UNIT
+                else:  # an enemy pawn, the cheapest attacker: the square's rank becomes the pawn's
+                    attacks[t] = pawn_rank + (attacks[t] & (_RANK_UNIT - 1))
+                    attacks[t + 2] = pawn_rank + (attacks[t + 2] & (_RANK_UNIT - 1))
+            elif BISHOP <= kind <= QUEEN:
+                if p & BLACK == colour:
+                    _count_slides(attacks, b, s, steps_at[p], steps_at[p + 1])
+                else:
+                    _rank_slides(attacks, b, s, steps_at[p], steps_at[p + 1], threat[kind])
+            elif p & BLACK == colour:  # our knight's or king's jumps: counted
+                for j in range(steps_at[p], steps_at[p + 1]):
+                    t = s + steps[j]
+                    a = attacks[t]
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t] = a + _COUNT_UNIT
+            else:  # the enemy's: its rank raised to theirs
+                value: i64 = threat[kind]
+                for j in range(steps_at[p], steps_at[p + 1]):
+                    t = s + steps[j]
+                    a = attacks[t]
+                    if a < value:
+                        attacks[t] = value + (a & (_RANK_UNIT - 1))
     return attacks, material
 
 
@@ -217,29 +239,55 @@ def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) ->
     end: i64 = _ATTACK_STEPS_AT[p + 1]
     j: i64
     if BISHOP <= kind <= QUEEN:
-        for j in range(first, end):
-            d: i64 = steps[j]
-            t = s + d
-            while True:
-                a = attacks[t]
-                if value == 0:
-                    if a & _COUNT_FULL != _COUNT_FULL:
-                        attacks[t] = a + _COUNT_UNIT
-                elif a < value:
-                    attacks[t] = value + (a & (_RANK_UNIT - 1))
-                q: i64 = b[t]
-                if q:
-                    break
-                t += d
-    else:
-        for j in range(first, end):
-            t = s + steps[j]
-            a = attacks[t]
-            if value == 0:
-                if a & _COUNT_FULL != _COUNT_FULL:
-                    attacks[t] = a + _COUNT_UNIT
-            elif a < value:
+        if value == 0:
+            _count_slides(attacks, b, s, first, end)
+        else:
+            _rank_slides(attacks, b, s, first, end, value)
+        return
+    for j in range(first, end):
+        t = s + steps[j]
+        a = attacks[t]
+        if value == 0:
+            if a & _COUNT_FULL != _COUNT_FULL:
+                attacks[t] = a + _COUNT_UNIT
+        elif a < value:
+            attacks[t] = value + (a & (_RANK_UNIT - 1))
+
+
+def _count_slides(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64) -> None:
+    """Our slider on ``s``: the count of each square along its rays ``_ATTACK_STEPS[first:end]`` (up to and with the
+    first piece) raised by one, up to 3."""
+    steps = _ATTACK_STEPS
+    j: i64
+    for j in range(first, end):
+        d: i64 = steps[j]
+        t: i64 = s + d
+        while True:
+            a: i64 = attacks[t]
+            if a & _COUNT_FULL != _COUNT_FULL:
+                attacks[t] = a + _COUNT_UNIT
+            q: i64 = b[t]
+            if q:
+                break
+            t += d
+
+
+def _rank_slides(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64, value: i64) -> None:
+    """An enemy slider on ``s`` of rank ``value``: each square along its rays ``_ATTACK_STEPS[first:end]`` (up to and
+    with the first piece) raised to that rank if below it."""
+    steps = _ATTACK_STEPS
+    j: i64
+    for j in range(first, end):
+        d: i64 = steps[j]
+        t: i64 = s + d
+        while True:
+            a: i64 = attacks[t]
+            if a < value:
                 attacks[t] = value + (a & (_RANK_UNIT - 1))
+            q: i64 = b[t]
+            if q:
+                break
+            t += d
 
 
 def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
@@ -282,6 +330,9 @@ for _d in range(1 - SIZE, SIZE):
 
 
 def _own_rights(castling: frozenset[int], us: int) -> bool:
+    """Whether ``us`` may still castle with one of its rooks (a square of ``castling`` on its back rank)."""
+    if not castling:  # the usual case past the opening: no set iterated
+        return False
     back = 0 if us == WHITE else 7
     for r in castling:
         if RANK_OF[r] == back:
@@ -436,7 +487,9 @@ class LinearChessModel(LinearModel):
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
         codes, n, scores = self.coded(position, history)
         code: i64 = move_code(move)
-        for i in range(n):
+        count: i64 = n
+        i: i64
+        for i in range(count):
             if codes[i] == code:
                 encode_packed(encoder, scores, i)
                 return
@@ -481,8 +534,13 @@ class LinearChessModel(LinearModel):
 def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
     """(the square the opponent's last move went to, the square this side's last move went to (each -1: none or a
     null move), whether the opponent's last move captured)."""
-    last = history[-1] if history else NULL_MOVE
-    mine = history[-2] if len(history) >= 2 else NULL_MOVE
+    count = len(history)
+    if isinstance(history, list):  # the coders' history: read as a list (a generic sequence's item is a call)
+        last = history[count - 1] if count else NULL_MOVE
+        mine = history[count - 2] if count >= 2 else NULL_MOVE
+    else:
+        last = history[count - 1] if count else NULL_MOVE
+        mine = history[count - 2] if count >= 2 else NULL_MOVE
     last_to: i64 = last[1] if last[0] else -1
     my_last_to: i64 = mine[1] if mine[0] else -1
     last_capture = False
@@ -495,10 +553,14 @@ def _position_terms(board: Board, attacks: vec[i64], material: int) -> tuple[int
     """(the material phase 0-3, whether the side to move is in check, whether it may still castle) of the position
     whose :func:`_attack_maps` ``attacks`` is, to which this adds the check marks (:func:`_mark_checks`)."""
     side = board.turn >> 3
-    phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
     in_check = attacks[board.kings[side]] >= _RANK_UNIT
     _mark_checks(attacks, board.cells, board.kings[side ^ 1])
-    return phase, in_check, _own_rights(board.castling, board.turn)
+    return _phase(material), in_check, _own_rights(board.castling, board.turn)
+
+
+def _phase(material: i64) -> i64:
+    """The material phase 0-3 of the :func:`_attack_maps` ``material``."""
+    return 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
 
 
 def _scores(
@@ -512,8 +574,9 @@ def _scores(
     last_to, my_last_to, last_capture = _last_moves(board, history)
     phase, in_check, own_rights = _position_terms(board, attacks, material)
     castling = board.castling
+    rook_rights = bool(castling)  # a rook's square looked up in the rights only while there are any
     ep: i64 = board.ep or -1
-    row_base = (phase * 16) * SIZE
+    row_base: i64 = (phase * 16) * SIZE
     rows = tables.rows
     safety = tables.safety
     from_threat = tables.from_threat
@@ -545,7 +608,9 @@ def _scores(
     fixed: i64 = 0
     check: i64 = 0
     zone: i64 = 0
-    for i in range(n):
+    count: i64 = n
+    i: i64
+    for i in range(count):  # an i64 index: plain C, no tagged int to check and shift each move
         code: i64 = codes[i]
         f: i64 = code >> 11
         t: i64 = code >> 3 & 255
@@ -561,7 +626,7 @@ def _scores(
                 row = tables.row(phase, p, f)
             fixed = from_threat[kind * _LEVELS + attacks[f]] + (same_w[kind] if f == my_last_to else 0) \
                 + (evasion_w[kind] if in_check else 0)
-            if own_rights if kind == KING else (kind == ROOK and f in castling):
+            if own_rights if kind == KING else (kind == ROOK and rook_rights and f in castling):
                 fixed += tables.loses_castling
             quiet_safety = kind * 2 * _LEVELS
             capture_safety = quiet_safety + _LEVELS
