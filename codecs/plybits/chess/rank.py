@@ -21,7 +21,7 @@ from typing import Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.chess.board import Board, legal_codes, legal_moves
+from plybits.chess.board import Board, legal_moves, reused_codes
 from plybits.chess.squares import (
     A1,
     ADJACENT,
@@ -474,11 +474,12 @@ class LinearChessModel(LinearModel):
     def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
         """The codes (:func:`~plybits.chess.board.move_code`) of the legal moves and the null move (last, code 0), how
         many, and their scores (the null move's :data:`NULL_SCORE`): what :meth:`encode_ply` and :meth:`decode_ply`
-        code with, no move listed or unpacked."""
+        code with, no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
+        read them before the next call on the same board."""
         attacks, material = _attack_maps(position.cells, position.turn)
         # the canonical moves, the king's steps read from the map the scores need anyway
-        codes, n = legal_codes(position, attacks, _RANK_UNIT)
-        codes[n] = 0  # the null move (legal_codes leaves room)
+        codes, n = reused_codes(position, attacks, _RANK_UNIT)  # read below, before the board's next call
+        codes[n] = 0  # the null move (reused_codes leaves room)
         n += 1
         scores = _scores(self.tables(), position, codes, n, history, attacks, material)
         scores[n - 1] = NULL_SCORE
