@@ -625,13 +625,19 @@ def _scores(
             row = rows[row_base + p * SIZE + f]
             if len(row) == 0:
                 row = tables.row(phase, p, f)
-            fixed = from_threat[kind * _LEVELS + attacks[f]] + (same_w[kind] if f == my_last_to else 0) \
-                + (evasion_w[kind] if in_check else 0)
+            # statements, not conditional expressions: an expression of an i64 and a literal is a tagged int, boxed
+            fixed = from_threat[kind * _LEVELS + attacks[f]]
+            if f == my_last_to:
+                fixed += same_w[kind]
+            if in_check:
+                fixed += evasion_w[kind]
             if own_rights if kind == KING else (kind == ROOK and rook_rights and f in castling):
                 fixed += tables.loses_castling
             quiet_safety = kind * 2 * _LEVELS
             capture_safety = quiet_safety + _LEVELS
-            pawn_ep = ep if kind == PAWN else -1
+            pawn_ep = -1
+            if kind == PAWN:
+                pawn_ep = ep
             check = check_w[kind]
             check_bit = near_bit[p]
             slider_marks = check_marks[kind]
