@@ -181,7 +181,7 @@ def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
     colour: i64 = us
     # one pass over the squares (by plain counting: no tuple of squares read), each piece walked as it comes: a
     # pawn's two targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays
-    # by the walk of its side (a call a slider; no test of the side a square)
+    # by _slide_attacks
     s: i64
     rank_start: i64
     t: i64
@@ -207,10 +207,7 @@ def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
                     attacks[t] = pawn_rank + (attacks[t] & (_RANK_UNIT - 1))
                     attacks[t + 2] = pawn_rank + (attacks[t + 2] & (_RANK_UNIT - 1))
             elif BISHOP <= kind <= QUEEN:
-                if p & BLACK == colour:
-                    _count_slides(attacks, b, s, steps_at[p], steps_at[p + 1])
-                else:
-                    _rank_slides(attacks, b, s, steps_at[p], steps_at[p + 1], threat[kind])
+                _slide_attacks(attacks, b, s, steps_at[p], steps_at[p + 1], 0 if p & BLACK == colour else threat[kind])
             elif p & BLACK == colour:  # our knight's or king's jumps: counted
                 for j in range(steps_at[p], steps_at[p + 1]):
                     t = s + steps[j]
@@ -239,10 +236,7 @@ def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) ->
     end: i64 = _ATTACK_STEPS_AT[p + 1]
     j: i64
     if BISHOP <= kind <= QUEEN:
-        if value == 0:
-            _count_slides(attacks, b, s, first, end)
-        else:
-            _rank_slides(attacks, b, s, first, end, value)
+        _slide_attacks(attacks, b, s, first, end, value)
         return
     for j in range(first, end):
         t = s + steps[j]
@@ -254,9 +248,9 @@ def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) ->
             attacks[t] = value + (a & (_RANK_UNIT - 1))
 
 
-def _count_slides(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64) -> None:
-    """Our slider on ``s``: the count of each square along its rays ``_ATTACK_STEPS[first:end]`` (up to and with the
-    first piece) raised by one, up to 3."""
+def _slide_attacks(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64, value: i64) -> None:
+    """The slider on ``s``: each square along its rays ``_ATTACK_STEPS[first:end]``, up to and with the first piece,
+    as :func:`_walk_attacks` marks it (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``)."""
     steps = _ATTACK_STEPS
     j: i64
     for j in range(first, end):
@@ -264,25 +258,10 @@ def _count_slides(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64) 
         t: i64 = s + d
         while True:
             a: i64 = attacks[t]
-            if a & _COUNT_FULL != _COUNT_FULL:
-                attacks[t] = a + _COUNT_UNIT
-            q: i64 = b[t]
-            if q:
-                break
-            t += d
-
-
-def _rank_slides(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64, value: i64) -> None:
-    """An enemy slider on ``s`` of rank ``value``: each square along its rays ``_ATTACK_STEPS[first:end]`` (up to and
-    with the first piece) raised to that rank if below it."""
-    steps = _ATTACK_STEPS
-    j: i64
-    for j in range(first, end):
-        d: i64 = steps[j]
-        t: i64 = s + d
-        while True:
-            a: i64 = attacks[t]
-            if a < value:
+            if value == 0:
+                if a & _COUNT_FULL != _COUNT_FULL:
+                    attacks[t] = a + _COUNT_UNIT
+            elif a < value:
                 attacks[t] = value + (a & (_RANK_UNIT - 1))
             q: i64 = b[t]
             if q:
@@ -565,17 +544,15 @@ def _phase(material: i64) -> i64:
 
 
 def _scores(
-    tables: _Tables, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
+    tables: _Tables, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], attacks: vec[i64], material: int,
 ) -> vec[i64]:
-    """:meth:`LinearChessModel.scores` of the moves of the first ``n`` ``codes`` (:func:`~plybits.chess.board.move_code`)
-    as an :func:`~plybits.packed.int_array`, given the position's :func:`_attack_maps` (which gets the check marks)."""
+    """:meth:`LinearChessModel.scores` of the first ``n`` ``codes``, given the position's map (check marks added)."""
     b: vec[i64] = board.cells
-    us: int = board.turn
-    ek: i64 = board.kings[(us >> 3) ^ 1]
+    colour: i64 = board.turn
+    ek: i64 = board.kings[(colour >> 3) ^ 1]
     last_to, my_last_to, last_capture = _last_moves(board, history)
     phase, in_check, own_rights = _position_terms(board, attacks, material)
     castling = board.castling
-    rook_rights = bool(castling)  # a rook's square looked up in the rights only while there are any
     ep: i64 = board.ep or -1
     row_base: i64 = (phase * 16) * SIZE
     rows = tables.rows
@@ -591,13 +568,9 @@ def _scores(
     same_w = tables.same
     evasion_w = tables.evasion
     near_king = _NEAR_KING
-    near_bit = _NEAR_BIT
-    check_marks = _CHECK_MARKS
-    colour: i64 = us
     out = zeros(n)
-    # squares, pieces, indices, weights and scores in i64 locals (plain C arithmetic compiled; the model's
-    # packed_weights: features() reads it back in passes whose indicator weights fit in them); below, what depends
-    # on the origin square only, set when it changes
+    # squares, indices, weights and scores in i64 locals (plain C compiled: packed_weights); below, what depends on
+    # the origin square only, set when it changes (by statements: a conditional expression with a literal is boxed)
     origin: i64 = -1
     row = _NO_ROW
     kind: i64 = 0
@@ -609,9 +582,8 @@ def _scores(
     fixed: i64 = 0
     check: i64 = 0
     zone: i64 = 0
-    count: i64 = n
     i: i64
-    for i in range(count):  # an i64 index: plain C, no tagged int to check and shift each move
+    for i in range(n):
         code: i64 = codes[i]
         f: i64 = code >> 11
         t: i64 = code >> 3 & 255
@@ -625,13 +597,12 @@ def _scores(
             row = rows[row_base + p * SIZE + f]
             if len(row) == 0:
                 row = tables.row(phase, p, f)
-            # statements, not conditional expressions: an expression of an i64 and a literal is a tagged int, boxed
             fixed = from_threat[kind * _LEVELS + attacks[f]]
             if f == my_last_to:
                 fixed += same_w[kind]
             if in_check:
                 fixed += evasion_w[kind]
-            if own_rights if kind == KING else (kind == ROOK and rook_rights and f in castling):
+            if own_rights if kind == KING else (kind == ROOK and bool(castling) and f in castling):
                 fixed += tables.loses_castling
             quiet_safety = kind * 2 * _LEVELS
             capture_safety = quiet_safety + _LEVELS
@@ -639,8 +610,8 @@ def _scores(
             if kind == PAWN:
                 pawn_ep = ep
             check = check_w[kind]
-            check_bit = near_bit[p]
-            slider_marks = check_marks[kind]
+            check_bit = _NEAR_BIT[p]
+            slider_marks = _CHECK_MARKS[kind]
             zone = zone_w[kind]
         promotion: i64 = code & 7
         q: i64 = b[t]
@@ -666,7 +637,7 @@ def _scores(
         # a direct check: the piece on its target attacks the king past the cells as they stand now
         if promotion:
             score += promotion_w[promotion]
-            if near & near_bit[colour | promotion] or a & check_marks[promotion]:
+            if near & _NEAR_BIT[colour | promotion] or a & _CHECK_MARKS[promotion]:
                 score += check_w[promotion]
         elif near & check_bit or a & slider_marks:
             score += check
