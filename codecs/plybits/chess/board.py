@@ -62,7 +62,8 @@ class Board:
     (index ``colour >> 3``).
     """
 
-    __slots__ = ("cells", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_anchor", "_trail", "_legal", "_check", "_safe")
+    __slots__ = ("cells", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_anchor", "_trail", "_legal", "_check", "_safe",
+                 "_codes")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
         """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
@@ -89,6 +90,8 @@ class Board:
         """Whether the side not to move is known not to be in check, so that :meth:`push` may find checks from
         the move alone: false after a null move made in check, ``None`` for good once a king was taken (which
         only a null move made in check allows)."""
+        self._codes: vec[i64] = vec[i64]()
+        """The buffer :func:`reused_codes` writes the legal moves' codes into (empty until its first call)."""
         if fen == STANDARD_FEN and not chess960 and _START is not None:  # the usual start, read once
             self.cells = _START.cells[:]
             self.castling = _START.castling
@@ -267,6 +270,7 @@ class Board:
         other._legal = self._legal
         other._check = self._check
         other._safe = self._safe
+        other._codes = vec[i64]()  # a buffer of its own
         return other
 
     def piece_at(self, sq: int) -> int:
@@ -452,7 +456,23 @@ def legal_codes(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) ->
     :func:`~plybits.packed.int_array` with room for at least one more code, and ``n``. The arguments: as
     :func:`legal_moves` takes them. Not cached: a compiled scorer reads the codes where a list of moves would be
     made and unpacked (the ``rank`` model)."""
-    codes = zeros(_ROOM_CODES)
+    return _codes_into(board, zeros(_ROOM_CODES), attacks, attacked)
+
+
+def reused_codes(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) -> tuple[vec[i64], int]:
+    """:func:`legal_codes` written into the board's own buffer, which the next call on the board overwrites: for a
+    caller that reads the codes at once (the ``rank`` model's coders), no array made and zeroed a ply."""
+    codes = board._codes
+    if len(codes) == 0:
+        codes = zeros(_ROOM_CODES)
+    codes, n = _codes_into(board, codes, attacks, attacked)
+    board._codes = codes
+    return codes, n
+
+
+def _codes_into(board: Board, codes: vec[i64], attacks: vec[i64], attacked: int) -> tuple[vec[i64], int]:
+    """:func:`legal_codes` written into ``codes`` if they fit with room for one more, else into a new array of room
+    for any position."""
     try:
         n: i64 = _generate(board, codes, attacks, attacked)
         if n < len(codes):

@@ -21,7 +21,7 @@ from typing import Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.chess.board import Board, legal_codes, legal_moves
+from plybits.chess.board import Board, legal_moves, reused_codes
 from plybits.chess.squares import (
     A1,
     ADJACENT,
@@ -175,33 +175,52 @@ def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
     attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
     material_of = _MATERIAL
     threat = _THREAT
+    steps = _ATTACK_STEPS
+    steps_at = _ATTACK_STEPS_AT
     pawn_rank: i64 = threat[PAWN]
     colour: i64 = us
-    # one pass over the squares (by plain counting: no tuple of squares read), each piece walked as it comes
+    # one pass over the squares (by plain counting: no tuple of squares read), each piece walked as it comes: a
+    # pawn's two targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays
+    # by _slide_attacks
     s: i64
     rank_start: i64
+    t: i64
+    a: i64
+    j: i64
     for rank_start in range(A1, A1 + 8 * STRIDE, STRIDE):
         for s in range(rank_start, rank_start + 8):
             p: i64 = b[s]
             if p == 0:
                 continue
             material += material_of[p]
-            if p & 7 != PAWN:
-                _walk_attacks(attacks, b, s, p, 0 if p & BLACK == colour else threat[p & 7])
-                continue
-            # a pawn's two targets, walked here (a call saved for the most numerous piece)
-            t: i64 = s + (N + W if p == WHITE | PAWN else S + W)
-            a: i64
-            if p & BLACK == colour:
-                a = attacks[t]
-                if a & _COUNT_FULL != _COUNT_FULL:
-                    attacks[t] = a + _COUNT_UNIT
-                a = attacks[t + 2]
-                if a & _COUNT_FULL != _COUNT_FULL:
-                    attacks[t + 2] = a + _COUNT_UNIT
-            else:  # an enemy pawn, the cheapest attacker: the square's rank becomes the pawn's
-                attacks[t] = pawn_rank + (attacks[t] & (_RANK_UNIT - 1))
-                attacks[t + 2] = pawn_rank + (attacks[t + 2] & (_RANK_UNIT - 1))
+            kind: i64 = p & 7
+            if kind == PAWN:
+                t = s + (N + W if p == WHITE | PAWN else S + W)
+                if p & BLACK == colour:
+                    a = attacks[t]
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t] = a + _COUNT_UNIT
+                    a = attacks[t + 2]
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t + 2] = a + _COUNT_UNIT
+                else:  # an enemy pawn, the cheapest attacker: the square's rank becomes the pawn's
+                    attacks[t] = pawn_rank + (attacks[t] & (_RANK_UNIT - 1))
+                    attacks[t + 2] = pawn_rank + (attacks[t + 2] & (_RANK_UNIT - 1))
+            elif BISHOP <= kind <= QUEEN:
+                _slide_attacks(attacks, b, s, steps_at[p], steps_at[p + 1], 0 if p & BLACK == colour else threat[kind])
+            elif p & BLACK == colour:  # our knight's or king's jumps: counted
+                for j in range(steps_at[p], steps_at[p + 1]):
+                    t = s + steps[j]
+                    a = attacks[t]
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t] = a + _COUNT_UNIT
+            else:  # the enemy's: its rank raised to theirs
+                value: i64 = threat[kind]
+                for j in range(steps_at[p], steps_at[p + 1]):
+                    t = s + steps[j]
+                    a = attacks[t]
+                    if a < value:
+                        attacks[t] = value + (a & (_RANK_UNIT - 1))
     return attacks, material
 
 
@@ -217,29 +236,37 @@ def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) ->
     end: i64 = _ATTACK_STEPS_AT[p + 1]
     j: i64
     if BISHOP <= kind <= QUEEN:
-        for j in range(first, end):
-            d: i64 = steps[j]
-            t = s + d
-            while True:
-                a = attacks[t]
-                if value == 0:
-                    if a & _COUNT_FULL != _COUNT_FULL:
-                        attacks[t] = a + _COUNT_UNIT
-                elif a < value:
-                    attacks[t] = value + (a & (_RANK_UNIT - 1))
-                q: i64 = b[t]
-                if q:
-                    break
-                t += d
-    else:
-        for j in range(first, end):
-            t = s + steps[j]
-            a = attacks[t]
+        _slide_attacks(attacks, b, s, first, end, value)
+        return
+    for j in range(first, end):
+        t = s + steps[j]
+        a = attacks[t]
+        if value == 0:
+            if a & _COUNT_FULL != _COUNT_FULL:
+                attacks[t] = a + _COUNT_UNIT
+        elif a < value:
+            attacks[t] = value + (a & (_RANK_UNIT - 1))
+
+
+def _slide_attacks(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64, value: i64) -> None:
+    """The slider on ``s``: each square along its rays ``_ATTACK_STEPS[first:end]``, up to and with the first piece,
+    as :func:`_walk_attacks` marks it (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``)."""
+    steps = _ATTACK_STEPS
+    j: i64
+    for j in range(first, end):
+        d: i64 = steps[j]
+        t: i64 = s + d
+        while True:
+            a: i64 = attacks[t]
             if value == 0:
                 if a & _COUNT_FULL != _COUNT_FULL:
                     attacks[t] = a + _COUNT_UNIT
             elif a < value:
                 attacks[t] = value + (a & (_RANK_UNIT - 1))
+            q: i64 = b[t]
+            if q:
+                break
+            t += d
 
 
 def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
@@ -282,6 +309,9 @@ for _d in range(1 - SIZE, SIZE):
 
 
 def _own_rights(castling: frozenset[int], us: int) -> bool:
+    """Whether ``us`` may still castle with one of its rooks (a square of ``castling`` on its back rank)."""
+    if not castling:  # the usual case past the opening: no set iterated
+        return False
     back = 0 if us == WHITE else 7
     for r in castling:
         if RANK_OF[r] == back:
@@ -423,11 +453,12 @@ class LinearChessModel(LinearModel):
     def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
         """The codes (:func:`~plybits.chess.board.move_code`) of the legal moves and the null move (last, code 0), how
         many, and their scores (the null move's :data:`NULL_SCORE`): what :meth:`encode_ply` and :meth:`decode_ply`
-        code with, no move listed or unpacked."""
+        code with, no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
+        read them before the next call on the same board."""
         attacks, material = _attack_maps(position.cells, position.turn)
         # the canonical moves, the king's steps read from the map the scores need anyway
-        codes, n = legal_codes(position, attacks, _RANK_UNIT)
-        codes[n] = 0  # the null move (legal_codes leaves room)
+        codes, n = reused_codes(position, attacks, _RANK_UNIT)  # read below, before the board's next call
+        codes[n] = 0  # the null move (reused_codes leaves room)
         n += 1
         scores = _scores(self.tables(), position, codes, n, history, attacks, material)
         scores[n - 1] = NULL_SCORE
@@ -436,7 +467,9 @@ class LinearChessModel(LinearModel):
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
         codes, n, scores = self.coded(position, history)
         code: i64 = move_code(move)
-        for i in range(n):
+        count: i64 = n
+        i: i64
+        for i in range(count):
             if codes[i] == code:
                 encode_packed(encoder, scores, i)
                 return
@@ -481,8 +514,13 @@ class LinearChessModel(LinearModel):
 def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
     """(the square the opponent's last move went to, the square this side's last move went to (each -1: none or a
     null move), whether the opponent's last move captured)."""
-    last = history[-1] if history else NULL_MOVE
-    mine = history[-2] if len(history) >= 2 else NULL_MOVE
+    count = len(history)
+    if isinstance(history, list):  # the coders' history: read as a list (a generic sequence's item is a call)
+        last = history[count - 1] if count else NULL_MOVE
+        mine = history[count - 2] if count >= 2 else NULL_MOVE
+    else:
+        last = history[count - 1] if count else NULL_MOVE
+        mine = history[count - 2] if count >= 2 else NULL_MOVE
     last_to: i64 = last[1] if last[0] else -1
     my_last_to: i64 = mine[1] if mine[0] else -1
     last_capture = False
@@ -495,25 +533,28 @@ def _position_terms(board: Board, attacks: vec[i64], material: int) -> tuple[int
     """(the material phase 0-3, whether the side to move is in check, whether it may still castle) of the position
     whose :func:`_attack_maps` ``attacks`` is, to which this adds the check marks (:func:`_mark_checks`)."""
     side = board.turn >> 3
-    phase = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
     in_check = attacks[board.kings[side]] >= _RANK_UNIT
     _mark_checks(attacks, board.cells, board.kings[side ^ 1])
-    return phase, in_check, _own_rights(board.castling, board.turn)
+    return _phase(material), in_check, _own_rights(board.castling, board.turn)
+
+
+def _phase(material: i64) -> i64:
+    """The material phase 0-3 of the :func:`_attack_maps` ``material``."""
+    return 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
 
 
 def _scores(
-    tables: _Tables, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
+    tables: _Tables, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], attacks: vec[i64], material: int,
 ) -> vec[i64]:
-    """:meth:`LinearChessModel.scores` of the moves of the first ``n`` ``codes`` (:func:`~plybits.chess.board.move_code`)
-    as an :func:`~plybits.packed.int_array`, given the position's :func:`_attack_maps` (which gets the check marks)."""
+    """:meth:`LinearChessModel.scores` of the first ``n`` ``codes``, given the position's map (check marks added)."""
     b: vec[i64] = board.cells
-    us: int = board.turn
-    ek: i64 = board.kings[(us >> 3) ^ 1]
+    colour: i64 = board.turn
+    ek: i64 = board.kings[(colour >> 3) ^ 1]
     last_to, my_last_to, last_capture = _last_moves(board, history)
     phase, in_check, own_rights = _position_terms(board, attacks, material)
     castling = board.castling
     ep: i64 = board.ep or -1
-    row_base = (phase * 16) * SIZE
+    row_base: i64 = (phase * 16) * SIZE
     rows = tables.rows
     safety = tables.safety
     from_threat = tables.from_threat
@@ -527,13 +568,9 @@ def _scores(
     same_w = tables.same
     evasion_w = tables.evasion
     near_king = _NEAR_KING
-    near_bit = _NEAR_BIT
-    check_marks = _CHECK_MARKS
-    colour: i64 = us
     out = zeros(n)
-    # squares, pieces, indices, weights and scores in i64 locals (plain C arithmetic compiled; the model's
-    # packed_weights: features() reads it back in passes whose indicator weights fit in them); below, what depends
-    # on the origin square only, set when it changes
+    # squares, indices, weights and scores in i64 locals (plain C compiled: packed_weights); below, what depends on
+    # the origin square only, set when it changes (by statements: a conditional expression with a literal is boxed)
     origin: i64 = -1
     row = _NO_ROW
     kind: i64 = 0
@@ -545,6 +582,7 @@ def _scores(
     fixed: i64 = 0
     check: i64 = 0
     zone: i64 = 0
+    i: i64
     for i in range(n):
         code: i64 = codes[i]
         f: i64 = code >> 11
@@ -559,16 +597,21 @@ def _scores(
             row = rows[row_base + p * SIZE + f]
             if len(row) == 0:
                 row = tables.row(phase, p, f)
-            fixed = from_threat[kind * _LEVELS + attacks[f]] + (same_w[kind] if f == my_last_to else 0) \
-                + (evasion_w[kind] if in_check else 0)
-            if own_rights if kind == KING else (kind == ROOK and f in castling):
+            fixed = from_threat[kind * _LEVELS + attacks[f]]
+            if f == my_last_to:
+                fixed += same_w[kind]
+            if in_check:
+                fixed += evasion_w[kind]
+            if own_rights if kind == KING else (kind == ROOK and bool(castling) and f in castling):
                 fixed += tables.loses_castling
             quiet_safety = kind * 2 * _LEVELS
             capture_safety = quiet_safety + _LEVELS
-            pawn_ep = ep if kind == PAWN else -1
+            pawn_ep = -1
+            if kind == PAWN:
+                pawn_ep = ep
             check = check_w[kind]
-            check_bit = near_bit[p]
-            slider_marks = check_marks[kind]
+            check_bit = _NEAR_BIT[p]
+            slider_marks = _CHECK_MARKS[kind]
             zone = zone_w[kind]
         promotion: i64 = code & 7
         q: i64 = b[t]
@@ -594,7 +637,7 @@ def _scores(
         # a direct check: the piece on its target attacks the king past the cells as they stand now
         if promotion:
             score += promotion_w[promotion]
-            if near & near_bit[colour | promotion] or a & check_marks[promotion]:
+            if near & _NEAR_BIT[colour | promotion] or a & _CHECK_MARKS[promotion]:
                 score += check_w[promotion]
         elif near & check_bit or a & slider_marks:
             score += check
