@@ -36,6 +36,7 @@ MODULES: Final = (
     "plybits.recordsection",  # a full-fidelity record's section is written and read on every encode and decode
     "plybits.pgntext",  # every record is cut, read and written by it
     "plybits.streams",  # and every line of a record file split and decoded by this
+    "plybits.replay",  # every move list and record encoded, converted or checked is replayed by it
     "plybits.rank",
     "plybits.chess.squares",
     "plybits.chess.movegen",

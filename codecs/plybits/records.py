@@ -26,6 +26,7 @@ from plybits.errors import (
 from plybits.game import Observer, Position, Record, notation_of
 from plybits.recordsection import read_section, write_section
 from plybits.registry import AnyGame, AnyScheme, get_game, get_scheme, scheme_by_id
+from plybits.replay import read_moves
 
 DEFAULT_MAX_PLIES = 20_000
 FIDELITIES = ("full", "moves")
@@ -181,10 +182,6 @@ def _read(
     start_position = game.position(start)
     position = start_position.copy()
     played: list[Any] = []
-    parse = notation_of(position).parse_move
-    push = position.push
-    keep = played.append
-    error: PlybitsError | None = None
     kept: Notes[Any] | None = None
     reader: _VariationReader | None = None
     if variations:
@@ -193,18 +190,7 @@ def _read(
         if reader.branches:
             observe = reader
     timed = deadline_active()  # set around the whole call or not at all
-    for ply, token in enumerate(tokens):
-        if timed:
-            check_deadline(ply)
-        try:
-            move = parse(position, token, notation)
-        except PlybitsError as err:
-            error = err.at(ply, token)
-            break
-        if observe is not None:
-            observe(position, move)
-        push(move)
-        keep(move)
+    error = read_moves(position, tokens, notation, observe, played, timed)
     if reader is not None:
         reader.finish(len(played))
     replay = Replay(game, game.canonical_start(start, start_position), start_position, played, position, tags,

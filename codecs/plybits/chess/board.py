@@ -51,6 +51,46 @@ from plybits.text import ascii_text, decimal
 STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
+# FEN writing: a rank's field read from a store by the rank's pieces (a game's final positions repeat their ranks;
+# joining a rank's characters and digits costs more than the rest of a FEN), the castling letters from tables
+FEN_ROW_CACHE: Final = 4096
+"""How many distinct ranks keep their FEN field (the store stays bounded)."""
+_FEN_ROWS: Final[dict[int, str]] = {}
+"""A rank's FEN field by its 8 pieces, 4 bits each, the a-file's highest."""
+_CASTLING_ORDER: Final[tuple[int, ...]] = tuple(square(file, rank) for rank in (0, 7) for file in range(7, -1, -1))
+"""The castling rooks' squares in the order the FEN's castling field names them."""
+_CASTLING_LETTERS: Final[dict[int, str]] = {
+    sq: ("K" if FILE_OF[sq] == 7 else "Q") if RANK_OF[sq] == 0 else ("k" if FILE_OF[sq] == 7 else "q")
+    for sq in _CASTLING_ORDER}
+_SHREDDER_LETTERS: Final[dict[int, str]] = {
+    sq: ("ABCDEFGH" if RANK_OF[sq] == 0 else "abcdefgh")[FILE_OF[sq]] for sq in _CASTLING_ORDER}
+
+
+def _fen_row(b: vec[i64], first: i64) -> str:
+    """The FEN field of the rank whose a-file cell is ``first``."""
+    key: i64 = 0
+    for file in range(8):
+        key = key << 4 | b[first + file]
+    row = _FEN_ROWS.get(key)
+    if row is None:
+        row = ""
+        empty = 0
+        for file in range(8):
+            p = b[first + file]
+            if p:
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += SYMBOLS[p]
+            else:
+                empty += 1
+        if empty:
+            row += str(empty)
+        if len(_FEN_ROWS) < FEN_ROW_CACHE:
+            _FEN_ROWS[key] = row
+    return row
+
+
 # Compiled with mypyc (docs/architecture.md, "Compiled build"); plybits.chess.Position subclasses it interpreted.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Board:
@@ -70,7 +110,8 @@ class Board:
 
         :raises InvalidPositionError: if ``fen`` is not a valid position.
         """
-        self.cells: vec[i64] = int_array(GEOMETRY.empty_cells(EMPTY))
+        start = _START if fen == STANDARD_FEN and not chess960 else None  # the usual start, read once
+        self.cells: vec[i64] = int_array(GEOMETRY.empty_cells(EMPTY)) if start is None else start.cells[:]
         self.turn = WHITE
         self.castling: frozenset[int] = frozenset()
         self.ep = 0
@@ -92,11 +133,10 @@ class Board:
         only a null move made in check allows)."""
         self._codes: vec[i64] = vec[i64]()
         """The buffer :func:`reused_codes` writes the legal moves' codes into (empty until its first call)."""
-        if fen == STANDARD_FEN and not chess960 and _START is not None:  # the usual start, read once
-            self.cells = _START.cells[:]
-            self.castling = _START.castling
-            self.kings = _START.kings[:]
-            self._anchor = _START._anchor
+        if start is not None:
+            self.castling = start.castling
+            self.kings = start.kings[:]
+            self._anchor = start._anchor
         elif fen is not None:
             self._set_fen(fen, chess960)
 
@@ -204,20 +244,7 @@ class Board:
         The en passant square is written only when an en passant capture is legal (as python-chess does).
         """
         b = self.cells
-        on_board = _ON_BOARD(b)  # a1..h8
-        rows = []
-        for rank in range(7, -1, -1):
-            row = ""
-            empty = 0
-            for p in on_board[8 * rank:8 * rank + 8]:
-                if p:
-                    if empty:
-                        row += str(empty)
-                        empty = 0
-                    row += SYMBOLS[p]
-                else:
-                    empty += 1
-            rows.append(row + (str(empty) if empty else ""))
+        rows = [_fen_row(b, A1 + rank * STRIDE) for rank in range(7, -1, -1)]
         ep = "-"
         if self.ep and any(m[1] == self.ep and b[m[0]] & 7 == PAWN for m in self.legal_moves()):
             ep = NAMES[self.ep]
@@ -226,16 +253,14 @@ class Board:
 
     def castling_fen(self) -> str:
         """The castling field: ``KQkq`` style in standard chess, Shredder-FEN file letters in Chess960."""
-        if not self.castling:
+        castling = self.castling
+        if not castling:
             return "-"
+        letters = _SHREDDER_LETTERS if self.chess960 else _CASTLING_LETTERS
         out = ""
-        for rank, names in ((0, "HGFEDCBA"), (7, "hgfedcba")):
-            for file in range(7, -1, -1):
-                if square(file, rank) in self.castling:
-                    if self.chess960:
-                        out += names[7 - file]
-                    else:
-                        out += ("K" if file == 7 else "Q") if rank == 0 else ("k" if file == 7 else "q")
+        for sq in _CASTLING_ORDER:
+            if sq in castling:
+                out += letters[sq]
         return out
 
     def _key(self) -> tuple[Any, ...]:

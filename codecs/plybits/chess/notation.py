@@ -232,13 +232,14 @@ def _legal(board: Board, f: int, t: int) -> bool:
 def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
     """Squares holding a piece of ``kind`` of the side to move that might move to ``to_sq`` (legality unchecked)."""
     b: vec[i64] = board.cells
-    us = board.turn
-    piece = us | kind
+    us: i64 = board.turn
+    piece: i64 = us | kind
+    target: i64 = to_sq  # the walks below in C integers, not int objects
     out: list[int] = []
     if kind == PAWN:
-        back = -N if us == 0 else N
-        one = to_sq + back
-        if b[to_sq] or to_sq == board.ep:
+        back: i64 = -N if us == 0 else N
+        one = target + back
+        if b[target] or to_sq == board.ep:
             if b[one + E] == piece:
                 out.append(one + E)
             if b[one + W] == piece:
@@ -249,12 +250,14 @@ def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
             out.append(one + back)
         return out
     if kind == KNIGHT or kind == KING:
-        for d in KNIGHT_STEPS if kind == KNIGHT else KING_STEPS:
-            if b[to_sq + d] == piece:
-                out.append(to_sq + d)
+        for step in KNIGHT_STEPS if kind == KNIGHT else KING_STEPS:
+            s: i64 = target + step
+            if b[s] == piece:
+                out.append(s)
         return out
-    for d in SLIDER_STEPS[kind]:
-        t = to_sq + d
+    for step in SLIDER_STEPS[kind]:
+        d: i64 = step
+        t: i64 = target + d
         p = b[t]
         while p == 0:
             t += d
