@@ -21,9 +21,8 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.packed import PACKED, int_array, int_list, zeros
-from plybits.errors import InvalidDataError
 from plybits.rangecoder import RangeDecoder, RangeEncoder
-from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_packed, encode_packed
+from plybits.rank import FeatureIds, LinearModel, RankScheme
 from plybits.xiangqi.board import (
     BLACK,
     CANNON,
@@ -31,12 +30,10 @@ from plybits.xiangqi.board import (
     FILE_OF,
     GEOMETRY,
     RANK_OF,
-    MOVES,
     SQUARES,
     Board,
     Move,
     attack_map,
-    code_index,
     generals_face,
     legal,
     legal_codes,
@@ -44,7 +41,7 @@ from plybits.xiangqi.board import (
     occupied_points,
     reached_by,
 )
-from plybits.xiangqi.rankmodel2 import LinearXiangqiModel2
+from plybits.xiangqi.rankmodel2 import LinearXiangqiModel2, decode_coded, encode_coded
 
 _SIZE: Final = GEOMETRY.size
 POINT: Final = [-1] * _SIZE
@@ -197,10 +194,7 @@ class LinearXiangqiModel(LinearModel):
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
         """Code ``move`` (legal in ``position``) by its code's place among the legal moves' codes."""
         codes, n, scores = self.coded(position, history)
-        index = code_index(codes, n, move.from_square << 8 | move.to_square)
-        if index < 0:
-            raise ValueError(f"{move!r} is not a legal move here")
-        encode_packed(encoder, scores, index)
+        encode_coded(encoder, codes, n, scores, move)
 
     def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
         """The next move, read from ``decoder`` (always one of the legal moves).
@@ -208,10 +202,7 @@ class LinearXiangqiModel(LinearModel):
         :raises InvalidDataError: if there is no legal move or the data points outside them.
         """
         codes, n, scores = self.coded(position, history)
-        if n == 0:
-            raise InvalidDataError("a move is coded but the position has no legal move")
-        c = codes[decode_packed(decoder, scores)]
-        return MOVES[c >> 8][c & 255]
+        return decode_coded(decoder, codes, n, scores)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` the mover's, points
