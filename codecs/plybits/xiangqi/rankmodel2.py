@@ -38,6 +38,7 @@ from plybits.xiangqi.board import (
     KING,
     MOVES,
     ORTHOGONAL,
+    POINT_CELLS,
     RANK_OF,
     SOLDIER,
     SOLDIER_ATTACKERS,
@@ -292,16 +293,14 @@ class _Tables:
     arrays (compiled, a read is one load): piece-square sums by phase, made per phase and per last target on
     first use (a process that codes a few plies pays for no more)."""
 
-    __slots__ = ("weights", "w", "to", "origin", "near", "point", "slide")
+    __slots__ = ("weights", "w", "to", "origin", "near", "slide")
 
     def __init__(self, w: list[int]) -> None:
         # model 1's point tables; imported here, not at the top: plybits.xiangqi.rank imports this module
-        from plybits.xiangqi.rank import _SLIDE_STEPS, POINT
+        from plybits.xiangqi.rank import _SLIDE_STEPS
 
         self.weights: list[int] = w
         self.w: vec[i64] = int_array(w)
-        self.point: vec[i64] = int_array(POINT)
-        """r * 9 + f of each cell: a book move's key is from point * 90 + to point (model 1's ``move_key``)."""
         self.slide: list[vec[i64]] = _SLIDE_STEPS
         """slide[f][t]: the ``F_SLIDE`` offset of a slide from ``f`` to ``t`` (0 off the lines)."""
         self.to: list[vec[i64] | None] = [None] * 4
@@ -413,7 +412,11 @@ class LinearXiangqiModel2(LinearModel):
         """:attr:`book`, read from the data file on first use."""
         book = self.book
         if book is None:
-            book = self.book = load_book(load_model_data(self.package, self.filename).get("book", []))
+            data = load_model_data(self.package, self.filename)
+            book = self.book = load_book(data.get("book", []))
+            weights = data["weights"]
+            if self._weights is None and len(weights) == self.n_features:  # else :attr:`weights` reads and checks
+                self._weights = [int(x) for x in weights]
         return book
 
     def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
@@ -469,7 +472,8 @@ class LinearXiangqiModel2(LinearModel):
         return int_list(self._scores(board, codes, n, history, scan, ours, theirs))
 
     def _derive(self) -> _Tables:
-        """:attr:`_tables`, made once from the weights."""
+        """:attr:`_tables`, made once from the weights (the opening book read first: one read of the file for both)."""
+        self.opening_book()
         tables = self._tables = self.derived("tables2", _Tables)
         return tables
 
@@ -497,11 +501,16 @@ class LinearXiangqiModel2(LinearModel):
         their_king = board.kings[(us ^ BLACK) >> 3]
         checks = check_mask(cells, their_king, us)
         played = len(history)
-        last_to = _cell(history, played - 1, True)
-        my_last_from = _cell(history, played - 2, False)
-        my_last_to = _cell(history, played - 2, True)
-        repeat_from = _cell(history, played - 4, False)
-        repeat_to = _cell(history, played - 4, True)
+        last_to = history[played - 1].to_square if played >= 1 else -1
+        my_last_from = my_last_to = repeat_from = repeat_to = -1
+        if played >= 2:
+            mine = history[played - 2]
+            my_last_from = mine.from_square
+            my_last_to = mine.to_square
+        if played >= 4:
+            again = history[played - 4]
+            repeat_from = again.from_square
+            repeat_to = again.to_square
         last_capture = played >= 1 and board.halfmove_clock == 0
         near = tables.near_row(last_to)
         threatened = zeros(_SIZE)
@@ -514,7 +523,7 @@ class LinearXiangqiModel2(LinearModel):
         in_check = theirs[board.kings[us >> 3]] != 0
         entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
         book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
-        point = tables.point
+        unplayed: i64 = w[book_base] if entry is not None else 0  # the F_BOOK weight of a move not in the book
         out = zeros(n)
         origin: i64 = -1
         fixed: i64 = 0
@@ -545,7 +554,7 @@ class LinearXiangqiModel2(LinearModel):
                 slide_steps = tables.slide[f]
                 opens = checks[f] & _OPEN_BIT != 0
                 along_file = _FILE[f] == _FILE[their_king]
-            score: i64 = to_w[base + t] + fixed + near[t]
+            score: i64 = to_w[base + t] + fixed + near[t] + unplayed
             if slide >= 0:
                 score += w[slide + slide_steps[t]]
             q = cells[t]
@@ -571,19 +580,13 @@ class LinearXiangqiModel2(LinearModel):
                 score += w[F_BACK + kind]
             if f == repeat_from and t == repeat_to:
                 score += w[F_REPEAT + kind]
-            if entry is not None:
-                times = entry.get(point[f] * 90 + point[t], 0)
-                score += w[book_base + (_SHARE_BUCKET[times * 64 // total] if times else 0)]
             out[i] = score
+        if entry is not None:  # the book's moves: their share's weight for the unplayed one
+            for key, times in entry.items():
+                i = code_index(codes, n, POINT_CELLS[key // 90] << 8 | POINT_CELLS[key % 90]) if times else -1
+                if i >= 0:
+                    out[i] += w[book_base + _SHARE_BUCKET[times * 64 // total]] - unplayed
         return out
-
-
-def _cell(history: Sequence[Move], ply: int, to: bool) -> int:
-    """The target (``to``) or the origin cell of move ``ply`` of ``history``; -1 before the first."""
-    if ply < 0:
-        return -1
-    move = history[ply]
-    return move.to_square if to else move.from_square
 
 
 def _canonical(board: Board) -> list[Move]:
