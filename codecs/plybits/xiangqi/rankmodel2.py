@@ -36,6 +36,7 @@ from plybits.xiangqi.board import (
     HORSE,
     HORSE_ATTACKERS,
     KING,
+    MAX_MOVES,
     MOVES,
     ORTHOGONAL,
     POINT_CELLS,
@@ -154,6 +155,9 @@ _TOTAL_BUCKET, _SHARE_BUCKET = _buckets()
 
 
 _LINES: Final = int_array(ORTHOGONAL)
+# zeroed templates copied by a slice (compiled, cheaper than a call of zeros())
+_NO_MARKS: Final = zeros(_SIZE)
+_NO_SCORES: Final = zeros(MAX_MOVES)
 _SIDE: Final = GEOMETRY.size
 """The offset of black's rows in the board's packed step tables (a cell's red row is the cell itself)."""
 
@@ -217,8 +221,8 @@ def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
 
 def _capture_maps(cells: vec[i64], us: int, scan: vec[i64]) -> tuple[vec[i64], vec[i64]]:
     """(:func:`capture_map` of ``us``, of the opponent) in one pass over ``scan``."""
-    ours = zeros(_SIZE)
-    theirs = zeros(_SIZE)
+    ours = _NO_MARKS[:]
+    theirs = _NO_MARKS[:]
     for sq in scan:
         p = cells[sq]
         _mark_captures(cells, sq, p, ours if p & BLACK == us else theirs)
@@ -248,7 +252,7 @@ def _line_piece(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int, us
 def check_mask(cells: vec[i64], king: int, us: int) -> vec[i64]:
     """Per cell, the bits of :data:`_CHECK_BIT` (a piece of that kind of ``us`` moving there checks the general on
     ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move."""
-    mask = zeros(_SIZE)
+    mask = _NO_MARKS[:]
     rook = CHARIOT | us
     cannon = CANNON | us
     for step in ORTHOGONAL:
@@ -513,7 +517,7 @@ class LinearXiangqiModel2(LinearModel):
             repeat_to = again.to_square
         last_capture = played >= 1 and board.halfmove_clock == 0
         near = tables.near_row(last_to)
-        threatened = zeros(_SIZE)
+        threatened = _NO_MARKS[:]
         if last_to >= 0:
             _mark_captures(cells, last_to, cells[last_to], threatened)
         material: i64 = 0
@@ -524,7 +528,7 @@ class LinearXiangqiModel2(LinearModel):
         entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
         book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
         unplayed: i64 = w[book_base] if entry is not None else 0  # the F_BOOK weight of a move not in the book
-        out = zeros(n)
+        out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
         origin: i64 = -1
         fixed: i64 = 0
         kind: i64 = 0
