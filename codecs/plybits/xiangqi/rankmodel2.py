@@ -378,30 +378,49 @@ def load_book(rows: list[Any]) -> Book:
     return book
 
 
-def encode_coded(encoder: RangeEncoder, codes: vec[i64], n: i64, scores: vec[i64], move: Move) -> None:
-    """Code ``move`` by its code's place among the first ``n`` legal move codes, scored ``scores``.
+class CodedXiangqiModel(LinearModel):
+    """A xiangqi model that scores the legal moves' codes (:func:`~plybits.xiangqi.board.legal_codes`) and codes a
+    ply by its code's place among them, with no :class:`Move` made a legal move; a subclass defines :meth:`coded`."""
 
-    :raises ValueError: if ``move`` is not among them.
-    """
-    index = code_index(codes, n, move.from_square << 8 | move.to_square)
-    if index < 0:
-        raise ValueError(f"{move!r} is not a legal move here")
-    encode_packed(encoder, scores, index)
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], i64, vec[i64]]:
+        """The legal moves' codes in canonical order (the first ``n``), ``n`` and their :meth:`scores`."""
+        raise NotImplementedError
 
+    def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
+        """The legal moves in canonical order and their :meth:`scores`."""
+        moves, scores = self.packed_scored(position, history)
+        return moves, int_list(scores) if moves else None
 
-def decode_coded(decoder: RangeDecoder, codes: vec[i64], n: i64, scores: vec[i64]) -> Move:
-    """The move :func:`encode_coded` coded among the first ``n`` legal move codes, scored ``scores``.
+    def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
+        """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`)."""
+        codes, n, scores = self.coded(position, history)
+        return moves_of(codes, n), scores
 
-    :raises InvalidDataError: if there is no legal move or the data points outside them.
-    """
-    if n == 0:
-        raise InvalidDataError("a move is coded but the position has no legal move")
-    c = codes[decode_packed(decoder, scores)]
-    return MOVES[c >> 8][c & 255]
+    def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
+        """Code ``move`` (legal in ``position``) by its code's place among the legal moves' codes.
+
+        :raises ValueError: if ``move`` is not legal here.
+        """
+        codes, n, scores = self.coded(position, history)
+        index = code_index(codes, n, move.from_square << 8 | move.to_square)
+        if index < 0:
+            raise ValueError(f"{move!r} is not a legal move here")
+        encode_packed(encoder, scores, index)
+
+    def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
+        """The next move, read from ``decoder`` (always one of the legal moves).
+
+        :raises InvalidDataError: if there is no legal move or the data points outside them.
+        """
+        codes, n, scores = self.coded(position, history)
+        if n == 0:
+            raise InvalidDataError("a move is coded but the position has no legal move")
+        c = codes[decode_packed(decoder, scores)]
+        return MOVES[c >> 8][c & 255]
 
 
 @final
-class LinearXiangqiModel2(LinearModel):
+class LinearXiangqiModel2(CodedXiangqiModel):
     """Model 2: log-linear with the shipped integer weights and opening book; :meth:`scores` defines the features."""
 
     def __init__(self, filename: str, version: int, description: str = "",
@@ -423,16 +442,6 @@ class LinearXiangqiModel2(LinearModel):
                 self._weights = [int(x) for x in weights]
         return book
 
-    def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
-        """The legal moves in canonical order and their :meth:`scores`."""
-        moves, scores = self.packed_scored(position, history)
-        return moves, int_list(scores) if moves else None
-
-    def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
-        """:meth:`scored`, the scores as an :func:`~plybits.packed.int_array`."""
-        codes, n, scores = self.coded(position, history)
-        return moves_of(codes, n), scores
-
     def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], i64, vec[i64]]:
         """The legal moves' codes (:func:`~plybits.xiangqi.board.legal_codes`: the first ``n``), ``n`` and their
         :meth:`scores`; the board is scanned for its pieces once, for both."""
@@ -445,19 +454,6 @@ class LinearXiangqiModel2(LinearModel):
         # the opponent's capture map marks the general iff it is in check, the flying general aside
         codes, n = legal_codes(cells, k, us, scan, 1 if theirs[k] or generals_face(cells, kings[0], kings[1]) else 0)
         return codes, n, self._scores(position, codes, n, history, scan, ours, theirs)
-
-    def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
-        """Code ``move`` (legal in ``position``) by its code's place among the legal moves' codes."""
-        codes, n, scores = self.coded(position, history)
-        encode_coded(encoder, codes, n, scores, move)
-
-    def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
-        """The next move, read from ``decoder`` (always one of the legal moves).
-
-        :raises InvalidDataError: if there is no legal move or the data points outside them.
-        """
-        codes, n, scores = self.coded(position, history)
-        return decode_coded(decoder, codes, n, scores)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features (``kind`` the mover's, points relative to the
