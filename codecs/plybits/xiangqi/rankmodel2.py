@@ -34,7 +34,6 @@ from plybits.xiangqi.board import (
     FILE_OF,
     GEOMETRY,
     HORSE,
-    HORSE_ATTACKERS,
     KING,
     MAX_MOVES,
     MOVES,
@@ -42,14 +41,15 @@ from plybits.xiangqi.board import (
     POINT_CELLS,
     RANK_OF,
     SOLDIER,
-    SOLDIER_ATTACKERS,
     SQUARES,
     Board,
     Move,
     _ADVISOR_ROWS,
     _ELEPHANT_ROWS,
+    _HORSE_ATTACKER_ROWS,
     _HORSE_ROWS,
     _KING_ROWS,
+    _SOLDIER_ATTACKER_ROWS,
     _SOLDIER_ROWS,
     code_index,
     generals_face,
@@ -275,10 +275,10 @@ def check_mask(cells: vec[i64], king: int, us: int) -> vec[i64]:
             if cells[_walk(cells, t + step, step, mask, 0)] == cannon:  # two screens: moving either off leaves one
                 mask[first] |= _OPEN_BIT
                 mask[second] |= _OPEN_BIT
-    for h, leg in HORSE_ATTACKERS[king]:
-        if cells[leg] == 0:
-            mask[h] |= 4
-    for s in SOLDIER_ATTACKERS[us][king]:
+    for e in _HORSE_ATTACKER_ROWS[king]:  # horse cell << 8 | its leg
+        if cells[e & 255] == 0:
+            mask[e >> 8] |= 4
+    for s in _SOLDIER_ATTACKER_ROWS[(us >> 3) * _SIDE + king]:
         mask[s] |= 8
     return mask
 
