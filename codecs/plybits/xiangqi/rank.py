@@ -21,9 +21,7 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.packed import PACKED, int_array, int_list, zeros
-from plybits.errors import InvalidDataError
-from plybits.rangecoder import RangeDecoder, RangeEncoder
-from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_packed, encode_packed
+from plybits.rank import FeatureIds, RankScheme
 from plybits.xiangqi.board import (
     BLACK,
     CANNON,
@@ -31,20 +29,17 @@ from plybits.xiangqi.board import (
     FILE_OF,
     GEOMETRY,
     RANK_OF,
-    MOVES,
     SQUARES,
     Board,
     Move,
     attack_map,
-    code_index,
     generals_face,
     legal,
     legal_codes,
-    moves_of,
     occupied_points,
     reached_by,
 )
-from plybits.xiangqi.rankmodel2 import LinearXiangqiModel2
+from plybits.xiangqi.rankmodel2 import CodedXiangqiModel, LinearXiangqiModel2
 
 _SIZE: Final = GEOMETRY.size
 POINT: Final = [-1] * _SIZE
@@ -163,23 +158,13 @@ _NO_NEAR: Final = zeros(_SIZE)
 
 
 @final
-class LinearXiangqiModel(LinearModel):
+class LinearXiangqiModel(CodedXiangqiModel):
     """Model 1: log-linear with the shipped integer weights; :meth:`scores` defines the features."""
 
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description, package="plybits.xiangqi", n_features=N_FEATURES,
                          canonical=canonical_moves, features=None, packed_weights=PACKED)
         self._tables: _Tables | None = None
-
-    def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
-        """The legal moves in canonical order (:func:`canonical_moves`) and their :meth:`scores`."""
-        moves, scores = self.packed_scored(position, history)
-        return moves, int_list(scores) if moves else None
-
-    def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
-        """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`)."""
-        codes, n, scores = self.coded(position, history)
-        return moves_of(codes, n), scores
 
     def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], i64, vec[i64]]:
         """The legal moves' codes (:func:`~plybits.xiangqi.board.legal_codes`: the first ``n``), ``n`` and their
@@ -193,25 +178,6 @@ class LinearXiangqiModel(LinearModel):
         attacked = attack_map(cells, us ^ BLACK, scan)
         codes, n = legal_codes(cells, k, us, scan, 1 if attacked[k] or generals_face(cells, kings[0], kings[1]) else 0)
         return codes, n, self._scores(position, codes, n, history, scan, attacked)
-
-    def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
-        """Code ``move`` (legal in ``position``) by its code's place among the legal moves' codes."""
-        codes, n, scores = self.coded(position, history)
-        index = code_index(codes, n, move.from_square << 8 | move.to_square)
-        if index < 0:
-            raise ValueError(f"{move!r} is not a legal move here")
-        encode_packed(encoder, scores, index)
-
-    def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
-        """The next move, read from ``decoder`` (always one of the legal moves).
-
-        :raises InvalidDataError: if there is no legal move or the data points outside them.
-        """
-        codes, n, scores = self.coded(position, history)
-        if n == 0:
-            raise InvalidDataError("a move is coded but the position has no legal move")
-        c = codes[decode_packed(decoder, scores)]
-        return MOVES[c >> 8][c & 255]
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` the mover's, points

@@ -21,33 +21,42 @@ from typing import Any, Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
+from plybits.errors import InvalidDataError
 from plybits.mailbox import OFF
-from plybits.packed import int_list, zeros
-from plybits.rank import FeatureIds, LinearModel, load_model_data
+from plybits.packed import PACKED, int_array, int_list, zeros
+from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.rank import FeatureIds, LinearModel, decode_packed, encode_packed, load_model_data
 from plybits.xiangqi.board import (
-    ADVISOR_STEPS,
     BLACK,
     CANNON,
     CHARIOT,
     ELEPHANT,
-    ELEPHANT_STEPS,
     FILE_OF,
     GEOMETRY,
     HORSE,
-    HORSE_ATTACKERS,
-    HORSE_JUMPS,
     KING,
-    KING_STEPS,
+    MAX_MOVES,
+    MOVES,
     ORTHOGONAL,
+    POINT_CELLS,
     RANK_OF,
     SOLDIER,
-    SOLDIER_ATTACKERS,
-    SOLDIER_STEPS,
     SQUARES,
     Board,
     Move,
+    _ADVISOR_ROWS,
+    _ELEPHANT_ROWS,
+    _HORSE_ATTACKER_ROWS,
+    _HORSE_ROWS,
+    _KING_ROWS,
+    _SOLDIER_ATTACKER_ROWS,
+    _SOLDIER_ROWS,
+    code_index,
+    generals_face,
     legal,
-    occupied_cells,
+    legal_codes,
+    moves_of,
+    occupied_points,
 )
 
 _SIZE: Final = GEOMETRY.size
@@ -80,12 +89,20 @@ def _zobrist() -> list[int]:
 ZOBRIST: Final = _zobrist()
 
 
+_ZOBRIST: Final = int_array(ZOBRIST)
+
+
 def position_key(cells: vec[i64], turn: int, scan: list[int]) -> int:
     """The book's key of a position: the XOR of :data:`ZOBRIST` of each piece on its cell (and of black to
     move); ``scan`` lists the occupied cells."""
-    key = ZOBRIST[16 * _SIZE] if turn == BLACK else 0
+    return _position_key(cells, turn, int_array(scan))
+
+
+def _position_key(cells: vec[i64], turn: int, scan: vec[i64]) -> i64:
+    """:func:`position_key`, ``scan`` an :func:`~plybits.xiangqi.board.occupied_points` array."""
+    key: i64 = _ZOBRIST[16 * _SIZE] if turn == BLACK else 0
     for sq in scan:
-        key ^= ZOBRIST[cells[sq] * _SIZE + sq]
+        key ^= _ZOBRIST[cells[sq] * _SIZE + sq]
     return key
 
 
@@ -137,14 +154,23 @@ def _buckets() -> tuple[list[int], list[int]]:
 _TOTAL_BUCKET, _SHARE_BUCKET = _buckets()
 
 
-def _mark_captures(cells: vec[i64], sq: int, piece: int, marks: vec[i64]) -> None:
+_LINES: Final = int_array(ORTHOGONAL)
+# zeroed templates copied by a slice (compiled, cheaper than a call of zeros())
+_NO_MARKS: Final = zeros(_SIZE)
+_NO_SCORES: Final = zeros(MAX_MOVES)
+_SIDE: Final = GEOMETRY.size
+"""The offset of black's rows in the board's packed step tables (a cell's red row is the cell itself)."""
+
+
+def _mark_captures(cells: vec[i64], sq: i64, piece: i64, marks: vec[i64]) -> None:
     """Count in ``marks`` each cell the piece on ``sq`` could capture on if an enemy stood there (its own pieces'
-    cells included: it defends them), keeping the cheapest attacker's rank: ``marks[c] = rank * 16 + count``."""
+    cells included: it defends them), keeping the cheapest attacker's rank: ``marks[c] = rank * 16 + count``.
+    Read from the board's packed step tables (``target << 8 | blocking cell`` where a cell can block)."""
     kind = piece & 7
-    color = piece & BLACK
-    rank: i64 = RANK_OF_KIND[kind] << 4
+    side = (piece >> 3) * _SIDE + sq
+    rank = _RANKS[kind]
     if kind == CHARIOT or kind == CANNON:
-        for step in ORTHOGONAL:
+        for step in _LINES:
             t = sq + step
             q = cells[t]
             while q == 0:
@@ -164,22 +190,12 @@ def _mark_captures(cells: vec[i64], sq: int, piece: int, marks: vec[i64]) -> Non
                 if q == OFF:
                     continue
             _count(marks, t, rank)
-    elif kind == HORSE:
-        for t, leg in HORSE_JUMPS[sq]:
-            if cells[leg] == 0:
-                _count(marks, t, rank)
-    elif kind == SOLDIER:
-        for t in SOLDIER_STEPS[color][sq]:
-            _count(marks, t, rank)
-    elif kind == KING:
-        for t in KING_STEPS[color][sq]:
-            _count(marks, t, rank)
-    elif kind == ELEPHANT:
-        for t, eye in ELEPHANT_STEPS[color][sq]:
-            if cells[eye] == 0:
-                _count(marks, t, rank)
+    elif kind == HORSE or kind == ELEPHANT:
+        for e in _HORSE_ROWS[sq] if kind == HORSE else _ELEPHANT_ROWS[side]:
+            if cells[e & 255] == 0:
+                _count(marks, e >> 8, rank)
     else:
-        for t in ADVISOR_STEPS[color][sq]:
+        for t in (_SOLDIER_ROWS if kind == SOLDIER else _KING_ROWS if kind == KING else _ADVISOR_ROWS)[side]:
             _count(marks, t, rank)
 
 
@@ -200,12 +216,17 @@ def _count(marks: vec[i64], t: i64, rank: i64) -> None:
 def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
     """Per cell, ``rank * 16 + count`` of the pieces of ``color`` that could capture there (:func:`_mark_captures`),
     0 where none; ``scan`` lists the occupied cells."""
-    marks = zeros(_SIZE)
+    return _capture_maps(cells, color, int_array(scan))[0]
+
+
+def _capture_maps(cells: vec[i64], us: int, scan: vec[i64]) -> tuple[vec[i64], vec[i64]]:
+    """(:func:`capture_map` of ``us``, of the opponent) in one pass over ``scan``."""
+    ours = _NO_MARKS[:]
+    theirs = _NO_MARKS[:]
     for sq in scan:
         p = cells[sq]
-        if p & BLACK == color:
-            _mark_captures(cells, sq, p, marks)
-    return marks
+        _mark_captures(cells, sq, p, ours if p & BLACK == us else theirs)
+    return ours, theirs
 
 
 def _walk(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int) -> int:
@@ -231,7 +252,7 @@ def _line_piece(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int, us
 def check_mask(cells: vec[i64], king: int, us: int) -> vec[i64]:
     """Per cell, the bits of :data:`_CHECK_BIT` (a piece of that kind of ``us`` moving there checks the general on
     ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move."""
-    mask = zeros(_SIZE)
+    mask = _NO_MARKS[:]
     rook = CHARIOT | us
     cannon = CANNON | us
     for step in ORTHOGONAL:
@@ -254,53 +275,88 @@ def check_mask(cells: vec[i64], king: int, us: int) -> vec[i64]:
             if cells[_walk(cells, t + step, step, mask, 0)] == cannon:  # two screens: moving either off leaves one
                 mask[first] |= _OPEN_BIT
                 mask[second] |= _OPEN_BIT
-    for h, leg in HORSE_ATTACKERS[king]:
-        if cells[leg] == 0:
-            mask[h] |= 4
-    for s in SOLDIER_ATTACKERS[us][king]:
+    for e in _HORSE_ATTACKER_ROWS[king]:  # horse cell << 8 | its leg
+        if cells[e & 255] == 0:
+            mask[e >> 8] |= 4
+    for s in _SOLDIER_ATTACKER_ROWS[(us >> 3) * _SIDE + king]:
         mask[s] |= 8
     return mask
 
 
+_RANKS: Final = int_array([rank << 4 for rank in RANK_OF_KIND])
+""":data:`RANK_OF_KIND` shifted as :func:`capture_map` keeps it, packed."""
+_CHECK_BITS: Final = int_array(_CHECK_BIT)
+_FILE: Final = int_array(FILE_OF)
+_RANK: Final = int_array(RANK_OF)
+_VALUE: Final = int_array(_MATERIAL)
+
+
 @final
 class _Tables:
-    """What :meth:`LinearXiangqiModel2.scores` derives from the weights: piece-square sums by phase."""
+    """What :meth:`LinearXiangqiModel2.scores` derives from the weights, as :func:`~plybits.packed.int_array`
+    arrays (compiled, a read is one load): piece-square sums by phase, made per phase and per last target on
+    first use (a process that codes a few plies pays for no more)."""
 
-    __slots__ = ("w", "to", "origin", "near", "point", "slide")
+    __slots__ = ("weights", "w", "to", "origin", "near", "slide")
 
     def __init__(self, w: list[int]) -> None:
         # model 1's point tables; imported here, not at the top: plybits.xiangqi.rank imports this module
-        from plybits.xiangqi.rank import _NEAR_STEPS, _SLIDE_STEPS, POINT, RELATIVE
+        from plybits.xiangqi.rank import _SLIDE_STEPS
 
-        self.w: list[int] = w
-        self.point: list[int] = POINT
-        """r * 9 + f of each cell: a book move's key is from point * 90 + to point (model 1's ``move_key``)."""
+        self.weights: list[int] = w
+        self.w: vec[i64] = int_array(w)
         self.slide: list[vec[i64]] = _SLIDE_STEPS
         """slide[f][t]: the ``F_SLIDE`` offset of a slide from ``f`` to ``t`` (0 off the lines)."""
-        self.to: list[list[int]] = [[0] * (16 * _SIZE) for _ in range(4)]
+        self.to: list[vec[i64] | None] = [None] * 4
         """to[phase][piece * SIZE + t]: ``F_TO`` + ``F_TO_PHASE`` of that piece's move to ``t``."""
-        self.origin: list[list[int]] = [[0] * (16 * _SIZE) for _ in range(4)]
+        self.origin: list[vec[i64] | None] = [None] * 4
         """origin[phase][piece * SIZE + f]: ``F_FROM`` + ``F_FROM_PHASE`` + ``F_PHASE`` of a move from ``f``."""
-        self.near: list[list[int]] = [[0] * _SIZE for _ in range(_SIZE + 1)]
+        self.near: list[vec[i64] | None] = [None] * (_SIZE + 1)
         """near[last_to][t]: the ``F_NEAR_LAST`` weight of target ``t`` (row SIZE: no last move, no weight)."""
-        for phase in range(4):
-            for piece in range(16):
-                kind = piece & 7
-                if kind == 0:
-                    continue
-                rel = RELATIVE[piece >> 3]
-                for sq in SQUARES:
-                    r = kind * 90 + rel[sq]
-                    self.to[phase][piece * _SIZE + sq] = w[F_TO + r] + w[F_TO_PHASE + phase * 720 + r]
-                    self.origin[phase][piece * _SIZE + sq] = (
-                        w[F_FROM + r] + w[F_FROM_PHASE + phase * 720 + r] + w[F_PHASE + phase * 8 + kind])
-        for a in SQUARES:
-            row = self.near[a]
-            for b in SQUARES:
-                row[b] = w[F_NEAR_LAST + _NEAR_STEPS[a][b]]
+
+    def phase_rows(self, phase: int) -> tuple[vec[i64], vec[i64]]:
+        """``(to[phase], origin[phase])``, made on first use."""
+        to_row = self.to[phase]
+        origin_row = self.origin[phase]
+        if to_row is not None and origin_row is not None:
+            return to_row, origin_row
+        from plybits.xiangqi.rank import RELATIVE
+
+        w = self.weights
+        to = [0] * (16 * _SIZE)
+        origin = [0] * (16 * _SIZE)
+        for piece in range(16):
+            kind = piece & 7
+            if kind == 0:
+                continue
+            rel = RELATIVE[piece >> 3]
+            for sq in SQUARES:
+                r = kind * 90 + rel[sq]
+                to[piece * _SIZE + sq] = w[F_TO + r] + w[F_TO_PHASE + phase * 720 + r]
+                origin[piece * _SIZE + sq] = w[F_FROM + r] + w[F_FROM_PHASE + phase * 720 + r] + w[F_PHASE + phase * 8 + kind]
+        to_row = self.to[phase] = int_array(to)
+        origin_row = self.origin[phase] = int_array(origin)
+        return to_row, origin_row
+
+    def near_row(self, last_to: int) -> vec[i64]:
+        """``near[last_to]`` (``last_to`` -1: the first ply's row, no weight), made on first use."""
+        if last_to < 0:
+            last_to = _SIZE
+        row = self.near[last_to]
+        if row is not None:
+            return row
+        from plybits.xiangqi.rank import _NEAR_STEPS
+
+        made = zeros(_SIZE)
+        if last_to < _SIZE:
+            steps = _NEAR_STEPS[last_to]
+            for t in SQUARES:
+                made[t] = self.w[F_NEAR_LAST + steps[t]]
+        self.near[last_to] = made
+        return made
 
 
-def _state(attackers: int, defenders: int, rank: int) -> int:
+def _state(attackers: i64, defenders: i64, rank: i64) -> i64:
     """0 safe (no attacker), 1 attacked and defended by no cheaper piece, 2 attacked by a cheaper piece, 3 attacked
     and not defended; ``attackers``/``defenders`` as :func:`capture_map` gives them, ``rank`` the piece's shifted."""
     if attackers == 0:
@@ -322,14 +378,55 @@ def load_book(rows: list[Any]) -> Book:
     return book
 
 
+class CodedXiangqiModel(LinearModel):
+    """A xiangqi model that scores the legal moves' codes (:func:`~plybits.xiangqi.board.legal_codes`) and codes a
+    ply by its code's place among them, with no :class:`Move` made a legal move; a subclass defines :meth:`coded`."""
+
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], i64, vec[i64]]:
+        """The legal moves' codes in canonical order (the first ``n``), ``n`` and their :meth:`scores`."""
+        raise NotImplementedError
+
+    def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
+        """The legal moves in canonical order and their :meth:`scores`."""
+        moves, scores = self.packed_scored(position, history)
+        return moves, int_list(scores) if moves else None
+
+    def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
+        """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`)."""
+        codes, n, scores = self.coded(position, history)
+        return moves_of(codes, n), scores
+
+    def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
+        """Code ``move`` (legal in ``position``) by its code's place among the legal moves' codes.
+
+        :raises ValueError: if ``move`` is not legal here.
+        """
+        codes, n, scores = self.coded(position, history)
+        index = code_index(codes, n, move.from_square << 8 | move.to_square)
+        if index < 0:
+            raise ValueError(f"{move!r} is not a legal move here")
+        encode_packed(encoder, scores, index)
+
+    def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
+        """The next move, read from ``decoder`` (always one of the legal moves).
+
+        :raises InvalidDataError: if there is no legal move or the data points outside them.
+        """
+        codes, n, scores = self.coded(position, history)
+        if n == 0:
+            raise InvalidDataError("a move is coded but the position has no legal move")
+        c = codes[decode_packed(decoder, scores)]
+        return MOVES[c >> 8][c & 255]
+
+
 @final
-class LinearXiangqiModel2(LinearModel):
+class LinearXiangqiModel2(CodedXiangqiModel):
     """Model 2: log-linear with the shipped integer weights and opening book; :meth:`scores` defines the features."""
 
     def __init__(self, filename: str, version: int, description: str = "",
                  canonical: Callable[[Any], list[Any]] | None = None) -> None:
         super().__init__(filename, version, description, package="plybits.xiangqi", n_features=N_FEATURES,
-                         canonical=canonical or _canonical, features=None)
+                         canonical=canonical or _canonical, features=None, packed_weights=PACKED)
         self._tables: _Tables | None = None
         self.book: Book | None = None
         """The opening book (read with the weights on first use); training sets its own."""
@@ -338,21 +435,25 @@ class LinearXiangqiModel2(LinearModel):
         """:attr:`book`, read from the data file on first use."""
         book = self.book
         if book is None:
-            book = self.book = load_book(load_model_data(self.package, self.filename).get("book", []))
+            data = load_model_data(self.package, self.filename)
+            book = self.book = load_book(data.get("book", []))
+            weights = data["weights"]
+            if self._weights is None and len(weights) == self.n_features:  # else :attr:`weights` reads and checks
+                self._weights = [int(x) for x in weights]
         return book
 
-    def scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], list[int] | None]:
-        """The legal moves in canonical order and their :meth:`scores`."""
-        moves, scores = self.packed_scored(position, history)
-        return moves, int_list(scores) if moves else None
-
-    def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
-        """:meth:`scored`, the scores as an :func:`~plybits.packed.int_array`."""
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], i64, vec[i64]]:
+        """The legal moves' codes (:func:`~plybits.xiangqi.board.legal_codes`: the first ``n``), ``n`` and their
+        :meth:`scores`; the board is scanned for its pieces once, for both."""
         cells = position.cells
         us = position.turn
-        scan = occupied_cells(cells)
-        moves = legal(cells, position.kings[us >> 3], us, scan)
-        return moves, self._scores(position, moves, history, scan)
+        kings = position.kings
+        k = kings[us >> 3]
+        scan = occupied_points(cells)
+        ours, theirs = _capture_maps(cells, us, scan)
+        # the opponent's capture map marks the general iff it is in check, the flying general aside
+        codes, n = legal_codes(cells, k, us, scan, 1 if theirs[k] or generals_face(cells, kings[0], kings[1]) else 0)
+        return codes, n, self._scores(position, codes, n, history, scan, ours, theirs)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features (``kind`` the mover's, points relative to the
@@ -361,79 +462,87 @@ class LinearXiangqiModel2(LinearModel):
         ``F_CAPTURE`` (victim, mover, can be taken back), ``F_RECAPTURE``/``F_TAKES_LAST``; ``F_NEAR_LAST``,
         ``F_SAME_PIECE``, ``F_EVASION``; ``F_CHECK``/``F_DISCOVERED`` (:func:`check_mask`); ``F_FLEE`` (the origin
         is attacked by the piece the opponent just moved); ``F_BACK``, ``F_REPEAT``; ``F_BOOK``."""
-        return int_list(self._scores(board, moves, history, occupied_cells(board.cells)))
+        n = len(moves)
+        codes = zeros(n)
+        for i in range(n):
+            codes[i] = moves[i].from_square << 8 | moves[i].to_square
+        cells = board.cells
+        scan = occupied_points(cells)
+        ours, theirs = _capture_maps(cells, board.turn, scan)
+        return int_list(self._scores(board, codes, n, history, scan, ours, theirs))
 
     def _derive(self) -> _Tables:
-        """:attr:`_tables`, made once from the weights."""
+        """:attr:`_tables`, made once from the weights (the opening book read first: one read of the file for both)."""
+        self.opening_book()
         tables = self._tables = self.derived("tables2", _Tables)
         return tables
 
-    def _book_entry(self, cells: vec[i64], us: int, scan: list[int]) -> dict[int, int] | None:
-        """The opening book's moves of this position, ``None`` if the training games reached it fewer than
-        :data:`BOOK_MIN` times."""
-        entry = self.opening_book().get(position_key(cells, us, scan))
+    def _book_entry(self, cells: vec[i64], us: int, scan: vec[i64]) -> tuple[dict[int, int] | None, int]:
+        """The opening book's moves of this position and the times it was reached, ``(None, 0)`` if the training
+        games reached it fewer than :data:`BOOK_MIN` times."""
+        entry = self.opening_book().get(_position_key(cells, us, scan))
         if entry is None:
-            return None
+            return None, 0
         total = 0
         for count in entry.values():
             total += count
-        return entry if total >= BOOK_MIN else None
+        return (entry, total) if total >= BOOK_MIN else (None, 0)
 
-    def _scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move], scan: list[int]) -> vec[i64]:
-        """:meth:`scores`, given the board's occupied cells."""
+    def _scores(
+        self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], ours: vec[i64],
+        theirs: vec[i64],
+    ) -> vec[i64]:
+        """:meth:`scores` of the first ``n`` move codes, given the board's occupied points and both sides'
+        :func:`capture_map`."""
         tables = self._tables or self._derive()
         w = tables.w
         cells = board.cells
         us = board.turn
-        them = us ^ BLACK
-        ours = capture_map(cells, us, scan)
-        theirs = capture_map(cells, them, scan)
-        their_king = board.kings[them >> 3]
+        their_king = board.kings[(us ^ BLACK) >> 3]
         checks = check_mask(cells, their_king, us)
         played = len(history)
-        last_to = _cell(history, played - 1, True)
-        my_last_from = _cell(history, played - 2, False)
-        my_last_to = _cell(history, played - 2, True)
-        repeat_from = _cell(history, played - 4, False)
-        repeat_to = _cell(history, played - 4, True)
+        last_to = history[played - 1].to_square if played >= 1 else -1
+        my_last_from = my_last_to = repeat_from = repeat_to = -1
+        if played >= 2:
+            mine = history[played - 2]
+            my_last_from = mine.from_square
+            my_last_to = mine.to_square
+        if played >= 4:
+            again = history[played - 4]
+            repeat_from = again.from_square
+            repeat_to = again.to_square
         last_capture = played >= 1 and board.halfmove_clock == 0
-        near = tables.near[last_to if last_to >= 0 else _SIZE]
-        threatened = zeros(_SIZE)
+        near = tables.near_row(last_to)
+        threatened = _NO_MARKS[:]
         if last_to >= 0:
             _mark_captures(cells, last_to, cells[last_to], threatened)
-        material = 0
+        material: i64 = 0
         for sq in scan:
-            material += _MATERIAL[cells[sq] & 7]
-        phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
-        to_w = tables.to[phase]
-        origin_w = tables.origin[phase]
+            material += _VALUE[cells[sq] & 7]
+        to_w, origin_w = tables.phase_rows(0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3)
         in_check = theirs[board.kings[us >> 3]] != 0
-        entry = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else None
-        total = 0
-        if entry is not None:
-            for count in entry.values():
-                total += count
+        entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
         book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
-        listed: list[Move] = moves if isinstance(moves, list) else list(moves)
-        n = len(listed)
-        out = zeros(n)
-        origin = -1
-        fixed = kind = p = base = rank = 0
+        unplayed: i64 = w[book_base] if entry is not None else 0  # the F_BOOK weight of a move not in the book
+        out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
+        origin: i64 = -1
+        fixed: i64 = 0
+        kind: i64 = 0
+        base: i64 = 0
+        rank: i64 = 0
+        slide: i64 = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
         opens = along_file = False
-        slide = -1
-        slide_table = tables.slide
-        point = tables.point
-        slide_steps = slide_table[0]
+        slide_steps = tables.slide[0]
         for i in range(n):
-            m = listed[i]
-            f = m.from_square
-            t = m.to_square
+            c = codes[i]
+            f = c >> 8
+            t = c & 255
             if f != origin:
                 origin = f
                 p = cells[f]
                 kind = p & 7
                 base = p * _SIZE
-                rank = RANK_OF_KIND[kind] << 4
+                rank = _RANKS[kind]
                 fixed = origin_w[base + f] + w[F_ORIGIN + kind * 4 + _state(theirs[f], ours[f], rank)]
                 if f == my_last_to:
                     fixed += w[F_SAME_PIECE + kind]
@@ -442,10 +551,10 @@ class LinearXiangqiModel2(LinearModel):
                 if threatened[f]:
                     fixed += w[F_FLEE + kind * 2 + (1 if ours[f] else 0)]
                 slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
-                slide_steps = slide_table[f]
+                slide_steps = tables.slide[f]
                 opens = checks[f] & _OPEN_BIT != 0
-                along_file = FILE_OF[f] == FILE_OF[their_king]
-            score = to_w[base + t] + fixed + near[t]
+                along_file = _FILE[f] == _FILE[their_king]
+            score: i64 = to_w[base + t] + fixed + near[t] + unplayed
             if slide >= 0:
                 score += w[slide + slide_steps[t]]
             q = cells[t]
@@ -462,28 +571,22 @@ class LinearXiangqiModel2(LinearModel):
             else:
                 score += w[F_TARGET + kind * 4 + _state(attacked, defenders, rank)]
             check = checks[t]
-            if check & _CHECK_BIT[kind]:
+            if check & _CHECK_BITS[kind]:
                 score += w[F_CHECK + kind * 2 + (1 if attacked else 0)]
             if (check & _SCREEN_BIT and kind != CANNON) or (
-                    opens and (FILE_OF[t] != FILE_OF[f] if along_file else RANK_OF[t] != RANK_OF[f])):
+                    opens and (_FILE[t] != _FILE[f] if along_file else _RANK[t] != _RANK[f])):
                 score += w[F_DISCOVERED + kind]
             if t == my_last_from and f == my_last_to:
                 score += w[F_BACK + kind]
             if f == repeat_from and t == repeat_to:
                 score += w[F_REPEAT + kind]
-            if entry is not None:
-                times = entry.get(point[f] * 90 + point[t], 0)
-                score += w[book_base + (_SHARE_BUCKET[times * 64 // total] if times else 0)]
             out[i] = score
+        if entry is not None:  # the book's moves: their share's weight for the unplayed one
+            for key, times in entry.items():
+                i = code_index(codes, n, POINT_CELLS[key // 90] << 8 | POINT_CELLS[key % 90]) if times else -1
+                if i >= 0:
+                    out[i] += w[book_base + _SHARE_BUCKET[times * 64 // total]] - unplayed
         return out
-
-
-def _cell(history: Sequence[Move], ply: int, to: bool) -> int:
-    """The target (``to``) or the origin cell of move ``ply`` of ``history``; -1 before the first."""
-    if ply < 0:
-        return -1
-    move = history[ply]
-    return move.to_square if to else move.from_square
 
 
 def _canonical(board: Board) -> list[Move]:
