@@ -601,3 +601,49 @@ def test_version_3_measured_priors_name_contexts_its_models_have():
         for ctx, p, seen in entries:
             assert 0 <= ctx < len(banks[path].state) and 16 <= p <= 4080 and 1 <= seen <= 30, (path, ctx)
             assert banks[path].state[ctx] == p | seen << 12, (path, ctx)
+
+
+def test_sections_reuse_one_set_of_models_given_back_at_their_priors():
+    """A section takes its models from the ones an earlier section gave back (not a copy of each model a section):
+    every context the section adapted is back at its prior when it ends, and the next section of the version takes
+    that same set and writes the same bytes."""
+    from plybits import recordmodels
+
+    record = (ROOT / "tests" / "fixtures" / "records" / "v1_chesscom.pgn").read_text(encoding="utf-8")
+    replay = plybits.read_record("chess", record=record, variations=True)
+    scheme = get_scheme("chess", "rank")
+    assert replay.notes is not None
+    for version in recordsection.READABLE_VERSIONS:
+        data = write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags, version=version)
+        models = recordmodels.section_models(version)
+        assert len(models.banks) > 10  # the models the section used, copied once
+        for bits, prior in models.banks:
+            assert list(bits.state) == list(prior.state) and not bits.touched
+        recordmodels.release_models(models)
+        again = write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags, version=version)
+        assert again == data
+        notes, tags = read_section(scheme, replay.start_position, replay.moves, data, max_plies=1000)
+        assert tags == replay.tags and notes == replay.notes
+        assert recordmodels.section_models(version) is models
+
+
+def test_clock_and_evaluation_texts_are_the_format_specs_ones():
+    """clock_text and eval_text write by table and zfill what format specs write (the section's bytes depend on it:
+    a value is coded as a number only where its text is written back exactly)."""
+    from plybits.recordvalues import clock_text, eval_text
+
+    rng = random.Random(25)
+    samples = [0, 1, 999, 1000, 59_999, 60_000, 3_599_999, 3_600_000, 999 * 3_600_000 + 3_599_999]
+    samples += [rng.randrange(0, 1000 * 3_600_000) for _ in range(3000)] + [rng.randrange(0, 200_000) for _ in range(3000)]
+    for ms in samples:
+        seconds, fraction = divmod(ms, 1000)
+        text = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+        assert clock_text(ms, 0) == text
+        for digits in (1, 2, 3):
+            assert clock_text(ms, digits) == f"{text}.{fraction // 10 ** (3 - digits):0{digits}d}", (ms, digits)
+    for value in [0, 5, -5, 10, -10, 99, 100, -100, 12_345, -12_345] + [rng.randrange(-10_000_000, 10_000_000)
+                                                                           for _ in range(3000)]:
+        for digits in (0, 1, 2):
+            units = abs(value) // 10 ** (2 - digits)
+            expected = f"{'-' if value < 0 else ''}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
+            assert eval_text(False, value, digits) == expected, (value, digits)

@@ -39,7 +39,10 @@ MAX_TEXT: Final = MAX_STRING
 
 
 _SEEN_SHIFT: Final = PROB_BITS
+_SEEN_MASK: Final = 31
 _PROB_MASK: Final = PROB_ONE - 1
+_TOUCHED: Final = 1 << 24
+"""Set in a context's state once it adapted, until :meth:`Bits.restore` (its index is then in ``Bits.touched``)."""
 _NO_CONTEXTS: Final = int_array([])
 """The state of a bank of no contexts (what a copy starts from before it takes its original's state)."""
 
@@ -47,13 +50,15 @@ _NO_CONTEXTS: Final = int_array([])
 @final
 class Bits:
     """A bank of adaptive binary contexts: each one's probability of 0 (``PROB_BITS`` bits) and, above it, how often
-    it was seen, in one int of an :func:`~plybits.packed.int_array` (so that a copy, made for every section, is one memory copy, and a
-    compiled update boxes nothing)."""
+    it was seen, in one int of an :func:`~plybits.packed.int_array` (a compiled update boxes nothing); the contexts
+    that adapted are listed in ``touched``, so that :meth:`restore` takes a copy back to its original's state in as
+    many steps (a section's models are reused, not copied afresh: :func:`plybits.recordmodels.section_models`)."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "touched")
 
     def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
         self.state: vec[i64] = int_array([p | seen << _SEEN_SHIFT] * size) if size else _NO_CONTEXTS
+        self.touched: list[int] = []
 
     def copy(self) -> Bits:
         """An independent copy, in its current state."""
@@ -71,17 +76,34 @@ class Bits:
 
     def adapt(self, ctx: int, p: i64, bit: int) -> None:
         """Move context ``ctx`` (at probability ``p``) towards ``bit``."""
-        n = self.state[ctx] >> _SEEN_SHIFT
-        rate = _RATES[n]
-        if bit:
-            p -= (p * rate) >> 16
-            if p < PROB_MIN:
-                p = PROB_MIN
-        else:
-            p += ((PROB_ONE - p) * rate) >> 16
-            if p > PROB_MAX:
-                p = PROB_MAX
-        self.state[ctx] = p | (n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT
+        word: i64 = self.state[ctx]
+        if not word & _TOUCHED:
+            self.touched.append(ctx)
+        self.state[ctx] = _adapted(p | (word >> _SEEN_SHIFT) << _SEEN_SHIFT, bit)
+
+    def restore(self, original: Bits) -> None:
+        """Take the contexts that adapted back to ``original``'s state (this bank is a copy of it)."""
+        state, start = self.state, original.state
+        for ctx in self.touched:
+            state[ctx] = start[ctx]
+        self.touched.clear()
+
+
+def _adapted(word: i64, bit: i64) -> i64:
+    """A context's state ``word`` (its probability of 0 and, above it, how often it was seen) after it saw ``bit``:
+    the one home of the adaptation, on machine integers (compiled, nothing boxed)."""
+    p: i64 = word & _PROB_MASK
+    n: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
+    rate: i64 = _RATES[n]
+    if bit:
+        p -= (p * rate) >> 16
+        if p < PROB_MIN:
+            p = PROB_MIN
+    else:
+        p += ((PROB_ONE - p) * rate) >> 16
+        if p > PROB_MAX:
+            p = PROB_MAX
+    return p | (n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT | _TOUCHED
 
 
 # tests subclass it interpreted (a writer that changes one decision, to make sections a writer does not make)
@@ -113,7 +135,11 @@ class Writer(Coder):
         self.costs = costs
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
-        p = bits.state[ctx] & _PROB_MASK
+        state = bits.state
+        word: i64 = state[ctx]
+        if not word & _TOUCHED:
+            bits.touched.append(ctx)
+        p: i64 = word & _PROB_MASK
         # unchecked: PROB_MIN <= p <= PROB_MAX, so both symbols fit in PROB_ONE (RangeEncoder.encode checks it)
         if bit:
             self.enc._encode(p, PROB_ONE - p, PROB_ONE)
@@ -122,7 +148,7 @@ class Writer(Coder):
         costs = self.costs
         if costs is not None:
             costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
-        bits.adapt(ctx, p, bit)
+        state[ctx] = _adapted(word, bit)
         return bit
 
     def uniform(self, n: int, value: int = 0) -> int:
@@ -149,13 +175,19 @@ class Reader(Coder):
         self.size = len(data)
 
     def _spend(self) -> None:
-        self.budget -= 1
+        """Refuses a decision past the budget; :meth:`bit` spends inline and calls this only past it."""
         if self.budget < 0:
             raise InvalidDataError("it holds more decisions than its length allows")
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
-        self._spend()
-        p = bits.state[ctx] & _PROB_MASK
+        self.budget -= 1
+        if self.budget < 0:
+            self._spend()
+        state = bits.state
+        word: i64 = state[ctx]
+        if not word & _TOUCHED:
+            bits.touched.append(ctx)
+        p: i64 = word & _PROB_MASK
         dec = self.dec
         if dec.decode_target(PROB_ONE) < p:
             dec.consume(0, p)
@@ -163,10 +195,11 @@ class Reader(Coder):
         else:
             dec.consume(p, PROB_ONE - p)
             bit = 1
-        bits.adapt(ctx, p, bit)
+        state[ctx] = _adapted(word, bit)
         return bit
 
     def uniform(self, n: int, value: int = 0) -> int:
+        self.budget -= 1
         self._spend()
         value = self.dec.decode_target(n)
         self.dec.consume(value, 1)

@@ -1,5 +1,6 @@
-"""The record section's adaptive models at their priors (what is usual), copied fresh for each section, its
-flags' contexts, and the state it predicts from (:mod:`plybits.recordsection`)."""
+"""The record section's adaptive models at their priors (what is usual), copied once and taken back to them after
+each section (:func:`section_models`), its flags' contexts, and the state it predicts from
+(:mod:`plybits.recordsection`)."""
 
 from __future__ import annotations
 
@@ -254,12 +255,42 @@ def model_priors(version: int) -> Priors:
     return priors
 
 
+POOL_SIZE = 8
+"""Most sets of models kept for reuse per section version (:func:`section_models`)."""
+_POOLS: dict[int, list[Models]] = {}
+
+
+def section_models(version: int) -> Models:
+    """The models of a section of ``version`` at their priors: a set a section before it gave back
+    (:func:`release_models`), else a new one."""
+    pool = _POOLS.get(version)
+    if pool:
+        try:
+            return pool.pop()
+        except IndexError:  # another thread took the last one
+            pass
+    return Models(version)
+
+
+def release_models(models: Models) -> None:
+    """Give back the models of a section that ended (not of one that failed: those are dropped), taken back to
+    their priors for the next section (only the contexts that adapted: a set is copied once, not per section)."""
+    models.restore()
+    pool = _POOLS.setdefault(models.version, [])
+    if len(pool) < POOL_SIZE:
+        pool.append(models)
+
+
 class Models:
-    """Every adaptive model of one section, fresh for each: a copy of its prior (:class:`Priors`), made on its
-    first use (a section of tags only copies none of the comment models)."""
+    """Every adaptive model of one section, at its priors when the section starts: a copy of its prior
+    (:class:`Priors`), made on its first use (a section of tags only copies none of the comment models), and taken
+    back to the priors by :meth:`restore` for the next section."""
 
     def __init__(self, version: int) -> None:
+        self.version = version
         self.priors = model_priors(version)
+        self.banks: list[tuple[Bits, Bits]] = []
+        """Each copied bank with its prior's (what :meth:`restore` restores)."""
         self._flags_copy: Bits | None = None
         self._count_copy: Number | None = None
         self._text_copy: Text | None = None
@@ -291,11 +322,23 @@ class Models:
         self._eco_copy: Tree | None = None
         self._eco_number_copy: Tree | None = None
 
+    def copied(self, model: Any, prior: Any) -> None:
+        """Note the banks of ``model``, a copy of ``prior``, for :meth:`restore`."""
+        for (_, bits), (_, start) in zip(_model_bits(model), _model_bits(prior)):
+            self.banks.append((bits, start))
+
+    def restore(self) -> None:
+        """Take every model back to its priors."""
+        for bits, start in self.banks:
+            if bits.touched:
+                bits.restore(start)
+
     @property
     def flags(self) -> Bits:
         model = self._flags_copy
         if model is None:
             model = self._flags_copy = self.priors.flags.copy()
+            self.copied(model, self.priors.flags)
         return model
 
     @property
@@ -303,6 +346,7 @@ class Models:
         model = self._count_copy
         if model is None:
             model = self._count_copy = self.priors.count.copy()
+            self.copied(model, self.priors.count)
         return model
 
     @property
@@ -310,6 +354,7 @@ class Models:
         model = self._text_copy
         if model is None:
             model = self._text_copy = self.priors.text.copy()
+            self.copied(model, self.priors.text)
         return model
 
     @property
@@ -317,6 +362,7 @@ class Models:
         model = self._comment_text_copy
         if model is None:
             model = self._comment_text_copy = self.priors.comment_text.copy()
+            self.copied(model, self.priors.comment_text)
         return model
 
     @property
@@ -324,6 +370,7 @@ class Models:
         model = self._words_copy
         if model is None:
             model = self._words_copy = self.priors.words.copy()
+            self.copied(model, self.priors.words)
             model.text = self.text  # a word's bytes are coded with the section's own text model
         return model
 
@@ -332,6 +379,7 @@ class Models:
         model = self._tag_name_copy
         if model is None:
             model = self._tag_name_copy = self.priors.tag_name.copy()
+            self.copied(model, self.priors.tag_name)
         return model
 
     @property
@@ -339,6 +387,7 @@ class Models:
         model = self._typed_copy
         if model is None:
             model = self._typed_copy = self.priors.typed.copy()
+            self.copied(model, self.priors.typed)
         return model
 
     @property
@@ -346,6 +395,7 @@ class Models:
         model = self._small_copy
         if model is None:
             model = self._small_copy = self.priors.small.copy()
+            self.copied(model, self.priors.small)
         return model
 
     @property
@@ -353,6 +403,7 @@ class Models:
         model = self._signed_copy
         if model is None:
             model = self._signed_copy = self.priors.signed.copy()
+            self.copied(model, self.priors.signed)
         return model
 
     @property
@@ -360,6 +411,7 @@ class Models:
         model = self._rest_copy
         if model is None:
             model = self._rest_copy = self.priors.rest.copy()
+            self.copied(model, self.priors.rest)
         return model
 
     @property
@@ -367,6 +419,7 @@ class Models:
         model = self._prefix_copy
         if model is None:
             model = self._prefix_copy = self.priors.prefix.copy()
+            self.copied(model, self.priors.prefix)
         return model
 
     @property
@@ -374,6 +427,7 @@ class Models:
         model = self._ids_copy
         if model is None:
             model = self._ids_copy = self.priors.ids.copy()
+            self.copied(model, self.priors.ids)
         return model
 
     @property
@@ -381,6 +435,7 @@ class Models:
         model = self._nag_copy
         if model is None:
             model = self._nag_copy = self.priors.nag.copy()
+            self.copied(model, self.priors.nag)
         return model
 
     @property
@@ -388,6 +443,7 @@ class Models:
         model = self._skeleton_index_copy
         if model is None:
             model = self._skeleton_index_copy = self.priors.skeleton_index.copy()
+            self.copied(model, self.priors.skeleton_index)
         return model
 
     @property
@@ -395,6 +451,7 @@ class Models:
         model = self._part_copy
         if model is None:
             model = self._part_copy = self.priors.part.copy()
+            self.copied(model, self.priors.part)
         return model
 
     @property
@@ -402,6 +459,7 @@ class Models:
         model = self._precision_copy
         if model is None:
             model = self._precision_copy = self.priors.precision.copy()
+            self.copied(model, self.priors.precision)
         return model
 
     @property
@@ -409,6 +467,7 @@ class Models:
         model = self._clock_copy
         if model is None:
             model = self._clock_copy = self.priors.clock.copy()
+            self.copied(model, self.priors.clock)
         return model
 
     @property
@@ -416,6 +475,7 @@ class Models:
         model = self._pace_clock_copy
         if model is None:
             model = self._pace_clock_copy = self.priors.pace_clock.copy()
+            self.copied(model, self.priors.pace_clock)
         return model
 
     @property
@@ -423,6 +483,7 @@ class Models:
         model = self._pace_precision_copy
         if model is None:
             model = self._pace_precision_copy = self.priors.pace_precision.copy()
+            self.copied(model, self.priors.pace_precision)
         return model
 
     @property
@@ -430,6 +491,7 @@ class Models:
         model = self._emt_copy
         if model is None:
             model = self._emt_copy = self.priors.emt.copy()
+            self.copied(model, self.priors.emt)
         return model
 
     @property
@@ -437,6 +499,7 @@ class Models:
         model = self._eval_copy
         if model is None:
             model = self._eval_copy = self.priors.eval.copy()
+            self.copied(model, self.priors.eval)
         return model
 
     @property
@@ -444,6 +507,7 @@ class Models:
         model = self._mate_copy
         if model is None:
             model = self._mate_copy = self.priors.mate.copy()
+            self.copied(model, self.priors.mate)
         return model
 
     @property
@@ -451,6 +515,7 @@ class Models:
         model = self._plies_copy
         if model is None:
             model = self._plies_copy = self.priors.plies.copy()
+            self.copied(model, self.priors.plies)
         return model
 
     @property
@@ -458,6 +523,7 @@ class Models:
         model = self._size_copy
         if model is None:
             model = self._size_copy = self.priors.size.copy()
+            self.copied(model, self.priors.size)
         return model
 
     @property
@@ -465,6 +531,7 @@ class Models:
         model = self._player_copy
         if model is None:
             model = self._player_copy = self.priors.player.copy()
+            self.copied(model, self.priors.player)
         return model
 
     @property
@@ -472,6 +539,7 @@ class Models:
         model = self._elo_copy
         if model is None:
             model = self._elo_copy = self.priors.elo.copy()
+            self.copied(model, self.priors.elo)
         return model
 
     @property
@@ -479,6 +547,7 @@ class Models:
         model = self._result_copy
         if model is None:
             model = self._result_copy = self.priors.result.copy()
+            self.copied(model, self.priors.result)
         return model
 
     @property
@@ -486,6 +555,7 @@ class Models:
         model = self._control_copy
         if model is None:
             model = self._control_copy = self.priors.control.copy()
+            self.copied(model, self.priors.control)
         return model
 
     @property
@@ -493,6 +563,7 @@ class Models:
         model = self._eco_copy
         if model is None:
             model = self._eco_copy = self.priors.eco.copy()
+            self.copied(model, self.priors.eco)
         return model
 
     @property
@@ -500,6 +571,7 @@ class Models:
         model = self._eco_number_copy
         if model is None:
             model = self._eco_number_copy = self.priors.eco_number.copy()
+            self.copied(model, self.priors.eco_number)
         return model
 
 

@@ -38,12 +38,12 @@ from plybits.game import Position
 from plybits.recordcoder import Reader, Writer
 from plybits.recordmodels import (
     F_EVAL_MATE, F_EVAL_PART, F_EVAL_SHORT, F_LINE_COMMENT, F_NAG_BIG, F_RESULT_SAME, F_STEPS, F_VARIATIONS,
-    FinalPosition, State, next_pace, pace_context,
+    FinalPosition, State, next_pace, pace_context, release_models,
 )
 from plybits.recordtags import BARE_TIME_CONTROL_RE, TagCoder
 from plybits.recordvalues import (
-    COMMAND_RE, DATE_RE, KIND_TEXT, MAX_CLOCK_MS, MAX_EVAL, TAG_KIND, TIME_CONTROL_RE, TYPED_KINDS, clock_text,
-    clock_value, eval_text, eval_value,
+    COMMAND_RE, DATE_RE, KIND_TEXT, MAX_CLOCK_MS, MAX_EVAL, POWERS_OF_TEN, TAG_KIND, TIME_CONTROL_RE, TYPED_KINDS,
+    clock_text, clock_value, eval_text, eval_value,
 )
 from plybits.registry import AnyScheme
 
@@ -148,7 +148,7 @@ class _Section(TagCoder):
         else:
             digits = m.precision.code(c, digits, s.precision)
         s.precision = digits
-        unit = 10 ** (3 - digits)
+        unit = POWERS_OF_TEN[3 - digits]
         side = ply & 1
         last = s.clock[side]
         if last is None:
@@ -178,7 +178,7 @@ class _Section(TagCoder):
         c.topic = "clock"
         ms, digits = value if value is not None else (0, 0)
         digits = m.precision.code(c, digits, 4)
-        unit = 10 ** (3 - digits)
+        unit = POWERS_OF_TEN[3 - digits]
         side = ply & 1
         elapsed = m.emt.code(c, ms // unit, min(s.emt[side].bit_length(), 12)) * unit
         if elapsed >= MAX_CLOCK_MS:
@@ -454,10 +454,12 @@ def _write(
     if tags_only and version >= 3:  # the rest is known: no annotations, the Result tag as the result token
         if notes.comments or notes.steps or notes.result != tags.get("Result"):
             raise ValueError("a tags-only section is written for notes of the Result tag alone")
+        release_models(writer.m)
         return bytes([version]) + coder.finish()
     writer.result(notes.result)
     writer.comments(notes.comments, -1, 7)
     writer.steps(start, moves, notes.steps, 0, 0)
+    release_models(writer.m)
     return bytes([version]) + coder.finish()
 
 
@@ -518,11 +520,13 @@ def read_section(
         tags = reader.tags({})
         if tags_only and data[0] >= 3:
             reader.r.finish()
+            release_models(reader.m)
             return Notes(result=tags.get("Result")), tags
         notes: Notes[Any] = Notes(result=reader.result(None))
         notes.comments = reader.comments((), -1, 7)
         notes.steps = reader.steps(start, moves, 0, 0)
         reader.r.finish()
+        release_models(reader.m)
     except InvalidDataError as err:
         raise InvalidDataError(f"record section: {err.reason}", ply=err.ply) from None
     except DeadlineExceededError:

@@ -12,7 +12,7 @@ from plybits.errors import InvalidDataError, LimitExceededError
 from plybits.recordcoder import Coder
 from plybits.recordmodels import (
     ELO_HIGH_BITS, F_COMMON_TC, F_DATE_SAME, F_DATE_UNKNOWN_YEAR, F_DERIVED, F_ID_NOT_8, F_MORE_TAGS, F_MOVES_SUFFIX, F_NAME_OTHER,
-    F_TC_BARE, F_USER_NAME, MOVES_SUFFIX_PLIES, Models, State, moves_suffix,
+    F_TC_BARE, F_USER_NAME, MOVES_SUFFIX_PLIES, State, moves_suffix, section_models,
 )
 from plybits.recordvalues import (
     DATE_RE, ECO_RE, ID62, ID62_INDEX, KIND_TEXT, KIND_WORDED, NAME_INDEX, PREFIX_WHAT, REST_DECIMAL, REST_ID,
@@ -47,7 +47,7 @@ class TagCoder:
 
     def __init__(self, c: Coder, scheme: AnyScheme, state: State) -> None:
         self.c = c
-        self.m = Models(state.version)
+        self.m = section_models(state.version)
         self.scheme = scheme
         self.s = state
 

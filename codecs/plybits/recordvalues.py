@@ -18,6 +18,10 @@ MAX_CLOCK_MS = 1000 * 3600 * 1000
 """Clocks and elapsed times of 1,000 hours or more stay text."""
 MAX_EVAL = 100_000
 """Evaluations of more than 100,000 pawns, or mates in more than 100,000, are not read (written, they stay text)."""
+TWO_DIGITS = tuple(f"{n:02d}" for n in range(100))
+"""``00`` to ``99``: a clock's minutes and seconds written by table (a format spec costs thousands of instructions)."""
+POWERS_OF_TEN = (1, 10, 100, 1000)
+"""``10 ** k`` by table (a power is a generic call compiled)."""
 
 
 WORDED_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
@@ -163,16 +167,17 @@ def clock_value(text: str) -> tuple[int, int] | None:
         return None
     h, m, s, fraction = match.groups()
     digits = len(fraction) if fraction else 0
-    ms = ((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 + (int(fraction) * 10 ** (3 - digits) if fraction else 0)
+    ms = ((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 + (int(fraction) * POWERS_OF_TEN[3 - digits] if fraction else 0)
     if ms >= MAX_CLOCK_MS or clock_text(ms, digits) != text:
         return None
     return ms, digits
 
 
 def clock_text(ms: int, digits: int) -> str:
+    """``H:MM:SS`` and, with ``digits`` (1 to 3), that many digits of the fraction of a second."""
     seconds, fraction = divmod(ms, 1000)
-    text = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-    return f"{text}.{fraction // 10 ** (3 - digits):0{digits}d}" if digits else text
+    text = str(seconds // 3600) + ":" + TWO_DIGITS[seconds // 60 % 60] + ":" + TWO_DIGITS[seconds % 60]
+    return text + "." + str(fraction // POWERS_OF_TEN[3 - digits]).zfill(digits) if digits else text
 
 
 def eval_value(text: str) -> tuple[bool, int, int] | None:
@@ -183,7 +188,7 @@ def eval_value(text: str) -> tuple[bool, int, int] | None:
     if match is None:
         return None
     digits = len(match.group(2))
-    value = (int(match.group(1)) * 100 + int(match.group(2)) * 10 ** (2 - digits)) * (-1 if text[0] == "-" else 1)
+    value = (int(match.group(1)) * 100 + int(match.group(2)) * POWERS_OF_TEN[2 - digits]) * (-1 if text[0] == "-" else 1)
     if abs(value) > MAX_EVAL * 100 or eval_text(False, value, digits) != text:
         return None
     return False, value, digits
@@ -192,9 +197,9 @@ def eval_value(text: str) -> tuple[bool, int, int] | None:
 def eval_text(mate: bool, value: int, digits: int) -> str:
     if mate:
         return f"#{value}"
-    sign = "-" if value < 0 else ""
-    units = abs(value) // 10 ** (2 - digits)
-    return f"{sign}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
+    units = abs(value) // POWERS_OF_TEN[2 - digits]
+    whole, part = divmod(units, POWERS_OF_TEN[digits])
+    return ("-" if value < 0 else "") + str(whole) + "." + str(part).zfill(digits)
 
 
 SUCCESSOR_INDICES = {last: tuple(NAME_INDEX[name] for name in names) for last, names in dictionary.SUCCESSORS.items()}
