@@ -8,12 +8,12 @@ Three sides, each a fresh interpreter on the very same inputs (made once, by thi
 tree with its mypyc extension modules, this tree with ``PLYBITS_PURE=1``, and REV (checked out into a temporary
 git worktree, pure Python). ``--base-compiled`` adds a fourth: REV with its own mypyc extension modules, built once
 in that worktree as ``make compile`` builds them (a few minutes of both cores), so that a row gives this tree
-compiled against REV compiled. Each times the public calls ``plybits.decode(data, notation=...)`` of the
-containers and ``plybits.encode(game, scheme, record=...)`` of the records they came from (moves and tags only,
-as REV wrote them), with bench.timing's ``repeat`` (the collector on, ``gc.collect()`` before each pass, results
+compiled against REV compiled. Each times the public calls ``plybits.encode(game, scheme, record=...)`` of the
+records (moves and tags only) and ``plybits.decode(data, notation=...)`` of the containers that side wrote (a
+revision need not read a later one's model or record-section versions), with bench.timing's ``repeat`` (the collector on, ``gc.collect()`` before each pass, results
 dropped; the median of three passes). The sides take turns as bench.timing's ``turns``, ``--rounds`` rounds, and
 every figure is the median (min-max) of the rounds. Before anything is reported, the sides' decoded moves must be
-equal, and so must every container they encode, byte for byte.
+equal, and the two builds of each revision must write every container byte for byte alike.
 
 The command-line rows run ``python -m plybits encode`` / ``decode`` of ``--cli-games`` chess games as one file
 (``rank``, each record whole: the command's default fidelity), on each side of this tree, the whole process timed
@@ -29,7 +29,6 @@ compiled side's command-line runs of each round, so that both rows see the machi
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import os
 import resource
@@ -69,11 +68,11 @@ moves_only = {"fidelity": "moves"} if "fidelity" in inspect.signature(plybits.en
 out = {}
 for name, case in cases.items():
     game, scheme, notation = case["game"], case["scheme"], case["notation"]
-    blobs = [base64.b64decode(b) for b in case["blobs"]]
     records = case["records"]
-    moves = [plybits.decode(b, notation=notation).moves for b in blobs]
+    # each side decodes the containers it writes: a revision need not read a later one's model or section versions
     encoded = [plybits.encode(game, scheme, record=r, **moves_only).data for r in records]
-    decode = repeat(each(lambda b: plybits.decode(b, notation=notation), blobs), 3)
+    moves = [plybits.decode(b, notation=notation).moves for b in encoded]
+    decode = repeat(each(lambda b: plybits.decode(b, notation=notation), encoded), 3)
     encode = repeat(each(lambda r: plybits.encode(game, scheme, record=r, **moves_only), records), 3)
     out[name] = {"decode": sorted(decode)[1], "encode": sorted(encode)[1], "moves": moves,
                  "encoded": [base64.b64encode(e).decode() for e in encoded]}
@@ -257,8 +256,8 @@ def main(argv: list[str] | None = None) -> None:
     inputs = {name: first_records(game, path, scheme, args.games * times)
               for name, (game, path, scheme, _, times) in CASES.items()}
     payload = json.dumps({name: {"game": CASES[name][0], "scheme": CASES[name][2], "notation": CASES[name][3],
-                                 "records": records, "blobs": [base64.b64encode(b).decode() for b in blobs]}
-                          for name, (records, blobs) in inputs.items()})
+                                 "records": records}
+                          for name, (records, _) in inputs.items()})
     sides = [*SIDES, BASE_COMPILED] if args.base_compiled else list(SIDES)
     load_start = load_average()
     seconds: dict[str, dict[str, dict[str, list[float]]]] = {
@@ -269,6 +268,7 @@ def main(argv: list[str] | None = None) -> None:
     cli_cpu: dict[str, dict[str, list[float]]] = {verb: {side: [] for side in SIDES[:2]} for verb in cli}
     batch: dict[str, list[tuple[float, float]]] = {"encode": [], "decode": []}
     first: dict[str, dict[str, Any]] = {}
+    written: dict[tuple[str, str], list[str]] = {}
     peer: dict[str, list[float]] = {}  # seconds of python-chess's push_uci replay, in the compiled side's processes
     from bench.load import free_port, start_server, stop_server
 
@@ -303,9 +303,11 @@ def main(argv: list[str] | None = None) -> None:
                     if side == "compiled" and "push_uci" in result[name]:
                         peer.setdefault(name, []).append(float(result[name]["push_uci"]))
                     kept = first.setdefault(name, result[name])
-                    for what in ("moves", "encoded"):
-                        if result[name][what] != kept[what]:
-                            raise SystemExit(f"{name}: the {side} side's {what} differ from another side's")
+                    if result[name]["moves"] != kept["moves"]:
+                        raise SystemExit(f"{name}: the {side} side's moves differ from another side's")
+                    revision = "base" if side in ("base", BASE_COMPILED) else "tree"
+                    if result[name]["encoded"] != written.setdefault((revision, name), result[name]["encoded"]):
+                        raise SystemExit(f"{name}: the {side} side's containers differ from its revision's other build's")
                 if side in SIDES[:2]:
                     for verb, path in (("encode", pgn), ("decode", ranked)):
                         for what, run in ((verb, path), (verb + "0", empty)):
