@@ -15,7 +15,7 @@ from plybits.bitio import BitReader, BitWriter
 from plybits.deadline import EVERY
 from plybits.deadline import active as deadline_active
 from plybits.deadline import check as check_deadline
-from plybits.errors import InvalidDataError, InvalidRecordError
+from plybits.errors import InvalidDataError, InvalidRecordError, UnsupportedError
 from plybits.mailbox import Geometry
 from plybits.pgntext import split_records
 
@@ -317,6 +317,16 @@ class Scheme(ABC, Generic[BoardT, MoveT]):
     @abstractmethod
     def encode(self, start: BoardT, moves: Sequence[MoveT]) -> bitarray:
         """The payload bits of ``moves`` (legal, in order) played from ``start`` (a copy the scheme may change)."""
+
+    def encode_version(self, start: BoardT, moves: Sequence[MoveT], version: int) -> bitarray:
+        """:meth:`encode` under ``version``, one of :attr:`readable_versions` (a scheme of one layout writes only
+        :attr:`version`).
+
+        :raises UnsupportedError: if this scheme cannot write ``version``.
+        """
+        if version != self.version:
+            raise UnsupportedError(f"{self.game}/{self.name} writes version {self.version} only, not {version}")
+        return self.encode(start, moves)
 
     def step_encoder(self) -> StepEncoder[BoardT, MoveT]:
         """An encoder fed each move as the record is checked (the default replays the game in :meth:`encode`)."""

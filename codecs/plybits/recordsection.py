@@ -393,11 +393,7 @@ class _NotesReader(_Section):
             moves = self.scheme.decode(position.copy(), payload, plies, self.version)
         except InvalidDataError as err:
             raise InvalidDataError(f"a variation at ply {ply}: {err}") from None
-        # canonical under the container's model: a scheme of several model versions (rank) re-encodes with that one
-        encode_version = getattr(self.scheme, "encode_version", None)
-        again = (self.scheme.encode(position.copy(), moves) if encode_version is None
-                 else encode_version(position.copy(), moves, self.version))
-        if again.tobytes() != payload:
+        if self.scheme.encode_version(position.copy(), moves, self.version).tobytes() != payload:  # canonical
             raise InvalidDataError(f"a variation at ply {ply} is not coded as the scheme codes its moves")
         line: Line[Any] = Line(moves=moves, comments=self.comments((), ply, 6))
         line.steps = self.steps(position, moves, ply, depth)
