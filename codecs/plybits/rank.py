@@ -148,7 +148,8 @@ def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: i
         sum_freqs += f
     if freq == 0 or sum_freqs > MAX_TOTAL:  # no symbol ``index``, or a budget past the coder's: refused by encode
         encoder.encode(low, freq, sum_freqs)
-    encoder._encode(low, freq, sum_freqs)
+    else:
+        encoder._encode(low, freq, sum_freqs)
 
 
 def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOTAL) -> int:
@@ -167,9 +168,8 @@ def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOT
             f += weight * spare // total
         freqs[i] = f
         sum_freqs += f
-    if sum_freqs > MAX_TOTAL:  # a budget past the coder's: refused by decode_target
-        decoder.decode_target(sum_freqs)
-    target: i64 = decoder._target(sum_freqs)
+    # a budget past the coder's is refused by decode_target; a valid one needs no check
+    target: i64 = decoder.decode_target(sum_freqs) if sum_freqs > MAX_TOTAL else decoder._target(sum_freqs)
     low: i64 = 0
     for i in range(n):  # stops before the end: target < sum_freqs
         f = freqs[i]
@@ -502,7 +502,8 @@ class RankScheme(Scheme[BoardT, MoveT]):
         return self.encode_version(start, moves, self.version)
 
     def encode_version(self, start: BoardT, moves: Sequence[MoveT], version: int) -> bitarray:
-        """The payload of ``moves`` under model ``version`` (for comparisons; containers use :attr:`version`)."""
+        """The payload of ``moves`` under model ``version`` (encode writes :attr:`version`; an older one is how a
+        container of that model codes its side variations)."""
         encoder = RankStepEncoder(self, version)
         for move in moves:
             encoder.add(start, move)
