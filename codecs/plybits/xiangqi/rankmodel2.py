@@ -164,18 +164,20 @@ _SIDE: Final = GEOMETRY.size
 
 def _mark_captures(cells: vec[i64], sq: i64, piece: i64, marks: vec[i64]) -> None:
     """Count in ``marks`` each cell the piece on ``sq`` could capture on if an enemy stood there (its own pieces'
-    cells included: it defends them), keeping the cheapest attacker's rank: ``marks[c] = rank * 16 + count``.
-    Read from the board's packed step tables (``target << 8 | blocking cell`` where a cell can block)."""
+    cells included: it defends them), and set its rank's bit there: ``marks[c] = rank bits | count``
+    (:data:`_RANK_BITS`; the count, at most 14 pieces of a side reach one cell, stays below bit 5). Read from the
+    board's packed step tables (``target << 8 | blocking cell`` where a cell can block). One expression counts
+    (``(m | bit) + 1``): no call a target, no branch."""
     kind = piece & 7
     side = (piece >> 3) * _SIDE + sq
-    rank = _RANKS[kind]
+    bit = _RANK_BITS[kind]
     if kind == CHARIOT or kind == CANNON:
         for step in _LINES:
             t = sq + step
             q = cells[t]
             while q == 0:
                 if kind == CHARIOT:
-                    _count(marks, t, rank)
+                    marks[t] = (marks[t] | bit) + 1
                 t += step
                 q = cells[t]
             if q == OFF:
@@ -184,43 +186,40 @@ def _mark_captures(cells: vec[i64], sq: i64, piece: i64, marks: vec[i64]) -> Non
                 t += step
                 q = cells[t]
                 while q == 0:
-                    _count(marks, t, rank)
+                    marks[t] = (marks[t] | bit) + 1
                     t += step
                     q = cells[t]
                 if q == OFF:
                     continue
-            _count(marks, t, rank)
+            marks[t] = (marks[t] | bit) + 1
     elif kind == HORSE or kind == ELEPHANT:
         for e in _HORSE_ROWS[sq] if kind == HORSE else _ELEPHANT_ROWS[side]:
             if cells[e & 255] == 0:
-                _count(marks, e >> 8, rank)
+                t = e >> 8
+                marks[t] = (marks[t] | bit) + 1
     else:
         for t in (_SOLDIER_ROWS if kind == SOLDIER else _KING_ROWS if kind == KING else _ADVISOR_ROWS)[side]:
-            _count(marks, t, rank)
-
-
-def _count(marks: vec[i64], t: i64, rank: i64) -> None:
-    """One more attacker of rank ``rank`` (shifted) on cell ``t`` (the count stops at 15). Typed ``i64`` throughout:
-    compiled, no int object is checked or made."""
-    m: i64 = marks[t]
-    if m == 0:
-        marks[t] = rank + 1
-        return
-    low: i64 = m & ~15
-    if rank < low:
-        low = rank
-    count: i64 = m & 15
-    marks[t] = low + (count + 1 if count < 15 else 15)
+            marks[t] = (marks[t] | bit) + 1
 
 
 def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
-    """Per cell, ``rank * 16 + count`` of the pieces of ``color`` that could capture there (:func:`_mark_captures`),
-    0 where none; ``scan`` lists the occupied cells."""
-    return _capture_maps(cells, color, int_array(scan))[0]
+    """Per cell, ``rank * 16 + count`` of the pieces of ``color`` that could capture there (:func:`_mark_captures`;
+    ``rank`` the cheapest one's, :data:`RANK_OF_KIND`; the count stops at 15), 0 where none; ``scan`` lists the
+    occupied cells."""
+    marks = _capture_maps(cells, color, int_array(scan))[0]
+    out = zeros(_SIZE)
+    for c in range(_SIZE):
+        m = marks[c]
+        if m:
+            rank = 1
+            while not m & 1 << (_COUNT_BITS + rank):
+                rank += 1
+            out[c] = rank * 16 + min(m & _COUNT_MASK, 15)
+    return out
 
 
 def _capture_maps(cells: vec[i64], us: int, scan: vec[i64]) -> tuple[vec[i64], vec[i64]]:
-    """(:func:`capture_map` of ``us``, of the opponent) in one pass over ``scan``."""
+    """(the capture marks (:func:`_mark_captures`) of ``us``, of the opponent) in one pass over ``scan``."""
     ours = _NO_MARKS[:]
     theirs = _NO_MARKS[:]
     for sq in scan:
@@ -283,8 +282,13 @@ def check_mask(cells: vec[i64], king: int, us: int) -> vec[i64]:
     return mask
 
 
-_RANKS: Final = int_array([rank << 4 for rank in RANK_OF_KIND])
-""":data:`RANK_OF_KIND` shifted as :func:`capture_map` keeps it, packed."""
+_COUNT_BITS: Final = 5
+_COUNT_MASK: Final = (1 << _COUNT_BITS) - 1
+"""The attackers' count in a cell of :func:`_capture_maps`' marks: the low bits."""
+_RANK_BITS: Final = int_array([1 << (_COUNT_BITS + rank) for rank in RANK_OF_KIND])
+"""By kind: the bit of its :data:`RANK_OF_KIND` in a cell of :func:`_capture_maps`' marks."""
+_CHEAPER: Final = int_array([(1 << (_COUNT_BITS + rank)) - (1 << (_COUNT_BITS + 1)) if rank else 0 for rank in RANK_OF_KIND])
+"""By kind: the rank bits of the kinds cheaper than it (attackers that win an exchange on its point)."""
 _CHECK_BITS: Final = int_array(_CHECK_BIT)
 _FILE: Final = int_array(FILE_OF)
 _RANK: Final = int_array(RANK_OF)
@@ -356,14 +360,14 @@ class _Tables:
         return made
 
 
-def _state(attackers: i64, defenders: i64, rank: i64) -> i64:
+def _state(attackers: i64, defended: bool, cheaper: i64) -> i64:
     """0 safe (no attacker), 1 attacked and defended by no cheaper piece, 2 attacked by a cheaper piece, 3 attacked
-    and not defended; ``attackers``/``defenders`` as :func:`capture_map` gives them, ``rank`` the piece's shifted."""
+    and not defended; ``attackers`` as :func:`_capture_maps` marks a cell, ``cheaper`` the piece's :data:`_CHEAPER`."""
     if attackers == 0:
         return 0
-    if defenders == 0:
+    if not defended:
         return 3
-    return 2 if attackers & ~15 < rank else 1
+    return 2 if attackers & cheaper else 1
 
 
 Book = dict[int, dict[int, int]]
@@ -492,58 +496,53 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], ours: vec[i64],
         theirs: vec[i64],
     ) -> vec[i64]:
-        """:meth:`scores` of the first ``n`` move codes, given the board's occupied points and both sides'
-        :func:`capture_map`."""
+        """:meth:`scores` of the first ``n`` move codes, given the board's occupied points and both sides' marks
+        (:func:`_capture_maps`)."""
         tables = self._tables or self._derive()
         w = tables.w
         cells = board.cells
         us = board.turn
         their_king = board.kings[(us ^ BLACK) >> 3]
-        checks = check_mask(cells, their_king, us)
         played = len(history)
-        last_to = history[played - 1].to_square if played >= 1 else -1
-        my_last_from = my_last_to = repeat_from = repeat_to = -1
-        if played >= 2:
-            mine = history[played - 2]
-            my_last_from = mine.from_square
-            my_last_to = mine.to_square
-        if played >= 4:
-            again = history[played - 4]
-            repeat_from = again.from_square
-            repeat_to = again.to_square
-        last_capture = played >= 1 and board.halfmove_clock == 0
+        last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history)
         near = tables.near_row(last_to)
         threatened = _NO_MARKS[:]
         if last_to >= 0:
             _mark_captures(cells, last_to, cells[last_to], threatened)
-        material: i64 = 0
-        for sq in scan:
-            material += _VALUE[cells[sq] & 7]
-        to_w, origin_w = tables.phase_rows(0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3)
+        to_w, origin_w = tables.phase_rows(_phase(cells, scan))
         in_check = theirs[board.kings[us >> 3]] != 0
         entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
         book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
         unplayed: i64 = w[book_base] if entry is not None else 0  # the F_BOOK weight of a move not in the book
+        checks = check_mask(cells, their_king, us)
+        took = F_RECAPTURE if played >= 1 and board.halfmove_clock == 0 else F_TAKES_LAST
         out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
+        # what depends on the origin only, set when it changes (the moves come grouped by origin)
         origin: i64 = -1
         fixed: i64 = 0
         kind: i64 = 0
         base: i64 = 0
-        rank: i64 = 0
+        cheaper: i64 = 0
+        target: i64 = 0
+        quiet: i64 = 0
+        check_bit: i64 = 0
+        screen: i64 = 0
+        line_at: i64 = 0
+        back: i64 = -1
+        repeat: i64 = -1
         slide: i64 = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
-        opens = along_file = False
-        slide_steps = tables.slide[0]
+        opens = False
+        slide_steps = line = _FILE
         for i in range(n):
             c = codes[i]
-            f = c >> 8
             t = c & 255
-            if f != origin:
-                origin = f
+            if c >> 8 != origin:
+                f = origin = c >> 8
                 p = cells[f]
                 kind = p & 7
                 base = p * _SIZE
-                rank = _RANKS[kind]
-                fixed = origin_w[base + f] + w[F_ORIGIN + kind * 4 + _state(theirs[f], ours[f], rank)]
+                cheaper = _CHEAPER[kind]
+                fixed = origin_w[base + f] + unplayed + w[F_ORIGIN + kind * 4 + _state(theirs[f], ours[f] != 0, cheaper)]
                 if f == my_last_to:
                     fixed += w[F_SAME_PIECE + kind]
                 if in_check:
@@ -552,33 +551,39 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                     fixed += w[F_FLEE + kind * 2 + (1 if ours[f] else 0)]
                 slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
                 slide_steps = tables.slide[f]
-                opens = checks[f] & _OPEN_BIT != 0
-                along_file = _FILE[f] == _FILE[their_king]
-            score: i64 = to_w[base + t] + fixed + near[t] + unplayed
+                target = F_TARGET + kind * 4
+                # a quiet move's other defenders of t: all those counted but the mover, unless it is a cannon (its
+                # marks count it where it captures, not where it slides to)
+                quiet = 0 if kind == CANNON else 1
+                check_bit = _CHECK_BITS[kind]
+                screen = 0 if kind == CANNON else _SCREEN_BIT
+                opens = checks[f] & _OPEN_BIT != 0  # and moving off the line through f and their general opens it
+                line = _FILE if _FILE[f] == _FILE[their_king] else _RANK
+                line_at = line[f]
+                back = my_last_from if f == my_last_to else -1
+                repeat = repeat_to if f == repeat_from else -1
+            score: i64 = to_w[base + t] + fixed + near[t]
             if slide >= 0:
                 score += w[slide + slide_steps[t]]
             q = cells[t]
             attacked = theirs[t]
-            # our other pieces that guard t: all but the mover, unless it is a cannon sliding (it guards t no more)
-            defenders = ours[t] & 15
-            if defenders and not (kind == CANNON and q == 0):
-                defenders -= 1
+            state: i64 = 0  # of t after the move, as _state: our other pieces there, all but the mover
+            if attacked:
+                state = (2 if attacked & cheaper else 1) if ours[t] & _COUNT_MASK > (1 if q else quiet) else 3
             if q:
-                score += w[F_CAPTURE + ((q & 7) * 8 + kind) * 2 + (1 if attacked else 0)]
-                score += w[F_TARGET + 32 + kind * 4 + _state(attacked, defenders, rank)]
+                score += w[F_CAPTURE + ((q & 7) * 8 + kind) * 2 + (1 if attacked else 0)] + w[target + 32 + state]
                 if t == last_to:
-                    score += w[F_RECAPTURE + kind] if last_capture else w[F_TAKES_LAST + kind]
+                    score += w[took + kind]
             else:
-                score += w[F_TARGET + kind * 4 + _state(attacked, defenders, rank)]
+                score += w[target + state]
             check = checks[t]
-            if check & _CHECK_BITS[kind]:
+            if check & check_bit:
                 score += w[F_CHECK + kind * 2 + (1 if attacked else 0)]
-            if (check & _SCREEN_BIT and kind != CANNON) or (
-                    opens and (_FILE[t] != _FILE[f] if along_file else _RANK[t] != _RANK[f])):
+            if check & screen or (opens and line[t] != line_at):
                 score += w[F_DISCOVERED + kind]
-            if t == my_last_from and f == my_last_to:
+            if t == back:
                 score += w[F_BACK + kind]
-            if f == repeat_from and t == repeat_to:
+            if t == repeat:
                 score += w[F_REPEAT + kind]
             out[i] = score
         if entry is not None:  # the book's moves: their share's weight for the unplayed one
@@ -587,6 +592,34 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 if i >= 0:
                     out[i] += w[book_base + _SHARE_BUCKET[times * 64 // total]] - unplayed
         return out
+
+
+def _phase(cells: vec[i64], scan: vec[i64]) -> int:
+    """The material phase, 0 (the start) .. 3, of the pieces on the occupied points ``scan``."""
+    material: i64 = 0
+    for sq in scan:
+        material += _VALUE[cells[sq] & 7]
+    return 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
+
+
+def _recent(history: Sequence[Move]) -> tuple[i64, i64, i64, i64, i64]:
+    """The opponent's last target, this side's last move (from, to) and its move of two turns ago (from, to); -1
+    for each that was not played."""
+    played = len(history)
+    last_to: i64 = history[played - 1].to_square if played >= 1 else -1
+    my_last_from: i64 = -1
+    my_last_to: i64 = -1
+    repeat_from: i64 = -1
+    repeat_to: i64 = -1
+    if played >= 2:
+        mine = history[played - 2]
+        my_last_from = mine.from_square
+        my_last_to = mine.to_square
+    if played >= 4:
+        again = history[played - 4]
+        repeat_from = again.from_square
+        repeat_to = again.to_square
+    return last_to, my_last_from, my_last_to, repeat_from, repeat_to
 
 
 def _canonical(board: Board) -> list[Move]:
