@@ -554,7 +554,6 @@ the rest 4: 119), the room the code generators are given."""
 _NO_CODES: Final = zeros(MAX_MOVES)
 _NO_MARKS: Final = zeros(_size)
 _NO_PIECES: Final = zeros(32)  # a position holds at most 16 pieces a side
-_NO_THREATS: Final = zeros(2 * STRIDE + 1)
 
 
 CODES: Final = [int_array([i << 8 | t for t in range(_size)]) for i in range(_size)]
@@ -901,7 +900,8 @@ def legal_codes(
     n = pseudo_codes(cells, us, codes, scan)
     kept: i64 = 0
     if _attacked(cells, k, us) if checked < 0 else checked == 1:
-        for c in codes[:n]:
+        for j in range(n):  # indexed, not a slice: compiled, no array is copied
+            c = codes[j]
             if _safe(cells, k, us, c >> 8, c & 255):
                 codes[kept] = c
                 kept += 1
@@ -909,22 +909,23 @@ def legal_codes(
     danger = _DANGER_ROWS[k]
     # the rays from the general on which an enemy chariot or cannon (along the file also the general) stands
     # anywhere: a move can expose the general along a line only if the line is one of them (a move puts no enemy
-    # piece on a line), by its step from the general + STRIDE
+    # piece on a line), as bits: bit step + STRIDE
     enemy = us ^ BLACK
     e_rook = CHARIOT | enemy
     e_cannon = CANNON | enemy
     e_king = KING | enemy
-    threats = _NO_THREATS[:]
+    threats: i64 = 0
     for step in ORTHOGONAL:
         t = k + step
         p = cells[t]
         while p != OFF:
             if p == e_rook or p == e_cannon or (p == e_king and (step == STRIDE or step == -STRIDE)):
-                threats[step + STRIDE] = 1
+                threats |= 1 << (step + STRIDE)
                 break
             t += step
             p = cells[t]
-    for c in codes[:n]:
+    for j in range(n):
+        c = codes[j]
         frm = c >> 8
         to = c & 255
         df = danger[frm]
@@ -935,7 +936,8 @@ def legal_codes(
             continue
         if frm == k:
             ok = _safe(cells, k, us, frm, to)
-        elif df != LEG and (df == 0 or not threats[df + STRIDE]) and (dt == 0 or dt == LEG or not threats[dt + STRIDE]):
+        elif df != LEG and (df == 0 or not threats >> (df + STRIDE) & 1) and (
+                dt == 0 or dt == LEG or not threats >> (dt + STRIDE) & 1):
             ok = True  # what _exposes would find: no line it can open or close holds a threat
         else:
             ok = not _exposes(cells, us, frm, to, k, df, dt)

@@ -131,12 +131,19 @@ F_REPEAT: Final = _ids.block(8)  # plays again this side's move of two turns ago
 F_BOOK: Final = _ids.block(6 * 8)  # in the book: times the position was reached (bucket) x this move's share
 N_FEATURES: Final = _ids.count
 
-_CHECK_BIT: Final = [0, 0, 0, 0, 4, 1, 2, 8]
-"""By kind: the bit of a cell in the per-ply check mask that says a piece of that kind gives check from it."""
-_SCREEN_BIT: Final = 16
+_OURS: Final = 16
+"""The shift of the side to move's marks in a cell of :func:`_capture_maps` (the opponent's: the low bits)."""
+_SIDE_MASK: Final = (1 << _OURS) - 1
+_CHECKS: Final = 32
+"""The shift of the per-ply bits :meth:`LinearXiangqiModel2._scores` adds to the marks (:func:`_mark_checks`)."""
+_CHECK_BIT: Final = [0, 0, 0, 0, 4 << _CHECKS, 1 << _CHECKS, 2 << _CHECKS, 8 << _CHECKS]
+"""By kind: the bit of a cell in the marks that says a piece of that kind gives check from it."""
+_SCREEN_BIT: Final = 16 << _CHECKS
 """Set on an empty cell between the enemy general and one's own cannon: a piece (not a cannon) landing there checks."""
-_OPEN_BIT: Final = 32
+_OPEN_BIT: Final = 32 << _CHECKS
 """Set on a cell whose piece, moved off its line, opens a check by a chariot or a cannon behind it."""
+_THREAT_BIT: Final = 64 << _CHECKS
+"""Set on a cell the piece the opponent just moved could capture on."""
 
 
 def _buckets() -> tuple[list[int], list[int]]:
@@ -162,22 +169,20 @@ _SIDE: Final = GEOMETRY.size
 """The offset of black's rows in the board's packed step tables (a cell's red row is the cell itself)."""
 
 
-def _mark_captures(cells: vec[i64], sq: i64, piece: i64, marks: vec[i64]) -> None:
-    """Count in ``marks`` each cell the piece on ``sq`` could capture on if an enemy stood there (its own pieces'
-    cells included: it defends them), and set its rank's bit there: ``marks[c] = rank bits | count``
-    (:data:`_RANK_BITS`; the count, at most 14 pieces of a side reach one cell, stays below bit 5). Read from the
-    board's packed step tables (``target << 8 | blocking cell`` where a cell can block). One expression counts
-    (``(m | bit) + 1``): no call a target, no branch."""
+def _mark_captures(cells: vec[i64], sq: i64, piece: i64, marks: vec[i64], bit: i64, add: i64) -> None:
+    """Set ``bit`` in ``marks``, then add ``add``, on each cell the piece on ``sq`` could capture on if an enemy
+    stood there (its own pieces' cells included: it defends them): :func:`_capture_maps` counts so, and sets the
+    piece's rank bit. Read from the board's packed step tables (``target << 8 | blocking cell`` where a cell can
+    block). One expression a target (``(m | bit) + add``): no call, no branch."""
     kind = piece & 7
     side = (piece >> 3) * _SIDE + sq
-    bit = _RANK_BITS[kind]
     if kind == CHARIOT or kind == CANNON:
         for step in _LINES:
             t = sq + step
             q = cells[t]
             while q == 0:
                 if kind == CHARIOT:
-                    marks[t] = (marks[t] | bit) + 1
+                    marks[t] = (marks[t] | bit) + add
                 t += step
                 q = cells[t]
             if q == OFF:
@@ -186,30 +191,30 @@ def _mark_captures(cells: vec[i64], sq: i64, piece: i64, marks: vec[i64]) -> Non
                 t += step
                 q = cells[t]
                 while q == 0:
-                    marks[t] = (marks[t] | bit) + 1
+                    marks[t] = (marks[t] | bit) + add
                     t += step
                     q = cells[t]
                 if q == OFF:
                     continue
-            marks[t] = (marks[t] | bit) + 1
+            marks[t] = (marks[t] | bit) + add
     elif kind == HORSE or kind == ELEPHANT:
         for e in _HORSE_ROWS[sq] if kind == HORSE else _ELEPHANT_ROWS[side]:
             if cells[e & 255] == 0:
                 t = e >> 8
-                marks[t] = (marks[t] | bit) + 1
+                marks[t] = (marks[t] | bit) + add
     else:
         for t in (_SOLDIER_ROWS if kind == SOLDIER else _KING_ROWS if kind == KING else _ADVISOR_ROWS)[side]:
-            marks[t] = (marks[t] | bit) + 1
+            marks[t] = (marks[t] | bit) + add
 
 
 def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
     """Per cell, ``rank * 16 + count`` of the pieces of ``color`` that could capture there (:func:`_mark_captures`;
     ``rank`` the cheapest one's, :data:`RANK_OF_KIND`; the count stops at 15), 0 where none; ``scan`` lists the
     occupied cells."""
-    marks = _capture_maps(cells, color, int_array(scan))[0]
+    maps = _capture_maps(cells, color, int_array(scan))
     out = zeros(_SIZE)
     for c in range(_SIZE):
-        m = marks[c]
+        m = maps[c] >> _OURS & _SIDE_MASK
         if m:
             rank = 1
             while not m & 1 << (_COUNT_BITS + rank):
@@ -218,14 +223,17 @@ def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
     return out
 
 
-def _capture_maps(cells: vec[i64], us: int, scan: vec[i64]) -> tuple[vec[i64], vec[i64]]:
-    """(the capture marks (:func:`_mark_captures`) of ``us``, of the opponent) in one pass over ``scan``."""
-    ours = _NO_MARKS[:]
-    theirs = _NO_MARKS[:]
+def _capture_maps(cells: vec[i64], us: int, scan: vec[i64]) -> vec[i64]:
+    """The marks of both sides' pieces, in one array made in one pass over ``scan``: per cell, in bits
+    ``_OURS`` up (``us``) and in the low bits (the opponent), the count of that side's pieces that could capture
+    there (at most 14 of a side reach a cell: below bit ``_COUNT_BITS``) and the bits of their ranks
+    (:data:`_RANK_BITS`). The scorer adds its per-ply bits above (:data:`_CHECKS`)."""
+    maps = _NO_MARKS[:]
     for sq in scan:
         p = cells[sq]
-        _mark_captures(cells, sq, p, ours if p & BLACK == us else theirs)
-    return ours, theirs
+        shift: i64 = _OURS if p & BLACK == us else 0
+        _mark_captures(cells, sq, p, maps, _RANK_BITS[p & 7] << shift, 1 << shift)
+    return maps
 
 
 def _walk(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int) -> int:
@@ -248,17 +256,16 @@ def _line_piece(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int, us
     return t
 
 
-def check_mask(cells: vec[i64], king: int, us: int) -> vec[i64]:
-    """Per cell, the bits of :data:`_CHECK_BIT` (a piece of that kind of ``us`` moving there checks the general on
-    ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move."""
-    mask = _NO_MARKS[:]
+def _mark_checks(cells: vec[i64], king: int, us: int, mask: vec[i64]) -> None:
+    """Set in ``mask``, per cell, the bits of :data:`_CHECK_BIT` (a piece of that kind of ``us`` moving there checks
+    the general on ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move."""
     rook = CHARIOT | us
     cannon = CANNON | us
     for step in ORTHOGONAL:
-        first = _line_piece(cells, king + step, step, mask, 1, us)
+        first = _line_piece(cells, king + step, step, mask, _CHECK_BIT[CHARIOT], us)
         if first < 0:
             continue
-        t = _line_piece(cells, first + step, step, mask, 2, us)
+        t = _line_piece(cells, first + step, step, mask, _CHECK_BIT[CANNON], us)
         if t < 0:
             continue
         q = cells[t]
@@ -276,10 +283,9 @@ def check_mask(cells: vec[i64], king: int, us: int) -> vec[i64]:
                 mask[second] |= _OPEN_BIT
     for e in _HORSE_ATTACKER_ROWS[king]:  # horse cell << 8 | its leg
         if cells[e & 255] == 0:
-            mask[e >> 8] |= 4
+            mask[e >> 8] |= _CHECK_BIT[HORSE]
     for s in _SOLDIER_ATTACKER_ROWS[(us >> 3) * _SIDE + king]:
-        mask[s] |= 8
-    return mask
+        mask[s] |= _CHECK_BIT[SOLDIER]
 
 
 _COUNT_BITS: Final = 5
@@ -454,17 +460,18 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         kings = position.kings
         k = kings[us >> 3]
         scan = occupied_points(cells)
-        ours, theirs = _capture_maps(cells, us, scan)
-        # the opponent's capture map marks the general iff it is in check, the flying general aside
-        codes, n = legal_codes(cells, k, us, scan, 1 if theirs[k] or generals_face(cells, kings[0], kings[1]) else 0)
-        return codes, n, self._scores(position, codes, n, history, scan, ours, theirs)
+        maps = _capture_maps(cells, us, scan)
+        # the opponent's marks hit the general iff it is in check, the flying general aside
+        checked = 1 if maps[k] & _SIDE_MASK or generals_face(cells, kings[0], kings[1]) else 0
+        codes, n = legal_codes(cells, k, us, scan, checked)
+        return codes, n, self._scores(position, codes, n, history, scan, maps)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features (``kind`` the mover's, points relative to the
         side to move): ``F_TO``/``F_FROM`` and their crosses with the material phase, ``F_PHASE``, ``F_SLIDE``;
         ``F_TARGET`` and ``F_ORIGIN`` by the safety of the two points (:func:`_state`); a capture's
         ``F_CAPTURE`` (victim, mover, can be taken back), ``F_RECAPTURE``/``F_TAKES_LAST``; ``F_NEAR_LAST``,
-        ``F_SAME_PIECE``, ``F_EVASION``; ``F_CHECK``/``F_DISCOVERED`` (:func:`check_mask`); ``F_FLEE`` (the origin
+        ``F_SAME_PIECE``, ``F_EVASION``; ``F_CHECK``/``F_DISCOVERED`` (:func:`_mark_checks`); ``F_FLEE`` (the origin
         is attacked by the piece the opponent just moved); ``F_BACK``, ``F_REPEAT``; ``F_BOOK``."""
         n = len(moves)
         codes = zeros(n)
@@ -472,8 +479,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
             codes[i] = moves[i].from_square << 8 | moves[i].to_square
         cells = board.cells
         scan = occupied_points(cells)
-        ours, theirs = _capture_maps(cells, board.turn, scan)
-        return int_list(self._scores(board, codes, n, history, scan, ours, theirs))
+        return int_list(self._scores(board, codes, n, history, scan, _capture_maps(cells, board.turn, scan)))
 
     def _derive(self) -> _Tables:
         """:attr:`_tables`, made once from the weights (the opening book read first: one read of the file for both)."""
@@ -493,11 +499,10 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         return (entry, total) if total >= BOOK_MIN else (None, 0)
 
     def _scores(
-        self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], ours: vec[i64],
-        theirs: vec[i64],
+        self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], maps: vec[i64],
     ) -> vec[i64]:
         """:meth:`scores` of the first ``n`` move codes, given the board's occupied points and both sides' marks
-        (:func:`_capture_maps`)."""
+        (:func:`_capture_maps`, to which it adds its :data:`_CHECKS` bits)."""
         tables = self._tables or self._derive()
         w = tables.w
         cells = board.cells
@@ -506,15 +511,14 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         played = len(history)
         last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history)
         near = tables.near_row(last_to)
-        threatened = _NO_MARKS[:]
         if last_to >= 0:
-            _mark_captures(cells, last_to, cells[last_to], threatened)
+            _mark_captures(cells, last_to, cells[last_to], maps, _THREAT_BIT, 0)
         to_w, origin_w = tables.phase_rows(_phase(cells, scan))
-        in_check = theirs[board.kings[us >> 3]] != 0
+        in_check = maps[board.kings[us >> 3]] & _SIDE_MASK != 0
         entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
         book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
         unplayed: i64 = w[book_base] if entry is not None else 0  # the F_BOOK weight of a move not in the book
-        checks = check_mask(cells, their_king, us)
+        _mark_checks(cells, their_king, us, maps)
         took = F_RECAPTURE if played >= 1 and board.halfmove_clock == 0 else F_TAKES_LAST
         out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
         # what depends on the origin only, set when it changes (the moves come grouped by origin)
@@ -542,13 +546,15 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 kind = p & 7
                 base = p * _SIZE
                 cheaper = _CHEAPER[kind]
-                fixed = origin_w[base + f] + unplayed + w[F_ORIGIN + kind * 4 + _state(theirs[f], ours[f] != 0, cheaper)]
+                at = maps[f]
+                defended = at >> _OURS & _SIDE_MASK != 0
+                fixed = origin_w[base + f] + unplayed + w[F_ORIGIN + kind * 4 + _state(at & _SIDE_MASK, defended, cheaper)]
                 if f == my_last_to:
                     fixed += w[F_SAME_PIECE + kind]
                 if in_check:
                     fixed += w[F_EVASION + kind]
-                if threatened[f]:
-                    fixed += w[F_FLEE + kind * 2 + (1 if ours[f] else 0)]
+                if at & _THREAT_BIT:
+                    fixed += w[F_FLEE + kind * 2 + (1 if defended else 0)]
                 slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
                 slide_steps = tables.slide[f]
                 target = F_TARGET + kind * 4
@@ -557,7 +563,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 quiet = 0 if kind == CANNON else 1
                 check_bit = _CHECK_BITS[kind]
                 screen = 0 if kind == CANNON else _SCREEN_BIT
-                opens = checks[f] & _OPEN_BIT != 0  # and moving off the line through f and their general opens it
+                opens = at & _OPEN_BIT != 0  # and moving off the line through f and their general opens it
                 line = _FILE if _FILE[f] == _FILE[their_king] else _RANK
                 line_at = line[f]
                 back = my_last_from if f == my_last_to else -1
@@ -566,20 +572,20 @@ class LinearXiangqiModel2(CodedXiangqiModel):
             if slide >= 0:
                 score += w[slide + slide_steps[t]]
             q = cells[t]
-            attacked = theirs[t]
+            m = maps[t]
+            attacked = m & _SIDE_MASK
             state: i64 = 0  # of t after the move, as _state: our other pieces there, all but the mover
             if attacked:
-                state = (2 if attacked & cheaper else 1) if ours[t] & _COUNT_MASK > (1 if q else quiet) else 3
+                state = (2 if attacked & cheaper else 1) if m >> _OURS & _COUNT_MASK > (1 if q else quiet) else 3
             if q:
                 score += w[F_CAPTURE + ((q & 7) * 8 + kind) * 2 + (1 if attacked else 0)] + w[target + 32 + state]
                 if t == last_to:
                     score += w[took + kind]
             else:
                 score += w[target + state]
-            check = checks[t]
-            if check & check_bit:
+            if m & check_bit:
                 score += w[F_CHECK + kind * 2 + (1 if attacked else 0)]
-            if check & screen or (opens and line[t] != line_at):
+            if m & screen or (opens and line[t] != line_at):
                 score += w[F_DISCOVERED + kind]
             if t == back:
                 score += w[F_BACK + kind]
