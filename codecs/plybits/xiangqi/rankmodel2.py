@@ -236,7 +236,7 @@ def _capture_maps(cells: vec[i64], us: int, scan: vec[i64]) -> vec[i64]:
     return maps
 
 
-def _walk(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int) -> int:
+def _walk(cells: vec[i64], t: i64, step: i64, mask: vec[i64], bit: i64) -> i64:
     """Set ``bit`` in ``mask`` on the empty cells from ``t`` on along ``step``; the first cell that is not empty."""
     while cells[t] == 0:
         mask[t] |= bit
@@ -244,7 +244,7 @@ def _walk(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int) -> int:
     return t
 
 
-def _line_piece(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int, us: int) -> int:
+def _line_piece(cells: vec[i64], t: i64, step: i64, mask: vec[i64], bit: i64, us: i64) -> i64:
     """:func:`_walk` from ``t`` along ``step``, and ``bit`` set on the piece it stops at too if that is not of ``us``:
     that piece's cell, or -1 at the board's edge."""
     t = _walk(cells, t, step, mask, bit)
@@ -256,16 +256,18 @@ def _line_piece(cells: vec[i64], t: int, step: int, mask: vec[i64], bit: int, us
     return t
 
 
-def _mark_checks(cells: vec[i64], king: int, us: int, mask: vec[i64]) -> None:
+def _mark_checks(cells: vec[i64], king: i64, us: i64, mask: vec[i64]) -> None:
     """Set in ``mask``, per cell, the bits of :data:`_CHECK_BIT` (a piece of that kind of ``us`` moving there checks
     the general on ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move."""
     rook = CHARIOT | us
     cannon = CANNON | us
-    for step in ORTHOGONAL:
-        first = _line_piece(cells, king + step, step, mask, _CHECK_BIT[CHARIOT], us)
+    by_chariot: i64 = _CHECK_BIT[CHARIOT]
+    by_cannon: i64 = _CHECK_BIT[CANNON]
+    for step in _LINES:
+        first = _line_piece(cells, king + step, step, mask, by_chariot, us)
         if first < 0:
             continue
-        t = _line_piece(cells, first + step, step, mask, _CHECK_BIT[CANNON], us)
+        t = _line_piece(cells, first + step, step, mask, by_cannon, us)
         if t < 0:
             continue
         q = cells[t]
@@ -283,9 +285,9 @@ def _mark_checks(cells: vec[i64], king: int, us: int, mask: vec[i64]) -> None:
                 mask[second] |= _OPEN_BIT
     for e in _HORSE_ATTACKER_ROWS[king]:  # horse cell << 8 | its leg
         if cells[e & 255] == 0:
-            mask[e >> 8] |= _CHECK_BIT[HORSE]
+            mask[e >> 8] |= _CHECK_BITS[HORSE]
     for s in _SOLDIER_ATTACKER_ROWS[(us >> 3) * _SIDE + king]:
-        mask[s] |= _CHECK_BIT[SOLDIER]
+        mask[s] |= _CHECK_BITS[SOLDIER]
 
 
 _COUNT_BITS: Final = 5
