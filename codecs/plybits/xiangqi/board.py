@@ -155,6 +155,8 @@ for _a in SQUARES:
 
 # the ray steps are lists, not tuples: compiled code iterates a list[int] natively, a Final tuple it boxes anew
 ORTHOGONAL: Final = [1, -1, STRIDE, -STRIDE]
+_STEPS: Final = int_array(ORTHOGONAL)
+""":data:`ORTHOGONAL` packed (compiled, a step is an i64, not an int object)."""
 _BELOW: Final = [-STRIDE, -1]
 """The ray steps towards lower cells (move generation lists their farthest target first)."""
 _ABOVE: Final = [1, STRIDE]
@@ -570,13 +572,13 @@ def moves_of(codes: vec[i64], n: int) -> list[Move]:
     return [MOVES[c >> 8][c & 255] for c in codes[:n]]
 
 
-def _attacked(cells: vec[i64], k: int, color: int) -> bool:
+def _attacked(cells: vec[i64], k: i64, color: i64) -> bool:
     """Whether the general of ``color`` on cell ``k`` is attacked (the flying-general rule included)."""
     enemy = color ^ BLACK
     e_rook = CHARIOT | enemy
     e_cannon = CANNON | enemy
     e_king = KING | enemy
-    for step in ORTHOGONAL:
+    for step in _STEPS:
         t = k + step
         p = cells[t]
         while p == 0:
@@ -684,7 +686,7 @@ def _scan_array(scan: list[int]) -> vec[i64]:
     return POINTS if scan is POINT_CELLS else int_array(scan)
 
 
-def pseudo_codes(cells: vec[i64], us: int, codes: vec[i64], scan: vec[i64] = POINTS) -> i64:
+def pseudo_codes(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64] = POINTS) -> i64:
     """Write into ``codes`` (room for :data:`MAX_MOVES`) the codes of the moves of ``us`` that follow each piece's
     movement rules (:func:`pseudo_legal`'s moves, in its order); return their count. ``scan``: the cells to look at,
     in point order (every piece of ``us`` among them; :func:`occupied_points`)."""
@@ -857,7 +859,7 @@ def _pseudo_legal_move(cells: vec[i64], us: int, frm: int, to: int) -> bool:
     return to in table[frm]
 
 
-def _safe(cells: vec[i64], k: int, us: int, frm: int, to: int) -> bool:
+def _safe(cells: vec[i64], k: i64, us: i64, frm: i64, to: i64) -> bool:
     """Whether moving ``frm`` -> ``to`` (pseudo-legal) leaves the general of ``us`` (on ``k``) unattacked."""
     piece = cells[frm]
     captured = cells[to]
@@ -869,7 +871,7 @@ def _safe(cells: vec[i64], k: int, us: int, frm: int, to: int) -> bool:
     return not bad
 
 
-def generals_face(cells: vec[i64], red: int, black: int) -> bool:
+def generals_face(cells: vec[i64], red: i64, black: i64) -> bool:
     """Whether the generals on ``red`` and ``black`` (:attr:`Board.kings`) share a file with nothing between them (the
     flying general)."""
     if FILE_OF[red] != FILE_OF[black]:
@@ -882,7 +884,7 @@ def generals_face(cells: vec[i64], red: int, black: int) -> bool:
     return True
 
 
-def code_index(codes: vec[i64], n: int, code: int) -> int:
+def code_index(codes: vec[i64], n: i64, code: i64) -> i64:
     """The index of ``code`` among the first ``n`` move codes, -1 if it is not there."""
     for i in range(n):
         if codes[i] == code:
@@ -891,7 +893,7 @@ def code_index(codes: vec[i64], n: int, code: int) -> int:
 
 
 def legal_codes(
-    cells: vec[i64], k: int, us: int, scan: vec[i64] = POINTS, checked: int = -1,
+    cells: vec[i64], k: i64, us: i64, scan: vec[i64] = POINTS, checked: i64 = -1,
 ) -> tuple[vec[i64], i64]:
     """The codes of the legal moves of ``us``, whose general stands on ``k``, and their count: :func:`legal` as
     move codes (the first ``count`` items; ``scan`` as :func:`pseudo_codes` takes it). ``checked``: 1 or 0 when the
@@ -915,7 +917,7 @@ def legal_codes(
     e_cannon = CANNON | enemy
     e_king = KING | enemy
     threats: i64 = 0
-    for step in ORTHOGONAL:
+    for step in _STEPS:
         t = k + step
         p = cells[t]
         while p != OFF:
@@ -954,7 +956,7 @@ def legal(cells: vec[i64], k: int, us: int, scan: list[int] = POINT_CELLS) -> li
     return moves_of(codes, n)
 
 
-def _exposes(cells: vec[i64], us: int, frm: int, to: int, k: int, df: int, dt: int) -> bool:
+def _exposes(cells: vec[i64], us: i64, frm: i64, to: i64, k: i64, df: i64, dt: i64) -> bool:
     """Whether a non-general move ``frm`` -> ``to`` of ``us``, played when not in check, lets an attack reach
     the general on ``k``: only the lines through ``frm`` and ``to`` (steps ``df`` and ``dt`` from :data:`DANGER`)
     and a horse leg on ``frm`` can change."""

@@ -508,8 +508,8 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         tables = self._tables or self._derive()
         w = tables.w
         cells = board.cells
-        us = board.turn
-        their_king = board.kings[(us ^ BLACK) >> 3]
+        us: i64 = board.turn
+        their_king: i64 = board.kings[(us ^ BLACK) >> 3]
         played = len(history)
         last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history)
         near = tables.near_row(last_to)
