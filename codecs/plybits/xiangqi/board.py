@@ -155,8 +155,7 @@ for _a in SQUARES:
 
 # the ray steps are lists, not tuples: compiled code iterates a list[int] natively, a Final tuple it boxes anew
 ORTHOGONAL: Final = [1, -1, STRIDE, -STRIDE]
-_STEPS: Final = int_array(ORTHOGONAL)
-""":data:`ORTHOGONAL` packed (compiled, a step is an i64, not an int object)."""
+_STEPS: Final = int_array(ORTHOGONAL)  # packed: compiled, a step is an i64, not an int object
 _BELOW: Final = [-STRIDE, -1]
 """The ray steps towards lower cells (move generation lists their farthest target first)."""
 _ABOVE: Final = [1, STRIDE]
@@ -911,7 +910,7 @@ def legal_codes(
     danger = _DANGER_ROWS[k]
     # the rays from the general on which an enemy chariot or cannon (along the file also the general) stands
     # anywhere: a move can expose the general along a line only if the line is one of them (a move puts no enemy
-    # piece on a line), as bits: bit step + STRIDE
+    # piece on a line), as bits: bit step + STRIDE (bit STRIDE, step 0, is never set)
     enemy = us ^ BLACK
     e_rook = CHARIOT | enemy
     e_cannon = CANNON | enemy
@@ -938,8 +937,7 @@ def legal_codes(
             continue
         if frm == k:
             ok = _safe(cells, k, us, frm, to)
-        elif df != LEG and (df == 0 or not threats >> (df + STRIDE) & 1) and (
-                dt == 0 or dt == LEG or not threats >> (dt + STRIDE) & 1):
+        elif df != LEG and not threats >> (df + STRIDE) & 1 and (dt == LEG or not threats >> (dt + STRIDE) & 1):
             ok = True  # what _exposes would find: no line it can open or close holds a threat
         else:
             ok = not _exposes(cells, us, frm, to, k, df, dt)

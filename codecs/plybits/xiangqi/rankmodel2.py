@@ -295,7 +295,7 @@ _COUNT_MASK: Final = (1 << _COUNT_BITS) - 1
 """The attackers' count in a cell of :func:`_capture_maps`' marks: the low bits."""
 _RANK_BITS: Final = int_array([1 << (_COUNT_BITS + rank) for rank in RANK_OF_KIND])
 """By kind: the bit of its :data:`RANK_OF_KIND` in a cell of :func:`_capture_maps`' marks."""
-_CHEAPER: Final = int_array([(1 << (_COUNT_BITS + rank)) - (1 << (_COUNT_BITS + 1)) if rank else 0 for rank in RANK_OF_KIND])
+_CHEAPER: Final = int_array([(1 << (_COUNT_BITS + r)) - (1 << (_COUNT_BITS + 1)) if r else 0 for r in RANK_OF_KIND])
 """By kind: the rank bits of the kinds cheaper than it (attackers that win an exchange on its point)."""
 _CHECK_BITS: Final = int_array(_CHECK_BIT)
 _FILE: Final = int_array(FILE_OF)
@@ -523,19 +523,18 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         _mark_checks(cells, their_king, us, maps)
         took = F_RECAPTURE if played >= 1 and board.halfmove_clock == 0 else F_TAKES_LAST
         out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
-        # what depends on the origin only, set when it changes (the moves come grouped by origin)
-        origin: i64 = -1
-        fixed: i64 = 0
+        origin: i64 = -1  # the moves come grouped by origin: what depends on it only is set when it changes
+        fixed: i64 = 0  # the weights that depend on the origin only (the book's unplayed weight too)
         kind: i64 = 0
-        base: i64 = 0
-        cheaper: i64 = 0
-        target: i64 = 0
-        quiet: i64 = 0
-        check_bit: i64 = 0
-        screen: i64 = 0
-        line_at: i64 = 0
-        back: i64 = -1
-        repeat: i64 = -1
+        base: i64 = 0  # the mover's row in to_w
+        cheaper: i64 = 0  # _CHEAPER of the mover
+        target: i64 = 0  # the mover's F_TARGET block
+        quiet: i64 = 0  # the mover counted among the defenders of a quiet move's target (not a cannon)
+        check_bit: i64 = 0  # the mover's _CHECK_BIT
+        screen: i64 = 0  # _SCREEN_BIT unless the mover is a cannon
+        line_at: i64 = 0  # the file or rank of the origin's line to their general
+        back: i64 = -1  # the target that moves back this side's last move
+        repeat: i64 = -1  # the target that repeats this side's move of two turns ago
         slide: i64 = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
         opens = False
         slide_steps = line = _FILE
@@ -550,7 +549,8 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 cheaper = _CHEAPER[kind]
                 at = maps[f]
                 defended = at >> _OURS & _SIDE_MASK != 0
-                fixed = origin_w[base + f] + unplayed + w[F_ORIGIN + kind * 4 + _state(at & _SIDE_MASK, defended, cheaper)]
+                fixed = origin_w[base + f] + unplayed
+                fixed += w[F_ORIGIN + kind * 4 + _state(at & _SIDE_MASK, defended, cheaper)]
                 if f == my_last_to:
                     fixed += w[F_SAME_PIECE + kind]
                 if in_check:
