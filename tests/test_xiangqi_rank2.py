@@ -111,6 +111,32 @@ def test_capture_map_counts_attackers_and_the_cheapest():
     assert red[parse_square("e6")] == 0  # past the soldier
 
 
+def test_capture_map_matches_the_movement_rules_on_playouts():
+    """Per point, the count and the cheapest rank of the pieces of a colour that could capture there, checked
+    against the rules: an enemy piece put on the point (on one's own piece too: it is defended), is the move
+    there pseudo-legal for that piece (Board.is_pseudo_legal, not the capture marks' walkers)."""
+    from plybits.xiangqi.board import BLACK, SQUARES
+    from plybits.xiangqi.rankmodel2 import RANK_OF_KIND
+
+    checked = 0
+    for position, _candidates, _history in itertools.islice(playouts("xiangqi"), 60):
+        board = position.copy()
+        cells = board.cells
+        occupied = [sq for sq in SQUARES if cells[sq]]
+        for color in (0, BLACK):
+            got = capture_map(cells, color, occupied)
+            board.turn = color
+            for point in SQUARES:
+                kept = cells[point]
+                cells[point] = 7 | (color ^ BLACK)  # an enemy soldier stands there
+                ranks = [RANK_OF_KIND[cells[sq] & 7] for sq in occupied if sq != point and cells[sq] & BLACK == color
+                         and board.is_pseudo_legal(sq, point)]
+                cells[point] = kept
+                assert got[point] == (min(ranks) * 16 + min(len(ranks), 15) if ranks else 0), (board.fen(), point)
+                checked += 1
+    assert checked > 10_000
+
+
 @pytest.mark.data
 def test_the_held_out_games_are_not_in_training():
     from tools.train_xiangqi import split
