@@ -111,6 +111,21 @@ def test_capture_map_counts_attackers_and_the_cheapest():
     assert red[parse_square("e6")] == 0  # past the soldier
 
 
+def test_model_2_marks_are_the_opponents_count_and_ranks_then_ours_shifted_16():
+    """The layout docs/packed.md gives: per side a count in bits 0-4 and a bit 5 + rank per exchange rank; the
+    opponent's low, the side to move's from bit 16."""
+    from plybits.xiangqi.board import occupied_points, parse_square
+    from plybits.xiangqi.rankmodel2 import _capture_maps
+
+    board = get_game("xiangqi").position("4k4/9/9/9/4p4/9/4R4/9/9/3K5 w - - 0 1")  # red chariot e3, black soldier e5
+    marks = _capture_maps(board.cells, 0, occupied_points(board.cells))
+    chariot = 1 << (5 + 5) | 1  # one attacker, rank 5
+    soldier = 1 << (5 + 1) | 1  # one attacker, rank 1
+    assert marks[parse_square("e5")] == chariot << 16  # the chariot hits the soldier; no black piece guards it
+    assert marks[parse_square("e4")] == chariot << 16 | soldier  # the black soldier steps forward (down) onto e4
+    assert marks[parse_square("e6")] == 0  # past the soldier
+
+
 def test_capture_map_matches_the_movement_rules_on_playouts():
     """Per point, the count and the cheapest rank of the pieces of a colour that could capture there, checked
     against the rules: an enemy piece put on the point (on one's own piece too: it is defended), is the move
