@@ -30,6 +30,7 @@ suffix of the last row and no move number: ``.../bbbbb-1b0w w``.
 from __future__ import annotations
 
 import re
+from itertools import groupby
 from typing import Any, Final, NamedTuple, Self
 
 from mypy_extensions import i64, mypyc_attr
@@ -218,16 +219,10 @@ _ROW_TEXTS: Final[dict[int, str]] = {}
 def _row_text(values: list[int]) -> str:
     """One row of the position string: ``b``, ``w`` and runs of empty cells as digits."""
     out = ""
-    run = 0
-    for value in values:
-        if value == EMPTY:
-            run += 1
-            continue
-        if run:
-            out += str(run)
-            run = 0
-        out += SYMBOLS[value]
-    return out + str(run) if run else out
+    for value, same in groupby(values):
+        count = len(list(same))
+        out += str(count) if value == EMPTY else SYMBOLS[value] * count
+    return out
 
 
 _EJECTED_SUFFIX: Final = re.compile(r"-([0-9]+)b([0-9]+)w$")
