@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import plybits
@@ -245,6 +247,51 @@ def test_position_string_round_trip_and_apgn_form() -> None:
     assert board.fen() == "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbb1 w 1 0 1"
     assert board.turn == WHITE and board.status()["ejected"] == {"black": 1, "white": 0}
     assert GAME.position("WWWWW/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb B 0 0 7").fen().endswith(" b 0 0 7")
+
+
+def _rows_written(board: Position) -> str:
+    """The rows of the position string as the module docstring defines them, written cell by cell here."""
+    rows = []
+    for rank in range(8, -1, -1):
+        text, run = "", 0
+        for file in range(9):
+            if abs(file - rank) > 4:
+                continue
+            value = board.cells[GEOMETRY.index(file, rank)]
+            if value == 0:
+                run += 1
+                continue
+            text += (str(run) if run else "") + ("b" if value == BLACK else "w")
+            run = 0
+        rows.append(text + (str(run) if run else ""))
+    return "/".join(rows)
+
+
+def test_position_string_rows_of_random_positions() -> None:
+    """Every row content (each seen many times: the row texts are remembered by content) is written as the docstring
+    says, in random positions and along real games."""
+    rng = random.Random(25)
+    for _ in range(300):
+        board = Position(None)
+        cells = rng.sample(SQUARES, rng.randrange(29))
+        for k, sq in enumerate(cells):
+            board.cells[sq] = BLACK if k % 2 else WHITE
+        assert board.fen().split()[0] == _rows_written(board)
+        assert Position.from_fen(board.fen()).cells == board.cells
+    board = GAME.position("belgian-daisy")
+    for _ in range(60):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+        assert board.fen().split()[0] == _rows_written(board)
+
+
+def test_position_string_refuses_a_cell_that_holds_no_marble() -> None:
+    board = GAME.position(None)
+    board.cells[GEOMETRY.parse("e5")] = 7
+    with pytest.raises(InvalidPositionError, match="e5 holds 7"):
+        board.fen()
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,7 @@ MODULES: Final = (
     "plybits.xiangqi.rankmodel2",
     "plybits.xiangqi.rank",
     "plybits.abalone.board",
+    "plybits.abalone.notation",  # every Aba-Pro move encoded is read, and every one decoded written, by it
     "plybits.abalone.rank",
     "plybits.entropy.rank",  # compiled because its models and scheme subclass compiled ones
 )

@@ -30,6 +30,7 @@ suffix of the last row and no move number: ``.../bbbbb-1b0w w``.
 from __future__ import annotations
 
 import re
+from itertools import groupby
 from typing import Any, Final, NamedTuple, Self
 
 from mypy_extensions import i64, mypyc_attr
@@ -206,6 +207,24 @@ LAYOUTS: Final[dict[str, str]] = {
 """The named start layouts as position strings; black moves first."""
 
 _ROW_LENGTHS: Final = (5, 6, 7, 8, 9, 8, 7, 6, 5)
+_FEN_ROWS: Final[list[list[int]]] = [
+    [GEOMETRY.index(file, rank) for file in range(9) if _exists(file, rank)] for rank in range(8, -1, -1)
+]
+"""The mailbox indices of each row as the position string writes them: rows ``i`` down to ``a``, by diagonal."""
+_ROW_TEXTS: Final[dict[int, str]] = {}
+"""A row's text in the position string by :meth:`Board.fen`'s key of it, made on first use (at most 3 ** 9 + ... +
+3 ** 5 rows, ~30,000 short strings; a collection meets a few hundred)."""
+
+
+def _row_text(values: list[int]) -> str:
+    """One row of the position string: ``b``, ``w`` and runs of empty cells as digits."""
+    out = ""
+    for value, same in groupby(values):
+        count = len(list(same))
+        out += str(count) if value == EMPTY else SYMBOLS[value] * count
+    return out
+
+
 _EJECTED_SUFFIX: Final = re.compile(r"-([0-9]+)b([0-9]+)w$")
 
 
@@ -324,24 +343,18 @@ class Board:
     def fen(self) -> str:
         """The position string (see the module docstring) that :meth:`from_fen` reads back."""
         cells = self.cells
-        rows = []
-        for rank in range(8, -1, -1):
-            out = []
-            run = 0
-            for file in range(9):
-                if not _exists(file, rank):
-                    continue
-                value = cells[GEOMETRY.index(file, rank)]
-                if value == EMPTY:
-                    run += 1
-                    continue
-                if run:
-                    out.append(str(run))
-                    run = 0
-                out.append(SYMBOLS[value])
-            if run:
-                out.append(str(run))
-            rows.append("".join(out))
+        rows: list[str] = []
+        for row in _FEN_ROWS:
+            key = len(row)  # the row's length, then its cells as base-3 digits: a key no other row's text has
+            for sq in row:
+                value = cells[sq]
+                if not EMPTY <= value <= WHITE:
+                    raise InvalidPositionError(f"cell {CELL_NAMES[sq]} holds {value!r}, not a marble or empty")
+                key = key * 3 + value
+            text = _ROW_TEXTS.get(key)
+            if text is None:
+                text = _ROW_TEXTS[key] = _row_text([cells[sq] for sq in row])
+            rows.append(text)
         side = SYMBOLS[self.turn]
         return f"{'/'.join(rows)} {side} {self.ejected[BLACK]} {self.ejected[WHITE]} {self.fullmove}"
 
@@ -413,9 +426,7 @@ class Board:
 
         :raises IllegalMoveError: naming the move and the rule it breaks.
         """
-        reason = why_illegal(self, move)
-        if reason is not None:
-            raise IllegalMoveError(f"{str(move)!r} is illegal: {reason}")
+        check_move(self, move)
 
     def pushed(self, move: Move) -> int:
         """How many opposing marbles the legal ``move`` pushes (0 unless it is a sumito)."""
@@ -539,6 +550,16 @@ def why_illegal(board: Board, move: Move) -> str | None:
         if cells[dest] != EMPTY:
             return f"broadside into occupied {names[dest]}: a broadside moves into empty cells only"
     return None
+
+
+def check_move(board: Board, move: Move) -> None:
+    """:meth:`Board.check`, a module function which compiled callers (the notation) call directly.
+
+    :raises IllegalMoveError: naming the move and the rule it breaks.
+    """
+    reason = why_illegal(board, move)
+    if reason is not None:
+        raise IllegalMoveError(f"{str(move)!r} is illegal: {reason}")
 
 
 _LAYOUT_BOARDS: Final[dict[str, Board]] = {}

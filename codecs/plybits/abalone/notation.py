@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from plybits.abalone.board import ALL_MOVES, BROADSIDE, DIRECTIONS, GEOMETRY, INLINE, STEPS, Board, Move
+from plybits.abalone.board import (
+    ALL_MOVES, BROADSIDE, DIRECTIONS, GEOMETRY, INLINE, STEPS, Board, Move, check_move,
+)
 from plybits.errors import InvalidMoveError
 
 NAME: Final = "abapro"
@@ -43,8 +45,9 @@ def _line(a: int, b: int) -> tuple[int, int] | None:
 
 
 
-def parse(text: str) -> Move:
-    """The move written as ``text`` in Aba-Pro (not checked against any position).
+def parse(text: object) -> Move:
+    """The move written as ``text`` in Aba-Pro (not checked against any position). Typed ``object``: compiled, a
+    parameter typed ``str`` would refuse anything else with a ``TypeError`` before the reason could be given.
 
     :raises InvalidMoveError: on anything that is not one move, with the reason: unknown
         cell, not a line, line longer than 3, not adjacent, destination that does not fit.
@@ -53,7 +56,7 @@ def parse(text: str) -> Move:
     return move if move is not None else _parse_word(text)
 
 
-def _parse_word(text: str) -> Move:
+def _parse_word(text: object) -> Move:
     """:func:`parse`, reading ``text`` cell by cell."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"Aba-Pro move must be text, not {text!r}")
@@ -121,7 +124,7 @@ def write(move: Move) -> str:
     return text if text is not None else str(move)
 
 
-def parse_move(board: Board, text: str, notation: str | None = None) -> Move:
+def parse_move(board: Board, text: object, notation: str | None = None) -> Move:
     """The legal move written as ``text`` in Aba-Pro on ``board`` (the only notation, as the verbs checked;
     ``None`` means it too).
 
@@ -130,7 +133,7 @@ def parse_move(board: Board, text: str, notation: str | None = None) -> Move:
     """
     assert notation in (None, NAME), notation
     move = parse(text)
-    board.check(move)
+    check_move(board, move)  # not board.check: compiled, a module function is called directly (no method lookup)
     return move
 
 
