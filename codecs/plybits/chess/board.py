@@ -822,11 +822,11 @@ def checked_move(board: Board, f: int, t: int, promotion: int = 0) -> Move:
 
 def push(board: Board, m: Move) -> None:
     """Play ``m`` (legal here, or the null move) (:meth:`Board.push`)."""
-    f = m[0]
-    t = m[1]
-    promotion = m[2]
+    f: i64 = m[0]  # squares and pieces in i64 locals: compiled, plain C arithmetic and cell reads
+    t: i64 = m[1]
+    promotion: i64 = m[2]
     b = board.cells
-    us = board.turn
+    us: i64 = board.turn
     board._legal = None
     check: bool | None = None  # unknown: found on demand by is_check()
     safe = board._safe  # else the opponent may already be in check: _checks_after does not apply
@@ -868,7 +868,7 @@ def push(board: Board, m: Move) -> None:
                 elif not promotion and safe:
                     check = _checks_after(b, f, t, p, board.kings[(us >> 3) ^ 1])
                 b[t] = us | promotion if promotion else p
-                board.ep = (f + t) // 2 if t - f == 2 * N or t - f == 2 * S else 0
+                board.ep = (f + t) >> 1 if t - f == 2 * N or t - f == 2 * S else 0
                 board.halfmove_clock = 0
             else:
                 b[t] = p

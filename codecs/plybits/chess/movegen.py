@@ -84,7 +84,7 @@ def _attacked(b: vec[i64], sq: int, by: int) -> bool:
     return False
 
 
-def _checks_after(b: vec[i64], f: int, t: int, p: int, k: int) -> bool:
+def _checks_after(b: vec[i64], f: i64, t: i64, p: i64, k: i64) -> bool:
     """Whether the king on ``k`` is in check after its opponent's piece ``p`` moved from ``f`` to ``t``.
 
     For a plain move (not castling, en passant or a promotion) from a legal position, with ``f`` already
@@ -117,10 +117,10 @@ def _piece_attacks(b: vec[i64], p: i64, t: i64, k: i64) -> bool:
     return True
 
 
-def _discovers(b: vec[i64], k: int, f: int, t: int, colour: int) -> bool:
+def _discovers(b: vec[i64], k: i64, f: i64, t: i64, colour: i64) -> bool:
     """Whether a piece leaving ``f`` for ``t`` (``f`` already emptied) opens a line from a slider of ``colour``
     through ``f`` onto the king on ``k``: a discovered check, or a pin broken."""
-    step = LINE[k * SIZE + f]
+    step: i64 = LINE[k * SIZE + f]
     if step and LINE[k * SIZE + t] != step:  # ``f`` emptied off the line ``t`` lies on
         s = k + step
         q = b[s]
