@@ -62,6 +62,11 @@ def playout(seed: int, board: chess.Board, plies: int) -> None:
         position.push(ours_move)
         board.push(move)
         played.append(ours_move)
+        men = [0, 0]  # the bitboards push keeps, as the cells give them
+        for sq in SQUARES:
+            if position.cells[sq]:
+                men[position.cells[sq] >> 3] |= 1 << SQUARE64[sq]
+        assert [m & (1 << 64) - 1 for m in position.men] == men, at
         assert position.fen() == (board.shredder_fen() if board.chess960 else board.fen()), at
     start = GAME.position(start_fen)
     bits = X88.encode(start.copy(), played)

@@ -130,6 +130,29 @@ def test_castling_through_check_and_through_pieces():
     assert "e1c1" not in ucis("r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1")
 
 
+@pytest.mark.parametrize("fen", [
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1",  # f1 guarded
+    "r3k2r/8/8/8/8/8/6r1/R3K2R w KQkq - 0 1",  # g1 guarded
+    "r3k2r/8/8/8/8/8/3r4/R3K2R w KQkq - 0 1",  # d1 guarded
+    "r3k2r/8/8/8/8/8/2r5/R3K2R w KQkq - 0 1",  # c1 guarded
+    "r3k2r/8/8/8/8/8/1r6/R3K2R w KQkq - 0 1",  # b1 guarded: O-O-O stays legal
+    "r3k2r/8/8/8/8/4n3/8/R3K2R w KQkq - 0 1",  # d1 and f1 guarded by a knight
+    "r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1",  # b1 occupied
+    "r3k2r/8/8/8/8/8/8/R3K1NR w KQkq - 0 1",  # g1 occupied
+    "r3k2r/8/8/8/8/8/4p3/R3K2R b KQkq - 0 1",  # black to move, its rights open
+    "r3k2r/4P3/8/8/8/8/8/R3K2R b KQkq - 0 1",  # a pawn guards d8 and f8
+    "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1",
+])
+def test_castling_read_from_the_attack_map_agrees_with_python_chess(fen):
+    """The generator reads castling's path from the rank model's attack map when it has one (king on the e-file,
+    rook in a corner): the same moves as without the map and as python-chess."""
+    board = GAME.position(fen)
+    mapped = legal_moves(board.copy(), _attack_maps(board.cells, board.turn)[0], _RANK_UNIT)
+    assert mapped == legal_moves(board.copy())
+    assert {uci(board, m) for m in mapped} == {m.uci() for m in chess.Board(fen).legal_moves}
+
+
 def test_chess960_castling_is_king_takes_rook_and_rook_may_stay():
     # King b1 with rooks a1 and g1: O-O-O puts the king on c1 and the rook on d1.
     board = GAME.position("r3k2r/8/8/8/8/8/8/RK4R1 w AGha - 0 1")

@@ -38,8 +38,8 @@ from plybits.chess.movegen import (
     _king_lines,
 )
 from plybits.chess.squares import (
-    A1, ADJACENT, BISHOP, BLACK, CODE_FROM, E, EMPTY, FILE_OF, GEOMETRY, KING, KING_STEPS, KNIGHT, KNIGHT_JUMP,
-    KNIGHT_STEPS, LINE, MOVE_TABLE, N, NAMES, PAWN, PIECE_OF_SYMBOL, QUEEN, RANK_OF, ROOK, S, SIZE, SQUARE_OF_NAME,
+    A1, ADJACENT, BISHOP, BIT_OF, BLACK, CODE_FROM, E, EMPTY, FILE_OF, GEOMETRY, KING, KING_STEPS, KNIGHT, KNIGHT_JUMP,
+    KNIGHT_STEPS, LINE, LOWEST_BIT, MOVE_TABLE, N, NAMES, PAWN, PIECE_OF_SYMBOL, QUEEN, RANK_OF, ROOK, S, SIZE, SQUARE_OF_NAME,
     SQUARES, STRIDE, SYMBOLS, W, WHITE, _KING_STEP_ARRAY, _KING_STEPS_ABOVE, _KING_STEPS_ALONG, _KING_STEPS_BELOW,
     Move, move, move_code, _MOVES, _ON_BOARD, _SLIDERS_ALONG, square,
 )
@@ -99,11 +99,12 @@ class Board:
     ``cells`` is the mailbox cell array (:func:`~plybits.packed.int_array`), ``turn`` is :data:`WHITE` or :data:`BLACK`,
     ``castling`` the frozenset of rook squares that may still castle, ``ep`` the en
     passant target square (0 when none), ``kings`` the king square of each colour
-    (index ``colour >> 3``).
+    (index ``colour >> 3``), ``men`` the squares of each colour's pieces as a bitboard (index ``colour >> 3``;
+    :data:`~plybits.chess.squares.BIT_OF`), kept by :func:`push` with the cells.
     """
 
-    __slots__ = ("cells", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "_anchor", "_trail", "_legal", "_check", "_safe",
-                 "_codes")
+    __slots__ = ("cells", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "men",
+                 "_anchor", "_trail", "_legal", "_check", "_safe", "_codes")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
         """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
@@ -119,6 +120,7 @@ class Board:
         self.fullmove_number = 1
         self.chess960 = chess960
         self.kings = [0, 0]
+        self.men: vec[i64] = int_array([0, 0]) if start is None else start.men[:]
         self._anchor: tuple[Any, ...] = ()
         """A position (cells, turn, castling, ep, kings) at or before the last capture or pawn move, for
         repetitions: :func:`push` takes a new one only once :attr:`_trail` holds :data:`REANCHOR` moves."""
@@ -194,6 +196,7 @@ class Board:
         if fullmove_number < 1 or fullmove_number > 100_000 or halfmove_clock > 100_000:
             raise InvalidPositionError(f"move counters out of range: {halfmove!r} {fullmove!r}")
         self.halfmove_clock, self.fullmove_number = halfmove_clock, fullmove_number
+        _count_men(self)
         them = self.turn ^ BLACK
         if _attacked(b, self.kings[them >> 3], self.turn):
             raise InvalidPositionError(f"the side not to move is in check: {fen!r}")
@@ -286,6 +289,7 @@ class Board:
         other.fullmove_number = self.fullmove_number
         other.chess960 = self.chess960
         other.kings = self.kings[:]
+        other.men = self.men[:]
         if history:
             other._anchor = self._anchor
             other._trail = self._trail[:]
@@ -390,6 +394,7 @@ class Board:
         cells, turn, castling, ep, kings = self._anchor
         replay = Board(None, chess960=self.chess960)
         replay.cells, replay.turn, replay.castling, replay.ep, replay.kings = cells[:], turn, castling, ep, kings[:]
+        _count_men(replay)
         replay.halfmove_clock = 1
         keys = [replay._key()]
         for m in self._trail:
@@ -436,6 +441,17 @@ REANCHOR: Final = 32
 def _snapshot(board: Board) -> tuple[Any, ...]:
     """A copy of the position for :meth:`Board.repetitions` (what :attr:`Board._anchor` holds)."""
     return (board.cells[:], board.turn, board.castling, board.ep, board.kings[:])
+
+
+def _count_men(board: Board) -> None:
+    """Set :attr:`Board.men` from the cells."""
+    b = board.cells
+    men = int_array([0, 0])
+    for s in SQUARES:
+        p = b[s]
+        if p:
+            men[p >> 3] |= BIT_OF[s]
+    board.men = men
 
 
 def is_check(board: Board) -> bool:
@@ -545,24 +561,22 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
     them: i64 = us ^ BLACK
     k: i64 = board.kings[us >> 3]
     n: i64 = 0
-    # the lines through the king: checks, and pins as (pinned square, step from the king) pairs
-    pins: list[int] = []
-    checks, checker, check_step, hidden_a, hidden_b = _king_lines(b, k, us, pins)
-    pinned = len(pins)
+    # the lines through the king: checks, and the pinned men (a bitboard)
+    checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(b, k, us)
     forward: i64 = N if us == WHITE else S
     start_rank: i64 = 1 if us == WHITE else 6
     before_last: i64 = 6 if us == WHITE else 1
     ep: i64 = board.ep
     unsorted = False  # a slider's answers to a check, made ray by ray
     s: i64
-    rank_start: i64
-    rank: i64 = -1  # of ``s``: counted, not read from RANK_OF (a list: an int object a read)
-    for rank_start in range(A1, A1 + 8 * STRIDE, STRIDE):  # a1..h8 by plain counting: no tuple of squares read
-        rank += 1
-        for s in range(rank_start, rank_start + 8):
+    men: i64 = board.men[us >> 3]
+    rank: i64  # of ``s``: counted, not read from RANK_OF (a list: an int object a read)
+    for rank in range(8):  # the side's men rank by rank, each rank's by file (a1..h8): no empty square read
+        row: i64 = men >> (rank * 8) & 255
+        while row != 0:
+            s = A1 + rank * STRIDE + LOWEST_BIT[row]
+            row &= row - 1
             p = b[s]
-            if p == 0 or p & BLACK != us:
-                continue
             kind: i64 = p & 7
             if kind == KING:
                 n = _add_king_moves(board, k, checks, codes, n, attacks, attacked, hidden_a, hidden_b)
@@ -570,10 +584,8 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
             if checks >= 2:
                 continue
             pin: i64 = 0
-            if pinned:
-                for i in range(0, pinned, 2):
-                    if pins[i] == s:
-                        pin = pins[i + 1]
+            if pinned != 0 and pinned & BIT_OF[s] != 0:
+                pin = LINE[k * SIZE + s]  # the step from the king along the pin
             base: i64 = s * CODE_FROM
             if kind == PAWN:
                 # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
@@ -657,10 +669,10 @@ def _add_king_moves(
     try:
         n = _add_king_steps(codes, n, b, k, _KING_STEPS_BELOW, them, attacks, attacked, hidden_a, hidden_b)
         if a_rook:
-            n = _add_castling(codes, n, b, k, king, a_rook)
+            n = _add_castling(codes, n, b, k, king, a_rook, attacks, attacked)
         n = _add_king_steps(codes, n, b, k, _KING_STEPS_ALONG, them, attacks, attacked, hidden_a, hidden_b)
         if h_rook:
-            n = _add_castling(codes, n, b, k, king, h_rook)
+            n = _add_castling(codes, n, b, k, king, h_rook, attacks, attacked)
         n = _add_king_steps(codes, n, b, k, _KING_STEPS_ABOVE, them, attacks, attacked, hidden_a, hidden_b)
     finally:  # put back even when ``codes`` is full (legal_codes then tries a longer one)
         b[k] = king
@@ -810,11 +822,11 @@ def checked_move(board: Board, f: int, t: int, promotion: int = 0) -> Move:
 
 def push(board: Board, m: Move) -> None:
     """Play ``m`` (legal here, or the null move) (:meth:`Board.push`)."""
-    f = m[0]
-    t = m[1]
-    promotion = m[2]
+    f: i64 = m[0]  # squares and pieces in i64 locals: compiled, plain C arithmetic and cell reads
+    t: i64 = m[1]
+    promotion: i64 = m[2]
     b = board.cells
-    us = board.turn
+    us: i64 = board.turn
     board._legal = None
     check: bool | None = None  # unknown: found on demand by is_check()
     safe = board._safe  # else the opponent may already be in check: _checks_after does not apply
@@ -828,6 +840,7 @@ def push(board: Board, m: Move) -> None:
         q = b[t]
         kind = p & 7
         castling = board.castling
+        men = board.men
         if kind == KING and q == us | ROOK:
             rank_base = f - FILE_OF[f]
             a_side = t < f
@@ -837,19 +850,25 @@ def push(board: Board, m: Move) -> None:
             b[t] = EMPTY
             b[kt] = p
             b[rt] = q
+            men[us >> 3] = men[us >> 3] & ~(BIT_OF[f] | BIT_OF[t]) | BIT_OF[kt] | BIT_OF[rt]
             board.kings[us >> 3] = kt
             board.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
             board.ep = 0
             board.halfmove_clock += 1
         else:
             b[f] = EMPTY
+            men[us >> 3] ^= BIT_OF[f] | BIT_OF[t]  # off ``f``, onto ``t`` (not its own)
+            if q:
+                men[(us >> 3) ^ 1] &= ~BIT_OF[t]
             if kind == PAWN:
                 if t == board.ep and not q:
-                    b[t - (N if us == WHITE else S)] = EMPTY
+                    taken = t - (N if us == WHITE else S)
+                    b[taken] = EMPTY
+                    men[(us >> 3) ^ 1] &= ~BIT_OF[taken]
                 elif not promotion and safe:
                     check = _checks_after(b, f, t, p, board.kings[(us >> 3) ^ 1])
                 b[t] = us | promotion if promotion else p
-                board.ep = (f + t) // 2 if t - f == 2 * N or t - f == 2 * S else 0
+                board.ep = (f + t) >> 1 if t - f == 2 * N or t - f == 2 * S else 0
                 board.halfmove_clock = 0
             else:
                 b[t] = p
@@ -865,8 +884,11 @@ def push(board: Board, m: Move) -> None:
                     if castling:
                         board.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
                         castling = board.castling
-            if castling and (f in castling or t in castling):
-                board.castling = castling - {f, t}
+            if castling:
+                ends: i64 = BIT_OF[f] | BIT_OF[t]
+                # a castling rook stands on a back rank: the set is looked in only for a move from or to one
+                if (ends & 255 != 0 or ends >> 56 != 0) and (f in castling or t in castling):
+                    board.castling = castling - {f, t}
         if safe is not None:
             board._safe = None if q and q & 7 == KING else True  # a legal move leaves its own king safe
     board._check = check

@@ -10,6 +10,7 @@ from mypy_extensions import i64
 
 from plybits.chess.squares import (
     BISHOP,
+    BIT_OF,
     BLACK,
     CODE_FROM,
     E,
@@ -83,7 +84,7 @@ def _attacked(b: vec[i64], sq: int, by: int) -> bool:
     return False
 
 
-def _checks_after(b: vec[i64], f: int, t: int, p: int, k: int) -> bool:
+def _checks_after(b: vec[i64], f: i64, t: i64, p: i64, k: i64) -> bool:
     """Whether the king on ``k`` is in check after its opponent's piece ``p`` moved from ``f`` to ``t``.
 
     For a plain move (not castling, en passant or a promotion) from a legal position, with ``f`` already
@@ -116,10 +117,10 @@ def _piece_attacks(b: vec[i64], p: i64, t: i64, k: i64) -> bool:
     return True
 
 
-def _discovers(b: vec[i64], k: int, f: int, t: int, colour: int) -> bool:
+def _discovers(b: vec[i64], k: i64, f: i64, t: i64, colour: i64) -> bool:
     """Whether a piece leaving ``f`` for ``t`` (``f`` already emptied) opens a line from a slider of ``colour``
     through ``f`` onto the king on ``k``: a discovered check, or a pin broken."""
-    step = LINE[k * SIZE + f]
+    step: i64 = LINE[k * SIZE + f]
     if step and LINE[k * SIZE + t] != step:  # ``f`` emptied off the line ``t`` lies on
         s = k + step
         q = b[s]
@@ -283,15 +284,47 @@ def _add_rank_rays(
     return n
 
 
-def _add_castling(codes: vec[i64], n: i64, b: vec[i64], k: i64, king: i64, rook: i64) -> i64:
+def _add_castling(
+    codes: vec[i64], n: i64, b: vec[i64], k: i64, king: i64, rook: i64, attacks: vec[i64], attacked: i64,
+) -> i64:
     """Add at ``codes[n]`` castling of ``king`` (lifted off ``k``: put back for the test, lifted again) with ``rook``
-    if legal; the new count."""
+    if legal, its side not in check; the new count. ``attacks``, ``attacked``: the opponent's attack map (as
+    :func:`~plybits.chess.board.legal_moves` takes it; ``attacked`` 0: none), read for a king on the e-file and a
+    rook in a corner."""
+    if attacked != 0 and FILE_OF[k] == 4 and (FILE_OF[rook] == 0 or FILE_OF[rook] == 7):
+        if _castling_mapped(b, k, rook, attacks, attacked):
+            codes[n] = (k * CODE_FROM + rook) * 8
+            n += 1
+        return n
     b[k] = king
     if _castling_legal(b, k, rook, king & BLACK):
         codes[n] = (k * CODE_FROM + rook) * 8
         n += 1
     b[k] = EMPTY
     return n
+
+
+def _castling_mapped(b: vec[i64], k: i64, r: i64, attacks: vec[i64], attacked: i64) -> bool:
+    """:func:`_castling_legal` for a king on the e-file (lifted off ``k``) and its rook on ``r`` in a corner of its
+    rank, read from the opponent's attack map: the squares between them empty, and those the king crosses and lands
+    on not attacked. The map shows the king's path as it is once it moves: its side not in check, no enemy slider's
+    line runs through the king's square; the rook leaving the corner opens no line onto that path (nothing lies
+    beyond the corner), and on its new square it blocks none (a line through it onto the path would run on
+    through the king's square)."""
+    step: i64 = 1 if r > k else -1
+    kt: i64 = k + 2 * step
+    sq: i64 = k + step
+    while sq != r:
+        if b[sq] != 0:
+            return False
+        sq += step
+    sq = k + step
+    while True:
+        if attacks[sq] >= attacked:
+            return False
+        if sq == kt:
+            return True
+        sq += step
 
 
 def _add_king_steps(
@@ -364,11 +397,12 @@ def _add_evasion_slides(
     return n
 
 
-def _king_lines(b: vec[i64], k: i64, us: i64, pins: list[int]) -> tuple[i64, i64, i64, i64, i64]:
+def _king_lines(b: vec[i64], k: i64, us: i64) -> tuple[i64, i64, i64, i64, i64, i64]:
     """What the lines through the king of ``us`` on ``k`` hold: (how many pieces give check, the (last) checker's
     square, the step from the king towards a sliding checker (0 for a knight or pawn), the cells behind the king from
-    the first and the second sliding checker (0: none), which it would still be attacked on once it steps there).
-    Each pin is added to ``pins`` as (pinned square, step from the king)."""
+    the first and the second sliding checker (0: none), which it would still be attacked on once it steps there,
+    the pinned men as a bitboard (:data:`~plybits.chess.squares.BIT_OF`; each one's line: ``LINE[k * SIZE + s]``))."""
+    pinned: i64 = 0
     checks: i64 = 0
     checker: i64 = 0
     check_step: i64 = 0  # from the king towards a sliding checker; 0 for a knight or pawn
@@ -401,8 +435,7 @@ def _king_lines(b: vec[i64], k: i64, us: i64, pins: list[int]) -> tuple[i64, i64
                 t += d
                 p = b[t]
             if p == slider or p == queen:
-                pins.append(own)
-                pins.append(d)
+                pinned |= BIT_OF[own]
     pawn: i64 = them | PAWN
     for step in PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
         p = b[k + step]
@@ -417,4 +450,4 @@ def _king_lines(b: vec[i64], k: i64, us: i64, pins: list[int]) -> tuple[i64, i64
             checks += 1
             checker = k + jump
             check_step = 0
-    return checks, checker, check_step, hidden_a, hidden_b
+    return checks, checker, check_step, hidden_a, hidden_b, pinned

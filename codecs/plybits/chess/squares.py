@@ -147,6 +147,17 @@ for _kind, _steps in SLIDER_STEPS.items():
         _SLIDERS_ALONG[SIZE + _step] |= 1 << _kind
 
 
+BIT_OF: Final = int_array([0] * SIZE)
+"""BIT_OF[sq]: the bit of a playable square in a board's bitboards of its men (:attr:`~plybits.chess.board.Board.men`),
+``1 << (rank * 8 + file)`` (h8's, bit 63, as the signed 64-bit value, so that every bitboard fits an ``i64`` in
+both builds); 0 off the board."""
+for _sq in SQUARES:
+    _bit = RANK_OF[_sq] * 8 + FILE_OF[_sq]
+    BIT_OF[_sq] = 1 << _bit if _bit < 63 else -(1 << 63)
+LOWEST_BIT: Final = int_array([(_row & -_row).bit_length() - 1 for _row in range(256)])
+"""LOWEST_BIT[row]: the file of the lowest set bit of an 8-bit rank of a bitboard (-1 for 0)."""
+
+
 class Move(NamedTuple):
     """A move from one square index to another, with the promotion kind (0 for none).
 
