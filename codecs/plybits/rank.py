@@ -27,7 +27,7 @@ from plybits.deadline import active as deadline_active
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
 from plybits.game import MoveT, Observer, BoardT, Position, Scheme, StepEncoder, notation_of
-from plybits.packed import int_array, zeros
+from plybits.packed import PACKED, int_array, zeros
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
 
 DerivedT = TypeVar("DerivedT")
@@ -116,6 +116,25 @@ def _softmax_terms(scores: vec[i64], budget: int) -> tuple[i64, i64, i64]:
     return top, spare, total
 
 
+_RECIPROCAL_SHIFT: Final = 46
+"""The fixed-point bits of :func:`_reciprocal`: a weight (at most 2^40) times the reciprocal (at most 2^22) fits 63 bits."""
+
+
+def _reciprocal(spare: i64, total: i64) -> i64:
+    """``spare / total`` in fixed point (:data:`_RECIPROCAL_SHIFT` bits, rounded down), for the compiled softmax to find
+    each ``weight * spare // total`` by a multiply and a shift, corrected by one multiply (:func:`encode_packed`);
+    0 where it does not apply (pure Python, whose ``//`` is one operation, or a budget past the coder's, where the
+    bounds below do not hold).
+
+    Exact: with ``total >= 2^40`` (the top score's weight) the estimate ``weight * reciprocal >> 46`` is below
+    ``weight * spare / total`` by less than ``weight / 2^46 < 1``, so it is the floor or one less, and the remainder
+    ``weight * spare - estimate * total`` tells which.
+    """
+    if not PACKED or spare > MAX_TOTAL:
+        return 0
+    return (spare << _RECIPROCAL_SHIFT) // total
+
+
 def encode_scored(encoder: RangeEncoder, scores: list[int], index: int, budget: int = MAX_TOTAL) -> None:
     """Code symbol ``index`` under :func:`softmax_frequencies` of ``scores`` (what :func:`encode_index` codes)."""
     encode_packed(encoder, int_array(scores), index, budget)
@@ -132,6 +151,7 @@ def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: i
     top, spare, total = _softmax_terms(scores, budget)
     table = EXP2
     size: i64 = len(table)
+    reciprocal: i64 = _reciprocal(spare, total)
     low: i64 = 0
     freq: i64 = 0
     sum_freqs: i64 = 0
@@ -140,7 +160,13 @@ def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: i
         f: i64 = 1
         if d < size:
             weight: i64 = table[d]
-            f += weight * spare // total
+            if reciprocal:  # compiled: weight * spare // total without a division (_reciprocal)
+                q: i64 = weight * reciprocal >> _RECIPROCAL_SHIFT
+                if weight * spare - q * total >= total:
+                    q += 1
+                f += q
+            else:
+                f += weight * spare // total
         if i < index:
             low += f
         elif i == index:
@@ -157,15 +183,22 @@ def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOT
     top, spare, total = _softmax_terms(scores, budget)
     table = EXP2
     size: i64 = len(table)
+    reciprocal: i64 = _reciprocal(spare, total)
     n = len(scores)
-    freqs = zeros(n)  # kept for the search: each frequency is one division, made once
+    freqs = zeros(n)  # kept for the search: each frequency is one division (or its reciprocal's multiply), made once
     sum_freqs: i64 = 0
     for i in range(n):
         d: i64 = top - scores[i]
         f: i64 = 1
         if d < size:
             weight: i64 = table[d]
-            f += weight * spare // total
+            if reciprocal:  # as encode_packed
+                q: i64 = weight * reciprocal >> _RECIPROCAL_SHIFT
+                if weight * spare - q * total >= total:
+                    q += 1
+                f += q
+            else:
+                f += weight * spare // total
         freqs[i] = f
         sum_freqs += f
     # a budget past the coder's is refused by decode_target; a valid one needs no check

@@ -250,33 +250,21 @@ def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) ->
 
 def _slide_attacks(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64, value: i64) -> None:
     """The slider on ``s``: each square along its rays ``_ATTACK_STEPS[first:end]``, up to and with the first piece,
-    as :func:`_walk_attacks` marks it (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``).
-    The side is tested once, not a square: two loops, one a side."""
+    as :func:`_walk_attacks` marks it (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``)."""
     steps = _ATTACK_STEPS
     j: i64
-    t: i64
-    a: i64
-    d: i64
-    if value == 0:
-        for j in range(first, end):
-            d = steps[j]
-            t = s + d
-            while True:
-                a = attacks[t]
+    for j in range(first, end):
+        d: i64 = steps[j]
+        t: i64 = s + d
+        while True:
+            a: i64 = attacks[t]
+            if value == 0:
                 if a & _COUNT_FULL != _COUNT_FULL:
                     attacks[t] = a + _COUNT_UNIT
-                if b[t]:
-                    break
-                t += d
-        return
-    for j in range(first, end):
-        d = steps[j]
-        t = s + d
-        while True:
-            a = attacks[t]
-            if a < value:
+            elif a < value:
                 attacks[t] = value + (a & (_RANK_UNIT - 1))
-            if b[t]:
+            q: i64 = b[t]
+            if q:
                 break
             t += d
 
