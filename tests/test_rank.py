@@ -112,6 +112,35 @@ def test_scored_coders_code_what_the_index_coders_code_under_the_softmax():
         encode_scored, decode_scored)
 
 
+def test_scored_coders_code_the_softmax_by_the_reciprocal_exactly(monkeypatch):
+    """The compiled softmax finds each ``weight * spare // total`` as a reciprocal estimate (``weight * ((spare << 46)
+    // total) >> 46``) corrected by one where it falls short; forced here in whichever build runs (pure Python
+    divides otherwise), the coders still write and read exactly what the index coders do under softmax_frequencies
+    (which always divides), on rows that include estimates one short."""
+    import random
+
+    import plybits.rank
+    from plybits.packed import int_array
+    from plybits.rank import _RECIPROCAL_SHIFT, _softmax_terms
+
+    monkeypatch.setattr(plybits.rank, "PACKED", True)  # no effect compiled, where it is already so
+    rng = random.Random(17)
+    rows = [[rng.randrange(-3000, 3000) for _ in range(rng.randrange(1, 219))] for _ in range(400)]
+    short = 0
+    for scores in rows:
+        top, spare, total = _softmax_terms(int_array(scores), MAX_TOTAL)
+        reciprocal = (spare << _RECIPROCAL_SHIFT) // total
+        for score in scores:
+            if top - score < len(EXP2):
+                weight = EXP2[top - score]
+                short += weight * reciprocal >> _RECIPROCAL_SHIFT != weight * spare // total
+    assert short > 0  # the correction is exercised
+    indices = [rng.randrange(len(scores)) for scores in rows]
+    _assert_codes_as_reference(
+        rows, indices, lambda encoder, scores, index: encode_index(encoder, softmax_frequencies(scores), index),
+        encode_scored, decode_scored)
+
+
 def test_quantise():
     assert quantise([0, 0, 0]) == [1, 1, 1]
     freqs = quantise([1, 0, 3])

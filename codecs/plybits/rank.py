@@ -27,7 +27,7 @@ from plybits.deadline import active as deadline_active
 from plybits.deadline import check as check_deadline
 from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, UnsupportedError
 from plybits.game import MoveT, Observer, BoardT, Position, Scheme, StepEncoder, notation_of
-from plybits.packed import int_array, zeros
+from plybits.packed import PACKED, int_array, zeros
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
 
 DerivedT = TypeVar("DerivedT")
@@ -116,6 +116,27 @@ def _softmax_terms(scores: vec[i64], budget: int) -> tuple[i64, i64, i64]:
     return top, spare, total
 
 
+_NO_FREQUENCIES: Final = int_array([])
+"""The ``freqs`` of :func:`_frequencies` that keeps none (the encoder's: it needs only the sums)."""
+_RECIPROCAL_SHIFT: Final = 46
+"""The fixed-point bits of :func:`_reciprocal`: a weight (at most 2^40) times the reciprocal (at most 2^22) fits 63 bits."""
+
+
+def _reciprocal(spare: i64, total: i64) -> i64:
+    """``spare / total`` in fixed point (:data:`_RECIPROCAL_SHIFT` bits, rounded down), for the compiled softmax to find
+    each ``weight * spare // total`` by a multiply and a shift, corrected by one multiply (:func:`_frequencies`);
+    0 where it does not apply (pure Python, whose ``//`` is one operation, or a budget past the coder's, where the
+    bounds below do not hold).
+
+    Exact: with ``total >= 2^40`` (the top score's weight) the estimate ``weight * reciprocal >> 46`` is below
+    ``weight * spare / total`` by less than ``weight / 2^46 < 1``, so it is the floor or one less, and the remainder
+    ``weight * spare - estimate * total`` tells which.
+    """
+    if not PACKED or spare > MAX_TOTAL:
+        return 0
+    return (spare << _RECIPROCAL_SHIFT) // total
+
+
 def encode_scored(encoder: RangeEncoder, scores: list[int], index: int, budget: int = MAX_TOTAL) -> None:
     """Code symbol ``index`` under :func:`softmax_frequencies` of ``scores`` (what :func:`encode_index` codes)."""
     encode_packed(encoder, int_array(scores), index, budget)
@@ -127,11 +148,18 @@ def decode_scored(decoder: RangeDecoder, scores: list[int], budget: int = MAX_TO
     return decode_packed(decoder, int_array(scores), budget)
 
 
-def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: int = MAX_TOTAL) -> None:
-    """:func:`encode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
+def _frequencies(scores: vec[i64], budget: int, index: i64, freqs: vec[i64]) -> tuple[i64, i64, i64]:
+    """(the sum of the frequencies before symbol ``index``, its frequency (0: no such symbol), the sum of all) under
+    :func:`softmax_frequencies` of ``scores``; each frequency also written to ``freqs`` unless that is empty.
+
+    Compiled, each ``weight * spare // total`` is a multiply by the :func:`_reciprocal` and a shift, corrected up by
+    one where the remainder says it fell short: no division a move.
+    """
     top, spare, total = _softmax_terms(scores, budget)
     table = EXP2
     size: i64 = len(table)
+    reciprocal: i64 = _reciprocal(spare, total)
+    keep = len(freqs) != 0
     low: i64 = 0
     freq: i64 = 0
     sum_freqs: i64 = 0
@@ -140,12 +168,26 @@ def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: i
         f: i64 = 1
         if d < size:
             weight: i64 = table[d]
-            f += weight * spare // total
+            if reciprocal:
+                q: i64 = weight * reciprocal >> _RECIPROCAL_SHIFT
+                if weight * spare - q * total >= total:
+                    q += 1
+                f += q
+            else:
+                f += weight * spare // total
+        if keep:
+            freqs[i] = f
         if i < index:
             low += f
         elif i == index:
             freq = f
         sum_freqs += f
+    return low, freq, sum_freqs
+
+
+def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: int = MAX_TOTAL) -> None:
+    """:func:`encode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
+    low, freq, sum_freqs = _frequencies(scores, budget, index, _NO_FREQUENCIES)
     if freq == 0 or sum_freqs > MAX_TOTAL:  # no symbol ``index``, or a budget past the coder's: refused by encode
         encoder.encode(low, freq, sum_freqs)
     else:
@@ -154,20 +196,9 @@ def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: i
 
 def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOTAL) -> int:
     """:func:`decode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
-    top, spare, total = _softmax_terms(scores, budget)
-    table = EXP2
-    size: i64 = len(table)
     n = len(scores)
-    freqs = zeros(n)  # kept for the search: each frequency is one division, made once
-    sum_freqs: i64 = 0
-    for i in range(n):
-        d: i64 = top - scores[i]
-        f: i64 = 1
-        if d < size:
-            weight: i64 = table[d]
-            f += weight * spare // total
-        freqs[i] = f
-        sum_freqs += f
+    freqs = zeros(n)  # kept for the search: each frequency is made once
+    _, _, sum_freqs = _frequencies(scores, budget, -1, freqs)
     # a budget past the coder's is refused by decode_target; a valid one needs no check
     target: i64 = decoder.decode_target(sum_freqs) if sum_freqs > MAX_TOTAL else decoder._target(sum_freqs)
     low: i64 = 0

@@ -310,7 +310,7 @@ for _d in range(1 - SIZE, SIZE):
 
 def _own_rights(castling: frozenset[int], us: int) -> bool:
     """Whether ``us`` may still castle with one of its rooks (a square of ``castling`` on its back rank)."""
-    if not castling:  # the usual case past the opening: no set iterated
+    if len(castling) == 0:  # the usual case past the opening: no set iterated (compiled, a size read, no truth call)
         return False
     back = 0 if us == WHITE else 7
     for r in castling:
@@ -515,17 +515,31 @@ def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
     """(the square the opponent's last move went to, the square this side's last move went to (each -1: none or a
     null move), whether the opponent's last move captured)."""
     count = len(history)
+    last_to: i64 = -1
+    my_last_to: i64 = -1
+    last_capture = False
+    if count == 0:
+        return last_to, my_last_to, last_capture
+    # each move read into a local typed Move (compiled, its items are then tuple reads, not generic item calls)
+    last: Move
+    mine: Move
     if isinstance(history, list):  # the coders' history: read as a list (a generic sequence's item is a call)
-        last = history[count - 1] if count else NULL_MOVE
+        last = history[count - 1]
         mine = history[count - 2] if count >= 2 else NULL_MOVE
     else:
-        last = history[count - 1] if count else NULL_MOVE
+        last = history[count - 1]
         mine = history[count - 2] if count >= 2 else NULL_MOVE
-    last_to: i64 = last[1] if last[0] else -1
-    my_last_to: i64 = mine[1] if mine[0] else -1
-    last_capture = False
-    if last_to >= 0 and board.halfmove_clock == 0:
-        last_capture = FILE_OF[last[0]] != FILE_OF[last_to] if (board.cells[last_to] & 7 == PAWN or last[2]) else True
+    if mine[0]:
+        my_last_to = mine[1]
+    last_from: i64 = last[0]
+    if last_from == 0:
+        return last_to, my_last_to, last_capture
+    last_to = last[1]
+    if board.halfmove_clock == 0:
+        if board.cells[last_to] & 7 == PAWN or last[2]:
+            last_capture = FILE_OF[last_from] != FILE_OF[last_to]
+        else:
+            last_capture = True
     return last_to, my_last_to, last_capture
 
 
@@ -602,7 +616,7 @@ def _scores(
                 fixed += same_w[kind]
             if in_check:
                 fixed += evasion_w[kind]
-            if own_rights if kind == KING else (kind == ROOK and bool(castling) and f in castling):
+            if own_rights if kind == KING else (kind == ROOK and len(castling) != 0 and f in castling):
                 fixed += tables.loses_castling
             quiet_safety = kind * 2 * _LEVELS
             capture_safety = quiet_safety + _LEVELS
