@@ -49,6 +49,7 @@ MODULES: Final = (
     "plybits.xiangqi.rank",
     "plybits.abalone.board",
     "plybits.abalone.rank",
+    "plybits.abalone.rankmodel2",
     "plybits.entropy.rank",  # compiled because its models and scheme subclass compiled ones
 )
 
