@@ -78,6 +78,17 @@ def test_scores_are_the_sums_of_the_weights_of_the_features():
     assert move_code(history[-2]) == move_code(history[-6])
 
 
+def test_the_scorer_lists_the_codes_ascending():
+    """Model 2 finds a repeated move's slot by bisection: the scorer's codes (canonical order) must ascend."""
+    checked = 0
+    for seed, start in enumerate(("standard", "belgian-daisy")):
+        for position, moves, history in playout(start, 80, seed + 20):
+            codes, n, _ = MODEL.coded(position, history)
+            assert [codes[i] for i in range(n)] == sorted({move_code(m) for m in moves})
+            checked += 1
+    assert checked > 100
+
+
 def test_the_features_of_known_moves():
     """Worked out by hand on the standard start (black's a1..c7 below): a5b5 pushes the line a5 b5 c5 (kind 2,
     three marbles inline) one row up, its front marble onto d5 (cell 22); nothing was played before it."""

@@ -205,12 +205,12 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return out
 
 
-_INLINE_DIRECTION: Final = [(i // 3) % 6 for i in range(2 * INLINE_CODES * 3)]
-"""By index of :attr:`_ScorerTables.inline`: the move's direction."""
-_BROADSIDE_TURN: Final = [
+_INLINE_DIRECTION: Final = int_array([(i // 3) % 6 * 3 for i in range(2 * INLINE_CODES * 3)])
+"""By index of :attr:`_ScorerTables.inline`: the move's ``direction * 3`` (its turn weights' row, class 0)."""
+_BROADSIDE_TURN: Final = int_array([
     -1 if code < INLINE_CODES else (code - INLINE_CODES) % 6 * 3 + 1 + (code - INLINE_CODES) // 6 % 2
     for _ in (0, 1) for code in range(N_CODES)
-]
+])
 """By index of :attr:`_ScorerTables.broadside`: the move's ``direction * 3 + class`` (broadside of 2: 1, of 3: 2),
 -1 for an inline code (no entry)."""
 
@@ -261,22 +261,28 @@ class _Model2Tables:
         self.repeat: i64 = w[F_REPEAT]
         self.repeat_before: i64 = w[F_REPEAT + 1]
 
-    def tables(self, own: int, opp: int) -> _ScorerTables:
+    def tables(self, own: i64, opp: i64) -> _ScorerTables:
         """The scorer tables of the plies whose own and opponent's last moves went in directions ``own`` and
-        ``opp`` (6: none): the base tables with each move's turn weights added, made once."""
+        ``opp`` (6: none): the base tables with each move's turn weights added, made once (copies of the base
+        tables, one pass over each)."""
         key = own * 7 + opp
         tables = self.by_turns[key]
         if tables is None:
-            turn = [self.own_turn[_turn_of(d, own) * 3 + k] + self.opp_turn[_turn_of(d, opp) * 3 + k]
-                    for d in range(6) for k in range(3)]
+            turn = int_array([self.own_turn[_turn_of(d, own) * 3 + k] + self.opp_turn[_turn_of(d, opp) * 3 + k]
+                              for d in range(6) for k in range(3)])
             base = self.base
-            inline = base.inline
-            broadside = base.broadside
-            inline_turn = [turn[d * 3] for d in range(6)]
-            tables = self.by_turns[key] = base.with_moves(
-                int_array([inline[i] + inline_turn[d] for i, d in enumerate(_INLINE_DIRECTION)]),
-                int_array([broadside[i] + (turn[t] if t >= 0 else 0) for i, t in enumerate(_BROADSIDE_TURN)]),
-            )
+            inline = base.inline[:]
+            rows = _INLINE_DIRECTION
+            i: i64
+            for i in range(len(inline)):
+                inline[i] += turn[rows[i]]
+            broadside = base.broadside[:]
+            slots = _BROADSIDE_TURN
+            for i in range(len(broadside)):
+                slot = slots[i]
+                if slot >= 0:
+                    broadside[i] += turn[slot]
+            tables = self.by_turns[key] = base.with_moves(inline, broadside)
         return tables
 
 
@@ -284,18 +290,35 @@ def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move])
     """:func:`~plybits.abalone.rank.scored_codes` under model 2: model 1's scorer under the tables of the last two
     moves' directions, then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two."""
     played = len(history)
-    codes, n, scores = scored_codes(tables.tables(_turn(history, 2), _turn(history, 1)), board, history)
-    if played < 2:
-        return codes, n, scores
-    again: i64 = move_code(history[played - 2])
-    before: i64 = move_code(history[played - 4]) if played >= 4 else -1
-    for i in range(n):
-        code = codes[i]
-        if code == again:
-            scores[i] += tables.repeat
-        if code == before:
-            scores[i] += tables.repeat_before
+    own: i64 = history[played - 2].direction if played >= 2 else 6
+    opp: i64 = history[played - 1].direction if played >= 1 else 6
+    codes, n, scores = scored_codes(tables.tables(own, opp), board, history)
+    if played >= 2:
+        slot = _slot(codes, n, move_code(history[played - 2]))
+        if slot >= 0:
+            scores[slot] += tables.repeat
+        if played >= 4:
+            slot = _slot(codes, n, move_code(history[played - 4]))
+            if slot >= 0:
+                scores[slot] += tables.repeat_before
     return codes, n, scores
+
+
+def _slot(codes: vec[i64], n: i64, code: i64) -> i64:
+    """Where ``code`` is among the first ``n`` of ``codes`` (ascending: the scorer lists the moves in canonical
+    order, which is their codes' order), -1 if not there."""
+    low: i64 = 0
+    high: i64 = n
+    while low < high:
+        middle = (low + high) >> 1
+        found = codes[middle]
+        if found == code:
+            return middle
+        if found < code:
+            low = middle + 1
+        else:
+            high = middle
+    return -1
 
 
 @final
