@@ -256,6 +256,7 @@ GOLDEN: dict[tuple[str, int], tuple[str, list[str], str | None]] = {
     ("xiangqi", 2): ("UEIBEgIACr91HtIhAFQ", XQ_OPENING, None),
     ("abalone", 0): ("UEIBIgABBg1iZWxnaWFuLWRhaXN50utWuSYnSz2w", DAISY_OPENING, "belgian-daisy"),
     ("abalone", 1): ("UEIBIgEBBg1iZWxnaWFuLWRhaXN55YpwmhZveA", DAISY_OPENING, "belgian-daisy"),
+    ("abalone", 2): ("UEIBIgIBBg1iZWxnaWFuLWRhaXN587eVl5yjOQ", DAISY_OPENING, "belgian-daisy"),
 }
 
 

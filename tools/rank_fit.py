@@ -42,8 +42,9 @@ class PlySet:
 
 
 def fit(data: PlySet, n_features: int, *, iterations: int = 300, l2: float = 1e-4, lr: float = 0.05,
-        log: bool = True, checkpoint=None) -> list[int]:
-    """Integer weights (units of 1/32 bit) minimising the log-loss of ``data``."""
+        log: bool = True, checkpoint=None, init: Sequence[int] | None = None) -> list[int]:
+    """Integer weights (units of 1/32 bit) minimising the log-loss of ``data``, from zero or from the integer
+    weights ``init`` (a warm start: an earlier model's weights, new features at zero)."""
     import numpy as np
 
     ids = np.frombuffer(data.ids, dtype=np.int32).astype(np.int64)
@@ -56,7 +57,7 @@ def fit(data: PlySet, n_features: int, *, iterations: int = 300, l2: float = 1e-
     target = first_move + np.frombuffer(data.played, dtype=np.int32)
     y = np.zeros(n_moves)
     y[target] = 1.0
-    w = np.zeros(n_features)
+    w = np.zeros(n_features) if init is None else np.asarray(init, float) * math.log(2) / SCORE_SCALE
     m = np.zeros(n_features)
     v = np.zeros(n_features)
     b1, b2, eps = 0.9, 0.999, 1e-8

@@ -50,6 +50,7 @@ MODULES: Final = (
     "plybits.abalone.board",
     "plybits.abalone.notation",  # every Aba-Pro move encoded is read, and every one decoded written, by it
     "plybits.abalone.rank",
+    "plybits.abalone.rankmodel2",
     "plybits.entropy.rank",  # compiled because its models and scheme subclass compiled ones
 )
 

@@ -9,13 +9,15 @@ direction, marbles, move direction)``, cells numbered a1 = 0 ... i9 = 60.
   it pushes or ejects, centre gain, cohesion, edge exposure, direction seen from the mover, distance
   to the opponent's last move and to one's own, the destination cells), integer weights learned by
   ``tools/train_abalone.py`` and shipped in ``rank_model_v1.json``.
+- Model 2 (:mod:`plybits.abalone.rankmodel2`, what ``encode`` writes): more features, scored by this module's
+  scorer under tables of its weights.
 
 Feature ids are part of model 1's format: never change them; a new feature set is a new model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, final
 
 from librt.vecs import vec
@@ -116,6 +118,13 @@ F_THREAT = _ids.block(3)  # the moved group was exposed to a push (0 no, 1 pusha
 N_FEATURES = _ids.count
 
 
+ATTACK_STATES: Final = 5
+"""What an inline move leaves in front of it, the states a model may weigh by kind (model 2's ``F_ATTACK``): 0 it
+lands against an opposing line it cannot push (as long or longer, or backed by one's own marble), 1 one it could push
+next, 2 one it could push off the board next; it pushed a line that 3 could be pushed on next, 4 off the board next.
+A move that pushes a marble off, or lands against no opposing marble, has none."""
+
+
 def _destination(move: Move) -> int:
     """A move's representative destination cell for locality features (board-independent)."""
     return move.cell + STEPS[move.direction]
@@ -214,75 +223,107 @@ def _static_score(w: list[int], direction: int, cell: int, side: int, kind: int,
 
 @final
 class _ScorerTables:
-    """What :meth:`LinearAbaloneModel.scores` derives from a weight vector, built once per model: the weights laid
-    out by what the scorer indexes them with, as :func:`~plybits.packed.int_array`\\ s (compiled, a read is one
-    load, where a list's item is an object to unbox)."""
+    """What :meth:`LinearAbaloneModel.scores` derives from a weight vector (:func:`scorer_tables`), built once per
+    model: the weights laid out by what the scorer indexes them with, as :func:`~plybits.packed.int_array`\\ s
+    (compiled, a read is one load, where a list's item is an object to unbox)."""
 
-    def __init__(self, w: list[int]) -> None:
-        on = GEOMETRY.on_board
-        kinds = w[F_KIND : F_KIND + 30]
-        self.push: vec[i64] = int_array([kinds[i] - kinds[i // 6 * 6] for i in range(30)])
+    def __init__(self, push: vec[i64], inline: vec[i64], broadside: vec[i64], cohesion: vec[i64], threat: vec[i64],
+                 near_last: vec[i64], near_mine: vec[i64], near_last_rows: list[vec[i64]],
+                 near_mine_rows: list[vec[i64]]) -> None:
+        self.push = push
         """By ``(kind * 3 + pushed) * 2 + ejects``: ``F_KIND`` less that of the kind's move that pushes nothing (which
         the inline weights hold)."""
-        inline = [0] * (2 * INLINE_CODES * 3)
-        for side in (0, 1):
-            for sq in SQUARES:
-                for d in range(6):
-                    step = STEPS[d]
-                    for n in (1, 2, 3):
-                        if not all(on[sq + k * step] for k in range(1, n + 1)):
-                            break
-                        front = sq + n * step
-                        inline[(side * INLINE_CODES + sq * 6 + d) * 3 + n - 1] = kinds[(n - 1) * 6] + _static_score(
-                            w, d, sq, side, n - 1, [sq], [front], front
-                        )
-        self.inline: vec[i64] = int_array(inline)
+        self.inline = inline
         """:func:`_static_score` plus ``F_KIND`` pushing nothing of the inline moves by ``(side * INLINE_CODES + code)
         * 3 + marbles - 1``."""
-        broadside = [0] * (2 * N_CODES)
-        for side in (0, 1):
-            for m in ALL_MOVES:
-                if m.line >= 0:
-                    group = [m.cell + k * STEPS[m.line] for k in range(m.marbles)]
-                    dest = [c + STEPS[m.direction] for c in group]
-                    kind = m.marbles + 1
-                    broadside[side * N_CODES + move_code(m)] = w[F_KIND + kind * 3 * 2] + _static_score(
-                        w, m.direction, m.cell, side, kind, group, dest, dest[0]
-                    )
-        self.broadside: vec[i64] = int_array(broadside)
+        self.broadside = broadside
         """:func:`_static_score` plus ``F_KIND`` of the broadsides by ``side * N_CODES + code``."""
-        self.cohesion: vec[i64] = int_array([w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6]
-                                             for kind in range(5) for c in range(-30, 31)])
+        self.cohesion = cohesion
         """``F_COHESION`` by ``kind * 61 + change in adjacent own pairs + 30``."""
-        self.threat: vec[i64] = int_array([0, w[F_THREAT + 1], w[F_THREAT + 2]])
-        near_last = [w[F_NEAR_LAST + min(5, d)] for d in range(10)]
-        near_mine = [w[F_NEAR_MINE + min(5, d)] for d in range(10)]
-        self.near_last: vec[i64] = int_array(near_last)
+        self.threat = threat
+        """``F_THREAT`` by threat level (0, the weight of no feature, 1, 2)."""
+        self.near_last = near_last
         """``F_NEAR_LAST`` by distance (0..9)."""
-        self.near_mine: vec[i64] = int_array(near_mine)
+        self.near_mine = near_mine
         """``F_NEAR_MINE`` by distance (0..9)."""
-        self.near_last_rows: list[vec[i64]] = [int_array([near_last[d] for d in row]) for row in DISTANCE]
+        self.near_last_rows = near_last_rows
         """``F_NEAR_LAST`` by the opponent's last destination and a cell (``near_last[DISTANCE[a][b]]``)."""
-        self.near_mine_rows: list[vec[i64]] = [int_array([near_mine[d] for d in row]) for row in DISTANCE]
+        self.near_mine_rows = near_mine_rows
         """``F_NEAR_MINE`` by one's own last destination and a cell."""
-        self.nothing: vec[i64] = int_array([0] * _SIZE)
+        self.nothing: vec[i64] = _ZEROS
         """The weights of no feature, by cell: the nearness row before there is a last move."""
+        self.attack: vec[i64] = _ZEROS
+        """By ``kind * 5 + state``, the weights of what an inline move (kind 0..2) leaves in front of it
+        (:data:`ATTACK_STATES`); model 1 has none (:attr:`attacks` false)."""
+        self.attacks = False
+        """Whether the scorer adds :attr:`attack` (model 1 has no such feature: it reads nothing for it)."""
+
+    def with_moves(self, inline: vec[i64], broadside: vec[i64]) -> _ScorerTables:
+        """These tables with other :attr:`inline` and :attr:`broadside` weights (a model that adds weights by move
+        and side shares the rest)."""
+        tables = _ScorerTables(self.push, inline, broadside, self.cohesion, self.threat, self.near_last,
+                               self.near_mine, self.near_last_rows, self.near_mine_rows)
+        tables.attack = self.attack
+        tables.attacks = self.attacks
+        return tables
 
 
-@final
+def scorer_tables(w: list[int]) -> _ScorerTables:
+    """The :class:`_ScorerTables` of model 1's weights ``w``."""
+    on = GEOMETRY.on_board
+    kinds = w[F_KIND : F_KIND + 30]
+    inline = [0] * (2 * INLINE_CODES * 3)
+    for side in (0, 1):
+        for sq in SQUARES:
+            for d in range(6):
+                step = STEPS[d]
+                for n in (1, 2, 3):
+                    if not all(on[sq + k * step] for k in range(1, n + 1)):
+                        break
+                    front = sq + n * step
+                    inline[(side * INLINE_CODES + sq * 6 + d) * 3 + n - 1] = kinds[(n - 1) * 6] + _static_score(
+                        w, d, sq, side, n - 1, [sq], [front], front
+                    )
+    broadside = [0] * (2 * N_CODES)
+    for side in (0, 1):
+        for m in ALL_MOVES:
+            if m.line >= 0:
+                group = [m.cell + k * STEPS[m.line] for k in range(m.marbles)]
+                dest = [c + STEPS[m.direction] for c in group]
+                kind = m.marbles + 1
+                broadside[side * N_CODES + move_code(m)] = w[F_KIND + kind * 3 * 2] + _static_score(
+                    w, m.direction, m.cell, side, kind, group, dest, dest[0]
+                )
+    near_last = [w[F_NEAR_LAST + min(5, d)] for d in range(10)]
+    near_mine = [w[F_NEAR_MINE + min(5, d)] for d in range(10)]
+    return _ScorerTables(
+        int_array([kinds[i] - kinds[i // 6 * 6] for i in range(30)]),
+        int_array(inline),
+        int_array(broadside),
+        int_array([w[F_COHESION + kind * 13 + max(-6, min(6, c)) + 6] for kind in range(5) for c in range(-30, 31)]),
+        int_array([0, w[F_THREAT + 1], w[F_THREAT + 2]]),
+        int_array(near_last),
+        int_array(near_mine),
+        [int_array([near_last[d] for d in row]) for row in DISTANCE],
+        [int_array([near_mine[d] for d in row]) for row in DISTANCE],
+    )
+
+
 class LinearAbaloneModel(LinearModel):
-    """Model 1: log-linear with the shipped integer weights; :meth:`scores` defines the features."""
+    """Model 1: log-linear with the shipped integer weights; :meth:`scores` defines the features. A later model
+    subclasses it with its feature count and definition and overrides :meth:`coded`."""
 
-    def __init__(self, filename: str, version: int, description: str = "") -> None:
-        super().__init__(filename, version, description, package="plybits.abalone", n_features=N_FEATURES,
-                         canonical=canonical_moves, features=None, packed_weights=PACKED)
+    def __init__(self, filename: str, version: int, description: str = "", n_features: int = N_FEATURES,
+                 features: Callable[[Board, Sequence[Move], Sequence[Move]], list[list[int]]] | None = None) -> None:
+        super().__init__(filename, version, description, package="plybits.abalone", n_features=n_features,
+                         canonical=canonical_moves, features=features, packed_weights=PACKED)
         self._tables: _ScorerTables | None = None
 
     def tables(self) -> _ScorerTables:
         """The weights laid out for :func:`scored_codes`, made on first use."""
         tables = self._tables
         if tables is None:
-            tables = self._tables = self.derived("tables", _ScorerTables)
+            tables = self._tables = self.derived("tables", scorer_tables)
         return tables
 
     def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
@@ -298,7 +339,12 @@ class LinearAbaloneModel(LinearModel):
 
     def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
         """:meth:`scored`, the scores as the scorer writes them (an :func:`~plybits.packed.int_array`)."""
-        return scored_moves(self.tables(), position, history)
+        codes, n, scores = self.coded(position, history)
+        move_of = MOVE_OF
+        moves: list[Move] = []
+        for i in range(n):
+            moves.append(move_of[codes[i]])
+        return moves, scores
 
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
         codes, n, scores = self.coded(position, history)
@@ -344,18 +390,6 @@ def _index_of_code(codes: vec[i64], n: i64, move: Move) -> i64:
         if codes[i] == code:
             return i
     raise ValueError(f"{move!r} is not a legal move here")
-
-
-def scored_moves(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
-    """The legal moves of ``board`` in canonical order (:func:`canonical_moves`) and their
-    :meth:`LinearAbaloneModel.scores` under the model whose ``tables`` these are (:func:`scored_codes`, the codes
-    made moves)."""
-    codes, n, scores = scored_codes(tables, board, history)
-    move_of = MOVE_OF
-    moves: list[Move] = []
-    for i in range(n):
-        moves.append(move_of[codes[i]])
-    return moves, scores
 
 
 MOVES_PER_MARBLE: Final = 30
@@ -430,8 +464,11 @@ def _add_inline_moves(
     w_inline = tables.inline
     w_cohesion = tables.cohesion
     w_threat = tables.threat
+    w_attack = tables.attack
+    attacks = tables.attacks
     opp: i64 = 3 - me
     off: i64 = OFF
+    empty: i64 = EMPTY
     steps = _STEP
     count: i64 = 0
     direction: i64
@@ -471,6 +508,20 @@ def _add_inline_moves(
                 if pushed >= n or c == me:
                     continue  # sumito needs more; a push blocked by one's own marble
                 score += w_push[(kind * 3 + pushed) * 2 + (1 if c == off else 0)]
+                if attacks and c != off:  # the pushed line, one cell on: pushable on next, or off the board
+                    beyond = cells[u + step]
+                    if beyond == empty:
+                        score += w_attack[kind * 5 + 3]
+                    elif beyond == off:
+                        score += w_attack[kind * 5 + 4]
+            elif attacks and cells[t + step] == opp:  # lands against an opposing line: a push threat or not
+                u = t + step
+                facing: i64 = 0
+                while cells[u] == opp:
+                    facing += 1
+                    u += step
+                beyond = cells[u]
+                score += w_attack[kind * 5 + (0 if facing >= n or beyond == me else (2 if beyond == off else 1))]
             score += w_cohesion[kind * 61 + own[t] - (1 if n == 1 else 0) - rear_own + 30]
             score += last_weight[t] + rear_weight
             if threat:  # no weight read for the common no threat (w_threat[0] is 0)
@@ -603,8 +654,10 @@ MODEL: Final = LinearAbaloneModel(
 )
 """Model 1, whose scorer defines :func:`move_features`."""
 
+from plybits.abalone.rankmodel2 import MODEL_2  # noqa: E402  (model 2 subclasses model 1 above)
+
 RANK: Final = RankScheme(
     "abalone", 0x22, "each move's index among the legal moves (in abapro order), range-coded under a learned move model",
-    canonical_moves, MODEL,
+    canonical_moves, MODEL, MODEL_2,
 )
 """Abalone moves range-coded by rank under a learned move model."""
