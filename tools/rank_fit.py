@@ -42,8 +42,8 @@ class PlySet:
 
 
 def fit(data: PlySet, n_features: int, *, iterations: int = 300, l2: float = 1e-4, lr: float = 0.05,
-        log: bool = True, checkpoint=None) -> list[int]:
-    """Integer weights (units of 1/32 bit) minimising the log-loss of ``data``."""
+        log: bool = True, checkpoint=None, init: list[int] | None = None) -> list[int]:
+    """Integer weights (units of 1/32 bit) minimising the log-loss of ``data``, from ``init`` (1/32 bit) or 0."""
     import numpy as np
 
     ids = np.frombuffer(data.ids, dtype=np.int32).astype(np.int64)
@@ -56,7 +56,7 @@ def fit(data: PlySet, n_features: int, *, iterations: int = 300, l2: float = 1e-
     target = first_move + np.frombuffer(data.played, dtype=np.int32)
     y = np.zeros(n_moves)
     y[target] = 1.0
-    w = np.zeros(n_features)
+    w = np.zeros(n_features) if init is None else np.array(init, dtype=float) * math.log(2) / SCORE_SCALE
     m = np.zeros(n_features)
     v = np.zeros(n_features)
     b1, b2, eps = 0.9, 0.999, 1e-8
