@@ -11,7 +11,8 @@ each game, and (chess, labelled scheme-internal) the schemes' own decode, 0x88 n
 timing loop is bench.timing's.
 
 Held-out splits (never trained on; docs/rank.md): chess ``carlsen_otb.pgn`` (Carlsen over the board) and the
-pnmadelaine files (one online player's chess.com and lichess games; model 1 trained on twic0920.pgn); Abalone the latest 20 % of the MiGs games by date;
+pnmadelaine files (one online player's chess.com and lichess games), where model 1 trained on twic0920.pgn and
+model 2 on twic0920.pgn plus other players' online games; Abalone the latest 20 % of the MiGs games by date;
 xiangqi the Liu Dahua file minus the games also in the Hu Ronghua training file. Entropy has no real games:
 random two-round games (draws from the bag, uniform choices), against their information content.
 """
@@ -114,7 +115,8 @@ CHESS_HELD_OUT: dict[str, tuple[str, ...]] = {
     "pnmadelaine online": ("chesscom/chesscom_pnmadelaine_2021-11_to_2024-03.pgn",
                            "clocks/lichess_pnmadelaine_2024-03-30.pgn"),
 }
-"""Chess's held-out splits (model 1 trained on twic0920.pgn only; tools/train_chess.py never reads them)."""
+"""Chess's held-out splits (tools/train_chess.py never reads them; model 1 trained on twic0920.pgn only, model 2
+also on other players' online games)."""
 
 
 def held_out_splits(game: str) -> list[tuple[str, list[tuple[str | None, list[Any]]]]]:

@@ -260,7 +260,7 @@ def test_the_service_runs_from_the_wheel_alone(image_site, tmp_path):
                                          data=b'{"game": "chess", "scheme": "rank", "moves": ["e4", "e5", "Nf3"]}',
                                          headers={"content-type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as response:
-            assert json.load(response)["data"] == "UEIBAgEAA9xO-GJj"  # README's rank container
+            assert json.load(response)["data"] == "UEIBAgIAA6wMSLyx"  # README's rank container
         probe = subprocess.run([sys.executable, "-c", "import app, plybits; print(app.__file__, plybits.__file__)"],
                                cwd=tmp_path, env={"PYTHONPATH": str(site)}, capture_output=True, text=True,
                                check=True)

@@ -251,6 +251,7 @@ XQ_OPENING = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "c3c4", "b7b3", "b
 GOLDEN: dict[tuple[str, int], tuple[str, list[str], str | None]] = {
     ("chess", 0): ("UEIBAgAAFKEMBy1Ze1PyYXs8BQoyJMEv", SICILIAN, None),
     ("chess", 1): ("UEIBAgEAFNKoCeXfSVkMbGYflw", SICILIAN, None),
+    ("chess", 2): ("UEIBAgIAFIH4VS5u1vI2Rw", SICILIAN, None),
     ("xiangqi", 0): ("UEIBEgAACrPiIq09Uz-SzLx2", XQ_OPENING, None),
     ("xiangqi", 1): ("UEIBEgEACtSRN3mgbR_w", XQ_OPENING, None),
     ("xiangqi", 2): ("UEIBEgIACr91HtIhAFQ", XQ_OPENING, None),

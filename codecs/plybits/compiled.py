@@ -42,6 +42,7 @@ MODULES: Final = (
     "plybits.chess.movegen",
     "plybits.chess.board",
     "plybits.chess.rank",
+    "plybits.chess.rankmodel2",  # model 2 of chess rank, what encode writes
     "plybits.chess.x88",
     "plybits.chess.notation",
     "plybits.xiangqi.board",

@@ -460,9 +460,16 @@ class LinearChessModel(LinearModel):
         codes, n = reused_codes(position, attacks, _RANK_UNIT)  # read below, before the board's next call
         codes[n] = 0  # the null move (reused_codes leaves room)
         n += 1
-        scores = _scores(self.tables(), position, codes, n, history, attacks, material)
+        scores = self.scored_codes(position, codes, n, history, attacks, material)
         scores[n - 1] = NULL_SCORE
         return codes, n, scores
+
+    def scored_codes(
+        self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
+    ) -> vec[i64]:
+        """The scores of the moves of the first ``n`` ``codes`` given the position's :func:`_attack_maps`: model 1's
+        :func:`_scores`; a later model (:mod:`plybits.chess.rankmodel2`) adds its own features here."""
+        return _scores(self.tables(), board, codes, n, history, attacks, material)
 
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
         codes, n, scores = self.coded(position, history)
@@ -508,7 +515,7 @@ class LinearChessModel(LinearModel):
         codes = int_array([0] * n)
         for i in range(n):
             codes[i] = move_code(moves[i])
-        return int_list(_scores(self.tables(), board, codes, n, history, attacks, material))
+        return int_list(self.scored_codes(board, codes, n, history, attacks, material))
 
 
 def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
@@ -664,8 +671,10 @@ MODEL: Final = LinearChessModel(
 )
 """Model 1, whose scorer defines :func:`move_features`."""
 
+from plybits.chess.rankmodel2 import MODEL_2  # noqa: E402  (model 2 builds on this module's scorer, defined above)
+
 RANK: Final = RankScheme(
     "chess", 0x02, "each move's index among the legal moves (sorted by from, to, promotion), range-coded under a "
-    "learned log-linear move model", canonical_moves, MODEL,
+    "learned log-linear move model", canonical_moves, MODEL, MODEL_2,
 )
 """Chess moves range-coded by rank under a learned move model."""

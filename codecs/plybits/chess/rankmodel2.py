@@ -1,0 +1,327 @@
+"""``chess/rank`` model 2: model 1's features with weights of their own, plus threats, replies and an opening book.
+
+A move's score is model 1's feature sum (:func:`plybits.chess.rank._scores`, under model 2's weights of those
+1238 ids) plus the weights of these (``kind`` the mover's, squares relative to the side to move):
+
+- ``G_FROM_SAFETY``: the origin's safety (attacked by nothing / a cheaper piece / another; our defenders
+  0/1/2+) by kind: what an attacked piece's escape is worth;
+- ``G_LAST_ATTACKS``: the piece the opponent just moved attacks the origin, by kind and whether our piece is
+  worth more than it;
+- ``G_NEAR_LAST``: the king distance (1-7) from the target to the square the opponent just moved to, by kind;
+- ``G_CAPTURE_GUARDED``: a capture on a square the enemy attacks, by victim x mover;
+- ``G_PHASE_RANK``: the target's relative rank by material phase and kind;
+- ``G_BOOK``: an opening book. In the first :data:`BOOK_DEPTH` plies the position (keyed by :func:`position_key`,
+  the pieces and the side to move) is looked up among the training games' positions reached at least
+  :data:`BOOK_MIN` times; every move gets the weight of the times the position was reached (6 buckets) x the
+  share of those times the move was played (7 buckets, or never played). The book ships in
+  ``rank_model_v2.json``; training counts each game out of it while the game's own features are read.
+
+Feature ids are part of model 2's format: never change them; a new feature set is a new model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final, TypeAlias, final
+
+from librt.vecs import vec
+from mypy_extensions import i64
+
+from plybits.chess.board import Board
+from plybits.chess.rank import (
+    _ATTACK_STEPS,
+    _ATTACK_STEPS_AT,
+    _COUNT_UNIT,
+    _LEVELS,
+    _RANK_UNIT,
+    _RANKS,
+    _THREAT_LEVELS,
+    ATTACK_VALUE,
+    N_FEATURES,
+    LinearChessModel,
+    _scores,
+)
+from plybits.chess.squares import BISHOP, BLACK, FILE_OF, NULL_MOVE, QUEEN, RANK_OF, SIZE, Move
+from plybits.packed import int_array
+from plybits.rank import FeatureIds, load_model_data
+from plybits.xiangqi.rankmodel2 import _SHARE_BUCKET, _TOTAL_BUCKET, BOOK_MIN, ZOBRIST, Book
+
+MODEL_1_FEATURES: Final = 1238
+"""Model 1's feature count (its ids are frozen): model 2's ids start with model 1's, then these. Spelled out, not
+read from :mod:`plybits.chess.rank` at import: the two modules import each other."""
+_ids = FeatureIds()
+_ids.count = MODEL_1_FEATURES
+G_FROM_SAFETY = _ids.block(3 * 3 * 7)  # origin attacked (none, by a cheaper piece, by another) x defenders x kind
+G_LAST_ATTACKS = _ids.block(2 * 7)  # the opponent's last-moved piece attacks the origin: worth more than it? x kind
+G_NEAR_LAST = _ids.block(8 * 7)  # king distance of the target to the opponent's last target x kind
+G_CAPTURE_GUARDED = _ids.block(7 * 7)  # capture on a square the enemy attacks: victim x mover
+G_PHASE_RANK = _ids.block(4 * 8 * 7)  # phase x relative target rank x kind
+G_BOOK = _ids.block(6 * 8)  # in the book: times the position was reached (bucket) x this move's share (0: never)
+N_FEATURES_2 = _ids.count
+
+_LAST_MARK: Final = 128
+"""Bit of an attack map entry (above model 1's bits): the piece the opponent just moved attacks the square."""
+_OFF_BOARD: Final = 0x40
+"""What a border cell holds (the mailbox's ``OFF``)."""
+_DISTANCE: Final = int_array([
+    max(abs(FILE_OF[a] - FILE_OF[b]), abs(RANK_OF[a] - RANK_OF[b])) if FILE_OF[a] >= 0 and FILE_OF[b] >= 0 else 0
+    for a in range(SIZE) for b in range(SIZE)
+])
+"""_DISTANCE[a * SIZE + b]: the king distance between two squares."""
+_REL_RANK: Final = int_array([RANK_OF[s] if RANK_OF[s] >= 0 else 0 for s in range(SIZE)]
+                             + [7 - RANK_OF[s] if RANK_OF[s] >= 0 else 0 for s in range(SIZE)])
+"""_REL_RANK[side * SIZE + square]: the square's rank as the side sees it."""
+_VALUES: Final = (0, 1, 3, 3, 5, 9, 20, 0)
+""":data:`~plybits.chess.rank.ATTACK_VALUE`, spelled out as :data:`MODEL_1_FEATURES` is (checked equal)."""
+_PIECE_VALUE: Final = int_array([_VALUES[p & 7] for p in range(16)])
+"""_PIECE_VALUE[piece]: its attack value, read as a C integer compiled (a tuple's item is an object to unbox)."""
+BOOK_DEPTH: Final = 30
+"""The plies from the start in which the opening book is consulted."""
+_SQUARES: Final = int_array([s for s in range(SIZE) if FILE_OF[s] >= 0])
+"""The board's 64 cells."""
+_KEYS: Final = int_array([ZOBRIST[(p * 8 + RANK_OF[s]) * 8 + FILE_OF[s]] if p and FILE_OF[s] >= 0 else 0
+                          for p in range(16) for s in range(SIZE)])
+"""_KEYS[piece * SIZE + cell]: the piece's key on the cell, :data:`~plybits.xiangqi.rankmodel2.ZOBRIST`'s number of
+``piece * 64 + square`` (a1 = 0 ... h8 = 63); 0 for an empty cell."""
+_BLACK_KEY: Final = ZOBRIST[-1]
+"""XORed into the key of a position with black to move."""
+_TOTAL: Final = int_array(_TOTAL_BUCKET)
+"""The book bucket of a position reached ``total`` times (0..255), as xiangqi model 2's."""
+_SHARE: Final = int_array(_SHARE_BUCKET)
+"""The share bucket of a move played ``s``/64 of the times (1..7), as xiangqi model 2's."""
+
+PackedBook: TypeAlias = "dict[int, vec[i64]]"
+"""Position key -> its entry packed as ``[times reached, move code, times played, move code, ...]``, the codes
+ascending; only positions reached at least :data:`BOOK_MIN` times."""
+_BOOKS: dict[str, PackedBook] = {}
+"""By data file name: its opening book, read on first use (training puts its own here)."""
+
+
+def pack_entry(entry: dict[int, int]) -> vec[i64]:
+    """A book position's moves (move code -> times played) as a :data:`PackedBook` entry."""
+    packed = [sum(entry.values())]
+    for code in sorted(entry):
+        packed += [code, entry[code]]
+    return int_array(packed)
+
+
+def pack_book(book: Book, keys: Iterable[int] | None = None, into: PackedBook | None = None) -> PackedBook:
+    """The :data:`PackedBook` of ``book`` (``keys`` given: those positions of it, updated in ``into``)."""
+    out: PackedBook = {} if into is None else into
+    for key in book if keys is None else keys:
+        entry = book.get(key)
+        if entry is not None and sum(entry.values()) >= BOOK_MIN:
+            out[key] = pack_entry(entry)
+        elif key in out:
+            del out[key]
+    return out
+
+
+def position_key(board: Board) -> int:
+    """The opening book's key of a position: the XOR of :data:`_KEYS` of its pieces, and of :data:`_BLACK_KEY` if
+    black is to move (castling rights and en passant not included)."""
+    cells: vec[i64] = board.cells
+    key: i64 = _BLACK_KEY if board.turn == BLACK else 0
+    keys = _KEYS
+    for s in _SQUARES:
+        key ^= keys[cells[s] * SIZE + s]
+    return key
+
+
+def opening_book(filename: str) -> PackedBook:
+    """The opening book of a model's data file, its rows ``[key, [[move code, times played], ...]]`` (read once)."""
+    book = _BOOKS.get(filename)
+    if book is None:
+        rows = load_model_data("plybits.chess", filename).get("book", [])
+        book = _BOOKS[filename] = pack_book({int(key): {int(m): int(c) for m, c in moves} for key, moves in rows})
+    return book
+
+
+def _attacked_class(kind: int, entry: int) -> int:
+    """0: not attacked, 1: attacked by a cheaper piece, 2: by another (of an attack map entry)."""
+    rank = entry // _RANK_UNIT
+    if not rank:
+        return 0
+    return 1 if _THREAT_LEVELS[_RANKS - rank] < ATTACK_VALUE[kind] else 2
+
+
+@final
+class _Tables2:
+    """Model 2's own feature weights laid out by the indices :func:`_add_scores` has at hand."""
+
+    __slots__ = ("from_safety", "last_attacks", "near_last", "guarded", "phase_rank", "book")
+
+    def __init__(self, w: list[int]) -> None:
+        from_safety = [0] * (7 * _LEVELS)
+        for kind in range(1, 7):
+            for entry in range(_LEVELS):
+                attacked = _attacked_class(kind, entry)
+                count = entry % _RANK_UNIT // _COUNT_UNIT
+                defenders = 2 if count > 1 else count
+                from_safety[kind * _LEVELS + entry] = w[G_FROM_SAFETY + (attacked * 3 + defenders) * 7 + kind]
+        self.from_safety = int_array(from_safety)
+        """By kind x the origin's attack map entry."""
+        self.last_attacks = int_array(w[G_LAST_ATTACKS:G_LAST_ATTACKS + 2 * 7])
+        near = [0] * (SIZE * 8 * SIZE)
+        phase_rank = [0] * (2 * 4 * 8 * SIZE)
+        for kind in range(1, 7):
+            for t in _SQUARES:
+                for last in _SQUARES:
+                    near[(last * 8 + kind) * SIZE + t] = w[G_NEAR_LAST + _DISTANCE[t * SIZE + last] * 7 + kind]
+                for side in range(2):
+                    for phase in range(4):
+                        phase_rank[((side * 4 + phase) * 8 + kind) * SIZE + t] = w[
+                            G_PHASE_RANK + (phase * 8 + _REL_RANK[side * SIZE + t]) * 7 + kind]
+        self.near_last = int_array(near)
+        """``G_NEAR_LAST``'s weight by (the opponent's last target, kind, target) (a border cell's rows: 0, for no
+        last move)."""
+        self.phase_rank = int_array(phase_rank)
+        """``G_PHASE_RANK``'s weight by (side to move, phase, kind, target)."""
+        self.guarded = int_array(w[G_CAPTURE_GUARDED:G_CAPTURE_GUARDED + 7 * 7])
+        self.book = int_array(w[G_BOOK:G_BOOK + 6 * 8])
+
+
+class LinearChessModel2(LinearChessModel):
+    """Model 2: model 1's scorer under its own weights plus :func:`_add_scores`'s features."""
+
+    def __init__(self, filename: str, version: int, description: str = "") -> None:
+        super().__init__(filename, version, description)
+        if N_FEATURES != MODEL_1_FEATURES or ATTACK_VALUE != _VALUES:
+            raise AssertionError("model 1's features changed under model 2")
+        self.n_features = N_FEATURES_2
+        self.book: PackedBook | None = None
+        """The opening book (:func:`opening_book`), kept on first use."""
+
+    def tables2(self) -> _Tables2:
+        """Model 2's own weights laid out for :func:`_add_scores`, made on first use."""
+        return self.derived("tables2", _Tables2)
+
+    def scored_codes(
+        self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
+    ) -> vec[i64]:
+        """Model 1's features' scores (:func:`~plybits.chess.rank._scores`) plus this module's (:func:`_add_scores`)."""
+        scores = _scores(self.tables(), board, codes, n, history, attacks, material)
+        tables = self.tables2()
+        _add_scores(tables, board, codes, n, history, attacks, material, scores)
+        if len(history) < BOOK_DEPTH:
+            book = self.book
+            if book is None:
+                book = self.book = opening_book(self.filename)
+            entry = book.get(position_key(board))
+            if entry is not None:
+                _add_book(tables, entry, codes, n, scores)
+        return scores
+
+
+def _mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
+    """Set :data:`_LAST_MARK` on each square the piece on ``last_to`` attacks (blockers as they stand)."""
+    p: i64 = b[last_to]
+    kind: i64 = p & 7
+    steps = _ATTACK_STEPS
+    j: i64
+    t: i64
+    for j in range(_ATTACK_STEPS_AT[p], _ATTACK_STEPS_AT[p + 1]):
+        d: i64 = steps[j]
+        t = last_to + d
+        if BISHOP <= kind <= QUEEN:
+            while True:
+                attacks[t] = attacks[t] | _LAST_MARK
+                q: i64 = b[t]
+                if q:
+                    break
+                t += d
+        else:
+            attacks[t] = attacks[t] | _LAST_MARK
+
+
+def _add_scores(
+    tables: _Tables2, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64],
+    material: int, scores: vec[i64],
+) -> None:
+    """Add model 2's own features to the ``scores`` of the first ``n`` ``codes`` (the null move's left as it is),
+    given the position's attack map as :func:`~plybits.chess.rank._scores` left it."""
+    b: vec[i64] = board.cells
+    colour: i64 = board.turn
+    count = len(history)
+    if isinstance(history, list):  # the coders' history: read as a list (a generic sequence's item is a call)
+        last = history[count - 1] if count else NULL_MOVE
+    else:
+        last = history[count - 1] if count else NULL_MOVE
+    last_to: i64 = last[1] if last[0] else -1
+    phase: i64 = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
+    last_value: i64 = 0
+    near_base: i64 = 0  # the rows of the border cell 0: no last move
+    if last_to >= 0:
+        near_base = last_to * 8 * SIZE
+        if b[last_to]:
+            _mark_last(attacks, b, last_to)
+            last_value = _PIECE_VALUE[b[last_to]]
+    from_safety = tables.from_safety
+    last_attacks = tables.last_attacks
+    guarded = tables.guarded
+    near_last = tables.near_last
+    phase_rank = tables.phase_rank
+    rank_base: i64 = ((colour >> 3) * 4 + phase) * 8 * SIZE
+    origin: i64 = -1  # below, the origin's piece, kind and weights are set as the origin changes (first: a move's)
+    i: i64
+    moves: i64 = n
+    for i in range(moves):
+        code: i64 = codes[i]
+        if code == 0:  # the null move
+            continue
+        f: i64 = code >> 11
+        if f != origin:  # what depends on the origin only
+            origin = f
+            p: i64 = b[f]
+            entry: i64 = attacks[f]
+            kind: i64 = p & 7
+            fixed: i64 = from_safety[kind * _LEVELS + (entry & (_LAST_MARK - 1))]
+            if entry & _LAST_MARK:
+                fixed += last_attacks[(7 if _PIECE_VALUE[p] > last_value else 0) + kind]
+            near_at: i64 = near_base + kind * SIZE
+            rank_at: i64 = rank_base + kind * SIZE
+        t: i64 = code >> 3 & 255
+        q: i64 = b[t]
+        if q and q & BLACK == colour:  # castling (the king takes its own rook): model 1's features only
+            continue
+        a: i64 = attacks[t]
+        score: i64 = fixed + phase_rank[rank_at + t] + near_last[near_at + t]
+        if q and a & (_LAST_MARK - 1) >= _RANK_UNIT:
+            score += guarded[(q & 7) * 7 + kind]
+        scores[i] += score
+
+
+def _add_book(tables: _Tables2, entry: vec[i64], codes: vec[i64], n: int, scores: vec[i64]) -> None:
+    """Add ``G_BOOK``'s weights to the ``scores`` of the first ``n`` ``codes`` (the null move's left as it is), given
+    the position's :data:`PackedBook` entry."""
+    total: i64 = entry[0]
+    base: i64 = _TOTAL[total if total < 255 else 255] * 8
+    book = tables.book
+    unplayed: i64 = book[base]
+    pairs: i64 = (len(entry) - 1) // 2
+    i: i64
+    count: i64 = n
+    for i in range(count):
+        code: i64 = codes[i]
+        if code == 0:
+            continue
+        low: i64 = 0  # a binary search of the entry's codes
+        high: i64 = pairs
+        while low < high:
+            mid: i64 = (low + high) >> 1
+            if entry[1 + 2 * mid] < code:
+                low = mid + 1
+            else:
+                high = mid
+        if low < pairs and entry[1 + 2 * low] == code:
+            scores[i] += book[base + _SHARE[entry[2 + 2 * low] * 64 // total]]
+        else:
+            scores[i] += unplayed
+
+
+MODEL_2: Final[LinearChessModel2] = LinearChessModel2(
+    "rank_model_v2.json", 2, "log-linear move model 2: model 1's features plus threats, replies to the last move and an "
+    "opening book, "
+    "learned from master and online games (tools/train_chess.py)"
+)
+"""Model 2, what ``encode`` writes."""

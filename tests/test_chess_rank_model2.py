@@ -1,0 +1,161 @@
+"""chess/rank model 2 (plybits.chess.rankmodel2): what encode writes; its features, its released frequencies and a
+whole shared file's round trip. Its golden vector sits with every released model's in tests/test_rank_games.py
+(``GOLDEN``, where models 0 and 1 keep theirs untouched), as does the refusal of corrupt data by every learned
+model."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from plybits.chess.rank import N_FEATURES
+from plybits.chess.rankmodel2 import MODEL_2, N_FEATURES_2, LinearChessModel2
+from plybits.registry import get_game, get_scheme
+from tests.conftest import QUICK
+from tests.test_rank_games import records, replay
+from tests.test_rank_scorers import digest, playouts
+
+PINNED_FREQUENCIES_2 = "2e71c8ee96f678e6"
+"""The digest of model 2's frequencies on the seeded random playouts, taken from the build that released it."""
+
+
+def fresh(weights: list[int] | None = None) -> LinearChessModel2:
+    """A model 2 scorer of its own (caches apart from the shipped one's), with ``weights`` if given."""
+    model = LinearChessModel2(MODEL_2.filename, MODEL_2.version)
+    if weights is not None:
+        model._weights = weights
+    return model
+
+
+def test_model_2_is_what_encode_writes_and_every_model_stays_readable():
+    rank = get_scheme("chess", "rank")
+    assert rank.readable_versions == (0, 1, 2)
+    assert rank.version == 2 and rank.model(2) is MODEL_2
+    assert len(MODEL_2.weights) == MODEL_2.n_features == N_FEATURES_2 > N_FEATURES
+
+
+def test_model_2_gives_its_released_frequencies():
+    assert digest(MODEL_2.ranked(p, h)[1] for p, c, h in playouts("chess")) == PINNED_FREQUENCIES_2
+
+
+def test_model_2_scores_are_the_sums_of_the_weights_of_its_features():
+    """Random weights (every feature counts): the scorer equals the sum of the weights of the features training
+    reads back, on every ply of the seeded playouts."""
+    rng = random.Random(11)
+    model = fresh([rng.randrange(-300, 300) for _ in range(N_FEATURES_2)])
+    checked = 0
+    for position, candidates, history in playouts("chess"):
+        fast = model.scores(position, candidates, history)
+        reference = [sum(model._weights[i] for i in feats) for feats in model.features(position, candidates, history)]
+        assert fast[:-1] == reference[:-1]  # the null move: its frequency is pinned to 1 by the coder
+        checked += 1
+    assert checked > 500
+
+
+def test_model_2_has_model_1s_features_and_more():
+    """Model 2's features below model 1's count are model 1's, id for id; its own features fire on real positions,
+    each block of them somewhere in the playouts."""
+    model_1 = get_scheme("chess", "rank").model(1)
+    own: set[int] = set()
+    for position, candidates, history in playouts("chess"):
+        ones = model_1.features(position, candidates, history)
+        twos = MODEL_2.features(position, candidates, history)
+        assert [[i for i in f if i < N_FEATURES] for f in twos] == ones
+        own.update(i for f in twos for i in f if i >= N_FEATURES)
+    from plybits.chess import rankmodel2 as m
+
+    blocks = [m.G_FROM_SAFETY, m.G_LAST_ATTACKS, m.G_NEAR_LAST, m.G_CAPTURE_GUARDED, m.G_PHASE_RANK, m.G_BOOK,
+              N_FEATURES_2]
+    for first, end in zip(blocks, blocks[1:]):
+        assert own & set(range(first, end)), f"no feature of the block at {first} fired"
+
+
+OPENING = ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Be3", "e5", "Nb3", "Be6"]
+"""A Najdorf line, every position of it in the shipped book (master and online games reach it)."""
+
+
+def opening_plies() -> list[tuple[object, list, list]]:
+    """(position, canonical candidates, history) of each ply of :data:`OPENING`."""
+    from plybits.chess.notation import parse_san
+
+    g = get_game("chess")
+    position = g.position(None)
+    history: list = []
+    out = []
+    for san in OPENING:
+        out.append((position.copy(), get_scheme("chess", "rank").model(2).scored(position, history)[0], list(history)))
+        move = parse_san(position, san)
+        position.push(move)
+        history.append(move)
+    return out
+
+
+def test_the_book_key_is_the_pieces_and_the_side_to_move():
+    """Transposed move orders reach one key; the side to move and a moved piece change it; the start position's key
+    is pinned (the book's keys are part of the format)."""
+    from plybits.chess.rankmodel2 import position_key
+
+    g = get_game("chess")
+    assert position_key(g.position(None)) == 0x7723EC7820A684F
+    one = g.position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    other = g.position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w - - 2 3")
+    assert position_key(one) == position_key(other)  # castling rights are not in the key
+    black = g.position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3")
+    assert position_key(black) != position_key(one)
+    moved = g.position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N1P/PPPP1PP1/RNBQKB1R w KQkq - 2 3")
+    assert position_key(moved) != position_key(one)
+
+
+def test_the_book_scores_an_opening_line_and_stays_linear():
+    """In a common opening every position is in the shipped book and the played move gets a ``G_BOOK`` feature of a
+    played share (a bucket above 0); under random weights the scorer equals the sum of the read-back features; past
+    :data:`~plybits.chess.rankmodel2.BOOK_DEPTH` no book feature fires."""
+    from plybits.chess import rankmodel2 as m
+    from plybits.chess.notation import parse_san
+
+    rng = random.Random(5)
+    model = fresh([rng.randrange(-300, 300) for _ in range(N_FEATURES_2)])
+    for (position, candidates, history), san in zip(opening_plies(), OPENING):
+        feats = MODEL_2.features(position, candidates, history)
+        played = candidates.index(parse_san(position, san))
+        book = [i - m.G_BOOK for i in feats[played] if i >= m.G_BOOK]
+        assert len(book) == 1 and book[0] % 8 > 0, (san, feats[played])
+        assert all(sum(i >= m.G_BOOK for i in f) == 1 for f in feats[:-1])  # every move: one G_BOOK feature
+        fast = model.scores(position, candidates, history)
+        assert fast[:-1] == [sum(model._weights[i] for i in f) for f in model.features(position, candidates, history)][:-1]
+    position = get_game("chess").position(None)
+    history: list = []
+    for san in ["Nf3", "Nf6", "Ng1", "Ng8"] * 8:  # back to the start position, 32 plies into the game
+        move = parse_san(position, san)
+        position.push(move)
+        history.append(move)
+    candidates = MODEL_2.scored(position, history)[0]
+    assert len(history) >= m.BOOK_DEPTH
+    assert not any(i >= m.G_BOOK for f in MODEL_2.features(position, candidates, history)[:-1] for i in f)
+
+
+def test_model_2_with_model_1s_weights_and_no_own_weight_scores_as_model_1():
+    """Model 2 adds to model 1's scorer: with model 1's weights and its own at 0 it gives model 1's scores."""
+    model_1 = get_scheme("chess", "rank").model(1)
+    model = fresh(list(model_1.weights) + [0] * (N_FEATURES_2 - N_FEATURES))
+    for position, candidates, history in playouts("chess"):
+        assert model.scored(position, history) == model_1.scored(position, history)
+
+
+@pytest.mark.data
+@pytest.mark.slow
+def test_every_game_of_a_shared_file_round_trips_through_model_2():
+    """Every game of the lichess sample (999 games of many players; every 4th with PLYBITS_QUICK=1) encoded with
+    model 2 and decoded back, each decoded move checked legal by the decoder."""
+    g = get_game("chess")
+    rank = get_scheme("chess", "rank")
+    recs = records("chess", "chess", "clocks", "lichess_db_standard_rated_2021-10_first999.pgn")
+    assert len(recs) == 999
+    plies = 0
+    for record in recs[:: 4 if QUICK else 1]:
+        start, moves = replay("chess", record)
+        payload = rank.encode_version(g.position(start), moves, 2).tobytes()
+        assert rank.decode(g.position(start), payload, len(moves), 2) == moves
+        plies += len(moves)
+    assert plies > (60_000 // 4 if QUICK else 60_000)
