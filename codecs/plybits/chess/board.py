@@ -562,7 +562,7 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
     k: i64 = board.kings[us >> 3]
     n: i64 = 0
     # the lines through the king: checks, and the pinned men (a bitboard)
-    checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(b, k, us)
+    checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(b, k, us, board.men[them >> 3])
     forward: i64 = N if us == WHITE else S
     start_rank: i64 = 1 if us == WHITE else 6
     before_last: i64 = 6 if us == WHITE else 1
@@ -682,15 +682,15 @@ def _add_king_moves(
 def gives_check(board: Board, m: Move) -> bool:
     """Whether ``m`` (legal here, not the null move) puts the opponent in check, found without playing it
     (:meth:`Board.gives_check`)."""
-    f = m[0]
-    t = m[1]
-    promotion = m[2]
+    f: i64 = m[0]  # i64 locals: compiled, plain C arithmetic and cell reads
+    t: i64 = m[1]
+    promotion: i64 = m[2]
     b = board.cells
-    us = board.turn
-    p = b[f]
-    q = b[t]
-    kind = p & 7
-    k = board.kings[(us >> 3) ^ 1]
+    us: i64 = board.turn
+    p: i64 = b[f]
+    q: i64 = b[t]
+    kind: i64 = p & 7
+    k: i64 = board.kings[(us >> 3) ^ 1]
     castles = kind == KING and q == us | ROOK
     en_passant = kind == PAWN and t == board.ep and not q
     if board._safe and not promotion and not castles and not en_passant:

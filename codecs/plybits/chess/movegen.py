@@ -33,6 +33,7 @@ from plybits.chess.squares import (
     _KNIGHT_JUMPS,
     _KNIGHT_TARGETS,
     _KNIGHT_TARGETS_AT,
+    _RAYS,
     move,
     _SLIDER_STEPS_OF,
     _SLIDERS_ALONG,
@@ -397,11 +398,11 @@ def _add_evasion_slides(
     return n
 
 
-def _king_lines(b: vec[i64], k: i64, us: i64) -> tuple[i64, i64, i64, i64, i64, i64]:
-    """What the lines through the king of ``us`` on ``k`` hold: (how many pieces give check, the (last) checker's
-    square, the step from the king towards a sliding checker (0 for a knight or pawn), the cells behind the king from
-    the first and the second sliding checker (0: none), which it would still be attacked on once it steps there,
-    the pinned men as a bitboard (:data:`~plybits.chess.squares.BIT_OF`; each one's line: ``LINE[k * SIZE + s]``))."""
+def _king_lines(b: vec[i64], k: i64, us: i64, theirs: i64) -> tuple[i64, i64, i64, i64, i64, i64]:
+    """What the lines through the king of ``us`` on ``k`` hold (``theirs``: the opponent's men, a bitboard): (how
+    many pieces give check, the (last) checker's square, the step from the king towards a sliding checker (0 for a
+    knight or pawn), the cells behind the king from the first and the second sliding checker (0: none), which it
+    would still be attacked on once it steps there, the pinned men as a bitboard (:data:`~plybits.chess.squares.BIT_OF`; each one's line: ``LINE[k * SIZE + s]``))."""
     pinned: i64 = 0
     checks: i64 = 0
     checker: i64 = 0
@@ -411,8 +412,13 @@ def _king_lines(b: vec[i64], k: i64, us: i64) -> tuple[i64, i64, i64, i64, i64, 
     hidden_b: i64 = 0
     them: i64 = us ^ BLACK
     queen: i64 = them | QUEEN
-    for step in _KING_STEP_ARRAY:
-        d: i64 = step
+    steps = _KING_STEP_ARRAY
+    rays: i64 = k * 8
+    i: i64
+    for i in range(8):
+        if _RAYS[rays + i] & theirs == 0:  # no enemy man on the line: no check, no pin
+            continue
+        d: i64 = steps[i]
         slider: i64 = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
         t: i64 = k + d
         p: i64 = b[t]

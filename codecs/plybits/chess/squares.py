@@ -154,6 +154,15 @@ both builds); 0 off the board."""
 for _sq in SQUARES:
     _bit = RANK_OF[_sq] * 8 + FILE_OF[_sq]
     BIT_OF[_sq] = 1 << _bit if _bit < 63 else -(1 << 63)
+_RAYS: Final = int_array([0] * (SIZE * 8))
+"""_RAYS[sq * 8 + i]: the squares from ``sq`` (excluded) along ``KING_STEPS[i]`` to the edge, as a bitboard
+(:data:`BIT_OF`): a line from the king that holds no enemy man gives no check and pins nothing."""
+for _sq in SQUARES:
+    for _i, _step in enumerate(KING_STEPS):
+        _t = _sq + _step
+        while GEOMETRY.on_board[_t]:
+            _RAYS[_sq * 8 + _i] |= BIT_OF[_t]
+            _t += _step
 LOWEST_BIT: Final = int_array([(_row & -_row).bit_length() - 1 for _row in range(256)])
 """LOWEST_BIT[row]: the file of the lowest set bit of an 8-bit rank of a bitboard (-1 for 0)."""
 
