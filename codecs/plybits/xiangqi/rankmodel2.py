@@ -337,20 +337,15 @@ class _Tables:
         origin_row = self.origin[phase]
         if to_row is not None and origin_row is not None:
             return to_row, origin_row
-        from plybits.xiangqi.rank import RELATIVE
+        from plybits.xiangqi.rank import piece_points
 
         w = self.weights
         to = [0] * (16 * _SIZE)
         origin = [0] * (16 * _SIZE)
-        for piece in range(16):
-            kind = piece & 7
-            if kind == 0:
-                continue
-            rel = RELATIVE[piece >> 3]
-            for sq in SQUARES:
-                r = kind * 90 + rel[sq]
-                to[piece * _SIZE + sq] = w[F_TO + r] + w[F_TO_PHASE + phase * 720 + r]
-                origin[piece * _SIZE + sq] = w[F_FROM + r] + w[F_FROM_PHASE + phase * 720 + r] + w[F_PHASE + phase * 8 + kind]
+        for index, kind, point in piece_points():
+            r = kind * 90 + point
+            to[index] = w[F_TO + r] + w[F_TO_PHASE + phase * 720 + r]
+            origin[index] = w[F_FROM + r] + w[F_FROM_PHASE + phase * 720 + r] + w[F_PHASE + phase * 8 + kind]
         to_row = self.to[phase] = int_array(to)
         origin_row = self.origin[phase] = int_array(origin)
         return to_row, origin_row
