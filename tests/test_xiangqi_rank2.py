@@ -111,18 +111,20 @@ def test_capture_map_counts_attackers_and_the_cheapest():
     assert red[parse_square("e6")] == 0  # past the soldier
 
 
-def test_model_2_marks_are_the_opponents_count_and_ranks_then_ours_shifted_16():
-    """The layout docs/packed.md gives: per side a count in bits 0-4 and a bit 5 + rank per exchange rank; the
-    opponent's low, the side to move's from bit 16."""
+def test_model_2_marks_are_the_opponents_count_and_ranks_then_our_count_shifted_19():
+    """The layout docs/packed.md gives: the opponent's count in bits 0-4 and a bit 5 + rank per exchange rank, the
+    side to move's count from bit 19."""
     from plybits.xiangqi.board import occupied_points, parse_square
     from plybits.xiangqi.rankmodel2 import _capture_maps
 
     board = get_game("xiangqi").position("4k4/9/9/9/4p4/9/4R4/9/9/3K5 w - - 0 1")  # red chariot e3, black soldier e5
     marks = _capture_maps(board.cells, 0, occupied_points(board.cells))
-    chariot = 1 << (5 + 5) | 1  # one attacker, rank 5
-    soldier = 1 << (5 + 1) | 1  # one attacker, rank 1
-    assert marks[parse_square("e5")] == chariot << 16  # the chariot hits the soldier; no black piece guards it
-    assert marks[parse_square("e4")] == chariot << 16 | soldier  # the black soldier steps forward (down) onto e4
+    chariot = 1 << 19  # one of ours
+    soldier = 1 << (5 + 1) | 1  # one of theirs, rank 1
+    assert marks[parse_square("e5")] == chariot  # the chariot hits the soldier; no black piece guards it
+    assert marks[parse_square("e4")] == chariot | soldier  # the black soldier steps forward (down) onto e4
+    black = _capture_maps(board.cells, 8, occupied_points(board.cells))  # black to move: the chariot is theirs
+    assert black[parse_square("e5")] == 1 << (5 + 5) | 1
     assert marks[parse_square("e6")] == 0  # past the soldier
 
 

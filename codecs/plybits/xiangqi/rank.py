@@ -52,6 +52,18 @@ for _sq in SQUARES:
     RELATIVE[1][_sq] = (9 - RANK_OF[_sq]) * 9 + FILE_OF[_sq]
 
 
+def piece_points() -> list[tuple[int, int, int]]:
+    """``(piece code * SIZE + cell, kind, the cell's point relative to the piece's side)`` for every piece code and
+    point: where both models' piece-square tables put a weight read by kind and relative point."""
+    out = []
+    for piece in range(16):
+        kind = piece & 7
+        if kind:
+            rel = RELATIVE[piece >> 3]
+            out += [(piece * _SIZE + sq, kind, rel[sq]) for sq in SQUARES]
+    return out
+
+
 def move_key(move: Move) -> int:
     """The canonical sort key of a move: (from point, to point) as one integer."""
     return POINT[move.from_square] * 90 + POINT[move.to_square]
@@ -127,14 +139,9 @@ class _Tables:
         self.w: vec[i64] = int_array(w)
         to = [0] * (16 * _SIZE)
         origin = [0] * (16 * _SIZE)
-        for piece in range(16):
-            kind = piece & 7
-            if kind == 0:
-                continue
-            rel = RELATIVE[piece >> 3]
-            for sq in SQUARES:
-                to[piece * _SIZE + sq] = w[F_TO + kind * 90 + rel[sq]]
-                origin[piece * _SIZE + sq] = w[F_FROM + kind * 90 + rel[sq]]
+        for index, kind, point in piece_points():
+            to[index] = w[F_TO + kind * 90 + point]
+            origin[index] = w[F_FROM + kind * 90 + point]
         self.to: vec[i64] = int_array(to)
         """to[piece * SIZE + t]: the ``F_TO`` weight of that piece's move to ``t``."""
         self.origin: vec[i64] = int_array(origin)

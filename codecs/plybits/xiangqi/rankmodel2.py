@@ -131,11 +131,14 @@ F_REPEAT: Final = _ids.block(8)  # plays again this side's move of two turns ago
 F_BOOK: Final = _ids.block(6 * 8)  # in the book: times the position was reached (bucket) x this move's share
 N_FEATURES: Final = _ids.count
 
-_OURS: Final = 16
-"""The shift of the side to move's marks in a cell of :func:`_capture_maps` (the opponent's: the low bits)."""
-_SIDE_MASK: Final = (1 << _OURS) - 1
-_CHECKS: Final = 32
+# A cell of the marks (:func:`_capture_maps`) stays below 2**24 (pure Python, an int of one digit): the opponent's
+# count and rank bits, the scorer's per-ply bits, the side to move's count.
+_CHECKS: Final = 12
 """The shift of the per-ply bits :meth:`LinearXiangqiModel2._scores` adds to the marks (:func:`_mark_checks`)."""
+_THEIRS: Final = (1 << _CHECKS) - 1
+"""The opponent's part of a cell of the marks: its count and rank bits."""
+_OURS: Final = _CHECKS + 7
+"""The shift of the side to move's count in a cell of the marks (above the 7 per-ply bits)."""
 _CHECK_BIT: Final = [0, 0, 0, 0, 4 << _CHECKS, 1 << _CHECKS, 2 << _CHECKS, 8 << _CHECKS]
 """By kind: the bit of a cell in the marks that says a piece of that kind gives check from it."""
 _SCREEN_BIT: Final = 16 << _CHECKS
@@ -171,9 +174,9 @@ _SIDE: Final = GEOMETRY.size
 
 def _mark_captures(cells: vec[i64], sq: i64, piece: i64, marks: vec[i64], bit: i64, add: i64) -> None:
     """Set ``bit`` in ``marks``, then add ``add``, on each cell the piece on ``sq`` could capture on if an enemy
-    stood there (its own pieces' cells included: it defends them): :func:`_capture_maps` counts so, and sets the
-    piece's rank bit. Read from the board's packed step tables (``target << 8 | blocking cell`` where a cell can
-    block). One expression a target (``(m | bit) + add``): no call, no branch."""
+    stood there (its own pieces' cells included: it defends them): :func:`_capture_maps` counts so (and sets an
+    opponent's piece's rank bit). Read from the board's packed step tables (``target << 8 | blocking cell`` where a
+    cell can block). One expression a target (``(m | bit) + add``): no call, no branch."""
     kind = piece & 7
     side = (piece >> 3) * _SIDE + sq
     if kind == CHARIOT or kind == CANNON:
@@ -211,10 +214,10 @@ def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
     """Per cell, ``rank * 16 + count`` of the pieces of ``color`` that could capture there (:func:`_mark_captures`;
     ``rank`` the cheapest one's, :data:`RANK_OF_KIND`; the count stops at 15), 0 where none; ``scan`` lists the
     occupied cells."""
-    maps = _capture_maps(cells, color, int_array(scan))
+    maps = _capture_maps(cells, color ^ BLACK, int_array(scan))  # color's marks as the opponent's: with the ranks
     out = zeros(_SIZE)
     for c in range(_SIZE):
-        m = maps[c] >> _OURS & _SIDE_MASK
+        m = maps[c] & _THEIRS
         if m:
             rank = 1
             while not m & 1 << (_COUNT_BITS + rank):
@@ -224,15 +227,17 @@ def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
 
 
 def _capture_maps(cells: vec[i64], us: int, scan: vec[i64]) -> vec[i64]:
-    """The marks of both sides' pieces, in one array made in one pass over ``scan``: per cell, in bits
-    ``_OURS`` up (``us``) and in the low bits (the opponent), the count of that side's pieces that could capture
-    there (at most 14 of a side reach a cell: below bit ``_COUNT_BITS``) and the bits of their ranks
-    (:data:`_RANK_BITS`). The scorer adds its per-ply bits above (:data:`_CHECKS`)."""
+    """The marks of both sides' pieces, in one array made in one pass over ``scan``: per cell, in the low bits
+    the count of the opponent's pieces that could capture there (at most 14 of a side reach a cell: below bit
+    ``_COUNT_BITS``) and the bits of their ranks (:data:`_RANK_BITS`), and from bit ``_OURS`` the count of those of
+    ``us``. The scorer adds its per-ply bits between (:data:`_CHECKS`)."""
     maps = _NO_MARKS[:]
     for sq in scan:
         p = cells[sq]
-        shift: i64 = _OURS if p & BLACK == us else 0
-        _mark_captures(cells, sq, p, maps, _RANK_BITS[p & 7] << shift, 1 << shift)
+        if p & BLACK == us:
+            _mark_captures(cells, sq, p, maps, 0, 1 << _OURS)
+        else:
+            _mark_captures(cells, sq, p, maps, _RANK_BITS[p & 7], 1)
     return maps
 
 
@@ -332,20 +337,15 @@ class _Tables:
         origin_row = self.origin[phase]
         if to_row is not None and origin_row is not None:
             return to_row, origin_row
-        from plybits.xiangqi.rank import RELATIVE
+        from plybits.xiangqi.rank import piece_points
 
         w = self.weights
         to = [0] * (16 * _SIZE)
         origin = [0] * (16 * _SIZE)
-        for piece in range(16):
-            kind = piece & 7
-            if kind == 0:
-                continue
-            rel = RELATIVE[piece >> 3]
-            for sq in SQUARES:
-                r = kind * 90 + rel[sq]
-                to[piece * _SIZE + sq] = w[F_TO + r] + w[F_TO_PHASE + phase * 720 + r]
-                origin[piece * _SIZE + sq] = w[F_FROM + r] + w[F_FROM_PHASE + phase * 720 + r] + w[F_PHASE + phase * 8 + kind]
+        for index, kind, point in piece_points():
+            r = kind * 90 + point
+            to[index] = w[F_TO + r] + w[F_TO_PHASE + phase * 720 + r]
+            origin[index] = w[F_FROM + r] + w[F_FROM_PHASE + phase * 720 + r] + w[F_PHASE + phase * 8 + kind]
         to_row = self.to[phase] = int_array(to)
         origin_row = self.origin[phase] = int_array(origin)
         return to_row, origin_row
@@ -464,7 +464,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         scan = occupied_points(cells)
         maps = _capture_maps(cells, us, scan)
         # the opponent's marks hit the general iff it is in check, the flying general aside
-        checked = 1 if maps[k] & _SIDE_MASK or generals_face(cells, kings[0], kings[1]) else 0
+        checked = 1 if maps[k] & _THEIRS or generals_face(cells, kings[0], kings[1]) else 0
         codes, n = legal_codes(cells, k, us, scan, checked)
         return codes, n, self._scores(position, codes, n, history, scan, maps)
 
@@ -516,7 +516,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         if last_to >= 0:
             _mark_captures(cells, last_to, cells[last_to], maps, _THREAT_BIT, 0)
         to_w, origin_w = tables.phase_rows(_phase(cells, scan))
-        in_check = maps[board.kings[us >> 3]] & _SIDE_MASK != 0
+        in_check = maps[board.kings[us >> 3]] & _THEIRS != 0
         entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
         book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
         unplayed: i64 = w[book_base] if entry is not None else 0  # the F_BOOK weight of a move not in the book
@@ -548,9 +548,9 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 base = p * _SIZE
                 cheaper = _CHEAPER[kind]
                 at = maps[f]
-                defended = at >> _OURS & _SIDE_MASK != 0
+                defended = at >> _OURS != 0
                 fixed = origin_w[base + f] + unplayed
-                fixed += w[F_ORIGIN + kind * 4 + _state(at & _SIDE_MASK, defended, cheaper)]
+                fixed += w[F_ORIGIN + kind * 4 + _state(at & _THEIRS, defended, cheaper)]
                 if f == my_last_to:
                     fixed += w[F_SAME_PIECE + kind]
                 if in_check:
@@ -575,10 +575,10 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 score += w[slide + slide_steps[t]]
             q = cells[t]
             m = maps[t]
-            attacked = m & _SIDE_MASK
+            attacked = m & _THEIRS
             state: i64 = 0  # of t after the move, as _state: our other pieces there, all but the mover
             if attacked:
-                state = (2 if attacked & cheaper else 1) if m >> _OURS & _COUNT_MASK > (1 if q else quiet) else 3
+                state = (2 if attacked & cheaper else 1) if m >> _OURS > (1 if q else quiet) else 3
             if q:
                 score += w[F_CAPTURE + ((q & 7) * 8 + kind) * 2 + (1 if attacked else 0)] + w[target + 32 + state]
                 if t == last_to:
