@@ -11,6 +11,7 @@ import pytest
 
 from plybits.chess.rank import N_FEATURES
 from plybits.chess.rankmodel2 import MODEL_2, N_FEATURES_2, LinearChessModel2
+from plybits.openingbook import BOOK_DEPTH
 from plybits.registry import get_game, get_scheme
 from tests.conftest import QUICK
 from tests.test_rank_games import records, replay
@@ -110,7 +111,7 @@ def test_the_book_key_is_the_pieces_and_the_side_to_move():
 def test_the_book_scores_an_opening_line_and_stays_linear():
     """In a common opening every position is in the shipped book and the played move gets a ``G_BOOK`` feature of a
     played share (a bucket above 0); under random weights the scorer equals the sum of the read-back features; past
-    :data:`~plybits.chess.rankmodel2.BOOK_DEPTH` no book feature fires."""
+    :data:`~plybits.openingbook.BOOK_DEPTH` no book feature fires."""
     from plybits.chess import rankmodel2 as m
     from plybits.chess.notation import parse_san
 
@@ -131,7 +132,7 @@ def test_the_book_scores_an_opening_line_and_stays_linear():
         position.push(move)
         history.append(move)
     candidates = MODEL_2.scored(position, history)[0]
-    assert len(history) >= m.BOOK_DEPTH
+    assert len(history) >= BOOK_DEPTH
     assert not any(i >= m.G_BOOK for f in MODEL_2.features(position, candidates, history)[:-1] for i in f)
 
 

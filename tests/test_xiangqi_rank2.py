@@ -15,7 +15,8 @@ import plybits
 from plybits.packed import PACKED
 from plybits.registry import get_game, get_scheme
 from plybits.xiangqi.rank import MODEL2, RANK, canonical_moves
-from plybits.xiangqi.rankmodel2 import N_FEATURES, ZOBRIST, LinearXiangqiModel2, capture_map, position_key
+from plybits.openingbook import ZOBRIST
+from plybits.xiangqi.rankmodel2 import N_FEATURES, LinearXiangqiModel2, capture_map, position_key
 from tests.conftest import shared_data
 from tests.test_rank_scorers import playouts
 

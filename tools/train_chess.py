@@ -33,12 +33,11 @@ from pathlib import Path
 
 from plybits.chess import rankmodel2
 from plybits.chess.rank import canonical_moves
-from plybits.chess.rankmodel2 import BOOK_DEPTH, MODEL_2, N_FEATURES_2, position_key
+from plybits.chess.rankmodel2 import MODEL_2, N_FEATURES_2, position_key
 from plybits.chess.squares import move_code
 from plybits.registry import get_game
-from plybits.xiangqi.rankmodel2 import Book
+from plybits.openingbook import BOOK_DEPTH, Book, add_to_book, book_rows
 from tools.rank_fit import PlySet, collect, fit, read_games, write_model
-from tools.train_xiangqi import add_to_book, book_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "chess"

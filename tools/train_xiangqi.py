@@ -24,16 +24,10 @@ import math
 import time
 from pathlib import Path
 
+from plybits.openingbook import BOOK_DEPTH, Book, add_to_book, book_rows
 from plybits.rank import indicator_weights
 from plybits.registry import get_game, get_scheme
-from plybits.xiangqi.rankmodel2 import (
-    BOOK_DEPTH,
-    BOOK_MIN,
-    N_FEATURES,
-    Book,
-    LinearXiangqiModel2,
-    position_key,
-)
+from plybits.xiangqi.rankmodel2 import N_FEATURES, LinearXiangqiModel2, position_key
 from plybits.xiangqi.board import occupied_cells
 from plybits.xiangqi.rank import move_key
 from tools.rank_fit import PlySet, fit, read_games, write_model
@@ -64,27 +58,11 @@ def book_plies(start: str | None, moves: list) -> list[tuple[int, int]]:
     return out
 
 
-def add_to_book(book: Book, plies: list[tuple[int, int]], sign: int) -> None:
-    """Count a game's plies into ``book`` (``sign`` 1) or take them out (-1, dropping what reaches 0)."""
-    for key, move in plies:
-        entry = book.setdefault(key, {})
-        entry[move] = entry.get(move, 0) + sign
-        if entry[move] == 0:
-            del entry[move]
-            if not entry:
-                del book[key]
-
-
 def build_book(games: list) -> Book:
     book: Book = {}
     for _, start, moves in games:
         add_to_book(book, book_plies(start, moves), 1)
     return book
-
-
-def book_rows(book: Book) -> list:
-    """The shipped book: positions reached at least BOOK_MIN times, sorted."""
-    return [[key, sorted(entry.items())] for key, entry in sorted(book.items()) if sum(entry.values()) >= BOOK_MIN]
 
 
 def collect(games: list, book: Book, leave_one_out: bool) -> PlySet:

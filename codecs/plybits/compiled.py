@@ -46,6 +46,7 @@ MODULES: Final = (
     "plybits.chess.x88",
     "plybits.chess.notation",
     "plybits.xiangqi.board",
+    "plybits.openingbook",  # the rank models' opening books (xiangqi and chess model 2)
     "plybits.xiangqi.rankmodel2",
     "plybits.xiangqi.rank",
     "plybits.abalone.board",

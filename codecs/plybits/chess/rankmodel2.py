@@ -41,10 +41,10 @@ from plybits.chess.rank import (
     LinearChessModel,
     _scores,
 )
+from plybits.openingbook import BOOK_DEPTH, BOOK_MIN, SHARE_BUCKET, TOTAL_BUCKET, ZOBRIST, Book
 from plybits.chess.squares import BISHOP, BLACK, FILE_OF, NULL_MOVE, QUEEN, RANK_OF, SIZE, Move
 from plybits.packed import int_array
 from plybits.rank import FeatureIds, load_model_data
-from plybits.xiangqi.rankmodel2 import _SHARE_BUCKET, _TOTAL_BUCKET, BOOK_MIN, ZOBRIST, Book
 
 MODEL_1_FEATURES: Final = 1238
 """Model 1's feature count (its ids are frozen): model 2's ids start with model 1's, then these. Spelled out, not
@@ -75,20 +75,18 @@ _VALUES: Final = (0, 1, 3, 3, 5, 9, 20, 0)
 """:data:`~plybits.chess.rank.ATTACK_VALUE`, spelled out as :data:`MODEL_1_FEATURES` is (checked equal)."""
 _PIECE_VALUE: Final = int_array([_VALUES[p & 7] for p in range(16)])
 """_PIECE_VALUE[piece]: its attack value, read as a C integer compiled (a tuple's item is an object to unbox)."""
-BOOK_DEPTH: Final = 30
-"""The plies from the start in which the opening book is consulted."""
 _SQUARES: Final = int_array([s for s in range(SIZE) if FILE_OF[s] >= 0])
 """The board's 64 cells."""
 _KEYS: Final = int_array([ZOBRIST[(p * 8 + RANK_OF[s]) * 8 + FILE_OF[s]] if p and FILE_OF[s] >= 0 else 0
                           for p in range(16) for s in range(SIZE)])
-"""_KEYS[piece * SIZE + cell]: the piece's key on the cell, :data:`~plybits.xiangqi.rankmodel2.ZOBRIST`'s number of
+"""_KEYS[piece * SIZE + cell]: the piece's key on the cell, :data:`~plybits.openingbook.ZOBRIST`'s number of
 ``piece * 64 + square`` (a1 = 0 ... h8 = 63); 0 for an empty cell."""
 _BLACK_KEY: Final = ZOBRIST[-1]
 """XORed into the key of a position with black to move."""
-_TOTAL: Final = int_array(_TOTAL_BUCKET)
-"""The book bucket of a position reached ``total`` times (0..255), as xiangqi model 2's."""
-_SHARE: Final = int_array(_SHARE_BUCKET)
-"""The share bucket of a move played ``s``/64 of the times (1..7), as xiangqi model 2's."""
+_TOTAL: Final = int_array(TOTAL_BUCKET)
+"""The book bucket of a position reached ``total`` times (0..255), as every opening book's."""
+_SHARE: Final = int_array(SHARE_BUCKET)
+"""The share bucket of a move played ``s``/64 of the times (1..7), as every opening book's."""
 
 PackedBook: TypeAlias = "dict[int, vec[i64]]"
 """Position key -> its entry packed as ``[times reached, move code, times played, move code, ...]``, the codes

@@ -23,6 +23,7 @@ from mypy_extensions import i64
 
 from plybits.errors import InvalidDataError
 from plybits.mailbox import OFF
+from plybits.openingbook import BOOK_DEPTH, BOOK_MIN, SHARE_BUCKET, TOTAL_BUCKET, ZOBRIST, Book, load_book
 from plybits.packed import PACKED, int_array, int_list, zeros
 from plybits.rangecoder import RangeDecoder, RangeEncoder
 from plybits.rank import FeatureIds, LinearModel, decode_packed, encode_packed, load_model_data
@@ -64,30 +65,6 @@ RANK_OF_KIND: Final = [0, 6, 2, 2, 3, 5, 3, 1]
 """A piece's rank in an exchange, by kind (general 6: no attacker is dearer)."""
 _MATERIAL: Final = [0, 0, 2, 2, 4, 9, 4, 1, 0]
 """Rough piece values by kind, summed for the material phase (as model 1)."""
-
-BOOK_DEPTH: Final = 30
-"""The plies from the start in which the opening book is consulted."""
-BOOK_MIN: Final = 2
-"""A position is in the book when the training games reached it at least this often."""
-_HASH_BITS: Final = 60
-
-
-def _zobrist() -> list[int]:
-    """60-bit keys by piece code * SIZE + cell, then one for black to move (last): splitmix64 from seed 2."""
-    state = 2
-    mask = (1 << 64) - 1
-    out = [0] * (16 * _SIZE + 1)
-    for i in range(len(out)):
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        out[i] = (z ^ (z >> 31)) >> (64 - _HASH_BITS)
-    return out
-
-
-ZOBRIST: Final = _zobrist()
-
 
 _ZOBRIST: Final = int_array(ZOBRIST)
 
@@ -149,19 +126,8 @@ _THREAT_BIT: Final = 64 << _CHECKS
 """Set on a cell the piece the opponent just moved could capture on."""
 
 
-def _buckets() -> tuple[list[int], list[int]]:
-    """(the book bucket of a total 0..255: 2, 3, 4-5, 6-9, 10-19, 20+ -> 0..5), (the share bucket of a move played
-    ``s``/64 of the times, 1..7; 0 is kept for a move never played there)."""
-    total = [0] * 256
-    for t in range(256):
-        total[t] = 0 if t <= 2 else 1 if t == 3 else 2 if t <= 5 else 3 if t <= 9 else 4 if t <= 19 else 5
-    share = [0] * 65
-    for s in range(65):
-        share[s] = 1 if s < 4 else 2 if s < 8 else 3 if s < 16 else 4 if s < 32 else 5 if s < 48 else 6 if s < 56 else 7
-    return total, share
-
-
-_TOTAL_BUCKET, _SHARE_BUCKET = _buckets()
+_TOTAL_BUCKET: Final = int_array(TOTAL_BUCKET)
+_SHARE_BUCKET: Final = int_array(SHARE_BUCKET)
 
 
 _LINES: Final = int_array(ORTHOGONAL)
@@ -376,18 +342,6 @@ def _state(attackers: i64, defended: bool, cheaper: i64) -> i64:
     if not defended:
         return 3
     return 2 if attackers & cheaper else 1
-
-
-Book = dict[int, dict[int, int]]
-"""Position key -> {book move key: times played}."""
-
-
-def load_book(rows: list[Any]) -> Book:
-    """The book from its data file's rows ``[key, [[move key, count], ...]]``."""
-    book: Book = {}
-    for row in rows:
-        book[int(row[0])] = {int(m): int(c) for m, c in row[1]}
-    return book
 
 
 class CodedXiangqiModel(LinearModel):
