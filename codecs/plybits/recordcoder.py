@@ -189,11 +189,12 @@ class Reader(Coder):
             bits.touched.append(ctx)
         p: i64 = word & _PROB_MASK
         dec = self.dec
-        if dec.decode_target(PROB_ONE) < p:
-            dec.consume(0, p)
+        # unchecked: both symbols fit in PROB_ONE, and the one chosen holds the target (_target refuses bad data)
+        if dec._target(PROB_ONE) < p:
+            dec._consume(0, p)
             bit = 0
         else:
-            dec.consume(p, PROB_ONE - p)
+            dec._consume(p, PROB_ONE - p)
             bit = 1
         state[ctx] = _adapted(word, bit)
         return bit
