@@ -47,6 +47,12 @@ _NO_CONTEXTS: Final = int_array([])
 """The state of a bank of no contexts (what a copy starts from before it takes its original's state)."""
 
 
+_NO_ENCODER: Final = RangeEncoder()
+"""A reader's encoder: none (:class:`Coder` has both, so that :meth:`Coder.bit` codes either side in one method)."""
+_NO_DECODER: Final = RangeDecoder(bytes(4))
+"""A writer's decoder: none."""
+
+
 @final
 class Bits:
     """A bank of adaptive binary contexts: each one's probability of 0 (``PROB_BITS`` bits) and, above it, how often
@@ -74,13 +80,6 @@ class Bits:
         """Start context ``ctx`` at probability ``zero / 64`` of a 0, as if seen ``seen`` times."""
         self.set(ctx, zero * (PROB_ONE // 64), seen)
 
-    def adapt(self, ctx: int, p: i64, bit: int) -> None:
-        """Move context ``ctx`` (at probability ``p``) towards ``bit``."""
-        word: i64 = self.state[ctx]
-        if not word & _TOUCHED:
-            self.touched.append(ctx)
-        self.state[ctx] = _adapted(p | (word >> _SEEN_SHIFT) << _SEEN_SHIFT, bit)
-
     def restore(self, original: Bits) -> None:
         """Take the contexts that adapted back to ``original``'s state (this bank is a copy of it)."""
         state, start = self.state, original.state
@@ -89,36 +88,68 @@ class Bits:
         self.touched.clear()
 
 
-def _adapted(word: i64, bit: i64) -> i64:
-    """A context's state ``word`` (its probability of 0 and, above it, how often it was seen) after it saw ``bit``:
-    the one home of the adaptation, on machine integers (compiled, nothing boxed)."""
-    p: i64 = word & _PROB_MASK
-    n: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
-    rate: i64 = _RATES[n]
-    if bit:
-        p -= (p * rate) >> 16
-        if p < PROB_MIN:
-            p = PROB_MIN
-    else:
-        p += ((PROB_ONE - p) * rate) >> 16
-        if p > PROB_MAX:
-            p = PROB_MAX
-    return p | (n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT | _TOUCHED
-
-
 # tests subclass it interpreted (a writer that changes one decision, to make sections a writer does not make)
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Coder:
-    """Codes binary decisions and uniform symbols; a writer is given each value, a reader decodes it."""
+    """Codes binary decisions and uniform symbols; a writer is given each value, a reader decodes it.
+
+    :meth:`bit` is one method for both sides (a branch on :attr:`writing`, not an override), so that a decision
+    costs one call besides the range coder's, in pure Python too."""
 
     def __init__(self, writing: bool) -> None:
         self.writing = writing
         self.topic = "structure"
         """What a writer accounts its bits to (:data:`plybits.recordsection.TOPICS`)."""
+        self.enc = _NO_ENCODER
+        """A writer's range encoder."""
+        self.costs: dict[str, float] | None = None
+        """A writer's bits by topic, when it adds them up."""
+        self.dec = _NO_DECODER
+        """A reader's range decoder."""
+        self.budget = 0
+        """The decisions a reader may still read (:data:`DECISIONS_PER_BYTE`)."""
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
-        """``bit`` (writing) or the decoded bit (reading), under context ``ctx`` of ``bits``, which adapts."""
-        raise NotImplementedError
+        """``bit`` (writing) or the decoded bit (reading), under context ``ctx`` of ``bits``, which adapts (its
+        probability of 0 moves by ``1 / (n + 2)`` of the way, ``n`` the times it was seen, up to ``RATE_LIMIT``).
+
+        :raises InvalidDataError: (reading) past the decisions the data's length allows, or on corrupted data."""
+        state = bits.state
+        word: i64 = state[ctx]
+        if not word & _TOUCHED:
+            bits.touched.append(ctx)
+        p: i64 = word & _PROB_MASK
+        if self.writing:  # unchecked: PROB_MIN <= p <= PROB_MAX, so both symbols fit in PROB_ONE
+            if bit:
+                self.enc._encode(p, PROB_ONE - p, PROB_ONE)
+            else:
+                self.enc._encode(0, p, PROB_ONE)
+            costs = self.costs
+            if costs is not None:
+                costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
+        else:
+            self.budget -= 1
+            if self.budget < 0:
+                raise InvalidDataError("it holds more decisions than its length allows")
+            dec = self.dec  # unchecked as the writer; _target still refuses data pointing outside PROB_ONE
+            if dec._target(PROB_ONE) < p:
+                dec._consume(0, p)
+                bit = 0
+            else:
+                dec._consume(p, PROB_ONE - p)
+                bit = 1
+        n: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
+        rate: i64 = _RATES[n]
+        if bit:
+            p -= (p * rate) >> 16
+            if p < PROB_MIN:
+                p = PROB_MIN
+        else:
+            p += ((PROB_ONE - p) * rate) >> 16
+            if p > PROB_MAX:
+                p = PROB_MAX
+        state[ctx] = p | (n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT | _TOUCHED
+        return bit
 
     def uniform(self, n: int, value: int = 0) -> int:
         """``value`` in ``range(n)``, each equally likely (``n`` at most 65,536)."""
@@ -133,23 +164,6 @@ class Writer(Coder):
         super().__init__(True)
         self.enc = RangeEncoder()
         self.costs = costs
-
-    def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
-        state = bits.state
-        word: i64 = state[ctx]
-        if not word & _TOUCHED:
-            bits.touched.append(ctx)
-        p: i64 = word & _PROB_MASK
-        # unchecked: PROB_MIN <= p <= PROB_MAX, so both symbols fit in PROB_ONE (RangeEncoder.encode checks it)
-        if bit:
-            self.enc._encode(p, PROB_ONE - p, PROB_ONE)
-        else:
-            self.enc._encode(0, p, PROB_ONE)
-        costs = self.costs
-        if costs is not None:
-            costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
-        state[ctx] = _adapted(word, bit)
-        return bit
 
     def uniform(self, n: int, value: int = 0) -> int:
         self.enc.encode(value, 1, n)
@@ -174,33 +188,10 @@ class Reader(Coder):
         self.budget = DECISIONS_PER_BYTE * (len(data) + 8)
         self.size = len(data)
 
-    def _spend(self) -> None:
-        """Refuses a decision past the budget; :meth:`bit` spends inline and calls this only past it."""
-        if self.budget < 0:
-            raise InvalidDataError("it holds more decisions than its length allows")
-
-    def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
-        self.budget -= 1
-        if self.budget < 0:
-            self._spend()
-        state = bits.state
-        word: i64 = state[ctx]
-        if not word & _TOUCHED:
-            bits.touched.append(ctx)
-        p: i64 = word & _PROB_MASK
-        dec = self.dec
-        if dec.decode_target(PROB_ONE) < p:
-            dec.consume(0, p)
-            bit = 0
-        else:
-            dec.consume(p, PROB_ONE - p)
-            bit = 1
-        state[ctx] = _adapted(word, bit)
-        return bit
-
     def uniform(self, n: int, value: int = 0) -> int:
         self.budget -= 1
-        self._spend()
+        if self.budget < 0:
+            raise InvalidDataError("it holds more decisions than its length allows")
         value = self.dec.decode_target(n)
         self.dec.consume(value, 1)
         return value

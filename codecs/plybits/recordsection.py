@@ -238,9 +238,12 @@ class _Section(TagCoder):
 
 def _command_value(match: re.Match[str]) -> Any:
     """The value of a comment command (:data:`COMMAND_RE`), or ``None`` if it stays text."""
-    if dictionary.COMMANDS[match.group(1)] == dictionary.EVAL:
-        return eval_value(match.group(2))
-    return clock_value(match.group(2))
+    return _value_of(dictionary.COMMANDS[match.group(1)], match.group(2))
+
+
+def _value_of(command: int, text: str) -> Any:
+    """The value of the text of a ``command`` (:data:`recorddictionary.COMMANDS`), or ``None`` if it stays text."""
+    return eval_value(text) if command == dictionary.EVAL else clock_value(text)
 
 
 def _split_as(skeleton: tuple[str | int, ...], text: str) -> bool:
@@ -263,7 +266,29 @@ def _split_as(skeleton: tuple[str | int, ...], text: str) -> bool:
 
 
 def _comment_parts(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
-    """A comment's skeleton (literal texts and commands) and the value of each command, in order."""
+    """A comment's skeleton (literal texts and commands) and the value of each command, in order: of a comment with
+    one ``[%`` at the most (``{ [%clk 0:10:00] }``, the usual one), as :func:`_commands_parts` splits it, read
+    without the regex."""
+    start = text.find("[%")
+    if start < 0:
+        return ((text,) if text else ()), []
+    if text.find("[%", start + 2) >= 0:
+        return _commands_parts(text)
+    # the one place COMMAND_RE can match: "[%", a command's name, a space, then no bracket up to the first "]"
+    space = text.find(" ", start)
+    end = text.find("]", start) + 1
+    command = dictionary.COMMANDS.get(text[start + 2:space], 0) if 0 < space < end else 0
+    value = _value_of(command, text[space + 1:end - 1]) if command and "[" not in text[space:end] else None
+    if value is None:
+        return (text,), []
+    if start:
+        return ((text[:start], command, text[end:]) if end < len(text) else (text[:start], command)), [value]
+    return ((command, text[end:]) if end < len(text) else (command,)), [value]
+
+
+def _commands_parts(text: str) -> tuple[tuple[str | int, ...], list[Any]]:
+    """A comment's skeleton (literal texts and commands) and the value of each command, in order, by
+    :data:`COMMAND_RE`."""
     parts: list[str | int] = []
     values: list[Any] = []
     pos = 0

@@ -18,8 +18,9 @@ MAX_CLOCK_MS = 1000 * 3600 * 1000
 """Clocks and elapsed times of 1,000 hours or more stay text."""
 MAX_EVAL = 100_000
 """Evaluations of more than 100,000 pawns, or mates in more than 100,000, are not read (written, they stay text)."""
-TWO_DIGITS = tuple(f"{n:02d}" for n in range(100))
-"""``00`` to ``99``: a clock's minutes and seconds written by table (a format spec costs thousands of instructions)."""
+_MINUTES_SECONDS = tuple(f":{s // 60:02d}:{s % 60:02d}" for s in range(3600))
+"""``:MM:SS`` of each second of an hour: a clock after its hours, written by table (a format spec costs thousands of
+instructions compiled, and four joins more than one)."""
 POWERS_OF_TEN = (1, 10, 100, 1000)
 """``10 ** k`` by table (a power is a generic call compiled)."""
 
@@ -161,13 +162,29 @@ def decimal_value(text: str) -> int | None:
 
 
 def clock_value(text: str) -> tuple[int, int] | None:
-    """``(milliseconds, fraction digits)`` of ``H:MM:SS[.f]`` if :func:`clock_text` writes it back exactly."""
-    match = CLOCK_RE.fullmatch(text)
-    if match is None:
+    """``(milliseconds, fraction digits)`` of ``H:MM:SS[.f]`` (:data:`CLOCK_RE`) if :func:`clock_text` writes it back
+    exactly.
+
+    Read by hand, not by the regex (a clock is read for every comment a writer splits): three ``:``-separated fields
+    of ASCII digits and an optional fraction, whose lengths :data:`CLOCK_RE` allows; the ranges of minutes and seconds
+    and the form of the hours are left to the check that :func:`clock_text` writes the text back."""
+    first = text.find(":")
+    second = first + 3
+    size = len(text)
+    if not 0 < first <= 4 or size < second + 3 or text[second] != ":":
         return None
-    h, m, s, fraction = match.groups()
-    digits = len(fraction) if fraction else 0
-    ms = ((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 + (int(fraction) * POWERS_OF_TEN[3 - digits] if fraction else 0)
+    digits = 0
+    if size > second + 3:
+        digits = size - second - 4
+        if text[second + 3] != "." or not 0 < digits <= 3:
+            return None
+    fields = text.replace(":", "").replace(".", "")  # the digits alone, if that is all the fields hold
+    if len(fields) != size - 2 - (1 if digits else 0) or not (fields.isascii() and fields.isdigit()):
+        return None
+    h = int(text[:first])
+    ms = ((h * 60 + int(text[first + 1:second])) * 60 + int(text[second + 1:second + 3])) * 1000
+    if digits:
+        ms += int(text[second + 4:]) * POWERS_OF_TEN[3 - digits]
     if ms >= MAX_CLOCK_MS or clock_text(ms, digits) != text:
         return None
     return ms, digits
@@ -176,7 +193,7 @@ def clock_value(text: str) -> tuple[int, int] | None:
 def clock_text(ms: int, digits: int) -> str:
     """``H:MM:SS`` and, with ``digits`` (1 to 3), that many digits of the fraction of a second."""
     seconds, fraction = divmod(ms, 1000)
-    text = str(seconds // 3600) + ":" + TWO_DIGITS[seconds // 60 % 60] + ":" + TWO_DIGITS[seconds % 60]
+    text = str(seconds // 3600) + _MINUTES_SECONDS[seconds % 3600]
     return text + "." + str(fraction // POWERS_OF_TEN[3 - digits]).zfill(digits) if digits else text
 
 
