@@ -116,6 +116,8 @@ def _softmax_terms(scores: vec[i64], budget: int) -> tuple[i64, i64, i64]:
     return top, spare, total
 
 
+_NO_FREQUENCIES: Final = int_array([])
+"""The ``freqs`` of :func:`_frequencies` that asks for none (the encoder's: it needs only the sums)."""
 _RECIPROCAL_SHIFT: Final = 46
 """The fixed-point bits of :func:`_reciprocal`: a weight (at most 2^40) times the reciprocal (at most 2^22) fits 63 bits."""
 
@@ -146,20 +148,27 @@ def decode_scored(decoder: RangeDecoder, scores: list[int], budget: int = MAX_TO
     return decode_packed(decoder, int_array(scores), budget)
 
 
-def _frequencies(scores: vec[i64], budget: int, freqs: vec[i64]) -> i64:
-    """The frequencies of :func:`softmax_frequencies` of ``scores``, written to ``freqs``, and their sum.
+def _frequencies(scores: vec[i64], budget: int, index: i64, freqs: vec[i64]) -> tuple[i64, i64, i64]:
+    """(the sum of the frequencies before symbol ``index``, its frequency (0: no such symbol), the sum of all) under
+    :func:`softmax_frequencies` of ``scores``; each frequency written to ``freqs`` unless that is empty.
 
     Compiled, each ``weight * spare // total`` is a multiply by the :func:`_reciprocal` and a shift, corrected up by
-    one where the remainder says it fell short: no division a move. Pure Python divides (one operation there).
+    one where the remainder says it fell short: no division a move, and a test a move is a C compare. Pure Python
+    divides (one operation there) and tests nothing a move: it keeps every frequency (in an array of its own if
+    ``freqs`` is empty) and sums those before ``index`` after.
     """
     top, spare, total = _softmax_terms(scores, budget)
     table = EXP2
     size: i64 = len(table)
     reciprocal: i64 = _reciprocal(spare, total)
+    n = len(scores)
+    low: i64 = 0
+    freq: i64 = 0
     sum_freqs: i64 = 0
     f: i64
-    if reciprocal:  # the side chosen once, not a move
-        for i in range(len(scores)):
+    if reciprocal:  # the path chosen once, not a move
+        keep = len(freqs) != 0
+        for i in range(n):
             d: i64 = top - scores[i]
             f = 1
             if d < size:
@@ -168,30 +177,32 @@ def _frequencies(scores: vec[i64], budget: int, freqs: vec[i64]) -> i64:
                 if weight * spare - q * total >= total:
                     q += 1
                 f += q
-            freqs[i] = f
+            if keep:
+                freqs[i] = f
+            if i == index:
+                low = sum_freqs
+                freq = f
             sum_freqs += f
-        return sum_freqs
-    for i in range(len(scores)):
+        return low, freq, sum_freqs
+    if len(freqs) < n:
+        freqs = zeros(n)
+    for i in range(n):
         d = top - scores[i]
         f = 1 + table[d] * spare // total if d < size else 1
         freqs[i] = f
         sum_freqs += f
-    return sum_freqs
-
-
-def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: int = MAX_TOTAL) -> None:
-    """:func:`encode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
-    n = len(scores)
-    freqs = zeros(n)
-    sum_freqs: i64 = _frequencies(scores, budget, freqs)
-    low: i64 = 0
-    freq: i64 = 0
     if 0 <= index < n:
         for i in range(index):
             low += freqs[i]
         freq = freqs[index]
+    return low, freq, sum_freqs
+
+
+def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: int = MAX_TOTAL) -> None:
+    """:func:`encode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
+    low, freq, sum_freqs = _frequencies(scores, budget, index, _NO_FREQUENCIES)
     if freq == 0 or sum_freqs > MAX_TOTAL:  # no symbol ``index``, or a budget past the coder's: refused by encode
-        encoder.encode(sum_freqs if index >= n else low, freq, sum_freqs)
+        encoder.encode(sum_freqs if index >= len(scores) else low, freq, sum_freqs)
     else:
         encoder._encode(low, freq, sum_freqs)
 
@@ -200,7 +211,7 @@ def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOT
     """:func:`decode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
     n = len(scores)
     freqs = zeros(n)  # kept for the search: each frequency is made once
-    sum_freqs: i64 = _frequencies(scores, budget, freqs)
+    _, _, sum_freqs = _frequencies(scores, budget, -1, freqs)
     # a budget past the coder's is refused by decode_target; a valid one needs no check
     target: i64 = decoder.decode_target(sum_freqs) if sum_freqs > MAX_TOTAL else decoder._target(sum_freqs)
     low: i64 = 0
