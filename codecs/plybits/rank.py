@@ -117,7 +117,7 @@ def _softmax_terms(scores: vec[i64], budget: int) -> tuple[i64, i64, i64]:
 
 
 _NO_FREQUENCIES: Final = int_array([])
-"""The ``freqs`` of :func:`_frequencies` that keeps none (the encoder's: it needs only the sums)."""
+"""The ``freqs`` of :func:`_frequencies` that asks for none (the encoder's: it needs only the sums)."""
 _RECIPROCAL_SHIFT: Final = 46
 """The fixed-point bits of :func:`_reciprocal`: a weight (at most 2^40) times the reciprocal (at most 2^22) fits 63 bits."""
 
@@ -150,38 +150,51 @@ def decode_scored(decoder: RangeDecoder, scores: list[int], budget: int = MAX_TO
 
 def _frequencies(scores: vec[i64], budget: int, index: i64, freqs: vec[i64]) -> tuple[i64, i64, i64]:
     """(the sum of the frequencies before symbol ``index``, its frequency (0: no such symbol), the sum of all) under
-    :func:`softmax_frequencies` of ``scores``; each frequency also written to ``freqs`` unless that is empty.
+    :func:`softmax_frequencies` of ``scores``; each frequency written to ``freqs`` unless that is empty.
 
     Compiled, each ``weight * spare // total`` is a multiply by the :func:`_reciprocal` and a shift, corrected up by
-    one where the remainder says it fell short: no division a move.
+    one where the remainder says it fell short: no division a move, and a test a move is a C compare. Pure Python
+    divides (one operation there) and tests nothing a move: it keeps every frequency (in an array of its own if
+    ``freqs`` is empty) and sums those before ``index`` after.
     """
     top, spare, total = _softmax_terms(scores, budget)
     table = EXP2
     size: i64 = len(table)
     reciprocal: i64 = _reciprocal(spare, total)
-    keep = len(freqs) != 0
+    n = len(scores)
     low: i64 = 0
     freq: i64 = 0
     sum_freqs: i64 = 0
-    for i in range(len(scores)):
-        d: i64 = top - scores[i]
-        f: i64 = 1
-        if d < size:
-            weight: i64 = table[d]
-            if reciprocal:
+    f: i64
+    if reciprocal:  # the path chosen once, not a move
+        keep = len(freqs) != 0
+        for i in range(n):
+            d: i64 = top - scores[i]
+            f = 1
+            if d < size:
+                weight: i64 = table[d]
                 q: i64 = weight * reciprocal >> _RECIPROCAL_SHIFT
                 if weight * spare - q * total >= total:
                     q += 1
                 f += q
-            else:
-                f += weight * spare // total
-        if keep:
-            freqs[i] = f
-        if i < index:
-            low += f
-        elif i == index:
-            freq = f
+            if keep:
+                freqs[i] = f
+            if i == index:
+                low = sum_freqs
+                freq = f
+            sum_freqs += f
+        return low, freq, sum_freqs
+    if len(freqs) < n:
+        freqs = zeros(n)
+    for i in range(n):
+        d = top - scores[i]
+        f = 1 + table[d] * spare // total if d < size else 1
+        freqs[i] = f
         sum_freqs += f
+    if 0 <= index < n:
+        for i in range(index):
+            low += freqs[i]
+        freq = freqs[index]
     return low, freq, sum_freqs
 
 
@@ -189,7 +202,7 @@ def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: i
     """:func:`encode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
     low, freq, sum_freqs = _frequencies(scores, budget, index, _NO_FREQUENCIES)
     if freq == 0 or sum_freqs > MAX_TOTAL:  # no symbol ``index``, or a budget past the coder's: refused by encode
-        encoder.encode(low, freq, sum_freqs)
+        encoder.encode(sum_freqs if index >= len(scores) else low, freq, sum_freqs)
     else:
         encoder._encode(low, freq, sum_freqs)
 
