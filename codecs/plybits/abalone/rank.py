@@ -593,17 +593,18 @@ def _add_broadsides(
             # read at its first move: most groups inside a formation have none
             group_change: i64 = 0
             group_weight: i64 = 0
-            found = False
-            for k in range(line * 4, line * 4 + 4):
+            first = line * 4
+            free: i64 = 0  # bit k - first: the pair's k-th sideways cells are empty
+            for k in range(first, first + 4):
                 s = sideways_steps[k]
                 e = sq + s
                 f = a + s
                 if cells[e] != empty or cells[f] != empty:
                     continue
-                if not found:
-                    found = True
+                if free == 0:
                     group_change = -own[sq] - own[a]
                     group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, a)
+                free |= 1 << (k - first)
                 dest_near = last_dist[e]
                 near = last_dist[f]
                 if near < dest_near:
@@ -617,16 +618,18 @@ def _add_broadsides(
                 codes[room + count] = score
                 count += 1
             b = a + lstep
-            if cells[b] != me:
-                continue
+            if free == 0 or cells[b] != me:
+                continue  # a line of three moves sideways only where its first two marbles can
             found = False
-            for k in range(line * 4, line * 4 + 4):
+            for k in range(first, first + 4):
+                if (free >> (k - first)) & 1 == 0:
+                    continue
                 s = sideways_steps[k]
+                g = b + s
+                if cells[g] != empty:
+                    continue
                 e = sq + s
                 f = a + s
-                g = b + s
-                if cells[e] != empty or cells[f] != empty or cells[g] != empty:
-                    continue
                 if not found:
                     found = True
                     group_change = -own[sq] - own[a] - own[b]
