@@ -4,6 +4,8 @@ definitions they speed up (legal moves sorted by :func:`move_key`, the base mode
 from __future__ import annotations
 
 import random
+import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -11,7 +13,7 @@ from plybits.abalone import Position
 from plybits.abalone.board import (
     ALL_MOVES, BROADSIDE, CELL_NAMES, INLINE, MOVE_OF, N_CODES, legal_moves_into, move_code,
 )
-from plybits.abalone.rank import MODEL, canonical_moves, move_key
+from plybits.abalone.rank import MODEL, canonical_moves, move_key, scored_codes
 from plybits.rank import LinearModel
 
 
@@ -92,3 +94,36 @@ def test_a_board_with_more_marbles_than_a_side_has_gets_room_for_all_its_moves()
     assert scores is not None and len(moves) > 200
     assert (moves, scores) == LinearModel.scored(MODEL, board, [])
     assert moves == sorted(board.legal_moves(), key=move_key)
+
+
+def test_scored_codes_gives_new_arrays_of_the_legal_moves_only() -> None:
+    """The scorer works in a room it takes from spares and gives back: the codes and scores it returns are copies,
+    one of each legal move, which later plies' scoring leaves alone."""
+    tables = MODEL.tables()
+    board, history = POSITIONS[10]
+    codes, n, scores = scored_codes(tables, board, history)
+    kept = (list(codes), list(scores))
+    assert len(codes) == n == len(scores) == len(board.legal_moves())
+    for other, other_history in POSITIONS[11:60]:
+        scored_codes(tables, other, other_history)
+    assert (list(codes), list(scores)) == kept
+
+
+def test_scoring_in_threads_gives_what_one_thread_gives() -> None:
+    """Threads scoring at once, switching as often as the interpreter lets them, each get their own room: the
+    scores of every position are those of scoring them one by one."""
+    tables = MODEL.tables()
+
+    def score(item: tuple[Position, list]) -> tuple[list[int], list[int]]:
+        codes, _, scores = scored_codes(tables, item[0], item[1])
+        return list(codes), list(scores)
+
+    expected = [score(item) for item in POSITIONS]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            for _ in range(3):
+                assert list(pool.map(score, POSITIONS)) == expected
+    finally:
+        sys.setswitchinterval(interval)

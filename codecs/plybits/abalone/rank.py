@@ -136,28 +136,33 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], own: vec[i64],
-                   exposed: vec[i64]) -> vec[i64]:
-    """Copy the board's cells into ``cells`` (off the board already); fill ``own`` (zeros) with the number of
-    ``me``'s marbles next to each cell, and ``exposed`` (zeros) with the own marbles an opposing line could push
-    now, by cell: 1 pushable, 2 pushable off the board (0: neither). The cells of ``me``'s marbles, in cell order,
-then -1s (from :data:`_THEIRS` on, the opponent's, which the array holds too: one allocation a ply, not two).
+def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], own: vec[i64], exposed: vec[i64],
+                   marbles: vec[i64]) -> i64:
+    """Copy the board's cells into ``cells`` (off the board already); fill ``own`` with the number of ``me``'s marbles
+    next to each cell, and ``exposed`` with the own marbles an opposing line could push now, by cell: 1 pushable, 2
+    pushable off the board (0: neither); list the cells of ``me``'s marbles in ``marbles``, in cell order, ended by
+    a -1 (from :data:`_THEIRS` on, the opponent's, ended alike), and return how many ``me`` has. The arrays are a
+    :class:`_Scratch`'s, kept from an earlier ply: the on-board cells of ``own`` and the cells of ``me``'s marbles in
+    ``exposed`` (all the scorer reads of them) are cleared here, which costs less than copying zeroed templates.
     The locals are ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is tagged,
     checked at every operation)."""
     steps = _STEP
     off: i64 = OFF
-    marbles = _NO_CELLS[:]
     count: i64 = 0
     their_count: i64 = _THEIRS
     for sq in _SQUARE_LIST:
         here: i64 = board_cells[sq]
         cells[sq] = here
+        own[sq] = 0
         if here == me:
+            exposed[sq] = 0
             marbles[count] = sq
             count += 1
         elif here == opp:
             marbles[their_count] = sq
             their_count += 1
+    marbles[count] = -1
+    marbles[their_count] = -1
     for i in range(count):
         sq = marbles[i]
         for step in steps:
@@ -187,7 +192,7 @@ then -1s (from :data:`_THEIRS` on, the opponent's, which the array holds too: on
                 c = t + j * step
                 if exposed[c] < level:
                     exposed[c] = level
-    return marbles
+    return count
 
 
 def _cohesion_base() -> list[int]:
@@ -396,19 +401,29 @@ MOVES_PER_MARBLE: Final = 30
 """At most the legal moves a marble is the rear (inline: 6 directions) or first end (broadside: 3 lines of 2 and
 of 3 marbles, 4 directions each) of: room enough for every move of a position is this many a marble."""
 _ROOM: Final = int_array([0] * (2 * MOVES_PER_MARBLE * MARBLES_PER_SIDE))
-"""Zeros, room for the codes and the scores of the moves of 14 marbles (a board set up by hand may hold more:
-:func:`_room` makes more)."""
+"""Room for the codes and the scores of the moves of 14 marbles (a board set up by hand may hold more:
+:func:`scored_codes` makes more room for it)."""
 _NO_MOVES: Final = int_array([])
 
 
-def _room(marbles: vec[i64]) -> vec[i64]:
-    """Zeros, room for the code (in its first half) and the score (in its second) of every move of the marbles
-    listed in ``marbles`` (cells, ended by a -1): one array, one allocation."""
-    count: i64 = 0
-    while marbles[count] >= 0:
-        count += 1
-    size = 2 * MOVES_PER_MARBLE * count
-    return _ROOM[:size] if size <= len(_ROOM) else int_array([0] * size)
+@final
+class _Scratch:
+    """The arrays :func:`scored_codes` works in, kept between plies (:data:`_SPARES`) rather than copied from
+    templates each ply: the cells (off the board: ``OFF``), own neighbours, exposure and marbles of
+    :func:`_neighbourhood`, and room for the codes (first half) and scores (second) of the moves of 14 marbles.
+    What a ply reads of them it wrote, or :func:`_neighbourhood` cleared."""
+
+    def __init__(self) -> None:
+        self.cells: vec[i64] = _OFF_CELLS[:]
+        self.own: vec[i64] = _ZEROS[:]
+        self.exposure: vec[i64] = _ZEROS[:]
+        self.marbles: vec[i64] = _NO_CELLS[:]
+        self.room: vec[i64] = _ROOM[:]
+
+
+_SPARES: Final[list[_Scratch]] = []
+"""The :class:`_Scratch` arrays no ply is using: a ply takes one (pops it) and gives it back once its codes and
+scores are copied out, so no two plies write into one (a thread that finds none makes its own)."""
 
 
 def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
@@ -416,8 +431,8 @@ def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     (:func:`canonical_moves`), how many, and their :meth:`LinearAbaloneModel.scores` under the model whose
     ``tables`` these are (``n`` of them), in one pass over the marbles for the inline moves and one for the
     broadsides: each move is scored where it is found legal, from what finding it read (its line's length, what
-    it pushes); what a group's moves share is read once for the group. The codes array is longer than ``n`` (its second
-half held the scores, copied out).
+    it pushes); what a group's moves share is read once for the group, into a :class:`_Scratch` taken from
+    :data:`_SPARES`; both arrays returned are new (copied out of its room).
 
     The parts that depend only on the move and side (and, inline, on the line's length) come from the tables. A
     module function, so that compiled callers call it directly. The cells, the per-ply arrays and the tables are
@@ -439,17 +454,25 @@ half held the scores, copied out).
     mine = _destination(history[played - 2]) if has_mine else 0
     last_weight = tables.near_last_rows[last] if has_last else tables.nothing
     mine_weight = tables.near_mine_rows[mine] if has_mine else tables.nothing
-    cells = _OFF_CELLS[:]
-    own = _ZEROS[:]
-    exposure = _ZEROS[:]
-    marbles = _neighbourhood(board.cells, me, opp, cells, own, exposure)
-    codes = _room(marbles)
+    try:
+        scratch = _SPARES.pop()
+    except IndexError:  # the first ply, or other threads hold the spares
+        scratch = _Scratch()
+    cells = scratch.cells
+    own = scratch.own
+    exposure = scratch.exposure
+    marbles = scratch.marbles
+    count = _neighbourhood(board.cells, me, opp, cells, own, exposure, marbles)
+    codes = scratch.room if count <= MARBLES_PER_SIDE else int_array([0] * (2 * MOVES_PER_MARBLE * count))
     room: i64 = len(codes) // 2
     n = _add_inline_moves(codes, room, tables, marbles, cells, own, exposure, me, side * INLINE_CODES * 3,
                           last_weight, mine_weight)
     n = _add_broadsides(codes, room, n, tables, marbles, cells, own, exposure, me, side * N_CODES, DISTANCE[last],
                         DISTANCE[mine], has_last, has_mine)
-    return codes, n, codes[room:room + n]
+    scores = codes[room:room + n]
+    listed = codes[:n]
+    _SPARES.append(scratch)
+    return listed, n, scores
 
 
 def _add_inline_moves(
@@ -570,17 +593,18 @@ def _add_broadsides(
             # read at its first move: most groups inside a formation have none
             group_change: i64 = 0
             group_weight: i64 = 0
-            found = False
-            for k in range(line * 4, line * 4 + 4):
+            first = line * 4
+            free: i64 = 0  # bit k - first: the pair's k-th sideways cells are empty
+            for k in range(first, first + 4):
                 s = sideways_steps[k]
                 e = sq + s
                 f = a + s
                 if cells[e] != empty or cells[f] != empty:
                     continue
-                if not found:
-                    found = True
+                if free == 0:
                     group_change = -own[sq] - own[a]
                     group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, a)
+                free |= 1 << (k - first)
                 dest_near = last_dist[e]
                 near = last_dist[f]
                 if near < dest_near:
@@ -594,16 +618,18 @@ def _add_broadsides(
                 codes[room + count] = score
                 count += 1
             b = a + lstep
-            if cells[b] != me:
-                continue
+            if free == 0 or cells[b] != me:
+                continue  # a line of three moves sideways only where its first two marbles can
             found = False
-            for k in range(line * 4, line * 4 + 4):
+            for k in range(first, first + 4):
+                if (free >> (k - first)) & 1 == 0:
+                    continue
                 s = sideways_steps[k]
+                g = b + s
+                if cells[g] != empty:
+                    continue
                 e = sq + s
                 f = a + s
-                g = b + s
-                if cells[e] != empty or cells[f] != empty or cells[g] != empty:
-                    continue
                 if not found:
                     found = True
                     group_change = -own[sq] - own[a] - own[b]
