@@ -158,6 +158,10 @@ piece's are ``_ATTACK_STEPS[_ATTACK_STEPS_AT[piece]:_ATTACK_STEPS_AT[piece + 1]]
 :func:`~plybits.packed.int_array` (compiled, a vec[i64]): a loop over it reads plain C integers, and no array of
 arrays is unboxed a piece."""
 _ATTACK_STEPS_AT: Final = int_array([sum(len(steps) for steps in _STEPS_OF_PIECE[:p]) for p in range(17)])
+if KING_STEPS[:len(ORTHOGONAL)] != ORTHOGONAL:
+    raise AssertionError("_mark_checks reads the king's orthogonal steps first")
+_KING_ORTHOGONAL_END: Final = _ATTACK_STEPS_AT[KING] + len(ORTHOGONAL)
+"""The end of the king's orthogonal steps in :data:`_ATTACK_STEPS` (its diagonal ones follow)."""
 
 _NO_ATTACKS: Final = int_array([0] * SIZE)
 """The attack map of no piece, which :func:`_attack_maps` copies (:func:`~plybits.packed.int_array`: compiled, a
@@ -257,10 +261,13 @@ def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
     """Mark in ``attacks`` the squares a slider would attack the ``king`` from, with the cells as they stand
     (:data:`_DIAGONAL_MARK`, :data:`_ORTHOGONAL_MARK`): each line from the king up to its first piece."""
     steps = _ATTACK_STEPS
+    orthogonal_end: i64 = _KING_ORTHOGONAL_END
     j: i64
     for j in range(_ATTACK_STEPS_AT[KING], _ATTACK_STEPS_AT[KING + 1]):  # the king's steps
         d: i64 = steps[j]
-        mark: i64 = _ORTHOGONAL_MARK if d == N or d == S or d == E or d == W else _DIAGONAL_MARK
+        mark: i64 = _DIAGONAL_MARK
+        if j < orthogonal_end:
+            mark = _ORTHOGONAL_MARK
         t: i64 = king + d
         while True:
             a: i64 = attacks[t]
