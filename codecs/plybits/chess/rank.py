@@ -36,6 +36,7 @@ from plybits.chess.squares import (
     KNIGHT_JUMP,
     KNIGHT_STEPS,
     LINE,
+    LOWEST_BIT,
     N,
     NULL_MOVE,
     ORTHOGONAL,
@@ -157,6 +158,10 @@ piece's are ``_ATTACK_STEPS[_ATTACK_STEPS_AT[piece]:_ATTACK_STEPS_AT[piece + 1]]
 :func:`~plybits.packed.int_array` (compiled, a vec[i64]): a loop over it reads plain C integers, and no array of
 arrays is unboxed a piece."""
 _ATTACK_STEPS_AT: Final = int_array([sum(len(steps) for steps in _STEPS_OF_PIECE[:p]) for p in range(17)])
+if KING_STEPS[:len(ORTHOGONAL)] != ORTHOGONAL:
+    raise AssertionError("_mark_checks reads the king's orthogonal steps first")
+_KING_ORTHOGONAL_END: Final = _ATTACK_STEPS_AT[KING] + len(ORTHOGONAL)
+"""The end of the king's orthogonal steps in :data:`_ATTACK_STEPS` (its diagonal ones follow)."""
 
 _NO_ATTACKS: Final = int_array([0] * SIZE)
 """The attack map of no piece, which :func:`_attack_maps` copies (:func:`~plybits.packed.int_array`: compiled, a
@@ -165,11 +170,13 @@ _NO_ATTACKS: Final = int_array([0] * SIZE)
 
 # The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
 # fast"): compiled, their arithmetic and comparisons are then plain C, about a third faster than tagged ints.
-def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
+def _attack_maps(b: vec[i64], us: int, men: i64 = -1) -> tuple[vec[i64], int]:
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
     count of our attacks on it (:data:`_COUNT_UNIT`), the material of both sides' pieces other than pawns and kings).
 
-    The map is read on the board's squares only: the border cells a walk ends on hold counts of no meaning.
+    ``men``: a bitboard (:data:`~plybits.chess.squares.BIT_OF`) of every man on the board, both sides'
+    (:attr:`~plybits.chess.board.Board.men` or'd); the default, every square, reads all 64 cells. The map is read on
+    the board's squares only: the border cells a walk ends on hold counts of no meaning.
     """
     material: i64 = 0
     attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
@@ -177,20 +184,24 @@ def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
     threat = _THREAT
     steps = _ATTACK_STEPS
     steps_at = _ATTACK_STEPS_AT
+    lowest = LOWEST_BIT
     pawn_rank: i64 = threat[PAWN]
     colour: i64 = us
-    # one pass over the squares (by plain counting: no tuple of squares read), each piece walked as it comes: a
-    # pawn's two targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays
-    # by _slide_attacks
+    # the men rank by rank, each rank's by its lowest bit (no empty cell read), each walked as it comes: a pawn's two
+    # targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays by
+    # _slide_attacks. The order does not matter: counts saturate and ranks only rise.
     s: i64
-    rank_start: i64
+    rank: i64
     t: i64
     a: i64
     j: i64
-    for rank_start in range(A1, A1 + 8 * STRIDE, STRIDE):
-        for s in range(rank_start, rank_start + 8):
+    for rank in range(8):
+        row: i64 = men >> (rank * 8) & 255
+        while row != 0:
+            s = A1 + rank * STRIDE + lowest[row]
+            row &= row - 1
             p: i64 = b[s]
-            if p == 0:
+            if p == 0:  # the default bitboard's empty squares
                 continue
             material += material_of[p]
             kind: i64 = p & 7
@@ -224,33 +235,10 @@ def _attack_maps(b: vec[i64], us: int) -> tuple[vec[i64], int]:
     return attacks, material
 
 
-def _walk_attacks(attacks: vec[i64], b: vec[i64], s: i64, p: i64, value: i64) -> None:
-    """Each square the piece ``p`` on ``s`` attacks, in ``attacks``: its rank raised to ``value`` if below it, or
-    (``value`` 0: our pieces) its count raised by one up to 3. Walked by the cell arithmetic of its steps: the border of 2
-    keeps every step inside the list."""
-    t: i64
-    a: i64
-    kind: i64 = p & 7
-    steps = _ATTACK_STEPS
-    first: i64 = _ATTACK_STEPS_AT[p]
-    end: i64 = _ATTACK_STEPS_AT[p + 1]
-    j: i64
-    if BISHOP <= kind <= QUEEN:
-        _slide_attacks(attacks, b, s, first, end, value)
-        return
-    for j in range(first, end):
-        t = s + steps[j]
-        a = attacks[t]
-        if value == 0:
-            if a & _COUNT_FULL != _COUNT_FULL:
-                attacks[t] = a + _COUNT_UNIT
-        elif a < value:
-            attacks[t] = value + (a & (_RANK_UNIT - 1))
-
-
 def _slide_attacks(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64, value: i64) -> None:
     """The slider on ``s``: each square along its rays ``_ATTACK_STEPS[first:end]``, up to and with the first piece,
-    as :func:`_walk_attacks` marks it (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``)."""
+    marked (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``). The border of 2 keeps
+    every step inside the map."""
     steps = _ATTACK_STEPS
     j: i64
     for j in range(first, end):
@@ -273,10 +261,13 @@ def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
     """Mark in ``attacks`` the squares a slider would attack the ``king`` from, with the cells as they stand
     (:data:`_DIAGONAL_MARK`, :data:`_ORTHOGONAL_MARK`): each line from the king up to its first piece."""
     steps = _ATTACK_STEPS
+    orthogonal_end: i64 = _KING_ORTHOGONAL_END
     j: i64
     for j in range(_ATTACK_STEPS_AT[KING], _ATTACK_STEPS_AT[KING + 1]):  # the king's steps
         d: i64 = steps[j]
-        mark: i64 = _ORTHOGONAL_MARK if d == N or d == S or d == E or d == W else _DIAGONAL_MARK
+        mark: i64 = _DIAGONAL_MARK
+        if j < orthogonal_end:
+            mark = _ORTHOGONAL_MARK
         t: i64 = king + d
         while True:
             a: i64 = attacks[t]
@@ -455,7 +446,8 @@ class LinearChessModel(LinearModel):
         many, and their scores (the null move's :data:`NULL_SCORE`): what :meth:`encode_ply` and :meth:`decode_ply`
         code with, no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
         read them before the next call on the same board."""
-        attacks, material = _attack_maps(position.cells, position.turn)
+        men = position.men
+        attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1])
         # the canonical moves, the king's steps read from the map the scores need anyway
         codes, n = reused_codes(position, attacks, _RANK_UNIT)  # read below, before the board's next call
         codes[n] = 0  # the null move (reused_codes leaves room)
@@ -510,7 +502,8 @@ class LinearChessModel(LinearModel):
         The weights come laid out in :class:`_Tables`; what depends on the origin square is summed once for
         all the moves from it (:func:`_scores`).
         """
-        attacks, material = _attack_maps(board.cells, board.turn)
+        men = board.men
+        attacks, material = _attack_maps(board.cells, board.turn, men[0] | men[1])
         n = len(moves)
         codes = int_array([0] * n)
         for i in range(n):
