@@ -83,12 +83,10 @@ _STEP: Final = int_array(list(STEPS))
 _SQUARE_LIST: Final = int_array(list(SQUARES))
 _ZEROS: Final = int_array([0] * _SIZE)
 _OFF_CELLS: Final = int_array([OFF] * _SIZE)
-_THEIRS: Final = len(SQUARES) + 1
-"""Where the opposing marbles' cells start in the array of :func:`_neighbourhood`'s marbles."""
-_NO_CELLS: Final = int_array([-1] * (2 * _THEIRS))
-"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more, twice. A copy (``_ZEROS[:]``,
-one memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
-board), or two lists of cells each ended by -1 (the second from :data:`_THEIRS`)."""
+_NO_CELLS: Final = int_array([-1] * (len(SQUARES) + 1))
+"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one
+memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
+board), or a list of cells ended by -1."""
 _SIDEWAYS_STEPS: Final = int_array([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
 """By ``line * 4 + k`` (line direction 0..2): the step of the k-th direction its line moves broadside in."""
 _SIDEWAYS_DIRECTIONS: Final = int_array([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
@@ -141,15 +139,18 @@ def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], o
     """Copy the board's cells into ``cells`` (off the board already); fill ``own`` with the number of ``me``'s marbles
     next to each cell, and ``exposed`` with the own marbles an opposing line could push now, by cell: 1 pushable, 2
     pushable off the board (0: neither); list the cells of ``me``'s marbles in ``marbles``, in cell order, ended by
-    a -1 (from :data:`_THEIRS` on, the opponent's, ended alike), and return how many ``me`` has. The arrays are a
-    :class:`_Scratch`'s, kept from an earlier ply: the on-board cells of ``own`` and the cells of ``me``'s marbles in
-    ``exposed`` (all the scorer reads of them) are cleared here, which costs less than copying zeroed templates.
-    The locals are ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is tagged,
-    checked at every operation)."""
+    a -1, and return how many ``me`` has. The arrays are a :class:`_Scratch`'s, kept from an earlier ply: the
+    on-board cells of ``own`` and the cells of ``me``'s marbles in ``exposed`` (all the scorer reads of them) are
+    cleared here, which costs less than copying zeroed templates.
+
+    A push is found from the own marble it meets: where an own marble has an opposing one next to it, that one is
+    the front of the opposing line that would push along the step back, so one pass over the own marbles' steps
+    (which count the neighbours too) finds each pushing line once, at one compare a step, where a pass over the
+    opposing marbles would walk each line from its rear. The locals are ``i64``, which compiled code adds and
+    compares as plain machine ints (a plain ``int`` is tagged, checked at every operation)."""
     steps = _STEP
     off: i64 = OFF
     count: i64 = 0
-    their_count: i64 = _THEIRS
     for sq in _SQUARE_LIST:
         here: i64 = board_cells[sq]
         cells[sq] = here
@@ -158,38 +159,32 @@ def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], o
             exposed[sq] = 0
             marbles[count] = sq
             count += 1
-        elif here == opp:
-            marbles[their_count] = sq
-            their_count += 1
     marbles[count] = -1
-    marbles[their_count] = -1
     for i in range(count):
         sq = marbles[i]
         for step in steps:
-            own[sq + step] += 1
-    for i in range(_THEIRS, their_count):
-        sq = marbles[i]
-        for step in steps:
-            if cells[sq - step] == opp:
-                continue  # sq is not the rear of its line along step
-            # an opposing line of n starting at sq (its rear) heading along step
+            front = sq + step
+            own[front] += 1
+            if cells[front] != opp:
+                continue
+            # an opposing line whose front is next to sq, pushing back along -step: n marbles from its front
             n: i64 = 1
-            t = sq + step
+            t = front + step
             while cells[t] == opp and n < 4:
                 n += 1
                 t += step
-            if n > 3 or cells[t] != me:
+            if n > 3:
                 continue
             k: i64 = 0
-            u = t
+            u = sq
             while cells[u] == me:
                 k += 1
-                u += step
+                u -= step
             if k >= n or cells[u] == opp:
                 continue
             level: i64 = 2 if cells[u] == off else 1
             for j in range(k):
-                c = t + j * step
+                c = sq - j * step
                 if exposed[c] < level:
                     exposed[c] = level
     return count
