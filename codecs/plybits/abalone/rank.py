@@ -18,7 +18,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, final
+from typing import Final, cast, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -87,6 +87,10 @@ _NO_CELLS: Final = int_array([-1] * (len(SQUARES) + 1))
 """A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one
 memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
 board), or a list of cells ended by -1."""
+_CELL_OBJECTS: Final[list[object]] = [EMPTY, BLACK, WHITE]
+"""The int objects of the cell values by value (shared small ints), which :func:`_neighbourhood` tells apart by
+identity (typed ``list[object]``, so compiled code keeps them objects)."""
+_EMPTY_CELL: Final[object] = _CELL_OBJECTS[EMPTY]
 _SIDEWAYS_STEPS: Final = int_array([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
 """By ``line * 4 + k`` (line direction 0..2): the step of the k-th direction its line moves broadside in."""
 _SIDEWAYS_DIRECTIONS: Final = int_array([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
@@ -134,7 +138,7 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], own: vec[i64], exposed: vec[i64],
+def _neighbourhood(board_cells: list[object], me: i64, opp: i64, cells: vec[i64], own: vec[i64], exposed: vec[i64],
                    marbles: vec[i64]) -> i64:
     """Copy the board's cells into ``cells`` (off the board already); fill ``own`` with the number of ``me``'s marbles
     next to each cell, and ``exposed`` with the own marbles an opposing line could push now, by cell: 1 pushable, 2
@@ -147,14 +151,29 @@ def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], o
     the front of the opposing line that would push along the step back, so one pass over the own marbles' steps
     (which count the neighbours too) finds each pushing line once, at one compare a step, where a pass over the
     opposing marbles would walk each line from its rear. The locals are ``i64``, which compiled code adds and
-    compares as plain machine ints (a plain ``int`` is tagged, checked at every operation)."""
+    compares as plain machine ints (a plain ``int`` is tagged, checked at every operation).
+
+    The board's cells are read as objects, told apart by identity from the shared int objects of the cell values
+    (:data:`_CELL_OBJECTS`), which CPython's small ints are: compiled, no int is unboxed for them; any other
+    object (an int made otherwise, a bool) is read as an int."""
     steps = _STEP
     off: i64 = OFF
     count: i64 = 0
+    empty_cell = _EMPTY_CELL
+    me_cell = _CELL_OBJECTS[me]
+    opp_cell = _CELL_OBJECTS[opp]
+    here: i64
     for sq in _SQUARE_LIST:
-        here: i64 = board_cells[sq]
-        cells[sq] = here
+        item = board_cells[sq]
         own[sq] = 0
+        if item is empty_cell:
+            cells[sq] = EMPTY
+            continue
+        if item is opp_cell:
+            cells[sq] = opp
+            continue
+        here = me if item is me_cell else cast(int, item)
+        cells[sq] = here
         if here == me:
             exposed[sq] = 0
             marbles[count] = sq
@@ -424,8 +443,17 @@ scores are copied out, so no two plies write into one (a thread that finds none 
 def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
     """The codes (:func:`~plybits.abalone.board.move_code`) of the legal moves of ``board`` in canonical order
     (:func:`canonical_moves`), how many, and their :meth:`LinearAbaloneModel.scores` under the model whose
-    ``tables`` these are (``n`` of them), in one pass over the marbles for the inline moves and one for the
-    broadsides: each move is scored where it is found legal, from what finding it read (its line's length, what
+    ``tables`` these are (``n`` of them): :func:`scored_codes_after` of the last two moves of ``history``."""
+    played = len(history)
+    last = _destination(history[played - 1]) if played >= 1 else -1
+    mine = _destination(history[played - 2]) if played >= 2 else -1
+    return scored_codes_after(tables, board, last, mine)
+
+
+def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64) -> tuple[vec[i64], int, vec[i64]]:
+    """:func:`scored_codes` of a position whose opponent's last move and one's own before it went to ``last`` and
+    ``mine`` (:func:`_destination`; -1: no such move), in one pass over the marbles for the inline moves and one for
+    the broadsides: each move is scored where it is found legal, from what finding it read (its line's length, what
     it pushes); what a group's moves share is read once for the group, into a :class:`_Scratch` taken from
     :data:`_SPARES`; both arrays returned are new (copied out of its room).
 
@@ -434,19 +462,20 @@ def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     :func:`int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`): compiled, the model's
     ``packed_weights`` has :meth:`~plybits.rank.LinearModel.features` read the features back in passes whose
     weights fit in them."""
-    ejected = board.ejected
-    if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
-        return _NO_MOVES, 0, _NO_MOVES
+    for ejected in board.ejected.values():  # one pass over the two counts reads less than two lookups
+        if ejected >= WIN_EJECTED:
+            return _NO_MOVES, 0, _NO_MOVES
     me: i64 = board.turn
     opp: i64 = 3 - me
     side: i64 = 0 if me == BLACK else 1
     # the distances from the opponent's and one's own last destinations, and their weights, by cell (a broadside
     # weighs its least distance; the rows are read only when there is such a move)
-    played = len(history)
-    has_last = played >= 1
-    has_mine = played >= 2
-    last = _destination(history[played - 1]) if has_last else 0
-    mine = _destination(history[played - 2]) if has_mine else 0
+    has_last = last >= 0
+    has_mine = mine >= 0
+    if not has_last:
+        last = 0
+    if not has_mine:
+        mine = 0
     last_weight = tables.near_last_rows[last] if has_last else tables.nothing
     mine_weight = tables.near_mine_rows[mine] if has_mine else tables.nothing
     try:
@@ -457,7 +486,7 @@ def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     own = scratch.own
     exposure = scratch.exposure
     marbles = scratch.marbles
-    count = _neighbourhood(board.cells, me, opp, cells, own, exposure, marbles)
+    count = _neighbourhood(cast("list[object]", board.cells), me, opp, cells, own, exposure, marbles)
     codes = scratch.room if count <= MARBLES_PER_SIDE else int_array([0] * (2 * MOVES_PER_MARBLE * count))
     room: i64 = len(codes) // 2
     n = _add_inline_moves(codes, room, tables, marbles, cells, own, exposure, me, side * INLINE_CODES * 3,

@@ -23,7 +23,7 @@ from mypy_extensions import i64
 
 from plybits.abalone.board import ALL_MOVES, BLACK, CELL_NUMBER, EMPTY, INLINE_CODES, N_CODES, STEPS, Board, Move, move_code
 from plybits.abalone.rank import (
-    ATTACK_STATES, MODEL as MODEL_1, LinearAbaloneModel, _ScorerTables, scored_codes, scorer_tables,
+    ATTACK_STATES, MODEL as MODEL_1, LinearAbaloneModel, _ScorerTables, _destination, scored_codes_after, scorer_tables,
 )
 from plybits.mailbox import OFF
 from plybits.packed import PACKED, int_array
@@ -288,13 +288,26 @@ class _Model2Tables:
 
 def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
     """:func:`~plybits.abalone.rank.scored_codes` under model 2: model 1's scorer under the tables of the last two
-    moves' directions, then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two."""
+    moves' directions, then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two. Each of
+    those moves is read from ``history`` once (a ``Sequence``'s item is a generic lookup, compiled)."""
     played = len(history)
-    own: i64 = history[played - 2].direction if played >= 2 else 6
-    opp: i64 = history[played - 1].direction if played >= 1 else 6
-    codes, n, scores = scored_codes(tables.tables(own, opp), board, history)
+    own: i64 = 6
+    opp: i64 = 6
+    last: i64 = -1
+    mine: i64 = -1
+    mine_code: i64 = -1
+    if played >= 1:
+        last_move = history[played - 1]
+        opp = last_move.direction
+        last = _destination(last_move)
     if played >= 2:
-        slot = _slot(codes, n, move_code(history[played - 2]))
+        mine_move = history[played - 2]
+        own = mine_move.direction
+        mine = _destination(mine_move)
+        mine_code = move_code(mine_move)
+    codes, n, scores = scored_codes_after(tables.tables(own, opp), board, last, mine)
+    if played >= 2:
+        slot = _slot(codes, n, mine_code)
         if slot >= 0:
             scores[slot] += tables.repeat
         if played >= 4:
