@@ -435,9 +435,11 @@ class _Scratch:
         self.room: vec[i64] = _ROOM[:]
 
 
-_SPARES: Final[list[_Scratch]] = []
+_SPARES: Final[list[_Scratch]] = [_Scratch() for _ in range(4)]
 """The :class:`_Scratch` arrays no ply is using: a ply takes one (pops it) and gives it back once its codes and
-scores are copied out, so no two plies write into one (a thread that finds none makes its own)."""
+scores are copied out, so no two plies write into one (a thread that finds none makes its own). It starts with four,
+so that a ply's pop and append leave it between three and four long: CPython frees a list's item array when it is
+emptied and reallocates it when one is appended again, which cost each ply about as much as its two slices."""
 
 
 def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
