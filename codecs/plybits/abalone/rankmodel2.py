@@ -291,23 +291,15 @@ def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move])
     moves' directions, then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two. Each of
     those moves is read from ``history`` once (a ``Sequence``'s item is a generic lookup, compiled)."""
     played = len(history)
-    own: i64 = 6
-    opp: i64 = 6
-    last: i64 = -1
-    mine: i64 = -1
-    mine_code: i64 = -1
-    if played >= 1:
-        last_move = history[played - 1]
-        opp = last_move.direction
-        last = _destination(last_move)
-    if played >= 2:
-        mine_move = history[played - 2]
-        own = mine_move.direction
-        mine = _destination(mine_move)
-        mine_code = move_code(mine_move)
+    last_move = history[played - 1] if played >= 1 else None
+    mine_move = history[played - 2] if played >= 2 else None
+    own: i64 = 6 if mine_move is None else mine_move.direction
+    opp: i64 = 6 if last_move is None else last_move.direction
+    last: i64 = -1 if last_move is None else _destination(last_move)
+    mine: i64 = -1 if mine_move is None else _destination(mine_move)
     codes, n, scores = scored_codes_after(tables.tables(own, opp), board, last, mine)
-    if played >= 2:
-        slot = _slot(codes, n, mine_code)
+    if mine_move is not None:
+        slot = _slot(codes, n, move_code(mine_move))
         if slot >= 0:
             scores[slot] += tables.repeat
         if played >= 4:
