@@ -96,6 +96,17 @@ def test_a_board_with_more_marbles_than_a_side_has_gets_room_for_all_its_moves()
     assert moves == sorted(board.legal_moves(), key=move_key)
 
 
+def test_cells_that_are_not_the_shared_int_objects_score_as_their_values() -> None:
+    """The scorer tells a board's cells apart by identity from the shared int objects of the cell values, and reads
+    any other object as an int: a board whose cells hold bools (equal to the ints, other objects) and one whose cell
+    list is the positions' own score the same (the board keeps its cells as they were put)."""
+    for board, history in POSITIONS[::40]:
+        odd = board.copy()
+        odd.cells = [bool(c) if c in (0, 1) else c for c in board.cells]
+        assert any(type(c) is bool for c in odd.cells)
+        assert MODEL.scored(odd, history) == MODEL.scored(board, history)
+
+
 def test_scored_codes_gives_new_arrays_of_the_legal_moves_only() -> None:
     """The scorer works in a room it takes from spares and gives back: the codes and scores it returns are copies,
     one of each legal move, which later plies' scoring leaves alone."""

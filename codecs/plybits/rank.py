@@ -99,8 +99,7 @@ def _softmax_terms(scores: vec[i64], budget: int) -> tuple[i64, i64, i64]:
     if n == 0:
         raise ValueError("no scores to turn into frequencies")
     top: i64 = scores[0]
-    for i in range(1, n):
-        score: i64 = scores[i]
+    for score in scores:  # iterated, not indexed: compiled, no bounds check an item
         if score > top:
             top = score
     spare: i64 = budget - n
@@ -109,8 +108,8 @@ def _softmax_terms(scores: vec[i64], budget: int) -> tuple[i64, i64, i64]:
     table = EXP2
     size: i64 = len(table)
     total: i64 = 0  # >= 2^40: the best move has weight EXP2[0]
-    for i in range(n):
-        d: i64 = top - scores[i]
+    for score in scores:
+        d: i64 = top - score
         if d < size:
             total += table[d]
     return top, spare, total
@@ -168,8 +167,9 @@ def _frequencies(scores: vec[i64], budget: int, index: i64, freqs: vec[i64]) -> 
     f: i64
     if reciprocal:  # the path chosen once, not a move
         keep = len(freqs) != 0
-        for i in range(n):
-            d: i64 = top - scores[i]
+        i: i64 = 0
+        for score in scores:
+            d: i64 = top - score
             f = 1
             if d < size:
                 weight: i64 = table[d]
@@ -183,6 +183,7 @@ def _frequencies(scores: vec[i64], budget: int, index: i64, freqs: vec[i64]) -> 
                 low = sum_freqs
                 freq = f
             sum_freqs += f
+            i += 1
         return low, freq, sum_freqs
     if len(freqs) < n:
         freqs = zeros(n)

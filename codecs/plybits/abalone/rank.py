@@ -18,7 +18,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, final
+from typing import Final, cast, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -83,12 +83,14 @@ _STEP: Final = int_array(list(STEPS))
 _SQUARE_LIST: Final = int_array(list(SQUARES))
 _ZEROS: Final = int_array([0] * _SIZE)
 _OFF_CELLS: Final = int_array([OFF] * _SIZE)
-_THEIRS: Final = len(SQUARES) + 1
-"""Where the opposing marbles' cells start in the array of :func:`_neighbourhood`'s marbles."""
-_NO_CELLS: Final = int_array([-1] * (2 * _THEIRS))
-"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more, twice. A copy (``_ZEROS[:]``,
-one memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
-board), or two lists of cells each ended by -1 (the second from :data:`_THEIRS`)."""
+_NO_CELLS: Final = int_array([-1] * (len(SQUARES) + 1))
+"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one
+memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
+board), or a list of cells ended by -1."""
+_CELL_OBJECTS: Final[list[object]] = [EMPTY, BLACK, WHITE]
+"""The int objects of the cell values by value (shared small ints), which :func:`_neighbourhood` tells apart by
+identity (typed ``list[object]``, so compiled code keeps them objects)."""
+_EMPTY_CELL: Final[object] = _CELL_OBJECTS[EMPTY]
 _SIDEWAYS_STEPS: Final = int_array([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
 """By ``line * 4 + k`` (line direction 0..2): the step of the k-th direction its line moves broadside in."""
 _SIDEWAYS_DIRECTIONS: Final = int_array([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
@@ -136,60 +138,72 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _neighbourhood(board_cells: list[int], me: i64, opp: i64, cells: vec[i64], own: vec[i64], exposed: vec[i64],
+def _neighbourhood(board_cells: list[object], me: i64, opp: i64, cells: vec[i64], own: vec[i64], exposed: vec[i64],
                    marbles: vec[i64]) -> i64:
     """Copy the board's cells into ``cells`` (off the board already); fill ``own`` with the number of ``me``'s marbles
     next to each cell, and ``exposed`` with the own marbles an opposing line could push now, by cell: 1 pushable, 2
     pushable off the board (0: neither); list the cells of ``me``'s marbles in ``marbles``, in cell order, ended by
-    a -1 (from :data:`_THEIRS` on, the opponent's, ended alike), and return how many ``me`` has. The arrays are a
-    :class:`_Scratch`'s, kept from an earlier ply: the on-board cells of ``own`` and the cells of ``me``'s marbles in
-    ``exposed`` (all the scorer reads of them) are cleared here, which costs less than copying zeroed templates.
-    The locals are ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is tagged,
-    checked at every operation)."""
+    a -1, and return how many ``me`` has. The arrays are a :class:`_Scratch`'s, kept from an earlier ply: the
+    on-board cells of ``own`` and the cells of ``me``'s marbles in ``exposed`` (all the scorer reads of them) are
+    cleared here, which costs less than copying zeroed templates.
+
+    A push is found from the own marble it meets: where an own marble has an opposing one next to it, that one is
+    the front of the opposing line that would push along the step back, so one pass over the own marbles' steps
+    (which count the neighbours too) finds each pushing line once, at one compare a step, where a pass over the
+    opposing marbles would walk each line from its rear. The locals are ``i64``, which compiled code adds and
+    compares as plain machine ints (a plain ``int`` is tagged, checked at every operation).
+
+    The board's cells are read as objects, told apart by identity from the shared int objects of the cell values
+    (:data:`_CELL_OBJECTS`), which CPython's small ints are: compiled, no int is unboxed for them; any other
+    object (an int made otherwise, a bool) is read as an int."""
     steps = _STEP
     off: i64 = OFF
     count: i64 = 0
-    their_count: i64 = _THEIRS
+    empty_cell = _EMPTY_CELL
+    me_cell = _CELL_OBJECTS[me]
+    opp_cell = _CELL_OBJECTS[opp]
+    here: i64
     for sq in _SQUARE_LIST:
-        here: i64 = board_cells[sq]
-        cells[sq] = here
+        item = board_cells[sq]
         own[sq] = 0
+        if item is empty_cell:
+            cells[sq] = EMPTY
+            continue
+        if item is opp_cell:
+            cells[sq] = opp
+            continue
+        here = me if item is me_cell else cast(int, item)
+        cells[sq] = here
         if here == me:
             exposed[sq] = 0
             marbles[count] = sq
             count += 1
-        elif here == opp:
-            marbles[their_count] = sq
-            their_count += 1
     marbles[count] = -1
-    marbles[their_count] = -1
     for i in range(count):
         sq = marbles[i]
         for step in steps:
-            own[sq + step] += 1
-    for i in range(_THEIRS, their_count):
-        sq = marbles[i]
-        for step in steps:
-            if cells[sq - step] == opp:
-                continue  # sq is not the rear of its line along step
-            # an opposing line of n starting at sq (its rear) heading along step
+            front = sq + step
+            own[front] += 1
+            if cells[front] != opp:
+                continue
+            # an opposing line whose front is next to sq, pushing back along -step: n marbles from its front
             n: i64 = 1
-            t = sq + step
+            t = front + step
             while cells[t] == opp and n < 4:
                 n += 1
                 t += step
-            if n > 3 or cells[t] != me:
+            if n > 3:
                 continue
             k: i64 = 0
-            u = t
+            u = sq
             while cells[u] == me:
                 k += 1
-                u += step
+                u -= step
             if k >= n or cells[u] == opp:
                 continue
             level: i64 = 2 if cells[u] == off else 1
             for j in range(k):
-                c = t + j * step
+                c = sq - j * step
                 if exposed[c] < level:
                     exposed[c] = level
     return count
@@ -421,16 +435,27 @@ class _Scratch:
         self.room: vec[i64] = _ROOM[:]
 
 
-_SPARES: Final[list[_Scratch]] = []
+_SPARES: Final[list[_Scratch]] = [_Scratch() for _ in range(4)]
 """The :class:`_Scratch` arrays no ply is using: a ply takes one (pops it) and gives it back once its codes and
-scores are copied out, so no two plies write into one (a thread that finds none makes its own)."""
+scores are copied out, so no two plies write into one (a thread that finds none makes its own). It starts with four,
+so that a ply's pop and append leave it between three and four long: CPython frees a list's item array when it is
+emptied and reallocates it when one is appended again, which cost each ply about as much as its two slices."""
 
 
 def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
     """The codes (:func:`~plybits.abalone.board.move_code`) of the legal moves of ``board`` in canonical order
     (:func:`canonical_moves`), how many, and their :meth:`LinearAbaloneModel.scores` under the model whose
-    ``tables`` these are (``n`` of them), in one pass over the marbles for the inline moves and one for the
-    broadsides: each move is scored where it is found legal, from what finding it read (its line's length, what
+    ``tables`` these are (``n`` of them): :func:`scored_codes_after` of the last two moves of ``history``."""
+    played = len(history)
+    last = _destination(history[played - 1]) if played >= 1 else -1
+    mine = _destination(history[played - 2]) if played >= 2 else -1
+    return scored_codes_after(tables, board, last, mine)
+
+
+def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64) -> tuple[vec[i64], int, vec[i64]]:
+    """:func:`scored_codes` of a position whose opponent's last move and one's own before it went to ``last`` and
+    ``mine`` (:func:`_destination`; -1: no such move), in one pass over the marbles for the inline moves and one for
+    the broadsides: each move is scored where it is found legal, from what finding it read (its line's length, what
     it pushes); what a group's moves share is read once for the group, into a :class:`_Scratch` taken from
     :data:`_SPARES`; both arrays returned are new (copied out of its room).
 
@@ -439,19 +464,20 @@ def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     :func:`int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`): compiled, the model's
     ``packed_weights`` has :meth:`~plybits.rank.LinearModel.features` read the features back in passes whose
     weights fit in them."""
-    ejected = board.ejected
-    if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
-        return _NO_MOVES, 0, _NO_MOVES
+    for ejected in board.ejected.values():  # one pass over the two counts reads less than two lookups
+        if ejected >= WIN_EJECTED:
+            return _NO_MOVES, 0, _NO_MOVES
     me: i64 = board.turn
     opp: i64 = 3 - me
     side: i64 = 0 if me == BLACK else 1
     # the distances from the opponent's and one's own last destinations, and their weights, by cell (a broadside
     # weighs its least distance; the rows are read only when there is such a move)
-    played = len(history)
-    has_last = played >= 1
-    has_mine = played >= 2
-    last = _destination(history[played - 1]) if has_last else 0
-    mine = _destination(history[played - 2]) if has_mine else 0
+    has_last = last >= 0
+    has_mine = mine >= 0
+    if not has_last:
+        last = 0
+    if not has_mine:
+        mine = 0
     last_weight = tables.near_last_rows[last] if has_last else tables.nothing
     mine_weight = tables.near_mine_rows[mine] if has_mine else tables.nothing
     try:
@@ -462,7 +488,7 @@ def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     own = scratch.own
     exposure = scratch.exposure
     marbles = scratch.marbles
-    count = _neighbourhood(board.cells, me, opp, cells, own, exposure, marbles)
+    count = _neighbourhood(cast("list[object]", board.cells), me, opp, cells, own, exposure, marbles)
     codes = scratch.room if count <= MARBLES_PER_SIDE else int_array([0] * (2 * MOVES_PER_MARBLE * count))
     room: i64 = len(codes) // 2
     n = _add_inline_moves(codes, room, tables, marbles, cells, own, exposure, me, side * INLINE_CODES * 3,

@@ -23,7 +23,7 @@ from mypy_extensions import i64
 
 from plybits.abalone.board import ALL_MOVES, BLACK, CELL_NUMBER, EMPTY, INLINE_CODES, N_CODES, STEPS, Board, Move, move_code
 from plybits.abalone.rank import (
-    ATTACK_STATES, MODEL as MODEL_1, LinearAbaloneModel, _ScorerTables, scored_codes, scorer_tables,
+    ATTACK_STATES, MODEL as MODEL_1, LinearAbaloneModel, _ScorerTables, _destination, scored_codes_after, scorer_tables,
 )
 from plybits.mailbox import OFF
 from plybits.packed import PACKED, int_array
@@ -288,13 +288,18 @@ class _Model2Tables:
 
 def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
     """:func:`~plybits.abalone.rank.scored_codes` under model 2: model 1's scorer under the tables of the last two
-    moves' directions, then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two."""
+    moves' directions, then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two. Each of
+    those moves is read from ``history`` once (a ``Sequence``'s item is a generic lookup, compiled)."""
     played = len(history)
-    own: i64 = history[played - 2].direction if played >= 2 else 6
-    opp: i64 = history[played - 1].direction if played >= 1 else 6
-    codes, n, scores = scored_codes(tables.tables(own, opp), board, history)
-    if played >= 2:
-        slot = _slot(codes, n, move_code(history[played - 2]))
+    last_move = history[played - 1] if played >= 1 else None
+    mine_move = history[played - 2] if played >= 2 else None
+    own: i64 = 6 if mine_move is None else mine_move.direction
+    opp: i64 = 6 if last_move is None else last_move.direction
+    last: i64 = -1 if last_move is None else _destination(last_move)
+    mine: i64 = -1 if mine_move is None else _destination(mine_move)
+    codes, n, scores = scored_codes_after(tables.tables(own, opp), board, last, mine)
+    if mine_move is not None:
+        slot = _slot(codes, n, move_code(mine_move))
         if slot >= 0:
             scores[slot] += tables.repeat
         if played >= 4:
