@@ -80,6 +80,29 @@ class RangeEncoder:
         self.low = low
         self.range = rng
 
+    def _encode_bit(self, p: i64, bit: i64, shift: i64) -> None:
+        """:meth:`_encode` of a binary decision: ``bit`` 0 is ``[0, p)`` of ``1 << shift``, 1 is ``[p, 1 << shift)``
+        (unchecked: ``0 < p < 1 << shift <= MAX_TOTAL``). The same bytes, with a shift for the division."""
+        r: i64 = self.range >> shift
+        low: i64 = self.low
+        rng: i64
+        if bit:
+            low += r * p
+            rng = r * ((1 << shift) - p)
+            if low > MASK:
+                self._carry()
+                low &= MASK
+        else:
+            rng = r * p
+        if rng < TOP:
+            out = self.out
+            while rng < TOP:
+                out.append(low >> 24)
+                low = (low << 8) & MASK
+                rng <<= 8
+        self.low = low
+        self.range = rng
+
     def _carry(self) -> None:
         out = self.out
         i = len(out) - 1
@@ -195,6 +218,37 @@ class RangeDecoder:
         self.code = code
         self.low = low
         self.range = rng
+
+    def _decode_bit(self, p: i64, shift: i64) -> i64:
+        """The binary decision :meth:`RangeEncoder._encode_bit` coded with ``p`` and ``shift``, consumed: the same as
+        :meth:`_target` of ``1 << shift`` then :meth:`_consume` of the symbol holding it, with no division (the
+        target is below ``p`` exactly when ``code`` is below ``r * p``).
+
+        :raises InvalidDataError: if the data points outside ``1 << shift`` (corruption).
+        """
+        r: i64 = self.range >> shift
+        code: i64 = self.code
+        if code >= r << shift:
+            raise InvalidDataError(f"coded value {code // r} is outside the {1 << shift} frequencies of this symbol")
+        bound: i64 = r * p
+        low: i64 = self.low
+        rng: i64
+        bit: i64 = 0
+        if code < bound:
+            rng = bound
+        else:
+            code -= bound
+            low = (low + bound) & MASK
+            rng = r * ((1 << shift) - p)
+            bit = 1
+        while rng < TOP:
+            code = ((code << 8) | self._next_byte()) & MASK
+            low = (low << 8) & MASK
+            rng <<= 8
+        self.code = code
+        self.low = low
+        self.range = rng
+        return bit
 
     def finish(self) -> None:
         """Check the data is exactly what the encoder writes for the symbols decoded (no trailing bytes).
