@@ -67,8 +67,21 @@ class RangeEncoder:
 
     def _encode(self, cum_low: i64, freq: i64, total: i64) -> None:
         r: i64 = self.range // total
-        low: i64 = self.low + r * cum_low
-        rng: i64 = r * freq
+        self._narrow(r * cum_low, r * freq)
+
+    def _encode_bit(self, p: i64, bit: i64, shift: i64) -> None:
+        """:meth:`_encode` of a binary decision: ``bit`` 0 is ``[0, p)`` of ``1 << shift``, 1 is ``[p, 1 << shift)``
+        (unchecked: ``0 < p < 1 << shift <= MAX_TOTAL``). The same bytes, with a shift for the division."""
+        r: i64 = self.range >> shift
+        if bit:
+            self._narrow(r * p, r * ((1 << shift) - p))
+        else:
+            self._narrow(0, r * p)
+
+    def _narrow(self, offset: i64, rng: i64) -> None:
+        """Move ``low`` up by ``offset`` (carrying into the bytes written) and take ``rng`` as the range, shifting
+        out the bytes that settled."""
+        low: i64 = self.low + offset
         if low > MASK:
             self._carry()
             low &= MASK
@@ -77,29 +90,6 @@ class RangeEncoder:
             out.append(low >> 24)
             low = (low << 8) & MASK
             rng <<= 8
-        self.low = low
-        self.range = rng
-
-    def _encode_bit(self, p: i64, bit: i64, shift: i64) -> None:
-        """:meth:`_encode` of a binary decision: ``bit`` 0 is ``[0, p)`` of ``1 << shift``, 1 is ``[p, 1 << shift)``
-        (unchecked: ``0 < p < 1 << shift <= MAX_TOTAL``). The same bytes, with a shift for the division."""
-        r: i64 = self.range >> shift
-        low: i64 = self.low
-        rng: i64
-        if bit:
-            low += r * p
-            rng = r * ((1 << shift) - p)
-            if low > MASK:
-                self._carry()
-                low &= MASK
-        else:
-            rng = r * p
-        if rng < TOP:
-            out = self.out
-            while rng < TOP:
-                out.append(low >> 24)
-                low = (low << 8) & MASK
-                rng <<= 8
         self.low = low
         self.range = rng
 
@@ -208,16 +198,7 @@ class RangeDecoder:
         """:meth:`consume` of the symbol that holds the last target (unchecked)."""
         self.target = -1
         r: i64 = self.r
-        code: i64 = self.code - r * cum_low
-        low: i64 = (self.low + r * cum_low) & MASK
-        rng: i64 = r * freq
-        while rng < TOP:
-            code = ((code << 8) | self._next_byte()) & MASK
-            low = (low << 8) & MASK
-            rng <<= 8
-        self.code = code
-        self.low = low
-        self.range = rng
+        self._narrow(r * cum_low, r * freq)
 
     def _decode_bit(self, p: i64, shift: i64) -> i64:
         """The binary decision :meth:`RangeEncoder._encode_bit` coded with ``p`` and ``shift``, consumed: the same as
@@ -231,16 +212,17 @@ class RangeDecoder:
         if code >= r << shift:
             raise InvalidDataError(f"coded value {code // r} is outside the {1 << shift} frequencies of this symbol")
         bound: i64 = r * p
-        low: i64 = self.low
-        rng: i64
-        bit: i64 = 0
         if code < bound:
-            rng = bound
-        else:
-            code -= bound
-            low = (low + bound) & MASK
-            rng = r * ((1 << shift) - p)
-            bit = 1
+            self._narrow(0, bound)
+            return 0
+        self._narrow(bound, r * ((1 << shift) - p))
+        return 1
+
+    def _narrow(self, offset: i64, rng: i64) -> None:
+        """The encoder's :meth:`RangeEncoder._narrow`: ``code`` and ``low`` move by ``offset``, the range is ``rng``,
+        and the bytes that settled are read."""
+        code: i64 = self.code - offset
+        low: i64 = (self.low + offset) & MASK
         while rng < TOP:
             code = ((code << 8) | self._next_byte()) & MASK
             low = (low << 8) & MASK
@@ -248,7 +230,6 @@ class RangeDecoder:
         self.code = code
         self.low = low
         self.range = rng
-        return bit
 
     def finish(self) -> None:
         """Check the data is exactly what the encoder writes for the symbols decoded (no trailing bytes).
