@@ -281,3 +281,29 @@ def test_finish_refuses_exactly_what_the_replayed_encoder_would():
                 assert ours == replayed, (trial, freqs, n, data.hex(), variant.hex())
                 checked += 1
     assert checked > 5000
+
+
+def test_a_binary_decision_by_shift_codes_and_reads_as_the_divided_one():
+    """``_encode_bit``/``_decode_bit`` (the record section's decisions, a shift for the division) write the bytes
+    ``_encode`` of ``(0, p)`` or ``(p, 4096 - p)`` of 4096 writes, and read back what ``_target``/``_consume`` read."""
+    rng = random.Random(25)
+    decisions = [(rng.choice([16, 17, 100, 2048, 4000, 4080, rng.randrange(16, 4081)]), rng.randrange(2))
+                 for _ in range(20_000)]
+    divided, shifted = RangeEncoder(), RangeEncoder()
+    for p, bit in decisions:
+        divided._encode(p if bit else 0, 4096 - p if bit else p, 4096)
+        shifted._encode_bit(p, bit, 12)
+    data = divided.finish()
+    assert shifted.finish() == data
+    by_shift, by_division = RangeDecoder(data), RangeDecoder(data)
+    for p, bit in decisions:
+        assert by_shift._decode_bit(p, 12) == bit
+        target = by_division._target(4096)
+        by_division._consume(*((0, p) if target < p else (p, 4096 - p)))
+        assert (by_shift.code, by_shift.low, by_shift.range) == (by_division.code, by_division.low, by_division.range)
+    by_shift.finish()
+
+
+def test_a_binary_decision_outside_its_total_is_invalid_data():
+    with pytest.raises(InvalidDataError, match="outside the 4096 frequencies"):
+        RangeDecoder(b"\xff\xff\xff\xff")._decode_bit(100, 12)  # code 2^32 - 1 is past r * 4096 = 2^32 - 4096

@@ -67,8 +67,21 @@ class RangeEncoder:
 
     def _encode(self, cum_low: i64, freq: i64, total: i64) -> None:
         r: i64 = self.range // total
-        low: i64 = self.low + r * cum_low
-        rng: i64 = r * freq
+        self._narrow(r * cum_low, r * freq)
+
+    def _encode_bit(self, p: i64, bit: i64, shift: i64) -> None:
+        """:meth:`_encode` of a binary decision: ``bit`` 0 is ``[0, p)`` of ``1 << shift``, 1 is ``[p, 1 << shift)``
+        (unchecked: ``0 < p < 1 << shift <= MAX_TOTAL``). The same bytes, with a shift for the division."""
+        r: i64 = self.range >> shift
+        if bit:
+            self._narrow(r * p, r * ((1 << shift) - p))
+        else:
+            self._narrow(0, r * p)
+
+    def _narrow(self, offset: i64, rng: i64) -> None:
+        """Move ``low`` up by ``offset`` (carrying into the bytes written) and take ``rng`` as the range, shifting
+        out the bytes that settled."""
+        low: i64 = self.low + offset
         if low > MASK:
             self._carry()
             low &= MASK
@@ -185,9 +198,31 @@ class RangeDecoder:
         """:meth:`consume` of the symbol that holds the last target (unchecked)."""
         self.target = -1
         r: i64 = self.r
-        code: i64 = self.code - r * cum_low
-        low: i64 = (self.low + r * cum_low) & MASK
-        rng: i64 = r * freq
+        self._narrow(r * cum_low, r * freq)
+
+    def _decode_bit(self, p: i64, shift: i64) -> i64:
+        """The binary decision :meth:`RangeEncoder._encode_bit` coded with ``p`` and ``shift``, consumed: the same as
+        :meth:`_target` of ``1 << shift`` then :meth:`_consume` of the symbol holding it, with no division (the
+        target is below ``p`` exactly when ``code`` is below ``r * p``).
+
+        :raises InvalidDataError: if the data points outside ``1 << shift`` (corruption).
+        """
+        r: i64 = self.range >> shift
+        code: i64 = self.code
+        if code >= r << shift:
+            raise InvalidDataError(f"coded value {code // r} is outside the {1 << shift} frequencies of this symbol")
+        bound: i64 = r * p
+        if code < bound:
+            self._narrow(0, bound)
+            return 0
+        self._narrow(bound, r * ((1 << shift) - p))
+        return 1
+
+    def _narrow(self, offset: i64, rng: i64) -> None:
+        """The encoder's :meth:`RangeEncoder._narrow`: ``code`` and ``low`` move by ``offset``, the range is ``rng``,
+        and the bytes that settled are read."""
+        code: i64 = self.code - offset
+        low: i64 = (self.low + offset) & MASK
         while rng < TOP:
             code = ((code << 8) | self._next_byte()) & MASK
             low = (low << 8) & MASK

@@ -120,24 +120,16 @@ class Coder:
             bits.touched.append(ctx)
         p: i64 = word & _PROB_MASK
         if self.writing:  # unchecked: PROB_MIN <= p <= PROB_MAX, so both symbols fit in PROB_ONE
-            if bit:
-                self.enc._encode(p, PROB_ONE - p, PROB_ONE)
-            else:
-                self.enc._encode(0, p, PROB_ONE)
+            self.enc._encode_bit(p, bit, PROB_BITS)
             costs = self.costs
             if costs is not None:
                 costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
         else:
-            self.budget -= 1
-            if self.budget < 0:
+            budget = self.budget - 1
+            if budget < 0:
                 raise InvalidDataError("it holds more decisions than its length allows")
-            dec = self.dec  # unchecked as the writer; _target still refuses data pointing outside PROB_ONE
-            if dec._target(PROB_ONE) < p:
-                dec._consume(0, p)
-                bit = 0
-            else:
-                dec._consume(p, PROB_ONE - p)
-                bit = 1
+            self.budget = budget
+            bit = self.dec._decode_bit(p, PROB_BITS)  # unchecked as the writer; it still refuses data outside PROB_ONE
         n: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
         rate: i64 = _RATES[n]
         if bit:

@@ -5,6 +5,7 @@ else as text; a reader checks that each choice is the one a writer makes for the
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from plybits import recorddictionary as dictionary
 from plybits.container import MAX_TAGS
@@ -21,25 +22,35 @@ from plybits.recordvalues import (
 )
 from plybits.registry import AnyScheme
 
-YEAR_ORIGIN = 2025
+YEAR_ORIGIN: Final = 2025
 """Dates are coded as years before this one."""
-DERIVED_INDEX = {name: i for i, name in enumerate(dictionary.DERIVED)}
-BARE_TIME_CONTROL_RE = re.compile(r"[1-9][0-9]{0,6}")
+DERIVED_INDEX: Final = {name: i for i, name in enumerate(dictionary.DERIVED)}
+BARE_TIME_CONTROL_RE: Final = re.compile(r"[1-9][0-9]{0,6}")
 """A time control written without its increment (version 2)."""
-USER_NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+USER_NAME_RE: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A player's name as servers' user names are (version 3 codes it with the player-name model)."""
-PREFIX_CONTEXT = {name: 1 + i for i, name in enumerate(dictionary.PREFIXES)}
+PREFIX_CONTEXT: Final = {name: 1 + i for i, name in enumerate(dictionary.PREFIXES)}
 """Version 3 codes each tag's prefix, and the kind of the rest after it, under contexts of its own (version 2: the
 prefix under 0, the rest's kind by the prefix's end alone)."""
-EXPECTED_SCORE = (10, 13, 17, 23, 31, 40, 53, 70, 91, 118, 151, 192, 240, 297, 360, 429, 500, 571, 640, 703, 760, 808,
+EXPECTED_SCORE: Final[tuple[int, ...]] = (10, 13, 17, 23, 31, 40, 53, 70, 91, 118, 151, 192, 240, 297, 360, 429, 500, 571, 640, 703, 760, 808,
                   849, 882, 909, 930, 947, 960, 969, 977, 983, 987, 990)
 """The Elo expected score in thousandths, ``1000 / (1 + 10^(-d / 400))``, for a rating difference ``d`` of -800,
 -750, ..., 800 (version 3's prediction of a rating change)."""
-RATING_K = 12
+RATING_K: Final = 12
 """Version 3 predicts White's rating change as ``RATING_K`` times (its score - its expected score), as lichess's
 Glicko-2 moves a settled rating (measured on lichess_db_standard_rated_2021-10_first999)."""
-SCORES = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}
+SCORES: Final = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}
 """White's score in halves by the ``Result`` tag."""
+
+# the dictionary's tables by name (a compiled access to a module's attribute is a lookup each time)
+_TAG_NAMES: Final = dictionary.TAG_NAMES
+_PLAYERS: Final = dictionary.PLAYERS
+_PREFIXES: Final = dictionary.PREFIXES
+_TERMINATIONS: Final = dictionary.TERMINATIONS
+_RESULTS: Final = dictionary.RESULTS
+_TIME_CONTROLS: Final = dictionary.TIME_CONTROLS
+_WORDED_PREFIXED: Final = dictionary.WORDED_PREFIXED
+_SPEEDS: Final = dictionary.SPEEDS
 
 
 class TagCoder:
@@ -59,7 +70,7 @@ class TagCoder:
         names = list(tags) if c.writing else []
         if len(names) > MAX_TAGS:
             raise LimitExceededError(f"{len(names)} tags, at most {MAX_TAGS} allowed")
-        used = [0] * len(dictionary.TAG_NAMES)
+        used = [0] * len(_TAG_NAMES)
         last = ""
         out: dict[str, str] = {}
         for i in range(MAX_TAGS + 1):
@@ -90,7 +101,7 @@ class TagCoder:
         rank = m.tag_name.at_most(c, used.count(0) - 1, "tag name rank", rank, int(successors > 0))
         index = walk_names(used, last, -1, rank)[0] if not c.writing else index
         used[index] = 1
-        return dictionary.TAG_NAMES[index]
+        return _TAG_NAMES[index]
 
     def tag_value(self, name: str, value: str) -> str:
         """A tag's value: from version 2, for a tag of :data:`recorddictionary.DERIVED` that has a derived value, a
@@ -129,7 +140,7 @@ class TagCoder:
         result = tags.get("Result")
         winner = tags.get("White") if result == "1-0" else tags.get("Black") if result == "0-1" else None
         return [None if "{winner}" in text and winner is None else text.replace("{winner}", winner or "")
-                for text in dictionary.TERMINATIONS]
+                for text in _TERMINATIONS]
 
     def coded_value(self, name: str, value: str) -> str:
         """A tag's value by its kind: text, worded text, or a typed value (a bit, then the value in its form or as
@@ -140,7 +151,7 @@ class TagCoder:
         kind = TAG_KIND.get(name, KIND_TEXT)
         what = value_what(name)
         if kind == KIND_TEXT:
-            if self.s.version >= 3 and name in dictionary.PLAYERS:  # a user name (a bit), or any other text
+            if self.s.version >= 3 and name in _PLAYERS:  # a user name (a bit), or any other text
                 if c.bit(m.flags, F_USER_NAME, int(not c.writing or USER_NAME_RE.fullmatch(value) is not None)):
                     value = m.player.code(c, value, what)
                     if not c.writing and not USER_NAME_RE.fullmatch(value):
@@ -271,7 +282,7 @@ class TagCoder:
         bare = version >= 2 and c.bit(m.flags, F_TC_BARE, int("+" not in value))
         if bare and c.writing:
             value += "+0"
-        common = dictionary.TIME_CONTROLS
+        common = _TIME_CONTROLS
         if c.bit(m.flags, F_COMMON_TC, int(value not in common)):
             base, increment = [int(n) for n in value.split("+")] if c.writing else [0, 0]
             base = m.small.code(c, base - 1, 1) + 1
@@ -297,7 +308,7 @@ class TagCoder:
     def event_speed(self) -> int:
         """The context of version 3's time control: the first of :data:`recorddictionary.SPEEDS` the ``Event`` holds."""
         event = self.s.tags.get("Event", "")
-        for word, context in dictionary.SPEEDS:
+        for word, context in _SPEEDS:
             if word in event:
                 return context
         return 0
@@ -319,7 +330,7 @@ class TagCoder:
         return f"{'ABCDE'[code // 100]}{code % 100:02d}"
 
     def value_result(self, value: str, check: bool = False, name: str = "") -> str | None:
-        results = dictionary.RESULTS
+        results = _RESULTS
         if check:
             return value if value in results else None
         if self.s.version >= 3:
@@ -340,7 +351,7 @@ class TagCoder:
         c, m = self.c, self.m
         if check:
             return value
-        prefixes = dictionary.PREFIXES[name]
+        prefixes = _PREFIXES[name]
         index = m.prefix.at_most(c, len(prefixes) - 1, PREFIX_WHAT[name],
                                  prefix_index(name, value) if c.writing else 0,
                                  PREFIX_CONTEXT[name] if self.s.version >= 3 else 0)
@@ -361,7 +372,7 @@ class TagCoder:
             else:
                 length = 8
             rest = "".join(ID62[c.uniform(62, ID62_INDEX[rest[i]] if c.writing else 0)] for i in range(length))
-        elif self.s.version >= 2 and name in dictionary.WORDED_PREFIXED:
+        elif self.s.version >= 2 and name in _WORDED_PREFIXED:
             rest = self.rest_worded(rest, value_what(name))
         else:
             rest = m.text.code(c, rest, value_what(name))

@@ -9,29 +9,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Final
 
 from plybits import recorddictionary as dictionary
 from plybits.errors import InvalidDataError
 from plybits.recordcoder import MAX_TEXT, Coder, Number, Text, Tree, from_utf8, text_length, utf8
 
-MAX_CLOCK_MS = 1000 * 3600 * 1000
+MAX_CLOCK_MS: Final = 1000 * 3600 * 1000
 """Clocks and elapsed times of 1,000 hours or more stay text."""
-MAX_EVAL = 100_000
+MAX_EVAL: Final = 100_000
 """Evaluations of more than 100,000 pawns, or mates in more than 100,000, are not read (written, they stay text)."""
-_MINUTES_SECONDS = tuple(f":{s // 60:02d}:{s % 60:02d}" for s in range(3600))
+_MINUTES_SECONDS: Final = tuple(f":{s // 60:02d}:{s % 60:02d}" for s in range(3600))
 """``:MM:SS`` of each second of an hour: a clock after its hours, written by table (a format spec costs thousands of
 instructions compiled, and four joins more than one)."""
-POWERS_OF_TEN = (1, 10, 100, 1000)
+POWERS_OF_TEN: Final[tuple[int, ...]] = (1, 10, 100, 1000)
 """``10 ** k`` by table (a power is a generic call compiled)."""
 
 
-WORDED_RE = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
+WORDED_RE: Final = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
 """A run of letters: what a dictionary word is (an apostrophe inside, as in ``King's``, included)."""
-WORD_INDEX = {word: i for i, word in enumerate(dictionary.WORDS)}
+WORD_INDEX: Final = {word: i for i, word in enumerate(dictionary.WORDS)}
 PIECE_END, PIECE_WORD, PIECE_BYTE = range(3)
-WORD_PIECE = 256
+WORD_PIECE: Final = 256
 """A word's piece (:func:`word_pieces`) is this plus its index; a byte's is the byte."""
-WORD_BYTES = tuple(word.encode("utf-8") for word in dictionary.WORDS)
+WORD_BYTES: Final = tuple(word.encode("utf-8") for word in dictionary.WORDS)
 
 
 class Words:
@@ -82,10 +83,10 @@ class Words:
         return text
 
 
-BYTE_CLASSES = 6
+BYTE_CLASSES: Final = 6
 """The classes of the byte before that :class:`ClassedText` codes a byte under: none (the start), a small letter, a
 capital, a digit, ``_`` or ``-``, any other."""
-_BYTE_CLASS = bytes(1 if 0x61 <= b <= 0x7A else 2 if 0x41 <= b <= 0x5A else 3 if 0x30 <= b <= 0x39
+_BYTE_CLASS: Final = bytes(1 if 0x61 <= b <= 0x7A else 2 if 0x41 <= b <= 0x5A else 3 if 0x30 <= b <= 0x39
                     else 4 if b in (0x5F, 0x2D) else 5 for b in range(256))
 
 
@@ -136,24 +137,27 @@ def word_pieces(text: str) -> list[int]:
 
 # ---------------------------------------------------------------------------------------------------- values
 
-ID62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-ID62_INDEX = {char: i for i, char in enumerate(ID62)}
-ID_RE = re.compile(r"[0-9A-Za-z]{1,64}")
-DECIMAL_RE = re.compile(r"0|[1-9][0-9]{0,11}")
-DATE_RE = re.compile(r"(?:[0-9]{4}|\?\?\?\?)\.(?:0[1-9]|1[0-2]|\?\?)\.(?:0[1-9]|[12][0-9]|3[01]|\?\?)")
+ID62: Final = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+ID62_INDEX: Final = {char: i for i, char in enumerate(ID62)}
+ID_RE: Final = re.compile(r"[0-9A-Za-z]{1,64}")
+DECIMAL_RE: Final = re.compile(r"0|[1-9][0-9]{0,11}")
+DATE_RE: Final = re.compile(r"(?:[0-9]{4}|\?\?\?\?)\.(?:0[1-9]|1[0-2]|\?\?)\.(?:0[1-9]|[12][0-9]|3[01]|\?\?)")
 """A date a writer codes as one: a year (or ``????``), a month 01 to 12 and a day 01 to 31 (or ``??``)."""
-TIME_RE = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})")
-SIGNED_RE = re.compile(r"\+0|[+-][1-9][0-9]{0,5}")
+TIME_RE: Final = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})")
+SIGNED_RE: Final = re.compile(r"\+0|[+-][1-9][0-9]{0,5}")
 """A rating change as lichess writes it: ``+6``, ``-6``, ``+0``."""
-TIME_CONTROL_RE = re.compile(r"([1-9][0-9]{0,6})\+(0|[1-9][0-9]{0,5})")
-ECO_RE = re.compile(r"[A-E][0-9]{2}")
-CLOCK_RE = re.compile(r"([0-9]{1,4}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,3}))?")
-PAWNS_RE = re.compile(r"-?([0-9]{1,4})\.([0-9]{1,2})")
-MATE_RE = re.compile(r"#-?[1-9][0-9]{0,4}")
-COMMAND_RE = re.compile(r"\[%(clk|emt|eval) ([^\[\]]*)\]")
+TIME_CONTROL_RE: Final = re.compile(r"([1-9][0-9]{0,6})\+(0|[1-9][0-9]{0,5})")
+ECO_RE: Final = re.compile(r"[A-E][0-9]{2}")
+CLOCK_RE: Final = re.compile(r"([0-9]{1,4}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]{1,3}))?")
+PAWNS_RE: Final = re.compile(r"-?([0-9]{1,4})\.([0-9]{1,2})")
+MATE_RE: Final = re.compile(r"#-?[1-9][0-9]{0,4}")
+COMMAND_RE: Final = re.compile(r"\[%(clk|emt|eval) ([^\[\]]*)\]")
 
-NAME_INDEX = {name: i for i, name in enumerate(dictionary.TAG_NAMES)}
-REST_NONE, REST_DECIMAL, REST_ID, REST_TEXT = range(4)
+NAME_INDEX: Final = {name: i for i, name in enumerate(dictionary.TAG_NAMES)}
+REST_NONE: Final = 0
+REST_DECIMAL: Final = 1
+REST_ID: Final = 2
+REST_TEXT: Final = 3
 
 
 def decimal_value(text: str) -> int | None:
@@ -219,7 +223,7 @@ def eval_text(mate: bool, value: int, digits: int) -> str:
     return ("-" if value < 0 else "") + str(whole) + "." + str(part).zfill(digits)
 
 
-SUCCESSOR_INDICES = {last: tuple(NAME_INDEX[name] for name in names) for last, names in dictionary.SUCCESSORS.items()}
+SUCCESSOR_INDICES: Final = {last: tuple(NAME_INDEX[name] for name in names) for last, names in dictionary.SUCCESSORS.items()}
 """:data:`recorddictionary.SUCCESSORS` as indices in :data:`recorddictionary.TAG_NAMES`."""
 
 
@@ -275,7 +279,7 @@ def prefix_buckets(prefixes: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
     return buckets
 
 
-PREFIX_BUCKETS = {name: prefix_buckets(prefixes) for name, prefixes in dictionary.PREFIXES.items()}
+PREFIX_BUCKETS: Final = {name: prefix_buckets(prefixes) for name, prefixes in dictionary.PREFIXES.items()}
 """:func:`prefix_buckets` of each tag's :data:`recorddictionary.PREFIXES`."""
 
 
@@ -307,10 +311,11 @@ def rest_kind(rest: str) -> int:
     return REST_TEXT
 
 
-TYPED_KINDS = (dictionary.DATE, dictionary.TIME, dictionary.ELO, dictionary.RATING_DIFF, dictionary.TIME_CONTROL,
+TYPED_KINDS: Final[tuple[str, ...]] = (dictionary.DATE, dictionary.TIME, dictionary.ELO, dictionary.RATING_DIFF, dictionary.TIME_CONTROL,
                 dictionary.ECO, dictionary.RESULT, dictionary.FINAL_FEN, dictionary.PLY_COUNT, dictionary.PREFIXED)
 """The typed tag values, in the order of their contexts of the ``typed`` flag (:meth:`_Section.typed_value`)."""
-KIND_TEXT, KIND_WORDED = -1, -2
+KIND_TEXT: Final = -1
+KIND_WORDED: Final = -2
 
 
 def kind_of(name: str) -> int:
@@ -319,10 +324,10 @@ def kind_of(name: str) -> int:
     return KIND_TEXT if kind == dictionary.TEXT else KIND_WORDED if kind == dictionary.WORDED else TYPED_KINDS.index(kind)
 
 
-TAG_KIND = {name: kind_of(name) for name in (*dictionary.TAG_KINDS, *dictionary.PREFIXES)}
+TAG_KIND: Final = {name: kind_of(name) for name in (*dictionary.TAG_KINDS, *dictionary.PREFIXES)}
 """:func:`kind_of` of every tag name whose value is not text."""
-VALUE_WHAT = {name: f"tag {name!r} value" for name in dictionary.TAG_NAMES}
-PREFIX_WHAT = {name: f"tag {name!r} prefix" for name in dictionary.PREFIXES}
+VALUE_WHAT: Final = {name: f"tag {name!r} value" for name in dictionary.TAG_NAMES}
+PREFIX_WHAT: Final = {name: f"tag {name!r} prefix" for name in dictionary.PREFIXES}
 
 
 def value_what(name: str) -> str:
