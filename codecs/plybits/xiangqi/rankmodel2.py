@@ -138,42 +138,60 @@ _SIDE: Final = GEOMETRY.size
 """The offset of black's rows in the board's packed step tables (a cell's red row is the cell itself)."""
 
 
-def _mark_captures(cells: vec[i64], sq: i64, piece: i64, marks: vec[i64], bit: i64, add: i64) -> None:
-    """Set ``bit`` in ``marks``, then add ``add``, on each cell the piece on ``sq`` could capture on if an enemy
-    stood there (its own pieces' cells included: it defends them): :func:`_capture_maps` counts so (and sets an
-    opponent's piece's rank bit). Read from the board's packed step tables (``target << 8 | blocking cell`` where a
-    cell can block). One expression a target (``(m | bit) + add``): no call, no branch."""
-    kind = piece & 7
-    side = (piece >> 3) * _SIDE + sq
-    if kind == CHARIOT or kind == CANNON:
-        for step in _LINES:
-            t = sq + step
-            q = cells[t]
-            while q == 0:
-                if kind == CHARIOT:
-                    marks[t] = (marks[t] | bit) + add
-                t += step
-                q = cells[t]
-            if q == OFF:
-                continue
-            if kind == CANNON:  # past the screen, up to and including the next piece
-                t += step
+def _mark_captures(
+    cells: vec[i64], squares: vec[i64], marks: vec[i64], us: i64, ours: i64, bits: vec[i64], add: i64,
+) -> None:
+    """For each piece on ``squares``, on each cell it could capture on if an enemy stood there (its own pieces'
+    cells included: it defends them): a piece of ``us`` adds ``ours``; another sets its kind's bit of ``bits``, then
+    adds ``add`` (:func:`_capture_maps` counts so, and sets an opponent's piece's rank bit). Read from the board's
+    packed step tables (``target << 8 | blocking cell`` where a cell can block). One expression a target
+    (``(m | bit) + add``): no call, no branch; one call for all the pieces (pure Python, a call costs)."""
+    lines = _LINES
+    for sq in squares:
+        piece = cells[sq]
+        kind = piece & 7
+        bit: i64 = 0
+        plus: i64 = ours
+        if piece & BLACK != us:
+            bit = bits[kind]
+            plus = add
+        if kind == CHARIOT or kind == CANNON:
+            chariot = kind == CHARIOT
+            for step in lines:
+                t = sq + step
                 q = cells[t]
                 while q == 0:
-                    marks[t] = (marks[t] | bit) + add
+                    if chariot:
+                        marks[t] = (marks[t] | bit) + plus
                     t += step
                     q = cells[t]
                 if q == OFF:
                     continue
-            marks[t] = (marks[t] | bit) + add
-    elif kind == HORSE or kind == ELEPHANT:
-        for e in _HORSE_ROWS[sq] if kind == HORSE else _ELEPHANT_ROWS[side]:
-            if cells[e & 255] == 0:
-                t = e >> 8
-                marks[t] = (marks[t] | bit) + add
-    else:
-        for t in (_SOLDIER_ROWS if kind == SOLDIER else _KING_ROWS if kind == KING else _ADVISOR_ROWS)[side]:
-            marks[t] = (marks[t] | bit) + add
+                if not chariot:  # past the screen, up to and including the next piece
+                    t += step
+                    q = cells[t]
+                    while q == 0:
+                        marks[t] = (marks[t] | bit) + plus
+                        t += step
+                        q = cells[t]
+                    if q == OFF:
+                        continue
+                marks[t] = (marks[t] | bit) + plus
+        elif kind == HORSE:
+            for e in _HORSE_ROWS[sq]:
+                if cells[e & 255] == 0:
+                    t = e >> 8
+                    marks[t] = (marks[t] | bit) + plus
+        else:
+            side = (piece >> 3) * _SIDE + sq
+            if kind == ELEPHANT:
+                for e in _ELEPHANT_ROWS[side]:
+                    if cells[e & 255] == 0:
+                        t = e >> 8
+                        marks[t] = (marks[t] | bit) + plus
+            else:
+                for t in (_SOLDIER_ROWS if kind == SOLDIER else _KING_ROWS if kind == KING else _ADVISOR_ROWS)[side]:
+                    marks[t] = (marks[t] | bit) + plus
 
 
 def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
@@ -198,12 +216,7 @@ def _capture_maps(cells: vec[i64], us: int, scan: vec[i64]) -> vec[i64]:
     ``_COUNT_BITS``) and the bits of their ranks (:data:`_RANK_BITS`), and from bit ``_OURS`` the count of those of
     ``us``. The scorer adds its per-ply bits between (:data:`_CHECKS`)."""
     maps = _NO_MARKS[:]
-    for sq in scan:
-        p = cells[sq]
-        if p & BLACK == us:
-            _mark_captures(cells, sq, p, maps, 0, 1 << _OURS)
-        else:
-            _mark_captures(cells, sq, p, maps, _RANK_BITS[p & 7], 1)
+    _mark_captures(cells, scan, maps, us, 1 << _OURS, _RANK_BITS, 1)
     return maps
 
 
@@ -269,6 +282,8 @@ _RANK_BITS: Final = int_array([1 << (_COUNT_BITS + rank) for rank in RANK_OF_KIN
 _CHEAPER: Final = int_array([(1 << (_COUNT_BITS + r)) - (1 << (_COUNT_BITS + 1)) if r else 0 for r in RANK_OF_KIND])
 """By kind: the rank bits of the kinds cheaper than it (attackers that win an exchange on its point)."""
 _CHECK_BITS: Final = int_array(_CHECK_BIT)
+_THREAT_BITS: Final = int_array([_THREAT_BIT] * 8)
+""":data:`_THREAT_BIT` by kind: what :func:`_mark_captures` sets for the piece the opponent just moved."""
 _FILE: Final = int_array(FILE_OF)
 _RANK: Final = int_array(RANK_OF)
 _VALUE: Final = int_array(_MATERIAL)
@@ -464,25 +479,25 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         cells = board.cells
         us: i64 = board.turn
         their_king: i64 = board.kings[(us ^ BLACK) >> 3]
-        played = len(history)
-        last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history)
+        last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history, cells, us, maps)
         near = tables.near_row(last_to)
-        if last_to >= 0:
-            _mark_captures(cells, last_to, cells[last_to], maps, _THREAT_BIT, 0)
         to_w, origin_w = tables.phase_rows(_phase(cells, scan))
         in_check = maps[board.kings[us >> 3]] & _THEIRS != 0
-        entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
+        entry, total = self._book_entry(cells, us, scan) if len(history) < BOOK_DEPTH else (None, 0)
         book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
         unplayed: i64 = w[book_base] if entry is not None else 0  # the F_BOOK weight of a move not in the book
         _mark_checks(cells, their_king, us, maps)
-        took = F_RECAPTURE if played >= 1 and board.halfmove_clock == 0 else F_TAKES_LAST
+        took = F_RECAPTURE if history and board.halfmove_clock == 0 else F_TAKES_LAST
         out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
+        theirs: i64 = _THEIRS  # read in the loop: as locals, cheaper in pure Python (a global is a lookup)
+        ours: i64 = _OURS
         origin: i64 = -1  # the moves come grouped by origin: what depends on it only is set when it changes
         fixed: i64 = 0  # the weights that depend on the origin only (the book's unplayed weight too)
         kind: i64 = 0
         base: i64 = 0  # the mover's row in to_w
         cheaper: i64 = 0  # _CHEAPER of the mover
         target: i64 = 0  # the mover's F_TARGET block
+        capture: i64 = 0  # the mover's F_CAPTURE offset (victim kind 0)
         quiet: i64 = 0  # the mover counted among the defenders of a quiet move's target (not a cannon)
         check_bit: i64 = 0  # the mover's _CHECK_BIT
         screen: i64 = 0  # _SCREEN_BIT unless the mover is a cannon
@@ -502,9 +517,9 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 base = p * _SIZE
                 cheaper = _CHEAPER[kind]
                 at = maps[f]
-                defended = at >> _OURS != 0
+                defended = at >> ours != 0
                 fixed = origin_w[base + f] + unplayed
-                fixed += w[F_ORIGIN + kind * 4 + _state(at & _THEIRS, defended, cheaper)]
+                fixed += w[F_ORIGIN + kind * 4 + _state(at & theirs, defended, cheaper)]
                 if f == my_last_to:
                     fixed += w[F_SAME_PIECE + kind]
                 if in_check:
@@ -514,6 +529,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
                 slide_steps = tables.slide[f]
                 target = F_TARGET + kind * 4
+                capture = F_CAPTURE + kind * 2
                 # a quiet move's other defenders of t: all those counted but the mover, unless it is a cannon (its
                 # marks count it where it captures, not where it slides to)
                 quiet = 0 if kind == CANNON else 1
@@ -529,18 +545,20 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 score += w[slide + slide_steps[t]]
             q = cells[t]
             m = maps[t]
-            attacked = m & _THEIRS
+            attacked = m & theirs
             state: i64 = 0  # of t after the move, as _state: our other pieces there, all but the mover
+            hit: i64 = 0  # 1 if the opponent attacks t
             if attacked:
-                state = (2 if attacked & cheaper else 1) if m >> _OURS > (1 if q else quiet) else 3
+                state = (2 if attacked & cheaper else 1) if m >> ours > (1 if q else quiet) else 3
+                hit = 1
             if q:
-                score += w[F_CAPTURE + ((q & 7) * 8 + kind) * 2 + (1 if attacked else 0)] + w[target + 32 + state]
+                score += w[capture + (q & 7) * 16 + hit] + w[target + 32 + state]
                 if t == last_to:
                     score += w[took + kind]
             else:
                 score += w[target + state]
             if m & check_bit:
-                score += w[F_CHECK + kind * 2 + (1 if attacked else 0)]
+                score += w[F_CHECK + kind * 2 + hit]
             if m & screen or (opens and line[t] != line_at):
                 score += w[F_DISCOVERED + kind]
             if t == back:
@@ -548,12 +566,21 @@ class LinearXiangqiModel2(CodedXiangqiModel):
             if t == repeat:
                 score += w[F_REPEAT + kind]
             out[i] = score
-        if entry is not None:  # the book's moves: their share's weight for the unplayed one
-            for key, times in entry.items():
-                i = code_index(codes, n, POINT_CELLS[key // 90] << 8 | POINT_CELLS[key % 90]) if times else -1
-                if i >= 0:
-                    out[i] += w[book_base + _SHARE_BUCKET[times * 64 // total]] - unplayed
+        if entry is not None:
+            _add_book(out, codes, n, entry, total, w, book_base, unplayed)
         return out
+
+
+def _add_book(
+    out: vec[i64], codes: vec[i64], n: i64, entry: dict[int, int], total: int, w: vec[i64], book_base: i64,
+    unplayed: i64,
+) -> None:
+    """Give the book's moves among the first ``n`` of ``codes`` their share's ``F_BOOK`` weight (``book_base``'s
+    row, ``total`` the times the position was reached) for the unplayed one (``unplayed``) in ``out``."""
+    for key, times in entry.items():
+        i = code_index(codes, n, POINT_CELLS[key // 90] << 8 | POINT_CELLS[key % 90]) if times else -1
+        if i >= 0:
+            out[i] += w[book_base + _SHARE_BUCKET[times * 64 // total]] - unplayed
 
 
 def _phase(cells: vec[i64], scan: vec[i64]) -> int:
@@ -564,11 +591,14 @@ def _phase(cells: vec[i64], scan: vec[i64]) -> int:
     return 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
 
 
-def _recent(history: Sequence[Move]) -> tuple[i64, i64, i64, i64, i64]:
+def _recent(history: Sequence[Move], cells: vec[i64], us: i64, maps: vec[i64]) -> tuple[i64, i64, i64, i64, i64]:
     """The opponent's last target, this side's last move (from, to) and its move of two turns ago (from, to); -1
-    for each that was not played."""
+    for each that was not played. Sets :data:`_THREAT_BIT` in ``maps`` where the opponent's last moved piece
+    could capture."""
     played = len(history)
     last_to: i64 = history[played - 1].to_square if played >= 1 else -1
+    if last_to >= 0:  # the piece there is theirs: it moved last
+        _mark_captures(cells, int_array([last_to]), maps, us, 0, _THREAT_BITS, 0)
     my_last_from: i64 = -1
     my_last_to: i64 = -1
     repeat_from: i64 = -1
