@@ -139,13 +139,14 @@ _SIDE: Final = GEOMETRY.size
 
 
 def _mark_captures(
-    cells: vec[i64], squares: vec[i64], marks: vec[i64], us: i64, ours: i64, bits: vec[i64], add: i64,
+    cells: vec[i64], squares: vec[i64], marks: vec[i64], us: i64, ours: i64, bits: vec[i64], add: i64, threat: i64,
 ) -> None:
     """For each piece on ``squares``, on each cell it could capture on if an enemy stood there (its own pieces'
     cells included: it defends them): a piece of ``us`` adds ``ours``; another sets its kind's bit of ``bits``, then
     adds ``add`` (:func:`_capture_maps` counts so, and sets an opponent's piece's rank bit). Read from the board's
     packed step tables (``target << 8 | blocking cell`` where a cell can block). One expression a target
-    (``(m | bit) + add``): no call, no branch; one call for all the pieces (pure Python, a call costs)."""
+    (``(m | bit) + add``): no call, no branch; one call for all the pieces (pure Python, a call costs). The piece
+    on ``threat`` sets :data:`_THREAT_BIT` too."""
     lines = _LINES
     for sq in squares:
         piece = cells[sq]
@@ -153,7 +154,7 @@ def _mark_captures(
         bit: i64 = 0
         plus: i64 = ours
         if piece & BLACK != us:
-            bit = bits[kind]
+            bit = bits[kind] | (_THREAT_BIT if sq == threat else 0)
             plus = add
         if kind == CHARIOT or kind == CANNON:
             chariot = kind == CHARIOT
@@ -210,13 +211,14 @@ def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
     return out
 
 
-def _capture_maps(cells: vec[i64], us: int, scan: vec[i64]) -> vec[i64]:
+def _capture_maps(cells: vec[i64], us: int, scan: vec[i64], last_to: i64 = -1) -> vec[i64]:
     """The marks of both sides' pieces, in one array made in one pass over ``scan``: per cell, in the low bits
     the count of the opponent's pieces that could capture there (at most 14 of a side reach a cell: below bit
     ``_COUNT_BITS``) and the bits of their ranks (:data:`_RANK_BITS`), and from bit ``_OURS`` the count of those of
-    ``us``. The scorer adds its per-ply bits between (:data:`_CHECKS`)."""
+    ``us``. The scorer adds its per-ply bits between (:data:`_CHECKS`); :data:`_THREAT_BIT` is set here, where the
+    piece on ``last_to`` (the opponent's last target, -1 none) could capture."""
     maps = _NO_MARKS[:]
-    _mark_captures(cells, scan, maps, us, 1 << _OURS, _RANK_BITS, 1)
+    _mark_captures(cells, scan, maps, us, 1 << _OURS, _RANK_BITS, 1, last_to)
     return maps
 
 
@@ -282,8 +284,6 @@ _RANK_BITS: Final = int_array([1 << (_COUNT_BITS + rank) for rank in RANK_OF_KIN
 _CHEAPER: Final = int_array([(1 << (_COUNT_BITS + r)) - (1 << (_COUNT_BITS + 1)) if r else 0 for r in RANK_OF_KIND])
 """By kind: the rank bits of the kinds cheaper than it (attackers that win an exchange on its point)."""
 _CHECK_BITS: Final = int_array(_CHECK_BIT)
-_THREAT_BITS: Final = int_array([_THREAT_BIT] * 8)
-""":data:`_THREAT_BIT` by kind: what :func:`_mark_captures` sets for the piece the opponent just moved."""
 _FILE: Final = int_array(FILE_OF)
 _RANK: Final = int_array(RANK_OF)
 _VALUE: Final = int_array(_MATERIAL)
@@ -431,7 +431,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         kings = position.kings
         k = kings[us >> 3]
         scan = occupied_points(cells)
-        maps = _capture_maps(cells, us, scan)
+        maps = _capture_maps(cells, us, scan, history[-1].to_square if history else -1)
         # the opponent's marks hit the general iff it is in check, the flying general aside
         checked = 1 if maps[k] & _THEIRS or generals_face(cells, kings[0], kings[1]) else 0
         codes, n = legal_codes(cells, k, us, scan, checked)
@@ -450,7 +450,8 @@ class LinearXiangqiModel2(CodedXiangqiModel):
             codes[i] = moves[i].from_square << 8 | moves[i].to_square
         cells = board.cells
         scan = occupied_points(cells)
-        return int_list(self._scores(board, codes, n, history, scan, _capture_maps(cells, board.turn, scan)))
+        last_to = history[-1].to_square if history else -1
+        return int_list(self._scores(board, codes, n, history, scan, _capture_maps(cells, board.turn, scan, last_to)))
 
     def _derive(self) -> _Tables:
         """:attr:`_tables`, made once from the weights (the opening book read first: one read of the file for both)."""
@@ -473,24 +474,24 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], maps: vec[i64],
     ) -> vec[i64]:
         """:meth:`scores` of the first ``n`` move codes, given the board's occupied points and both sides' marks
-        (:func:`_capture_maps`, to which it adds its :data:`_CHECKS` bits)."""
+        (:func:`_capture_maps` given ``history``'s last target, to which it adds its :data:`_CHECKS` bits)."""
         tables = self._tables or self._derive()
         w = tables.w
         cells = board.cells
         us: i64 = board.turn
         their_king: i64 = board.kings[(us ^ BLACK) >> 3]
-        last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history, cells, us, maps)
+        played = len(history)
+        last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history)
         near = tables.near_row(last_to)
         to_w, origin_w = tables.phase_rows(_phase(cells, scan))
         in_check = maps[board.kings[us >> 3]] & _THEIRS != 0
-        entry, total = self._book_entry(cells, us, scan) if len(history) < BOOK_DEPTH else (None, 0)
+        entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
         book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
         unplayed: i64 = w[book_base] if entry is not None else 0  # the F_BOOK weight of a move not in the book
         _mark_checks(cells, their_king, us, maps)
-        took = F_RECAPTURE if history and board.halfmove_clock == 0 else F_TAKES_LAST
+        took = F_RECAPTURE if played >= 1 and board.halfmove_clock == 0 else F_TAKES_LAST
         out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
-        theirs: i64 = _THEIRS  # read in the loop: as locals, cheaper in pure Python (a global is a lookup)
-        ours: i64 = _OURS
+        ours: i64 = _OURS  # read in the loop: a local is cheaper in pure Python (a global is a lookup)
         origin: i64 = -1  # the moves come grouped by origin: what depends on it only is set when it changes
         fixed: i64 = 0  # the weights that depend on the origin only (the book's unplayed weight too)
         kind: i64 = 0
@@ -519,7 +520,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 at = maps[f]
                 defended = at >> ours != 0
                 fixed = origin_w[base + f] + unplayed
-                fixed += w[F_ORIGIN + kind * 4 + _state(at & theirs, defended, cheaper)]
+                fixed += w[F_ORIGIN + kind * 4 + _state(at & _THEIRS, defended, cheaper)]
                 if f == my_last_to:
                     fixed += w[F_SAME_PIECE + kind]
                 if in_check:
@@ -545,7 +546,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 score += w[slide + slide_steps[t]]
             q = cells[t]
             m = maps[t]
-            attacked = m & theirs
+            attacked = m & _THEIRS
             state: i64 = 0  # of t after the move, as _state: our other pieces there, all but the mover
             hit: i64 = 0  # 1 if the opponent attacks t
             if attacked:
@@ -591,14 +592,11 @@ def _phase(cells: vec[i64], scan: vec[i64]) -> int:
     return 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
 
 
-def _recent(history: Sequence[Move], cells: vec[i64], us: i64, maps: vec[i64]) -> tuple[i64, i64, i64, i64, i64]:
+def _recent(history: Sequence[Move]) -> tuple[i64, i64, i64, i64, i64]:
     """The opponent's last target, this side's last move (from, to) and its move of two turns ago (from, to); -1
-    for each that was not played. Sets :data:`_THREAT_BIT` in ``maps`` where the opponent's last moved piece
-    could capture."""
+    for each that was not played."""
     played = len(history)
     last_to: i64 = history[played - 1].to_square if played >= 1 else -1
-    if last_to >= 0:  # the piece there is theirs: it moved last
-        _mark_captures(cells, int_array([last_to]), maps, us, 0, _THREAT_BITS, 0)
     my_last_from: i64 = -1
     my_last_to: i64 = -1
     repeat_from: i64 = -1
