@@ -178,21 +178,15 @@ def _mark_captures(
                     if q == OFF:
                         continue
                 marks[t] = (marks[t] | bit) + plus
-        elif kind == HORSE:
-            for e in _HORSE_ROWS[sq]:
+        elif kind == HORSE or kind == ELEPHANT:
+            for e in _HORSE_ROWS[sq] if kind == HORSE else _ELEPHANT_ROWS[(piece >> 3) * _SIDE + sq]:
                 if cells[e & 255] == 0:
                     t = e >> 8
                     marks[t] = (marks[t] | bit) + plus
         else:
             side = (piece >> 3) * _SIDE + sq
-            if kind == ELEPHANT:
-                for e in _ELEPHANT_ROWS[side]:
-                    if cells[e & 255] == 0:
-                        t = e >> 8
-                        marks[t] = (marks[t] | bit) + plus
-            else:
-                for t in (_SOLDIER_ROWS if kind == SOLDIER else _KING_ROWS if kind == KING else _ADVISOR_ROWS)[side]:
-                    marks[t] = (marks[t] | bit) + plus
+            for t in (_SOLDIER_ROWS if kind == SOLDIER else _KING_ROWS if kind == KING else _ADVISOR_ROWS)[side]:
+                marks[t] = (marks[t] | bit) + plus
 
 
 def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
