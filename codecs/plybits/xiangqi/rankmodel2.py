@@ -138,42 +138,55 @@ _SIDE: Final = GEOMETRY.size
 """The offset of black's rows in the board's packed step tables (a cell's red row is the cell itself)."""
 
 
-def _mark_captures(cells: vec[i64], sq: i64, piece: i64, marks: vec[i64], bit: i64, add: i64) -> None:
-    """Set ``bit`` in ``marks``, then add ``add``, on each cell the piece on ``sq`` could capture on if an enemy
-    stood there (its own pieces' cells included: it defends them): :func:`_capture_maps` counts so (and sets an
-    opponent's piece's rank bit). Read from the board's packed step tables (``target << 8 | blocking cell`` where a
-    cell can block). One expression a target (``(m | bit) + add``): no call, no branch."""
-    kind = piece & 7
-    side = (piece >> 3) * _SIDE + sq
-    if kind == CHARIOT or kind == CANNON:
-        for step in _LINES:
-            t = sq + step
-            q = cells[t]
-            while q == 0:
-                if kind == CHARIOT:
-                    marks[t] = (marks[t] | bit) + add
-                t += step
-                q = cells[t]
-            if q == OFF:
-                continue
-            if kind == CANNON:  # past the screen, up to and including the next piece
-                t += step
+def _mark_captures(
+    cells: vec[i64], squares: vec[i64], marks: vec[i64], us: i64, ours: i64, bits: vec[i64], add: i64, threat: i64,
+) -> None:
+    """For each piece on ``squares``, on each cell it could capture on if an enemy stood there (its own pieces'
+    cells included: it defends them): a piece of ``us`` adds ``ours``; another sets its kind's bit of ``bits``, then
+    adds ``add`` (:func:`_capture_maps` counts so, and sets an opponent's piece's rank bit). Read from the board's
+    packed step tables (``target << 8 | blocking cell`` where a cell can block). One expression a target
+    (``(m | bit) + add``): no call, no branch; one call for all the pieces (pure Python, a call costs). The piece
+    on ``threat`` sets :data:`_THREAT_BIT` too."""
+    lines = _LINES
+    for sq in squares:
+        piece = cells[sq]
+        kind = piece & 7
+        bit: i64 = 0
+        plus: i64 = ours
+        if piece & BLACK != us:
+            bit = bits[kind] | (_THREAT_BIT if sq == threat else 0)
+            plus = add
+        if kind == CHARIOT or kind == CANNON:
+            chariot = kind == CHARIOT
+            for step in lines:
+                t = sq + step
                 q = cells[t]
                 while q == 0:
-                    marks[t] = (marks[t] | bit) + add
+                    if chariot:
+                        marks[t] = (marks[t] | bit) + plus
                     t += step
                     q = cells[t]
                 if q == OFF:
                     continue
-            marks[t] = (marks[t] | bit) + add
-    elif kind == HORSE or kind == ELEPHANT:
-        for e in _HORSE_ROWS[sq] if kind == HORSE else _ELEPHANT_ROWS[side]:
-            if cells[e & 255] == 0:
-                t = e >> 8
-                marks[t] = (marks[t] | bit) + add
-    else:
-        for t in (_SOLDIER_ROWS if kind == SOLDIER else _KING_ROWS if kind == KING else _ADVISOR_ROWS)[side]:
-            marks[t] = (marks[t] | bit) + add
+                if not chariot:  # past the screen, up to and including the next piece
+                    t += step
+                    q = cells[t]
+                    while q == 0:
+                        marks[t] = (marks[t] | bit) + plus
+                        t += step
+                        q = cells[t]
+                    if q == OFF:
+                        continue
+                marks[t] = (marks[t] | bit) + plus
+        elif kind == HORSE or kind == ELEPHANT:
+            for e in _HORSE_ROWS[sq] if kind == HORSE else _ELEPHANT_ROWS[(piece >> 3) * _SIDE + sq]:
+                if cells[e & 255] == 0:
+                    t = e >> 8
+                    marks[t] = (marks[t] | bit) + plus
+        else:
+            side = (piece >> 3) * _SIDE + sq
+            for t in (_SOLDIER_ROWS if kind == SOLDIER else _KING_ROWS if kind == KING else _ADVISOR_ROWS)[side]:
+                marks[t] = (marks[t] | bit) + plus
 
 
 def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
@@ -192,18 +205,14 @@ def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
     return out
 
 
-def _capture_maps(cells: vec[i64], us: int, scan: vec[i64]) -> vec[i64]:
+def _capture_maps(cells: vec[i64], us: int, scan: vec[i64], last_to: i64 = -1) -> vec[i64]:
     """The marks of both sides' pieces, in one array made in one pass over ``scan``: per cell, in the low bits
     the count of the opponent's pieces that could capture there (at most 14 of a side reach a cell: below bit
     ``_COUNT_BITS``) and the bits of their ranks (:data:`_RANK_BITS`), and from bit ``_OURS`` the count of those of
-    ``us``. The scorer adds its per-ply bits between (:data:`_CHECKS`)."""
+    ``us``. The scorer adds its per-ply bits between (:data:`_CHECKS`); :data:`_THREAT_BIT` is set here, where the
+    piece on ``last_to`` (the opponent's last target, -1 none) could capture."""
     maps = _NO_MARKS[:]
-    for sq in scan:
-        p = cells[sq]
-        if p & BLACK == us:
-            _mark_captures(cells, sq, p, maps, 0, 1 << _OURS)
-        else:
-            _mark_captures(cells, sq, p, maps, _RANK_BITS[p & 7], 1)
+    _mark_captures(cells, scan, maps, us, 1 << _OURS, _RANK_BITS, 1, last_to)
     return maps
 
 
@@ -416,7 +425,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         kings = position.kings
         k = kings[us >> 3]
         scan = occupied_points(cells)
-        maps = _capture_maps(cells, us, scan)
+        maps = _capture_maps(cells, us, scan, history[-1].to_square if history else -1)
         # the opponent's marks hit the general iff it is in check, the flying general aside
         checked = 1 if maps[k] & _THEIRS or generals_face(cells, kings[0], kings[1]) else 0
         codes, n = legal_codes(cells, k, us, scan, checked)
@@ -435,7 +444,8 @@ class LinearXiangqiModel2(CodedXiangqiModel):
             codes[i] = moves[i].from_square << 8 | moves[i].to_square
         cells = board.cells
         scan = occupied_points(cells)
-        return int_list(self._scores(board, codes, n, history, scan, _capture_maps(cells, board.turn, scan)))
+        last_to = history[-1].to_square if history else -1
+        return int_list(self._scores(board, codes, n, history, scan, _capture_maps(cells, board.turn, scan, last_to)))
 
     def _derive(self) -> _Tables:
         """:attr:`_tables`, made once from the weights (the opening book read first: one read of the file for both)."""
@@ -458,7 +468,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], maps: vec[i64],
     ) -> vec[i64]:
         """:meth:`scores` of the first ``n`` move codes, given the board's occupied points and both sides' marks
-        (:func:`_capture_maps`, to which it adds its :data:`_CHECKS` bits)."""
+        (:func:`_capture_maps` given ``history``'s last target, to which it adds its :data:`_CHECKS` bits)."""
         tables = self._tables or self._derive()
         w = tables.w
         cells = board.cells
@@ -467,8 +477,6 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         played = len(history)
         last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history)
         near = tables.near_row(last_to)
-        if last_to >= 0:
-            _mark_captures(cells, last_to, cells[last_to], maps, _THREAT_BIT, 0)
         to_w, origin_w = tables.phase_rows(_phase(cells, scan))
         in_check = maps[board.kings[us >> 3]] & _THEIRS != 0
         entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
@@ -477,12 +485,14 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         _mark_checks(cells, their_king, us, maps)
         took = F_RECAPTURE if played >= 1 and board.halfmove_clock == 0 else F_TAKES_LAST
         out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
+        ours: i64 = _OURS  # read in the loop: a local is cheaper in pure Python (a global is a lookup)
         origin: i64 = -1  # the moves come grouped by origin: what depends on it only is set when it changes
         fixed: i64 = 0  # the weights that depend on the origin only (the book's unplayed weight too)
         kind: i64 = 0
         base: i64 = 0  # the mover's row in to_w
         cheaper: i64 = 0  # _CHEAPER of the mover
         target: i64 = 0  # the mover's F_TARGET block
+        capture: i64 = 0  # the mover's F_CAPTURE offset (victim kind 0)
         quiet: i64 = 0  # the mover counted among the defenders of a quiet move's target (not a cannon)
         check_bit: i64 = 0  # the mover's _CHECK_BIT
         screen: i64 = 0  # _SCREEN_BIT unless the mover is a cannon
@@ -502,7 +512,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 base = p * _SIZE
                 cheaper = _CHEAPER[kind]
                 at = maps[f]
-                defended = at >> _OURS != 0
+                defended = at >> ours != 0
                 fixed = origin_w[base + f] + unplayed
                 fixed += w[F_ORIGIN + kind * 4 + _state(at & _THEIRS, defended, cheaper)]
                 if f == my_last_to:
@@ -514,6 +524,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
                 slide_steps = tables.slide[f]
                 target = F_TARGET + kind * 4
+                capture = F_CAPTURE + kind * 2
                 # a quiet move's other defenders of t: all those counted but the mover, unless it is a cannon (its
                 # marks count it where it captures, not where it slides to)
                 quiet = 0 if kind == CANNON else 1
@@ -531,16 +542,18 @@ class LinearXiangqiModel2(CodedXiangqiModel):
             m = maps[t]
             attacked = m & _THEIRS
             state: i64 = 0  # of t after the move, as _state: our other pieces there, all but the mover
+            hit: i64 = 0  # 1 if the opponent attacks t
             if attacked:
-                state = (2 if attacked & cheaper else 1) if m >> _OURS > (1 if q else quiet) else 3
+                state = (2 if attacked & cheaper else 1) if m >> ours > (1 if q else quiet) else 3
+                hit = 1
             if q:
-                score += w[F_CAPTURE + ((q & 7) * 8 + kind) * 2 + (1 if attacked else 0)] + w[target + 32 + state]
+                score += w[capture + (q & 7) * 16 + hit] + w[target + 32 + state]
                 if t == last_to:
                     score += w[took + kind]
             else:
                 score += w[target + state]
             if m & check_bit:
-                score += w[F_CHECK + kind * 2 + (1 if attacked else 0)]
+                score += w[F_CHECK + kind * 2 + hit]
             if m & screen or (opens and line[t] != line_at):
                 score += w[F_DISCOVERED + kind]
             if t == back:
@@ -548,12 +561,21 @@ class LinearXiangqiModel2(CodedXiangqiModel):
             if t == repeat:
                 score += w[F_REPEAT + kind]
             out[i] = score
-        if entry is not None:  # the book's moves: their share's weight for the unplayed one
-            for key, times in entry.items():
-                i = code_index(codes, n, POINT_CELLS[key // 90] << 8 | POINT_CELLS[key % 90]) if times else -1
-                if i >= 0:
-                    out[i] += w[book_base + _SHARE_BUCKET[times * 64 // total]] - unplayed
+        if entry is not None:
+            _add_book(out, codes, n, entry, total, w, book_base, unplayed)
         return out
+
+
+def _add_book(
+    out: vec[i64], codes: vec[i64], n: i64, entry: dict[int, int], total: int, w: vec[i64], book_base: i64,
+    unplayed: i64,
+) -> None:
+    """Give the book's moves among the first ``n`` of ``codes`` their share's ``F_BOOK`` weight (``book_base``'s
+    row, ``total`` the times the position was reached) for the unplayed one (``unplayed``) in ``out``."""
+    for key, times in entry.items():
+        i = code_index(codes, n, POINT_CELLS[key // 90] << 8 | POINT_CELLS[key % 90]) if times else -1
+        if i >= 0:
+            out[i] += w[book_base + _SHARE_BUCKET[times * 64 // total]] - unplayed
 
 
 def _phase(cells: vec[i64], scan: vec[i64]) -> int:
