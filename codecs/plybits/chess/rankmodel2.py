@@ -41,7 +41,7 @@ from plybits.chess.rank import (
     LinearChessModel,
     _scores,
 )
-from plybits.openingbook import BOOK_DEPTH, BOOK_MIN, SHARE_BUCKET, TOTAL_BUCKET, ZOBRIST, Book
+from plybits.openingbook import BOOK_DEPTH, BOOK_MIN, SHARE_BUCKET, TOTAL_BUCKET, ZOBRIST, Book, load_book
 from plybits.chess.squares import BISHOP, BLACK, FILE_OF, NULL_MOVE, QUEEN, RANK_OF, SIZE, Move
 from plybits.packed import int_array
 from plybits.rank import FeatureIds, load_model_data
@@ -131,7 +131,7 @@ def opening_book(filename: str) -> PackedBook:
     book = _BOOKS.get(filename)
     if book is None:
         rows = load_model_data("plybits.chess", filename).get("book", [])
-        book = _BOOKS[filename] = pack_book({int(key): {int(m): int(c) for m, c in moves} for key, moves in rows})
+        book = _BOOKS[filename] = pack_book(load_book(rows))
     return book
 
 
