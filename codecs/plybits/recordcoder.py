@@ -17,7 +17,7 @@ from mypy_extensions import i64, mypyc_attr
 from plybits.container import MAX_STRING
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
 from plybits.packed import int_array
-from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.rangecoder import MASK, TOP, RangeDecoder, RangeEncoder
 
 PROB_BITS: Final = 12
 PROB_ONE: Final = 1 << PROB_BITS
@@ -88,13 +88,32 @@ class Bits:
         self.touched.clear()
 
 
+def adapted(word: i64, bit: i64) -> i64:
+    """A context's state ``word`` after it saw ``bit``: its probability of 0 moves by ``1 / (n + 2)`` of the way,
+    ``n`` the times it was seen, up to ``RATE_LIMIT``; it is marked touched (:data:`_TOUCHED`)."""
+    p: i64 = word & _PROB_MASK
+    n: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
+    rate: i64 = _RATES[n]
+    if bit:
+        p -= (p * rate) >> 16
+        if p < PROB_MIN:
+            p = PROB_MIN
+    else:
+        p += ((PROB_ONE - p) * rate) >> 16
+        if p > PROB_MAX:
+            p = PROB_MAX
+    return p | (n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT | _TOUCHED
+
+
 # tests subclass it interpreted (a writer that changes one decision, to make sections a writer does not make)
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Coder:
     """Codes binary decisions and uniform symbols; a writer is given each value, a reader decodes it.
 
-    :meth:`bit` is one method for both sides (a branch on :attr:`writing`, not an override), so that a decision
-    costs one call besides the range coder's, in pure Python too."""
+    :class:`Writer` and :class:`Reader` code a decision (:meth:`bit`) with the range coder's step inline, so that
+    one costs a call and no more in its usual case, in pure Python too; bit trees (:meth:`tree`) and unary runs
+    (:meth:`run`) are coded decision by decision through :meth:`bit`, so that a subclass that changes decisions
+    (a test's) sees each one."""
 
     def __init__(self, writing: bool) -> None:
         self.writing = writing
@@ -110,38 +129,27 @@ class Coder:
         """The decisions a reader may still read (:data:`DECISIONS_PER_BYTE`)."""
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
-        """``bit`` (writing) or the decoded bit (reading), under context ``ctx`` of ``bits``, which adapts (its
-        probability of 0 moves by ``1 / (n + 2)`` of the way, ``n`` the times it was seen, up to ``RATE_LIMIT``).
+        """``bit`` (writing) or the decoded bit (reading), under context ``ctx`` of ``bits``, which adapts
+        (:func:`adapted`): :class:`Writer` and :class:`Reader` code it.
 
         :raises InvalidDataError: (reading) past the decisions the data's length allows, or on corrupted data."""
-        state = bits.state
-        word: i64 = state[ctx]
-        if not word & _TOUCHED:
-            bits.touched.append(ctx)
-        p: i64 = word & _PROB_MASK
-        if self.writing:  # unchecked: PROB_MIN <= p <= PROB_MAX, so both symbols fit in PROB_ONE
-            self.enc._encode_bit(p, bit, PROB_BITS)
-            costs = self.costs
-            if costs is not None:
-                costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
-        else:
-            budget = self.budget - 1
-            if budget < 0:
-                raise InvalidDataError("it holds more decisions than its length allows")
-            self.budget = budget
-            bit = self.dec._decode_bit(p, PROB_BITS)  # unchecked as the writer; it still refuses data outside PROB_ONE
-        n: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
-        rate: i64 = _RATES[n]
-        if bit:
-            p -= (p * rate) >> 16
-            if p < PROB_MIN:
-                p = PROB_MIN
-        else:
-            p += ((PROB_ONE - p) * rate) >> 16
-            if p > PROB_MAX:
-                p = PROB_MAX
-        state[ctx] = p | (n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT | _TOUCHED
-        return bit
+        raise NotImplementedError
+
+    def tree(self, bits: Bits, base: int, width: int, symbol: int = 0) -> int:
+        """A ``width``-bit ``symbol`` (writing; reading: the decoded one) down a bit tree: its bits from the top, each
+        a :meth:`bit` under context ``base`` plus its node (the bits above it after a leading 1)."""
+        node = 1
+        for i in range(width - 1, -1, -1):
+            node = (node << 1) | self.bit(bits, base + node, (symbol >> i) & 1)
+        return node - (1 << width)
+
+    def run(self, bits: Bits, base: int, n: int, most: int) -> int:
+        """``n`` (writing; reading: the decoded one) in unary, at most ``most``: a 1 under context ``base + i`` for each
+        ``i`` below it, then a 0 under ``base + n`` unless it is ``most``."""
+        length = 0
+        while length < most and self.bit(bits, base + length, 1 if length < n else 0):
+            length += 1
+        return length
 
     def uniform(self, n: int, value: int = 0) -> int:
         """``value`` in ``range(n)``, each equally likely (``n`` at most 65,536)."""
@@ -156,6 +164,31 @@ class Writer(Coder):
         super().__init__(True)
         self.enc = RangeEncoder()
         self.costs = costs
+
+    def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
+        state = bits.state
+        word: i64 = state[ctx]
+        if not word & _TOUCHED:
+            bits.touched.append(ctx)
+        p: i64 = word & _PROB_MASK  # PROB_MIN <= p <= PROB_MAX: both symbols fit in PROB_ONE
+        enc = self.enc
+        r: i64 = enc.range >> PROB_BITS  # RangeEncoder._encode_bit of p, with its _narrow's usual case inline
+        offset: i64 = 0
+        rng: i64 = r * p
+        if bit:
+            offset = rng
+            rng = r * (PROB_ONE - p)
+        low: i64 = enc.low + offset
+        if low <= MASK and rng >= TOP:  # no carry, no byte settled
+            enc.low = low
+            enc.range = rng
+        else:
+            enc._narrow(offset, rng)
+        costs = self.costs
+        if costs is not None:
+            costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
+        state[ctx] = adapted(word, bit)
+        return bit
 
     def uniform(self, n: int, value: int = 0) -> int:
         self.enc.encode(value, 1, n)
@@ -179,6 +212,37 @@ class Reader(Coder):
         self.dec = RangeDecoder(data)
         self.budget = DECISIONS_PER_BYTE * (len(data) + 8)
         self.size = len(data)
+
+    def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
+        budget = self.budget - 1
+        if budget < 0:
+            raise InvalidDataError("it holds more decisions than its length allows")
+        self.budget = budget
+        state = bits.state
+        word: i64 = state[ctx]
+        if not word & _TOUCHED:
+            bits.touched.append(ctx)
+        p: i64 = word & _PROB_MASK
+        dec = self.dec
+        r: i64 = dec.range >> PROB_BITS  # RangeDecoder._decode_bit of p, with its _narrow's usual case inline
+        code: i64 = dec.code
+        if code >= r << PROB_BITS:
+            dec._decode_bit(p, PROB_BITS)  # refuses data outside PROB_ONE
+        offset: i64 = 0
+        rng: i64 = r * p
+        decoded: i64 = 0
+        if code >= rng:
+            decoded = 1
+            offset = rng
+            rng = r * (PROB_ONE - p)
+        if rng >= TOP:  # no byte to read
+            dec.code = code - offset
+            dec.low = (dec.low + offset) & MASK
+            dec.range = rng
+        else:
+            dec._narrow(offset, rng)
+        state[ctx] = adapted(word, decoded)
+        return decoded
 
     def uniform(self, n: int, value: int = 0) -> int:
         self.budget -= 1
@@ -220,10 +284,7 @@ class Number:
             shown = str(n) if -(10 ** 15) < n < 10 ** 15 else f"of {n.bit_length()} bits"  # never thousands of digits
             raise LimitExceededError(f"number {shown} is outside the record section's range (0 to 2^40 - 2)")
         base = ctx * MAX_NUMBER_BITS
-        unary = self.unary
-        length = 0
-        while length < MAX_NUMBER_BITS - 1 and c.bit(unary, base + length, 1 if length < k else 0):
-            length += 1
+        length = c.run(self.unary, base, k, MAX_NUMBER_BITS - 1)
         v = 1
         base = ((0 if self.shared else base) + length) * 2 + length - 1
         mantissa = self.mantissa
@@ -278,12 +339,7 @@ class Tree:
         return tree
 
     def code(self, c: Coder, symbol: int = 0, ctx: int = 0) -> int:
-        bits = self.bits
-        node = 1
-        base = ctx << self.width
-        for i in range(self.width - 1, -1, -1):
-            node = (node << 1) | c.bit(bits, base + node, (symbol >> i) & 1)
-        return node - (1 << self.width)
+        return c.tree(self.bits, ctx << self.width, self.width, symbol)
 
 
 def utf8(text: str, what: str) -> bytes:
@@ -352,22 +408,19 @@ class Text:
 
     def byte(self, c: Coder, byte: int = 0) -> int:
         """One byte through the tree."""
-        tree = self.tree
-        node = 1
-        for shift in range(7, -1, -1):
-            node = (node << 1) | c.bit(tree, node, (byte >> shift) & 1)
-        return node - 256
+        return c.tree(self.tree, 0, 8, byte)
 
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
         raw, n = text_length(c, self.length, text, what)
         out = bytearray(n)
+        tree = self.tree
         if c.writing:
             for i in range(n):
-                out[i] = self.byte(c, raw[i])
+                out[i] = c.tree(tree, 0, 8, raw[i])
             if out == raw:  # as a writer codes it (a coder may code other bytes than it is given)
                 return text
         else:
             for i in range(n):
-                out[i] = self.byte(c, 0)
+                out[i] = c.tree(tree, 0, 8, 0)
         return from_utf8(bytes(out), what)

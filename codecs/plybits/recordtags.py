@@ -61,6 +61,8 @@ class TagCoder:
         self.m = section_models(state.version)
         self.scheme = scheme
         self.s = state
+        self.unused = len(_TAG_NAMES)
+        """How many known tag names are not yet used (what :meth:`tag_name` ranks a known one among)."""
 
     # ------------------------------------------------------------------------------------------------ tags
 
@@ -71,6 +73,7 @@ class TagCoder:
         if len(names) > MAX_TAGS:
             raise LimitExceededError(f"{len(names)} tags, at most {MAX_TAGS} allowed")
         used = [0] * len(_TAG_NAMES)
+        self.unused = len(used)
         last = ""
         out: dict[str, str] = {}
         for i in range(MAX_TAGS + 1):
@@ -98,9 +101,10 @@ class TagCoder:
             return name
         successors = unused_successors(used, last)
         rank = walk_names(used, last, index, -1)[1] if c.writing else 0
-        rank = m.tag_name.at_most(c, used.count(0) - 1, "tag name rank", rank, int(successors > 0))
+        rank = m.tag_name.at_most(c, self.unused - 1, "tag name rank", rank, int(successors > 0))
         index = walk_names(used, last, -1, rank)[0] if not c.writing else index
         used[index] = 1
+        self.unused -= 1
         return _TAG_NAMES[index]
 
     def tag_value(self, name: str, value: str) -> str:
