@@ -73,10 +73,17 @@ class RangeEncoder:
         """:meth:`_encode` of a binary decision: ``bit`` 0 is ``[0, p)`` of ``1 << shift``, 1 is ``[p, 1 << shift)``
         (unchecked: ``0 < p < 1 << shift <= MAX_TOTAL``). The same bytes, with a shift for the division."""
         r: i64 = self.range >> shift
+        offset: i64 = 0
+        rng: i64 = r * p
         if bit:
-            self._narrow(r * p, r * ((1 << shift) - p))
+            offset = rng
+            rng = r * ((1 << shift) - p)
+        low: i64 = self.low + offset
+        if low <= MASK and rng >= TOP:  # _narrow's usual case inline: no carry, no byte settled
+            self.low = low
+            self.range = rng
         else:
-            self._narrow(0, r * p)
+            self._narrow(offset, rng)
 
     def _narrow(self, offset: i64, rng: i64) -> None:
         """Move ``low`` up by ``offset`` (carrying into the bytes written) and take ``rng`` as the range, shifting
@@ -211,12 +218,20 @@ class RangeDecoder:
         code: i64 = self.code
         if code >= r << shift:
             raise InvalidDataError(f"coded value {code // r} is outside the {1 << shift} frequencies of this symbol")
-        bound: i64 = r * p
-        if code < bound:
-            self._narrow(0, bound)
-            return 0
-        self._narrow(bound, r * ((1 << shift) - p))
-        return 1
+        offset: i64 = 0
+        rng: i64 = r * p
+        bit: i64 = 0
+        if code >= rng:
+            bit = 1
+            offset = rng
+            rng = r * ((1 << shift) - p)
+        if rng >= TOP:  # _narrow's usual case inline: no byte to read
+            self.code = code - offset
+            self.low = (self.low + offset) & MASK
+            self.range = rng
+        else:
+            self._narrow(offset, rng)
+        return bit
 
     def _narrow(self, offset: i64, rng: i64) -> None:
         """The encoder's :meth:`RangeEncoder._narrow`: ``code`` and ``low`` move by ``offset``, the range is ``rng``,

@@ -17,7 +17,7 @@ from mypy_extensions import i64, mypyc_attr
 from plybits.container import MAX_STRING
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
 from plybits.packed import int_array
-from plybits.rangecoder import MASK, TOP, RangeDecoder, RangeEncoder
+from plybits.rangecoder import RangeDecoder, RangeEncoder
 
 PROB_BITS: Final = 12
 PROB_ONE: Final = 1 << PROB_BITS
@@ -171,19 +171,7 @@ class Writer(Coder):
         if not word & _TOUCHED:
             bits.touched.append(ctx)
         p: i64 = word & _PROB_MASK  # PROB_MIN <= p <= PROB_MAX: both symbols fit in PROB_ONE
-        enc = self.enc
-        r: i64 = enc.range >> PROB_BITS  # RangeEncoder._encode_bit of p, with its _narrow's usual case inline
-        offset: i64 = 0
-        rng: i64 = r * p
-        if bit:
-            offset = rng
-            rng = r * (PROB_ONE - p)
-        low: i64 = enc.low + offset
-        if low <= MASK and rng >= TOP:  # no carry, no byte settled
-            enc.low = low
-            enc.range = rng
-        else:
-            enc._narrow(offset, rng)
+        self.enc._encode_bit(p, bit, PROB_BITS)
         costs = self.costs
         if costs is not None:
             costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
@@ -223,24 +211,7 @@ class Reader(Coder):
         if not word & _TOUCHED:
             bits.touched.append(ctx)
         p: i64 = word & _PROB_MASK
-        dec = self.dec
-        r: i64 = dec.range >> PROB_BITS  # RangeDecoder._decode_bit of p, with its _narrow's usual case inline
-        code: i64 = dec.code
-        if code >= r << PROB_BITS:
-            dec._decode_bit(p, PROB_BITS)  # refuses data outside PROB_ONE
-        offset: i64 = 0
-        rng: i64 = r * p
-        decoded: i64 = 0
-        if code >= rng:
-            decoded = 1
-            offset = rng
-            rng = r * (PROB_ONE - p)
-        if rng >= TOP:  # no byte to read
-            dec.code = code - offset
-            dec.low = (dec.low + offset) & MASK
-            dec.range = rng
-        else:
-            dec._narrow(offset, rng)
+        decoded = self.dec._decode_bit(p, PROB_BITS)  # unchecked as the writer; it refuses data outside PROB_ONE
         state[ctx] = adapted(word, decoded)
         return decoded
 
