@@ -90,6 +90,8 @@ def canonical_moves(board: Board) -> list[Move]:
 VALUE = (0, 1, 3, 3, 5, 9, 0, 0)
 """Piece values by kind, for the attack maps (king 0 there: it never defends or attacks as a trade)."""
 ATTACK_VALUE = (0, 1, 3, 3, 5, 9, 20, 0)
+_ATTACK_VALUES: Final = int_array(list(ATTACK_VALUE))
+""":data:`ATTACK_VALUE` as an :func:`~plybits.packed.int_array` (compiled, an item is a load, not an object to unbox)."""
 
 _ids = FeatureIds()
 
@@ -134,6 +136,10 @@ _COUNT_UNIT: Final = 4
 _COUNT_FULL: Final = 3 * _COUNT_UNIT
 _RANK_UNIT: Final = 16
 """The enemy's rank, in units of this (bits 4 to 6): an entry of at least this is attacked by the enemy."""
+_RANK_SHIFT: Final = 4
+"""An attack map entry (below :data:`_LAST_MARK`) shifted right by this is the enemy's rank."""
+if 1 << _RANK_SHIFT != _RANK_UNIT:
+    raise AssertionError("_RANK_SHIFT and _RANK_UNIT disagree")
 _THREAT: Final = int_array([
     (_RANKS - _THREAT_LEVELS.index(ATTACK_VALUE[p & 7])) * _RANK_UNIT if PAWN <= p & 7 <= KING else 0
     for p in range(16)
@@ -340,9 +346,9 @@ class _Tables:
     out by the indices the scorer has at hand, so that a move's score is a few look-ups, in
     :func:`~plybits.packed.int_array` arrays (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
-    __slots__ = ("w", "rows", "safety", "from_threat", "capture", "hanging", "recapture", "takes_last",
-                 "promotion", "check", "zone", "same", "evasion", "castle_h", "castle_a", "null", "loses_castling",
-                 "en_passant")
+    __slots__ = ("w", "rows", "safety", "from_threat", "captures", "recapture", "takes_last", "promotion", "check",
+                 "zone", "same", "evasion", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
+                 "target_terms", "near_last", "last_attacks", "replies")
 
     def __init__(self, w: list[int]) -> None:
         self.w = w
@@ -372,8 +378,12 @@ class _Tables:
                         safety[(kind * 2 + capture) * levels + entry] = w[feature + kind]
         self.safety = int_array(safety)
         self.from_threat = int_array(from_threat)
-        self.capture = int_array(w[F_CAPTURE:F_CAPTURE + 7 * 7])
-        self.hanging = int_array(w[F_HANGING_VICTIM:F_HANGING_VICTIM + 7])
+        self.captures = int_array([
+            w[F_CAPTURE + victim_mover] + (w[F_HANGING_VICTIM + victim_mover // 7] if rank == 0 else 0)
+            for victim_mover in range(7 * 7) for rank in range(_RANKS + 1)
+        ])
+        """captures[(victim * 7 + mover) * (_RANKS + 1) + the target's enemy rank]: the weights of the capture
+        (``F_CAPTURE``, and ``F_HANGING_VICTIM`` where the enemy does not attack the target)."""
         self.recapture = int_array(w[F_RECAPTURE:F_RECAPTURE + 7])
         self.takes_last = int_array(w[F_TAKES_LAST:F_TAKES_LAST + 7])
         self.promotion = int_array(w[F_PROMOTION:F_PROMOTION + 7])
@@ -390,8 +400,40 @@ class _Tables:
         self.castle_a = int_array([w[F_CASTLE + 1] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
         self.null: i64 = w[F_NULL]
         self.loses_castling: i64 = w[F_LOSES_CASTLING]
-        self.en_passant: i64 = w[F_EN_PASSANT] + w[F_CAPTURE + PAWN * 7 + PAWN]
-        """The weights of an en passant capture: ``F_EN_PASSANT`` and pawn takes pawn."""
+        self.en_passant = int_array([
+            w[F_EN_PASSANT] + w[F_CAPTURE + PAWN * 7 + PAWN] + (w[F_HANGING_VICTIM + PAWN] if rank == 0 else 0)
+            for rank in range(_RANKS + 1)
+        ])
+        """By the target's enemy rank: the weights of an en passant capture (``F_EN_PASSANT``, pawn takes pawn, and
+        ``F_HANGING_VICTIM`` where the enemy does not attack the target)."""
+        self.target_terms = _NO_ROW
+        """A later model's weights by ``((side * 4 + phase) * 8 + kind) * SIZE + to``, added to the :attr:`rows`
+        (none: model 1)."""
+        self.near_last = zeros(8 * SIZE)
+        """A later model's weights by ``(the opponent's last target * 8 + kind) * SIZE + to`` (model 1: only the
+        rows of the border cell 0, all 0)."""
+        self.last_attacks = zeros(2 * 7)
+        """A later model's weights of an origin the opponent's last-moved piece attacks, by whether the mover is
+        worth more than that piece x kind (model 1: 0)."""
+        self.replies = False
+        """Whether :attr:`near_last` and :attr:`last_attacks` hold a later model's weights (:meth:`add_terms`)."""
+
+    def add_terms(
+        self, from_terms: vec[i64], captures_attacked: vec[i64], target_terms: vec[i64], near_last: vec[i64],
+        last_attacks: vec[i64],
+    ) -> None:
+        """Fold in a later model's weights, before any row is made: ``from_terms`` by :attr:`from_threat`'s indices
+        (added to it), ``captures_attacked`` by ``victim * 7 + mover`` (added to :attr:`captures` where the enemy
+        attacks the target), and :attr:`target_terms`, :attr:`near_last` and :attr:`last_attacks`."""
+        for i in range(len(from_terms)):
+            self.from_threat[i] += from_terms[i]
+        for victim_mover in range(7 * 7):
+            for rank in range(1, _RANKS + 1):
+                self.captures[victim_mover * (_RANKS + 1) + rank] += captures_attacked[victim_mover]
+        self.target_terms = target_terms
+        self.near_last = near_last
+        self.last_attacks = last_attacks
+        self.replies = True
 
     def row(self, phase: int, piece: int, f: int) -> vec[i64]:
         """``rows[(phase * 16 + piece) * SIZE + f]``, made on first use."""
@@ -415,6 +457,12 @@ class _Tables:
             elif kind != KNIGHT and kind != KING and LINE[f * SIZE + t]:
                 score += w[F_SLIDE + kind * 8 + _SLIDE_LENGTH[f * SIZE + t]]
             scores[t] = score
+        terms = self.target_terms
+        if len(terms):
+            at = (((piece >> 3) * 4 + phase) * 8 + kind) * SIZE
+            for t in SQUARES:
+                if t != f:
+                    scores[t] += terms[at + t]
         row = self.rows[index] = int_array(scores)
         return row
 
@@ -482,8 +530,12 @@ class LinearChessModel(LinearModel):
         """The weights laid out for :func:`_scores`, made on first use."""
         tables = self._tables
         if tables is None:
-            tables = self._tables = self.derived("tables", _Tables)
+            tables = self._tables = self.derived("tables", self.build_tables)
         return tables
+
+    def build_tables(self, w: list[int]) -> _Tables:
+        """The :class:`_Tables` of the weights ``w`` (a later model folds its own features in)."""
+        return _Tables(w)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (ids by block, ``kind``
@@ -557,30 +609,68 @@ def _phase(material: i64) -> i64:
     return 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
 
 
+_LAST_MARK: Final = 128
+"""Bit of an attack map entry (above those of :func:`_attack_maps` and :func:`_mark_checks`), set by
+:func:`_mark_last`: the piece the opponent just moved attacks the square."""
+_MAP_BITS: Final = _LAST_MARK - 1
+"""The bits of an attack map entry below :data:`_LAST_MARK`: what the tables of :class:`_Tables` are indexed by."""
+
+
+def _mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
+    """Set :data:`_LAST_MARK` on each square the piece on ``last_to`` attacks (blockers as they stand)."""
+    p: i64 = b[last_to]
+    kind: i64 = p & 7
+    steps = _ATTACK_STEPS
+    j: i64
+    t: i64
+    for j in range(_ATTACK_STEPS_AT[p], _ATTACK_STEPS_AT[p + 1]):
+        d: i64 = steps[j]
+        t = last_to + d
+        if BISHOP <= kind <= QUEEN:
+            while True:
+                attacks[t] = attacks[t] | _LAST_MARK
+                q: i64 = b[t]
+                if q:
+                    break
+                t += d
+        else:
+            attacks[t] = attacks[t] | _LAST_MARK
+
+
+def _reply_terms(tables: _Tables, b: vec[i64], last_to: i64, attacks: vec[i64]) -> tuple[i64, i64]:
+    """(the start of the opponent's last target's :attr:`_Tables.near_last` rows, the attack value of the piece on
+    it) of a model with :attr:`_Tables.replies`, whose squares that piece attacks are marked (:func:`_mark_last`);
+    (0, 0) for model 1 or no last move."""
+    if not tables.replies or last_to < 0:
+        return 0, 0
+    if b[last_to]:
+        _mark_last(attacks, b, last_to)
+        return last_to * 8 * SIZE, _ATTACK_VALUES[b[last_to] & 7]
+    return last_to * 8 * SIZE, 0
+
+
 def _scores(
     tables: _Tables, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], attacks: vec[i64], material: int,
 ) -> vec[i64]:
-    """:meth:`LinearChessModel.scores` of the first ``n`` ``codes``, given the position's map (check marks added)."""
+    """:meth:`LinearChessModel.scores` of the first ``n`` ``codes``, given the position's map (check marks added),
+    and a later model's features folded into ``tables`` (:meth:`_Tables.add_terms`), in one pass over the moves."""
     b: vec[i64] = board.cells
     colour: i64 = board.turn
     ek: i64 = board.kings[(colour >> 3) ^ 1]
     last_to, my_last_to, last_capture = _last_moves(board, history)
     phase, in_check, own_rights = _position_terms(board, attacks, material)
+    near_base, last_value = _reply_terms(tables, b, last_to, attacks)
     castling = board.castling
     ep: i64 = board.ep or -1
     row_base: i64 = (phase * 16) * SIZE
     rows = tables.rows
     safety = tables.safety
     from_threat = tables.from_threat
-    capture_w = tables.capture
-    hanging_w = tables.hanging
-    recapture_w = tables.recapture
-    takes_last_w = tables.takes_last
+    captures = tables.captures
+    last_w = tables.recapture if last_capture else tables.takes_last
     promotion_w = tables.promotion
     check_w = tables.check
-    zone_w = tables.zone
-    same_w = tables.same
-    evasion_w = tables.evasion
+    near_last = tables.near_last
     near_king = _NEAR_KING
     out = zeros(n)
     # squares, indices, weights and scores in i64 locals (plain C compiled: packed_weights); below, what depends on
@@ -590,12 +680,14 @@ def _scores(
     kind: i64 = 0
     quiet_safety: i64 = 0
     capture_safety: i64 = 0
+    captures_at: i64 = 0
     pawn_ep: i64 = -1
     check_bit: i64 = 0
     slider_marks: i64 = 0
     fixed: i64 = 0
     check: i64 = 0
     zone: i64 = 0
+    near_at: i64 = 0
     i: i64
     for i in range(n):
         code: i64 = codes[i]
@@ -611,38 +703,33 @@ def _scores(
             row = rows[row_base + p * SIZE + f]
             if len(row) == 0:
                 row = tables.row(phase, p, f)
-            fixed = from_threat[kind * _LEVELS + attacks[f]]
-            if f == my_last_to:
-                fixed += same_w[kind]
-            if in_check:
-                fixed += evasion_w[kind]
-            if own_rights if kind == KING else (kind == ROOK and len(castling) != 0 and f in castling):
-                fixed += tables.loses_castling
+            entry: i64 = attacks[f]
+            fixed = from_threat[kind * _LEVELS + (entry & _MAP_BITS)] + _origin_terms(
+                tables, kind, p, f, entry, last_value, f == my_last_to, in_check, own_rights, castling)
             quiet_safety = kind * 2 * _LEVELS
             capture_safety = quiet_safety + _LEVELS
+            captures_at = kind * (_RANKS + 1)
             pawn_ep = -1
             if kind == PAWN:
                 pawn_ep = ep
             check = check_w[kind]
             check_bit = _NEAR_BIT[p]
             slider_marks = _CHECK_MARKS[kind]
-            zone = zone_w[kind]
+            zone = tables.zone[kind]
+            near_at = near_base + kind * SIZE
         promotion: i64 = code & 7
         q: i64 = b[t]
-        a: i64 = attacks[t]
-        score: i64 = row[t] + fixed
+        a: i64 = attacks[t] & _MAP_BITS
+        score: i64 = row[t] + fixed + near_last[near_at + t]
         if q:
-            if q & BLACK == colour:  # castling: the king takes its own rook
+            if q & BLACK == colour:  # castling: the king takes its own rook (a later model's terms: none)
                 out[i] = tables.castle_h[phase] if t > f else tables.castle_a[phase]
                 continue
-            victim: i64 = q & 7
-            score += capture_w[victim * 7 + kind] + safety[capture_safety + a]
-            if a < _RANK_UNIT:  # not attacked
-                score += hanging_w[victim]
+            score += captures[(q & 7) * 7 * (_RANKS + 1) + captures_at + (a >> _RANK_SHIFT)] + safety[capture_safety + a]
             if t == last_to:
-                score += recapture_w[kind] if last_capture else takes_last_w[kind]
+                score += last_w[kind]
         elif t == pawn_ep:
-            score += tables.en_passant + safety[capture_safety + a] + (hanging_w[PAWN] if a < _RANK_UNIT else 0)
+            score += tables.en_passant[a >> _RANK_SHIFT] + safety[capture_safety + a]
         else:
             score += safety[quiet_safety + a]
         near: i64 = near_king[SIZE + ek - t]
@@ -657,6 +744,28 @@ def _scores(
             score += check
         out[i] = score
     return out
+
+
+def _origin_terms(
+    tables: _Tables, kind: i64, p: i64, f: i64, entry: i64, last_value: i64, again: bool, in_check: bool,
+    own_rights: bool, castling: frozenset[int],
+) -> i64:
+    """The weights of a move's origin beyond :attr:`_Tables.from_threat`: the piece moves ``again``, the side is
+    ``in_check``, the move gives up castling, and (a later model's) the opponent's last-moved piece, of
+    ``last_value``, attacks it (``entry``: its attack map entry)."""
+    terms: i64 = 0
+    if again:
+        terms += tables.same[kind]
+    if in_check:
+        terms += tables.evasion[kind]
+    if own_rights if kind == KING else (kind == ROOK and len(castling) != 0 and f in castling):
+        terms += tables.loses_castling
+    if entry & _LAST_MARK:
+        if _ATTACK_VALUES[kind] > last_value:
+            terms += tables.last_attacks[7 + kind]
+        else:
+            terms += tables.last_attacks[kind]
+    return terms
 
 
 MODEL: Final = LinearChessModel(

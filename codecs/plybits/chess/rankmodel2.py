@@ -29,8 +29,6 @@ from mypy_extensions import i64
 
 from plybits.chess.board import Board
 from plybits.chess.rank import (
-    _ATTACK_STEPS,
-    _ATTACK_STEPS_AT,
     _COUNT_UNIT,
     _LEVELS,
     _RANK_UNIT,
@@ -40,9 +38,10 @@ from plybits.chess.rank import (
     N_FEATURES,
     LinearChessModel,
     _scores,
+    _Tables,
 )
 from plybits.openingbook import BOOK_DEPTH, BOOK_MIN, SHARE_BUCKET, TOTAL_BUCKET, ZOBRIST, Book, load_book
-from plybits.chess.squares import BISHOP, BLACK, FILE_OF, NULL_MOVE, QUEEN, RANK_OF, SIZE, Move
+from plybits.chess.squares import BLACK, FILE_OF, RANK_OF, SIZE, Move
 from plybits.packed import int_array
 from plybits.rank import FeatureIds, load_model_data
 
@@ -59,8 +58,6 @@ G_PHASE_RANK = _ids.block(4 * 8 * 7)  # phase x relative target rank x kind
 G_BOOK = _ids.block(6 * 8)  # in the book: times the position was reached (bucket) x this move's share (0: never)
 N_FEATURES_2 = _ids.count
 
-_LAST_MARK: Final = 128
-"""Bit of an attack map entry (above model 1's bits): the piece the opponent just moved attacks the square."""
 _OFF_BOARD: Final = 0x40
 """What a border cell holds (the mailbox's ``OFF``)."""
 _DISTANCE: Final = int_array([
@@ -73,8 +70,6 @@ _REL_RANK: Final = int_array([RANK_OF[s] if RANK_OF[s] >= 0 else 0 for s in rang
 """_REL_RANK[side * SIZE + square]: the square's rank as the side sees it."""
 _VALUES: Final = (0, 1, 3, 3, 5, 9, 20, 0)
 """:data:`~plybits.chess.rank.ATTACK_VALUE`, spelled out as :data:`MODEL_1_FEATURES` is (checked equal)."""
-_PIECE_VALUE: Final = int_array([_VALUES[p & 7] for p in range(16)])
-"""_PIECE_VALUE[piece]: its attack value, read as a C integer compiled (a tuple's item is an object to unbox)."""
 _SQUARES: Final = int_array([s for s in range(SIZE) if FILE_OF[s] >= 0])
 """The board's 64 cells."""
 _KEYS: Final = int_array([ZOBRIST[(p * 8 + RANK_OF[s]) * 8 + FILE_OF[s]] if p and FILE_OF[s] >= 0 else 0
@@ -145,7 +140,8 @@ def _attacked_class(kind: int, entry: int) -> int:
 
 @final
 class _Tables2:
-    """Model 2's own feature weights laid out by the indices :func:`_add_scores` has at hand."""
+    """Model 2's own feature weights laid out by the indices the scorer has at hand (folded into model 1's tables by
+    :meth:`LinearChessModel2.build_tables`)."""
 
     __slots__ = ("from_safety", "last_attacks", "near_last", "guarded", "phase_rank", "book")
 
@@ -180,7 +176,7 @@ class _Tables2:
 
 
 class LinearChessModel2(LinearChessModel):
-    """Model 2: model 1's scorer under its own weights plus :func:`_add_scores`'s features."""
+    """Model 2: model 1's scorer under its own weights, with this module's features folded into its tables."""
 
     def __init__(self, filename: str, version: int, description: str = "") -> None:
         super().__init__(filename, version, description)
@@ -189,104 +185,37 @@ class LinearChessModel2(LinearChessModel):
         self.n_features = N_FEATURES_2
         self.book: PackedBook | None = None
         """The opening book (:func:`opening_book`), kept on first use."""
+        self._tables2: _Tables2 | None = None
 
     def tables2(self) -> _Tables2:
-        """Model 2's own weights laid out for :func:`_add_scores`, made on first use."""
-        return self.derived("tables2", _Tables2)
+        """Model 2's own weights laid out by feature, made on first use (the book's read by :func:`_add_book`)."""
+        tables = self._tables2
+        if tables is None:
+            tables = self._tables2 = self.derived("tables2", _Tables2)
+        return tables
+
+    def build_tables(self, w: list[int]) -> _Tables:
+        """Model 1's :class:`~plybits.chess.rank._Tables` of model 2's weights with :class:`_Tables2`'s folded in: one
+        pass of :func:`~plybits.chess.rank._scores` scores a move under all of them."""
+        tables = _Tables(w)
+        own = self.tables2()
+        tables.add_terms(own.from_safety, own.guarded, own.phase_rank, own.near_last, own.last_attacks)
+        return tables
 
     def scored_codes(
         self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
     ) -> vec[i64]:
-        """Model 1's features' scores (:func:`~plybits.chess.rank._scores`) plus this module's (:func:`_add_scores`)."""
+        """The scores of model 1's features and this module's but the book's (:func:`~plybits.chess.rank._scores`
+        under :meth:`build_tables`), plus the book's (:func:`_add_book`)."""
         scores = _scores(self.tables(), board, codes, n, history, attacks, material)
-        tables = self.tables2()
-        _add_scores(tables, board, codes, n, history, attacks, material, scores)
         if len(history) < BOOK_DEPTH:
             book = self.book
             if book is None:
                 book = self.book = opening_book(self.filename)
             entry = book.get(position_key(board))
             if entry is not None:
-                _add_book(tables, entry, codes, n, scores)
+                _add_book(self.tables2(), entry, codes, n, scores)
         return scores
-
-
-def _mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
-    """Set :data:`_LAST_MARK` on each square the piece on ``last_to`` attacks (blockers as they stand)."""
-    p: i64 = b[last_to]
-    kind: i64 = p & 7
-    steps = _ATTACK_STEPS
-    j: i64
-    t: i64
-    for j in range(_ATTACK_STEPS_AT[p], _ATTACK_STEPS_AT[p + 1]):
-        d: i64 = steps[j]
-        t = last_to + d
-        if BISHOP <= kind <= QUEEN:
-            while True:
-                attacks[t] = attacks[t] | _LAST_MARK
-                q: i64 = b[t]
-                if q:
-                    break
-                t += d
-        else:
-            attacks[t] = attacks[t] | _LAST_MARK
-
-
-def _add_scores(
-    tables: _Tables2, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64],
-    material: int, scores: vec[i64],
-) -> None:
-    """Add model 2's own features to the ``scores`` of the first ``n`` ``codes`` (the null move's left as it is),
-    given the position's attack map as :func:`~plybits.chess.rank._scores` left it."""
-    b: vec[i64] = board.cells
-    colour: i64 = board.turn
-    count = len(history)
-    if isinstance(history, list):  # the coders' history: read as a list (a generic sequence's item is a call)
-        last = history[count - 1] if count else NULL_MOVE
-    else:
-        last = history[count - 1] if count else NULL_MOVE
-    last_to: i64 = last[1] if last[0] else -1
-    phase: i64 = 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
-    last_value: i64 = 0
-    near_base: i64 = 0  # the rows of the border cell 0: no last move
-    if last_to >= 0:
-        near_base = last_to * 8 * SIZE
-        if b[last_to]:
-            _mark_last(attacks, b, last_to)
-            last_value = _PIECE_VALUE[b[last_to]]
-    from_safety = tables.from_safety
-    last_attacks = tables.last_attacks
-    guarded = tables.guarded
-    near_last = tables.near_last
-    phase_rank = tables.phase_rank
-    rank_base: i64 = ((colour >> 3) * 4 + phase) * 8 * SIZE
-    origin: i64 = -1  # below, the origin's piece, kind and weights are set as the origin changes (first: a move's)
-    i: i64
-    moves: i64 = n
-    for i in range(moves):
-        code: i64 = codes[i]
-        if code == 0:  # the null move
-            continue
-        f: i64 = code >> 11
-        if f != origin:  # what depends on the origin only
-            origin = f
-            p: i64 = b[f]
-            entry: i64 = attacks[f]
-            kind: i64 = p & 7
-            fixed: i64 = from_safety[kind * _LEVELS + (entry & (_LAST_MARK - 1))]
-            if entry & _LAST_MARK:
-                fixed += last_attacks[(7 if _PIECE_VALUE[p] > last_value else 0) + kind]
-            near_at: i64 = near_base + kind * SIZE
-            rank_at: i64 = rank_base + kind * SIZE
-        t: i64 = code >> 3 & 255
-        q: i64 = b[t]
-        if q and q & BLACK == colour:  # castling (the king takes its own rook): model 1's features only
-            continue
-        a: i64 = attacks[t]
-        score: i64 = fixed + phase_rank[rank_at + t] + near_last[near_at + t]
-        if q and a & (_LAST_MARK - 1) >= _RANK_UNIT:
-            score += guarded[(q & 7) * 7 + kind]
-        scores[i] += score
 
 
 def _add_book(tables: _Tables2, entry: vec[i64], codes: vec[i64], n: int, scores: vec[i64]) -> None:
