@@ -579,13 +579,17 @@ class RankScheme(Scheme[BoardT, MoveT]):
         observe: Observer[BoardT, MoveT] | None, texts: list[str] | None, notation: str | None,
     ) -> list[MoveT]:
         """The moves of ``payload`` played on ``start``; each seen by ``observe``, and, given ``texts``, written there
-        in ``notation`` from the position before it. The deadline is checked every
+        in ``notation`` from the position before it (by the notation module's ``play_text``, which plays it too, where
+        the module has one, else by its ``move_text``). The deadline is checked every
         :data:`~plybits.deadline.EVERY` plies from ply 0 (a compiled ply takes microseconds)."""
         model = self.model(version)
         decoder = RangeDecoder(payload)
         position = start
         speaker = cast("Position[MoveT]", start)  # the position decode plays on, as its notation module reads it
         write = notation_of(speaker).move_text if texts is not None else None
+        # a notation module's play_text(position, move, notation) writes the move and plays it in one call
+        play_text: Callable[[Position[MoveT], MoveT, str | None], str] | None = (
+            getattr(notation_of(speaker), "play_text", None) if texts is not None else None)
         play = position.push  # looked up once: a game's Position may be an interpreted subclass of a compiled board
         timed = deadline_active()
         history: list[MoveT] = []
@@ -597,9 +601,14 @@ class RankScheme(Scheme[BoardT, MoveT]):
                 move: MoveT = model.decode_ply(decoder, position, history)
                 if observe is not None:
                     observe(position, move)
-                if write is not None and texts is not None:
+                if texts is None:
+                    play(move)
+                elif play_text is not None:
+                    texts.append(play_text(speaker, move, notation))
+                else:
+                    assert write is not None
                     texts.append(write(speaker, move, notation))
-                play(move)
+                    play(move)
                 history.append(move)
             ply = plies
             decoder.finish()
