@@ -2,8 +2,8 @@
 
 Every file (edge/ included) is split as python-chess reads it (the same number of games). For a fixed, seeded
 sample of each file's games (:data:`SHARE`; every game with ``PLYBITS_FULL=1``, fewer with ``PLYBITS_QUICK=1``):
-our PGN reading gives python-chess's mainline; at every ply our SAN reading, our SAN and UCI writing and our full
-legal-move list equal python-chess's; the final FEN is equal; chess/0x88 encode -> decode returns the game, in
+our PGN reading gives python-chess's mainline; at every ply our SAN reading, our SAN and UCI writing (also as decode
+writes them, by ``play_text``) and our full legal-move list equal python-chess's; the final FEN is equal; chess/0x88 encode -> decode returns the game, in
 the library and through the HTTP API. Every variant game (Antichess, Crazyhouse) must be refused.
 """
 
@@ -19,6 +19,7 @@ import pytest
 import plybits
 from plybits.chess import GAME, X88
 from plybits.chess.squares import FILE_OF, RANK_OF, SQUARES
+from plybits.chess.notation import play_text
 from plybits.chess.notation import san as write_san
 from plybits.chess.notation import uci as write_uci
 from plybits.errors import InvalidRecordError
@@ -84,8 +85,13 @@ def check_game(text: str, game: chess.pgn.Game, where: str) -> tuple[list[str], 
         if theirs:
             assert write_san(position, move) == board.san(theirs), at
         ucis.append(theirs_uci)
+        # what decode writes: the move written and played at once, the check mark read after it
+        played = {notation: position.copy() for notation in ("san", "uci")}
+        assert play_text(played["san"], move, "san") == board.san(theirs), at
+        assert play_text(played["uci"], move, "uci") == theirs_uci, at
         position.push(move)
         board.push(theirs)
+        assert played["san"].fen() == played["uci"].fen() == position.fen(), at
     assert position.fen() == _fen(board), where
     assert position.is_check() == board.is_check(), where
     return ucis, record.start, len(ucis)

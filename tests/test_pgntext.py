@@ -102,3 +102,35 @@ def test_split_stream_hands_out_each_record_before_reading_the_next() -> None:
     assert isinstance(first, str) and re.match(r'\[Event "one"\]\n\n1\. e4 e5 \*\n', first)
     with pytest.raises(RuntimeError):
         list(records)
+
+
+_WORDS = ["e4", "Nf3", "exd5", "O-O", "Qxe7+", "e8=Q#", "12.", "3...", "7.Nf3", "9...e5", "1-0", "0-1", "1/2-1/2", "*",
+          "0000", "0-0", "12", "...", "e41-0", "e4*", "Кf3", "1.-", "1e4", "--", "a", "Z0"]
+
+
+def _general_reading(movetext: str) -> tuple[object, ...]:
+    """What the general (token by token) movetext reader makes of ``movetext``: the definition the fast paths keep."""
+    record = pgntext.RecordText()
+    try:
+        pgntext._movetext(movetext, record, True)
+    except InvalidRecordError as err:
+        return ("refused", str(err))
+    return record.moves, record.result, record.notes, record.dropped, [str(f) for f in record.faults]
+
+
+def test_plain_movetext_is_read_as_token_by_token() -> None:
+    rng = random.Random(29)
+    fast = 0
+    for _ in range(4000):
+        words = [rng.choice(_WORDS[:8] if rng.random() < 0.7 else _WORDS) for _ in range(rng.randrange(0, 9))]
+        movetext = "".join(word + rng.choice([" ", "\n", "  ", "\t", " \r\n"]) for word in words)
+        movetext = rng.choice(["", " ", "\n"]) + movetext[:len(movetext) - rng.randrange(0, 2)]
+        fast += pgntext._MOVES_ONLY.fullmatch(movetext) is not None
+        try:
+            read = pgntext.read("[Event \"x\"]\n\n" + movetext, kind="PGN", lenient=True)
+        except InvalidRecordError as err:
+            assert _general_reading(movetext) == ("refused", str(err)), movetext
+            continue
+        got = (read.moves, read.result, read.notes, read.dropped, [str(f) for f in read.faults])
+        assert got == _general_reading(movetext), movetext
+    assert fast > 1000  # the one-regex path is taken, not only the word-by-word ones

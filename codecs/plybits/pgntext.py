@@ -266,6 +266,15 @@ _NUMBERED: Final = re.compile(r"[0-9]+(?:\.+([A-Za-z].*))?|[0-9]+\.*")
 its move (``1.e4``, group 1)."""
 
 
+_MOVES_ONLY: Final = re.compile(
+    r"\s*(?:(?:[0-9]+\.+\s*)?[A-Za-z]\S*\s+)*(?:(?:[0-9]+\.+\s*)?[A-Za-z]\S*\s*)?(?:(?:1-0|0-1|1/2-1/2|\*)\s*)?")
+"""Plain movetext of the commonest shape, matched whole: moves (each a word starting with an ASCII letter), each maybe
+numbered (``12.``, ``12...``, alone or glued to it), and a result at the end, if any."""
+_MOVE_WORD: Final = re.compile(r"[A-Za-z]\S*")
+"""A move of :data:`_MOVES_ONLY` movetext: the rest of a word from its first letter (which follows the dots of a
+glued number)."""
+
+
 def _plain_movetext(movetext: str, record: RecordText) -> bool:
     """Read movetext of moves, move numbers and a result only (the common case) exactly as :func:`_movetext`
     reads it, word by word instead of token by token; ``False``, with nothing read, for any other movetext.
@@ -280,6 +289,16 @@ def _plain_movetext(movetext: str, record: RecordText) -> bool:
         return False
     moves: list[str] = []
     result = None
+    if _MOVES_ONLY.fullmatch(movetext) is not None:  # each move found by one regex in C, not word by word
+        moves = _MOVE_WORD.findall(movetext)
+        tail = movetext.rstrip()
+        for token in RESULTS:
+            if tail.endswith(token) and (len(tail) == len(token) or tail[-len(token) - 1].isspace()):
+                result = token
+        record.moves += moves
+        record.result = result
+        record.notes = Notes(result=result)
+        return True
     for word in movetext.split():
         if word[0] in "0123456789.*":
             if word in RESULTS:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 from math import isqrt
-from typing import Any, ClassVar, Final, TypeVar, cast
+from typing import Any, ClassVar, Final, Generic, TypeVar, cast
 
 from bitarray import bitarray
 from librt.vecs import vec
@@ -579,13 +579,17 @@ class RankScheme(Scheme[BoardT, MoveT]):
         observe: Observer[BoardT, MoveT] | None, texts: list[str] | None, notation: str | None,
     ) -> list[MoveT]:
         """The moves of ``payload`` played on ``start``; each seen by ``observe``, and, given ``texts``, written there
-        in ``notation`` from the position before it. The deadline is checked every
+        in ``notation`` from the position before it (by the notation module's ``play_text``, which plays it too, where
+        the module has one, else by its ``move_text``). The deadline is checked every
         :data:`~plybits.deadline.EVERY` plies from ply 0 (a compiled ply takes microseconds)."""
         model = self.model(version)
         decoder = RangeDecoder(payload)
         position = start
         speaker = cast("Position[MoveT]", start)  # the position decode plays on, as its notation module reads it
         write = notation_of(speaker).move_text if texts is not None else None
+        # a notation module's play_text(position, move, notation) writes the move and plays it in one call
+        play_text: Callable[[Position[MoveT], MoveT, str | None], str] | None = (
+            getattr(notation_of(speaker), "play_text", None) if texts is not None else None)
         play = position.push  # looked up once: a game's Position may be an interpreted subclass of a compiled board
         timed = deadline_active()
         history: list[MoveT] = []
@@ -597,9 +601,14 @@ class RankScheme(Scheme[BoardT, MoveT]):
                 move: MoveT = model.decode_ply(decoder, position, history)
                 if observe is not None:
                     observe(position, move)
-                if write is not None and texts is not None:
+                if texts is None:
+                    play(move)
+                elif play_text is not None:
+                    texts.append(play_text(speaker, move, notation))
+                else:
+                    assert write is not None
                     texts.append(write(speaker, move, notation))
-                play(move)
+                    play(move)
                 history.append(move)
             ply = plies
             decoder.finish()
@@ -609,6 +618,34 @@ class RankScheme(Scheme[BoardT, MoveT]):
 
 
 
+class _RankSteps(Generic[BoardT, MoveT]):
+    """What a :class:`RankStepEncoder` keeps, in a compiled class of its own: its base class (:class:`StepEncoder`,
+    interpreted) makes each of the step encoder's attributes a dictionary lookup, where these are read as fields."""
+
+    def __init__(self, model: MoveModel, moves: list[MoveT]) -> None:
+        self.model = model
+        self.encoder = RangeEncoder()
+        self.moves = moves
+        """The step encoder's :attr:`~plybits.game.StepEncoder.moves` (the same list)."""
+        self.error: PlybitsError | None = None
+
+    def add(self, position: BoardT, move: MoveT) -> None:
+        """:meth:`RankStepEncoder.add`."""
+        moves = self.moves
+        ply = len(moves)
+        if ply % EVERY == 0:  # the replay feeding it checks every ply too
+            check_deadline(ply)
+        if self.error is None:
+            try:
+                self.model.encode_ply(self.encoder, position, move, moves)
+            except ValueError as err:
+                if isinstance(err, PlybitsError):
+                    self.error = err.at(ply)
+                else:
+                    self.error = UnsupportedError(f"move {move!r} cannot be ranked: {err}").at(ply)
+        moves.append(move)
+
+
 class RankStepEncoder(StepEncoder[BoardT, MoveT]):
     """A ``rank`` scheme's step encoder: each move ranked and range-coded from the position before it, as the
     replay that checks the record reaches it; a move that cannot be ranked is reported by :meth:`finish`, so
@@ -616,31 +653,34 @@ class RankStepEncoder(StepEncoder[BoardT, MoveT]):
 
     def __init__(self, scheme: RankScheme[BoardT, MoveT], version: int) -> None:
         super().__init__(scheme)
-        self.model = scheme.model(version)
-        self.encoder = RangeEncoder()
-        self.error: PlybitsError | None = None
+        self.steps: _RankSteps[BoardT, MoveT] = _RankSteps(scheme.model(version), self.moves)
+
+    @property
+    def model(self) -> MoveModel:
+        """The model the moves are coded under."""
+        return self.steps.model
+
+    @property
+    def encoder(self) -> RangeEncoder:
+        """The range coder the moves are coded into."""
+        return self.steps.encoder
+
+    @property
+    def error(self) -> PlybitsError | None:
+        """The error of the first move that could not be ranked (``None``: none so far)."""
+        return self.steps.error
 
     def add(self, position: BoardT, move: MoveT) -> None:
-        ply = len(self.moves)
-        if ply % EVERY == 0:  # the replay feeding it checks every ply too
-            check_deadline(ply)
-        if self.error is None:
-            try:
-                self.model.encode_ply(self.encoder, position, move, self.moves)
-            except ValueError as err:
-                if isinstance(err, PlybitsError):
-                    self.error = err.at(ply)
-                else:
-                    self.error = UnsupportedError(f"move {move!r} cannot be ranked: {err}").at(ply)
-        self.moves.append(move)
+        self.steps.add(position, move)
 
     def finish(self, start: BoardT) -> bitarray:
         """The payload bits of every move added.
 
         :raises UnsupportedError: (or the model's own error) at the first move that could not be ranked.
         """
-        if self.error is not None:
-            raise self.error
+        steps = self.steps
+        if steps.error is not None:
+            raise steps.error
         bits = bitarray(endian="big")
-        bits.frombytes(self.encoder.finish())
+        bits.frombytes(steps.encoder.finish())
         return bits

@@ -15,7 +15,7 @@ from typing import Final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.chess.board import Board, checked_move, gives_check, has_legal_move, push
+from plybits.chess.board import Board, checked_move, gives_check, has_legal_move, is_check, push
 from plybits.chess.squares import (
     BLACK,
     FILE_OF,
@@ -69,6 +69,8 @@ _PIECE_TO: Final = _texts(list(PIECE_LETTERS), "")
 _PIECE_TAKES: Final = _texts(list(PIECE_LETTERS), "x")
 _PAWN_TAKES: Final = _texts(list("abcdefgh"), "x")
 _PROMOTION_SUFFIX: Final = ["=" + PROMOTION_LETTERS[p].upper() if p in PROMOTION_LETTERS else "" for p in range(8)]
+# and UCI's: the two squares of a move by origin and target (a promotion adds its letter)
+_UCI_SQUARES: Final = [NAMES[f] + NAMES[t] if NAMES[f] and NAMES[t] else "" for f in range(SIZE) for t in range(SIZE)]
 
 # What a SAN token says, before any position is looked at, packed in one int (:func:`_san_syntax`): the piece
 # letter's kind (0: none), the origin file and rank given (each + 1, 0: not given), the promotion kind asked
@@ -316,20 +318,49 @@ def uci(board: Board, m: Move) -> str:
     if not f:
         return "0000"
     if promotion:
-        return NAMES[f] + NAMES[t] + PROMOTION_LETTERS[promotion]
+        return _UCI_SQUARES[f * SIZE + t] + PROMOTION_LETTERS[promotion]
     if not board.chess960:
         b = board.cells
         p = b[f]
         if p & 7 == KING and b[t] == (p & BLACK) | ROOK:
-            return NAMES[f] + NAMES[castling_two_step(f, t)]
-    return NAMES[f] + NAMES[t]
+            return _UCI_SQUARES[f * SIZE + castling_two_step(f, t)]
+    return _UCI_SQUARES[f * SIZE + t]
 
 
 def san(board: Board, m: Move) -> str:
     """``m`` (legal here) in SAN, with the least disambiguation needed and a ``+`` or ``#`` mark."""
-    f, t, promotion = m
-    if not f:
+    if not m[0]:
         return "--"
+    text = _san_stem(board, m)
+    if gives_check(board, m):  # only a check needs the position after it, to tell mate
+        after = board.copy(history=False)
+        push(after, m)
+        text += "+" if has_legal_move(after) else "#"
+    return text
+
+
+def play_text(board: Board, m: Move, notation: str | None = None) -> str:
+    """``m`` (legal here) written in ``notation`` (as :func:`move_text` writes it), then played on ``board``: what a
+    replay that writes each move calls (:meth:`~plybits.rank.RankScheme.decode_texts`). A SAN check mark is read
+    from the position the move is played to anyway (no copy of the board, no look at the check before it)."""
+    if notation == "uci":
+        text = uci(board, m)
+        push(board, m)
+        return text
+    assert notation in (None, "san"), notation
+    if not m[0]:
+        push(board, m)
+        return "--"
+    text = _san_stem(board, m)
+    push(board, m)
+    if is_check(board):
+        text += "+" if has_legal_move(board) else "#"
+    return text
+
+
+def _san_stem(board: Board, m: Move) -> str:
+    """``m`` (legal here, not the null move) in SAN without its check mark."""
+    f, t, promotion = m
     b: vec[i64] = board.cells
     p = b[f]
     kind = p & 7
@@ -353,10 +384,6 @@ def san(board: Board, m: Move) -> str:
             text += "x" + NAMES[t] if b[t] else NAMES[t]
         else:
             text = _PIECE_TAKES[kind * SIZE + t] if b[t] else _PIECE_TO[kind * SIZE + t]
-    if gives_check(board, m):  # only a check needs the position after it, to tell mate
-        after = board.copy(history=False)
-        push(after, m)
-        text += "+" if has_legal_move(after) else "#"
     return text
 
 
@@ -393,4 +420,4 @@ def move_text(board: Board, m: Move, notation: str | None = None) -> str:
     return san(board, m)
 
 
-__all__ = ["move_text", "parse_move", "parse_san", "parse_uci", "san", "uci"]
+__all__ = ["move_text", "parse_move", "parse_san", "parse_uci", "play_text", "san", "uci"]
