@@ -178,6 +178,48 @@ class Writer(Coder):
         state[ctx] = adapted(word, bit)
         return bit
 
+    def tree(self, bits: Bits, base: int, width: int, symbol: int = 0) -> int:
+        costs = self.costs
+        if costs is not None:  # accounted decision by decision
+            return super().tree(bits, base, width, symbol)
+        state = bits.state
+        enc = self.enc
+        start: i64 = base
+        given: i64 = symbol
+        node: i64 = 1
+        i: i64 = width - 1
+        while i >= 0:  # bit() of each decision, inline
+            bit: i64 = (given >> i) & 1
+            ctx: i64 = start + node
+            word: i64 = state[ctx]
+            if not word & _TOUCHED:
+                bits.touched.append(ctx)
+            enc._encode_bit(word & _PROB_MASK, bit, PROB_BITS)
+            state[ctx] = adapted(word, bit)
+            node = node << 1 | bit
+            i -= 1
+        return node - (1 << width)
+
+    def run(self, bits: Bits, base: int, n: int, most: int) -> int:
+        if self.costs is not None:  # accounted decision by decision
+            return super().run(bits, base, n, most)
+        state = bits.state
+        enc = self.enc
+        length: i64 = 0
+        given: i64 = n
+        while length < most:  # bit() of each decision, inline
+            bit: i64 = 1 if length < given else 0
+            ctx: i64 = base + length
+            word: i64 = state[ctx]
+            if not word & _TOUCHED:
+                bits.touched.append(ctx)
+            enc._encode_bit(word & _PROB_MASK, bit, PROB_BITS)
+            state[ctx] = adapted(word, bit)
+            if not bit:
+                break
+            length += 1
+        return length
+
     def uniform(self, n: int, value: int = 0) -> int:
         self.enc.encode(value, 1, n)
         costs = self.costs
@@ -214,6 +256,43 @@ class Reader(Coder):
         decoded = self.dec._decode_bit(p, PROB_BITS)  # unchecked as the writer; it refuses data outside PROB_ONE
         state[ctx] = adapted(word, decoded)
         return decoded
+
+    def tree(self, bits: Bits, base: int, width: int, symbol: int = 0) -> int:
+        if self.budget < width:  # the decision past the budget is refused where it comes
+            return super().tree(bits, base, width, symbol)
+        self.budget -= width
+        state = bits.state
+        dec = self.dec
+        start: i64 = base
+        node: i64 = 1
+        for _ in range(width):  # bit() of each decision, inline
+            ctx: i64 = start + node
+            word: i64 = state[ctx]
+            if not word & _TOUCHED:
+                bits.touched.append(ctx)
+            bit = dec._decode_bit(word & _PROB_MASK, PROB_BITS)
+            state[ctx] = adapted(word, bit)
+            node = node << 1 | bit
+        return node - (1 << width)
+
+    def run(self, bits: Bits, base: int, n: int, most: int) -> int:
+        if self.budget <= most:  # the decision past the budget is refused where it comes
+            return super().run(bits, base, n, most)
+        state = bits.state
+        dec = self.dec
+        length: i64 = 0
+        while length < most:  # bit() of each decision, inline
+            self.budget -= 1
+            ctx: i64 = base + length
+            word: i64 = state[ctx]
+            if not word & _TOUCHED:
+                bits.touched.append(ctx)
+            bit = dec._decode_bit(word & _PROB_MASK, PROB_BITS)
+            state[ctx] = adapted(word, bit)
+            if not bit:
+                break
+            length += 1
+        return length
 
     def uniform(self, n: int, value: int = 0) -> int:
         self.budget -= 1

@@ -33,6 +33,8 @@ PIECE_END, PIECE_WORD, PIECE_BYTE = range(3)
 WORD_PIECE: Final = 256
 """A word's piece (:func:`word_pieces`) is this plus its index; a byte's is the byte."""
 WORD_BYTES: Final = tuple(word.encode("utf-8") for word in dictionary.WORDS)
+_LAST_WORD: Final = len(dictionary.WORDS) - 1
+"""The index of the dictionary's last word (a compiled access to a module's attribute is a lookup each time)."""
 
 
 class Words:
@@ -67,7 +69,7 @@ class Words:
             if kind > PIECE_BYTE or i == MAX_TEXT:
                 raise InvalidDataError(f"{what}: piece of kind {kind} or more than {MAX_TEXT} pieces")
             if kind == PIECE_WORD:
-                value = self.index.at_most(c, len(dictionary.WORDS) - 1, "word", value)
+                value = self.index.at_most(c, _LAST_WORD, "word", value)
                 out += WORD_BYTES[value]
                 decoded.append(WORD_PIECE + value)
             else:
