@@ -258,6 +258,7 @@ GOLDEN: dict[tuple[str, int], tuple[str, list[str], str | None]] = {
     ("abalone", 0): ("UEIBIgABBg1iZWxnaWFuLWRhaXN50utWuSYnSz2w", DAISY_OPENING, "belgian-daisy"),
     ("abalone", 1): ("UEIBIgEBBg1iZWxnaWFuLWRhaXN55YpwmhZveA", DAISY_OPENING, "belgian-daisy"),
     ("abalone", 2): ("UEIBIgIBBg1iZWxnaWFuLWRhaXN587eVl5yjOQ", DAISY_OPENING, "belgian-daisy"),
+    ("abalone", 3): ("UEIBIgMBBg1iZWxnaWFuLWRhaXN5_P9-9t8hvw", DAISY_OPENING, "belgian-daisy"),
 }
 
 

@@ -6,7 +6,12 @@ Split (docs/rank.md): the games of ../shared/data/abalone/migs-2016-2017.train.a
 reports the latest 1/8 (the tuning set: features and regularisation are chosen on it, never on the held-out
 games); ``--evaluate`` codes every held-out game with each released model and reports payload bits a ply.
 
-    .venv/bin/python -m tools.train_abalone --model 2 [--iterations 300] [--tune]
+Model 3 is model 2's features and an opening book (the fitted games' first BOOK_DEPTH plies); while a game's
+features are read its own plies are taken out of the book (leave-one-out), so the book's weights are fitted on
+counts that, like a new game's, never include it. Its ``--cache`` holds model 2's features of every training game
+(the slow part), which ``--tune`` and the fit share; the book's features are added to them.
+
+    .venv/bin/python -m tools.train_abalone --model 3 --init codecs/plybits/abalone/rank_model_v2.json [--tune]
     .venv/bin/python -m tools.train_abalone --evaluate
 """
 
@@ -19,9 +24,11 @@ import pickle
 import time
 from pathlib import Path
 
-from plybits.abalone import rank, rankmodel2
+from plybits.abalone import rank, rankmodel2, rankmodel3
+from plybits.abalone.board import move_code
+from plybits.openingbook import BOOK_DEPTH, Book, add_to_book, book_rows
 from plybits.registry import get_game
-from tools.rank_fit import PlySet, collect, fit, read_games, write_model
+from tools.rank_fit import SCORE_SCALE, PlySet, collect, fit, read_games, write_model
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "abalone"
@@ -33,6 +40,8 @@ OUT = ROOT / "codecs" / "plybits" / "abalone"
 MODELS = {
     1: (rank.N_FEATURES, rank.move_features, 2, "log-linear over plybits.abalone.rank.move_features"),
     2: (rankmodel2.N_FEATURES, rankmodel2.move_features, 1, "log-linear over plybits.abalone.rankmodel2.move_features"),
+    3: (rankmodel3.N_FEATURES, rankmodel3.move_features, 1, "log-linear over plybits.abalone.rankmodel3.move_features "
+        f"(model 2's and an opening book of the first {BOOK_DEPTH} plies)"),
 }
 """By version: feature count, feature function, which training games it fits (every K-th), notes."""
 
@@ -69,6 +78,177 @@ def log_loss_bits(data: PlySet, weights: list[int]) -> float:
     return float(-np.log2(e[target] / np.add.reduceat(e, first)).sum() / len(per_ply))
 
 
+def build_book(games: list) -> Book:
+    """The opening book of ``games`` (every position of their first BOOK_DEPTH plies, however often reached)."""
+    book: Book = {}
+    for _, start, moves in games:
+        add_to_book(book, book_plies(start, moves), 1)
+    return book
+
+
+def book_plies(start: str | None, moves: list) -> list[tuple[int, int]]:
+    """(position key, move code) of a game's first BOOK_DEPTH plies."""
+    position = get_game("abalone").position(start)
+    keys = []
+    for move in moves[:BOOK_DEPTH]:
+        keys.append(rankmodel3.position_key(position))
+        position.push(move)
+    return [(key, move_code(move)) for key, move in zip(keys, moves)]
+
+
+def plies_of(data: PlySet, first: int, end: int) -> PlySet:
+    """Plies ``first`` .. ``end`` - 1 of ``data``."""
+    move_at = [0]
+    for n in data.per_ply:
+        move_at.append(move_at[-1] + n)
+    id_at = [0]
+    for n in data.per_move[: move_at[end]]:
+        id_at.append(id_at[-1] + n)
+    out = PlySet()
+    out.ids = data.ids[id_at[move_at[first]] : id_at[move_at[end]]]
+    out.per_move = data.per_move[move_at[first] : move_at[end]]
+    out.per_ply = data.per_ply[first:end]
+    out.played = data.played[first:end]
+    return out
+
+
+def with_book(data: PlySet, games: list, book: Book, leave_one_out: bool) -> PlySet:
+    """Model 3's plies of ``games`` from model 2's (``data``: exactly their plies, in order): ``F_BOOK`` added to
+    each book move of their first BOOK_DEPTH plies, looked up in ``book`` (each game taken out of it while it is
+    read if ``leave_one_out``).
+
+    :raises ValueError: if ``data`` is not their plies (a forced ply, which ``data`` leaves out, or other games).
+    """
+    import numpy as np
+
+    game = get_game("abalone")
+    extra_moves: list[int] = []
+    extra_ids: list[int] = []
+    ply = move_base = 0
+    for _, start, moves in games:
+        own = book_plies(start, moves) if leave_one_out else []
+        add_to_book(book, own, -1)
+        position = game.position(start)
+        for i, move in enumerate(moves):
+            if i < BOOK_DEPTH:
+                legal = rank.canonical_moves(position)
+                if len(legal) != data.per_ply[ply] or legal[data.played[ply]] != move:
+                    raise ValueError(f"ply {ply} of the model 2 plies is not ply {i} of its game")
+                entry, total = rankmodel3.book_entry(book, position, i)
+                for j, candidate in enumerate(legal if entry is not None else ()):
+                    times = entry.get(move_code(candidate), 0)
+                    if times:
+                        extra_moves.append(move_base + j)
+                        extra_ids.append(rankmodel3.book_feature(times, total))
+            move_base += data.per_ply[ply]
+            ply += 1
+            position.push(move)
+        add_to_book(book, own, 1)
+    if ply != len(data):
+        raise ValueError(f"{ply} plies in the games, {len(data)} in the model 2 plies")
+    per_move = np.frombuffer(data.per_move, dtype=np.int32)
+    ends = np.cumsum(per_move)[np.asarray(extra_moves, dtype=np.int64)]
+    out = PlySet()
+    out.ids.frombytes(np.insert(np.frombuffer(data.ids, dtype=np.int32), ends, extra_ids).astype(np.int32).tobytes())
+    counts = per_move.copy()
+    counts[extra_moves] += 1
+    out.per_move.frombytes(counts.astype(np.int32).tobytes())
+    out.per_ply = data.per_ply[:]
+    out.played = data.played[:]
+    return out
+
+
+def fit_new(data: PlySet, n_features: int, init: list[int], *, iterations: int, lr: float = 0.1,
+            l2: float = 1e-4) -> list[int]:
+    """Integer weights: ``init``'s kept, the features past them fitted alone (full-batch Adam on the log-loss). Only
+    the plies where a new feature is active depend on them, so only those are scored, each move's score from the kept
+    weights made once."""
+    import numpy as np
+
+    ids = np.frombuffer(data.ids, dtype=np.int32).astype(np.int64)
+    per_move = np.frombuffer(data.per_move, dtype=np.int32)
+    per_ply = np.frombuffer(data.per_ply, dtype=np.int32)
+    move_of_id = np.repeat(np.arange(len(per_move)), per_move)
+    ply_of_move = np.repeat(np.arange(len(per_ply)), per_ply)
+    kept = np.asarray(init + [0], float) * math.log(2) / SCORE_SCALE
+    new = ids >= len(init)
+    fixed = np.bincount(move_of_id, weights=kept[np.where(new, len(init), ids)], minlength=len(per_move))
+    plies = np.unique(ply_of_move[move_of_id[new]])
+    moves = np.nonzero(np.isin(ply_of_move, plies))[0]  # the moves of those plies, in order
+    where = np.full(len(per_move), -1)
+    where[moves] = np.arange(len(moves))
+    ply_of = np.searchsorted(plies, ply_of_move[moves])
+    first = np.concatenate([[0], np.cumsum(per_ply[plies])[:-1]])
+    target = first + np.frombuffer(data.played, dtype=np.int32)[plies]
+    y = np.zeros(len(moves))
+    y[target] = 1.0
+    new_id = ids[new] - len(init)
+    new_move = where[move_of_id[new]]
+    k = n_features - len(init)
+    w, m, v = np.zeros(k), np.zeros(k), np.zeros(k)
+    for it in range(1, iterations + 1):
+        scores = fixed[moves] + np.bincount(new_move, weights=w[new_id], minlength=len(moves))
+        e = np.exp(scores - np.maximum.reduceat(scores, first)[ply_of])
+        p = e / np.add.reduceat(e, first)[ply_of]
+        grad = np.bincount(new_id, weights=(p - y)[new_move], minlength=k) / len(per_ply) + l2 * w
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        w -= lr * (m / (1 - 0.9**it)) / (np.sqrt(v / (1 - 0.999**it)) + 1e-8)
+    print(f"  {k} new features fitted on {len(plies)} plies ({iterations} iterations)", flush=True)
+    return init + [int(round(float(x) / math.log(2) * SCORE_SCALE)) for x in w]
+
+
+def fit_model_3(args: argparse.Namespace, train: list) -> None:
+    """``--model 3``: model 2's features of the training games (``--cache``), the book's added; fit or ``--tune``."""
+    game = get_game("abalone")
+    start = time.time()
+    if args.cache is not None and args.cache.exists():
+        base = pickle.loads(args.cache.read_bytes())
+    else:
+        base = collect(((game.position(s), m) for _, s, m in train), rank.canonical_moves, rankmodel2.move_features)
+        if args.cache is not None:
+            args.cache.write_bytes(pickle.dumps(base))
+    fitted, tuning = train, []
+    if args.tune:
+        cut = len(train) - math.ceil(len(train) * TUNE_SHARE)
+        fitted, tuning = train[:cut], train[cut:]
+    cut_ply = sum(len(moves) for _, _, moves in fitted)
+    book = build_book(fitted)
+    data = with_book(plies_of(base, 0, cut_ply), fitted, book, leave_one_out=True)
+    print(f"{len(fitted)} games, {len(data)} plies, {rankmodel3.N_FEATURES} features, book of "
+          f"{len(book_rows(book))} positions ({time.time() - start:.0f}s)", flush=True)
+    init = json.loads(args.init.read_text(encoding="utf-8"))["weights"] if args.init is not None else []
+
+    def fitted_weights() -> list[int]:
+        weights = fit_new(data, rankmodel3.N_FEATURES, init, iterations=args.iterations)
+        if args.joint:
+            weights = fit(data, rankmodel3.N_FEATURES, iterations=args.joint, l2=args.l2, lr=args.lr, init=weights)
+        return weights
+
+    if args.tune:
+        held = with_book(plies_of(base, cut_ply, len(base)), tuning, book, leave_one_out=False)
+        if init:
+            print(f"tuning set, initial weights: {log_loss_bits(held, init + [0] * (rankmodel3.N_FEATURES - len(init))):.4f} bits a ply")
+        weights = fitted_weights()
+        print(f"tuning set ({len(tuning)} games, {len(held)} unforced plies): {log_loss_bits(held, weights):.4f} "
+              f"bits a ply; training {log_loss_bits(data, weights):.4f}")
+        return
+    out = OUT / "rank_model_v3.json"
+
+    def save(weights: list[int]) -> None:
+        write_model(out, game="abalone", version=3, weights=weights, n_features=rankmodel3.N_FEATURES,
+                    trained_on=[f"{FILE} (earliest 80% by date, every game)"], plies=len(data),
+                    notes=f"{MODELS[3][3]}; held out: latest 20% by date; the weights of {args.init} kept, the new "
+                          f"ones fitted alone ({args.iterations} iterations), then all of them for {args.joint} "
+                          f"(l2 {args.l2}, lr {args.lr})")
+        body = json.loads(out.read_text(encoding="utf-8"))
+        body["book"] = book_rows(book)
+        out.write_text(json.dumps(body, separators=(",", ":")) + "\n", encoding="utf-8")
+
+    save(fitted_weights())
+    print(f"wrote {out}")
+
+
 def evaluate() -> None:
     """Payload bits a ply of every released model on the held-out games (what a container stores)."""
     _, held = split()
@@ -90,6 +270,8 @@ def main() -> None:
     parser.add_argument("--evaluate", action="store_true", help="report every released model on the held-out games")
     parser.add_argument("--lr", type=float, default=0.05)
     parser.add_argument("--init", type=Path, help="start from this weights file (its features first, new ones at 0)")
+    parser.add_argument("--joint", type=int, default=0,
+                        help="model 3: then fit all the weights this many iterations (--lr, --l2)")
     parser.add_argument("--cache", type=Path, help="keep the collected plies in this pickle, read it when there")
     args = parser.parse_args()
     if args.evaluate:
@@ -98,6 +280,9 @@ def main() -> None:
     n_features, features, every, notes = MODELS[args.model]
     start = time.time()
     train, _ = split()
+    if args.model == 3:
+        fit_model_3(args, train)
+        return
     train = train[::every]
     tune: list = []
     if args.tune:

@@ -9,8 +9,9 @@ direction, marbles, move direction)``, cells numbered a1 = 0 ... i9 = 60.
   it pushes or ejects, centre gain, cohesion, edge exposure, direction seen from the mover, distance
   to the opponent's last move and to one's own, the destination cells), integer weights learned by
   ``tools/train_abalone.py`` and shipped in ``rank_model_v1.json``.
-- Model 2 (:mod:`plybits.abalone.rankmodel2`, what ``encode`` writes): more features, scored by this module's
-  scorer under tables of its weights.
+- Model 2 (:mod:`plybits.abalone.rankmodel2`): more features, scored by this module's scorer under tables of its
+  weights.
+- Model 3 (:mod:`plybits.abalone.rankmodel3`, what ``encode`` writes): model 2 and an opening book.
 
 Feature ids are part of model 1's format: never change them; a new feature set is a new model.
 """
@@ -707,9 +708,10 @@ MODEL: Final = LinearAbaloneModel(
 """Model 1, whose scorer defines :func:`move_features`."""
 
 from plybits.abalone.rankmodel2 import MODEL_2  # noqa: E402  (model 2 subclasses model 1 above)
+from plybits.abalone.rankmodel3 import MODEL_3  # noqa: E402  (model 3 too)
 
 RANK: Final = RankScheme(
     "abalone", 0x22, "each move's index among the legal moves (in abapro order), range-coded under a learned move model",
-    canonical_moves, MODEL, MODEL_2,
+    canonical_moves, MODEL, MODEL_2, MODEL_3,
 )
 """Abalone moves range-coded by rank under a learned move model."""
