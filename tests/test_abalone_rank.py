@@ -11,9 +11,9 @@ import pytest
 
 from plybits.abalone import Position
 from plybits.abalone.board import (
-    ALL_MOVES, BROADSIDE, CELL_NAMES, INLINE, MOVE_OF, N_CODES, legal_moves_into, move_code,
+    ALL_MOVES, BROADSIDE, CELL_NAMES, EMPTY, INLINE, MOVE_OF, N_CODES, SQUARES, STEPS, legal_moves_into, move_code,
 )
-from plybits.abalone.rank import MODEL, canonical_moves, move_key, scored_codes
+from plybits.abalone.rank import MODEL, _Scratch, _neighbourhood, canonical_moves, move_key, scored_codes
 from plybits.rank import LinearModel
 
 
@@ -138,3 +138,21 @@ def test_scoring_in_threads_gives_what_one_thread_gives() -> None:
                 assert list(pool.map(score, POSITIONS)) == expected
     finally:
         sys.setswitchinterval(interval)
+
+
+def test_the_neighbourhood_sets_what_is_next_to_each_own_marble() -> None:
+    """:func:`_neighbourhood` lists the side to move's marbles and sets, for each, bit ``d`` where the cell in direction
+    ``d`` is empty and bit ``6 + d`` where it holds an own marble (what the scorer's passes read instead of the cells),
+    in a scratch another position used before."""
+    scratch = _Scratch()
+    for board, _ in POSITIONS[::9] + POSITIONS[5::9]:
+        me = board.turn
+        count = _neighbourhood(board.cells, me, 3 - me, scratch.cells, scratch.own, scratch.exposure,
+                               scratch.marbles, scratch.around)
+        mine = [sq for sq in SQUARES if board.cells[sq] == me]
+        assert list(scratch.marbles[:count + 1]) == mine + [-1]
+        for sq in mine:
+            expected = sum(1 << d for d in range(6) if board.cells[sq + STEPS[d]] == EMPTY)
+            expected += sum(64 << d for d in range(6) if board.cells[sq + STEPS[d]] == me)
+            assert scratch.around[sq] == expected, (board, sq)
+            assert scratch.own[sq] == sum(1 for step in STEPS if board.cells[sq + step] == me)

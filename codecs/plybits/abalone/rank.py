@@ -26,7 +26,7 @@ from mypy_extensions import i64
 
 from plybits.abalone.board import (
     ALL_MOVES, BLACK, BROADSIDE_TABLE, CELL_NUMBER, EMPTY, GEOMETRY, INLINE_CODES, MARBLES_PER_SIDE, MOVE_OF, N_CODES,
-    SIDEWAYS_TABLE, SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
+    SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
 )
 from plybits.errors import InvalidDataError
 from plybits.mailbox import OFF
@@ -92,10 +92,12 @@ _CELL_OBJECTS: Final[list[object]] = [EMPTY, BLACK, WHITE]
 """The int objects of the cell values by value (shared small ints), which :func:`_neighbourhood` tells apart by
 identity (typed ``list[object]``, so compiled code keeps them objects)."""
 _EMPTY_CELL: Final[object] = _CELL_OBJECTS[EMPTY]
-_SIDEWAYS_STEPS: Final = int_array([step for line in range(3) for step, _ in SIDEWAYS_TABLE[line]])
-"""By ``line * 4 + k`` (line direction 0..2): the step of the k-th direction its line moves broadside in."""
-_SIDEWAYS_DIRECTIONS: Final = int_array([d for line in range(3) for _, d in SIDEWAYS_TABLE[line]])
-"""By ``line * 4 + k``: the k-th direction (ascending) a line along ``line`` moves broadside in."""
+_EMPTY_BITS: Final = 63
+"""The bits of :func:`_neighbourhood`'s ``around`` for the empty neighbours of a marble, bit ``d`` in direction ``d``."""
+_OWN_SHIFT: Final = 6
+"""Where the bits of ``around`` for a marble's own neighbours start (bit ``6 + d``: one in direction ``d``)."""
+_LOWEST_DIRECTION: Final = int_array([(bits & -bits).bit_length() - 1 for bits in range(64)])
+"""By a set of directions (bit ``d``: direction ``d``), the lowest in it (-1: none)."""
 _BROADSIDE_CODES: Final = int_array([-1] * (3 * _SIZE))
 """By ``cell * 3 + line``: the code of the two-marble broadside from first end ``cell`` along ``line`` in direction
 0 (``+ 6``: three marbles; ``+ d``: direction d), or -1 where two marbles do not fit."""
@@ -140,25 +142,24 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
 
 
 def _neighbourhood(board_cells: list[object], me: i64, opp: i64, cells: vec[i64], own: vec[i64], exposed: vec[i64],
-                   marbles: vec[i64]) -> i64:
+                   marbles: vec[i64], around: vec[i64]) -> i64:
     """Copy the board's cells into ``cells`` (off the board already); fill ``own`` with the number of ``me``'s marbles
     next to each cell, and ``exposed`` with the own marbles an opposing line could push now, by cell: 1 pushable, 2
-    pushable off the board (0: neither); list the cells of ``me``'s marbles in ``marbles``, in cell order, ended by
-    a -1, and return how many ``me`` has. The arrays are a :class:`_Scratch`'s, kept from an earlier ply: the
-    on-board cells of ``own`` and the cells of ``me``'s marbles in ``exposed`` (all the scorer reads of them) are
-    cleared here, which costs less than copying zeroed templates.
+    pushable off the board (0: neither); set ``around`` of each of ``me``'s marbles to what is next to it, bit ``d``
+    an empty cell in direction ``d`` and bit ``6 + d`` an own marble (:data:`_EMPTY_BITS`, :data:`_OWN_SHIFT`); list
+    the cells of ``me``'s marbles in ``marbles``, in cell order, ended by a -1, and return how many ``me`` has. The
+    arrays are a :class:`_Scratch`'s, kept from an earlier ply: the on-board cells of ``own`` and the cells of
+    ``me``'s marbles in ``exposed`` and ``around`` (all the scorer reads of them) are written here, which costs less
+    than copying zeroed templates.
 
-    A push is found from the own marble it meets: where an own marble has an opposing one next to it, that one is
-    the front of the opposing line that would push along the step back, so one pass over the own marbles' steps
-    (which count the neighbours too) finds each pushing line once, at one compare a step, where a pass over the
-    opposing marbles would walk each line from its rear. The locals are ``i64``, which compiled code adds and
-    compares as plain machine ints (a plain ``int`` is tagged, checked at every operation).
+    One pass over the own marbles' steps counts the neighbours, sets the bits and finds the pushes
+    (:func:`_mark_exposed`). The locals are ``i64``, which compiled code adds and compares as plain machine ints (a
+    plain ``int`` is tagged, checked at every operation).
 
     The board's cells are read as objects, told apart by identity from the shared int objects of the cell values
     (:data:`_CELL_OBJECTS`), which CPython's small ints are: compiled, no int is unboxed for them; any other
     object (an int made otherwise, a bool) is read as an int."""
     steps = _STEP
-    off: i64 = OFF
     count: i64 = 0
     empty_cell = _EMPTY_CELL
     me_cell = _CELL_OBJECTS[me]
@@ -180,34 +181,53 @@ def _neighbourhood(board_cells: list[object], me: i64, opp: i64, cells: vec[i64]
             marbles[count] = sq
             count += 1
     marbles[count] = -1
+    empty: i64 = EMPTY
     for i in range(count):
         sq = marbles[i]
+        next_to: i64 = 0
+        bit: i64 = 1
         for step in steps:
             front = sq + step
             own[front] += 1
-            if cells[front] != opp:
-                continue
-            # an opposing line whose front is next to sq, pushing back along -step: n marbles from its front
-            n: i64 = 1
-            t = front + step
-            while cells[t] == opp and n < 4:
-                n += 1
-                t += step
-            if n > 3:
-                continue
-            k: i64 = 0
-            u = sq
-            while cells[u] == me:
-                k += 1
-                u -= step
-            if k >= n or cells[u] == opp:
-                continue
-            level: i64 = 2 if cells[u] == off else 1
-            for j in range(k):
-                c = sq - j * step
-                if exposed[c] < level:
-                    exposed[c] = level
+            ahead = cells[front]
+            if ahead == empty:
+                next_to |= bit
+            elif ahead == me:
+                next_to |= bit << _OWN_SHIFT
+            elif ahead == opp:
+                _mark_exposed(cells, exposed, sq, step, me, opp)
+            bit <<= 1
+        around[sq] = next_to
     return count
+
+
+def _mark_exposed(cells: vec[i64], exposed: vec[i64], sq: i64, step: i64, me: i64, opp: i64) -> None:
+    """Where ``me``'s marble on ``sq`` has an opposing one next to it by ``step``: raise ``exposed`` of the own line
+    from ``sq`` back along ``-step`` to 1 if the opposing line whose front that is could push it, 2 if off the board.
+
+    A push is found from the own marble it meets: that opposing marble is the front of the line that would push along
+    the step back, so the pass over the own marbles' steps (:func:`_neighbourhood`) finds each pushing line once, where
+    a pass over the opposing marbles would walk each line from its rear."""
+    off: i64 = OFF
+    n: i64 = 1  # the opposing line's marbles from its front
+    t = sq + 2 * step
+    while cells[t] == opp and n < 4:
+        n += 1
+        t += step
+    if n > 3:
+        return
+    k: i64 = 0
+    u = sq
+    while cells[u] == me:
+        k += 1
+        u -= step
+    if k >= n or cells[u] == opp:
+        return
+    level: i64 = 2 if cells[u] == off else 1
+    for j in range(k):
+        c = sq - j * step
+        if exposed[c] < level:
+            exposed[c] = level
 
 
 def _cohesion_base() -> list[int]:
@@ -425,7 +445,7 @@ _NO_MOVES: Final = int_array([])
 class _Scratch:
     """The arrays :func:`scored_codes` works in, kept between plies (:data:`_SPARES`) rather than copied from
     templates each ply: the cells (off the board: ``OFF``), own neighbours, exposure and marbles of
-    :func:`_neighbourhood`, and room for the codes (first half) and scores (second) of the moves of 14 marbles.
+    :func:`_neighbourhood` (and what is next to each own marble), and room for the codes (first half) and scores (second) of the moves of 14 marbles.
     What a ply reads of them it wrote, or :func:`_neighbourhood` cleared."""
 
     def __init__(self) -> None:
@@ -433,6 +453,7 @@ class _Scratch:
         self.own: vec[i64] = _ZEROS[:]
         self.exposure: vec[i64] = _ZEROS[:]
         self.marbles: vec[i64] = _NO_CELLS[:]
+        self.around: vec[i64] = _ZEROS[:]
         self.room: vec[i64] = _ROOM[:]
 
 
@@ -489,12 +510,13 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
     own = scratch.own
     exposure = scratch.exposure
     marbles = scratch.marbles
-    count = _neighbourhood(cast("list[object]", board.cells), me, opp, cells, own, exposure, marbles)
+    around = scratch.around
+    count = _neighbourhood(cast("list[object]", board.cells), me, opp, cells, own, exposure, marbles, around)
     codes = scratch.room if count <= MARBLES_PER_SIDE else int_array([0] * (2 * MOVES_PER_MARBLE * count))
     room: i64 = len(codes) // 2
-    n = _add_inline_moves(codes, room, tables, marbles, cells, own, exposure, me, side * INLINE_CODES * 3,
+    n = _add_inline_moves(codes, room, tables, marbles, cells, own, exposure, around, me, side * INLINE_CODES * 3,
                           last_weight, mine_weight)
-    n = _add_broadsides(codes, room, n, tables, marbles, cells, own, exposure, me, side * N_CODES, DISTANCE[last],
+    n = _add_broadsides(codes, room, n, tables, marbles, own, exposure, around, side * N_CODES, DISTANCE[last],
                         DISTANCE[mine], has_last, has_mine)
     scores = codes[room:room + n]
     listed = codes[:n]
@@ -504,12 +526,13 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
 
 def _add_inline_moves(
     codes: vec[i64], room: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
-    exposure: vec[i64], me: i64, inline_base: i64, last_weight: vec[i64], mine_weight: vec[i64],
+    exposure: vec[i64], around: vec[i64], me: i64, inline_base: i64, last_weight: vec[i64], mine_weight: vec[i64],
 ) -> i64:
-    """Write into ``codes`` from 0 (their scores from ``room``) the inline moves of :func:`scored_codes` (of ``me``, whose marbles,
-    cells, own neighbours and exposure :func:`_neighbourhood` made), by rear marble and direction, and return how
-    many; ``inline_base``: the side's row of the inline weights; ``last_weight``, ``mine_weight``: the nearness
-    weights by cell."""
+    """Write into ``codes`` from 0 (their scores from ``room``) the inline moves of :func:`scored_codes` (of ``me``,
+    whose marbles, cells, own neighbours, exposure and neighbours' bits :func:`_neighbourhood` made), by rear marble
+    and direction, and return how many; ``inline_base``: the side's row of the inline weights; ``last_weight``,
+    ``mine_weight``: the nearness weights by cell. A direction whose neighbour's bits say neither empty nor own (an
+    opposing marble, or off the board) is passed over, and one that says empty is a lone marble's step."""
     w_push = tables.push
     w_inline = tables.inline
     w_cohesion = tables.cohesion
@@ -520,21 +543,24 @@ def _add_inline_moves(
     off: i64 = OFF
     empty: i64 = EMPTY
     steps = _STEP
+    lowest = _LOWEST_DIRECTION
     count: i64 = 0
-    direction: i64
     for sq in marbles:
         if sq < 0:
             break
+        next_to = around[sq]
         rear_own = own[sq]
         rear_threat = exposure[sq]
         rear_weight = mine_weight[sq]
         row = inline_base + sq * 18
-        for direction in range(6):
+        # the directions to an empty cell or an own marble (a lone marble pushes nothing; off the board is suicide)
+        directions = (next_to | next_to >> _OWN_SHIFT) & _EMPTY_BITS
+        while directions != 0:
+            direction = lowest[directions]
+            directions &= directions - 1
             step = steps[direction]
             t = sq + step
-            c = cells[t]
-            if c == opp or c == off:
-                continue  # a lone marble pushes nothing; off the board is suicide
+            c = empty if (next_to >> direction) & 1 else me
             n: i64 = 1
             threat = rear_threat
             while c == me:
@@ -583,60 +609,59 @@ def _add_inline_moves(
 
 
 def _add_broadsides(
-    codes: vec[i64], room: i64, count: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64],
-    own: vec[i64], exposure: vec[i64], me: i64, broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64],
+    codes: vec[i64], room: i64, count: i64, tables: _ScorerTables, marbles: vec[i64], own: vec[i64],
+    exposure: vec[i64], around: vec[i64], broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64],
     has_last: bool, has_mine: bool,
 ) -> i64:
-    """Write into ``codes`` from ``count`` (their scores from ``room + count``) the broadsides of :func:`scored_codes`, after every inline
-    move, and return how many moves there are then: 2 or 3 marbles from first end ``sq`` in a line along ``lstep``,
-    each moving by ``s``; by first end, line, marbles and direction. ``last_dist``, ``mine_dist``: the distances
-    from the opponent's and this side's last destinations by cell (``has_last``, ``has_mine``: whether there are
-    such moves)."""
+    """Write into ``codes`` from ``count`` (their scores from ``room + count``) the broadsides of :func:`scored_codes`,
+    after every inline move, and return how many moves there are then: 2 or 3 marbles from first end ``sq`` in a line
+    along ``lstep``, each moving by ``s``; by first end, line, marbles and direction. ``last_dist``, ``mine_dist``: the
+    distances from the opponent's and this side's last destinations by cell (``has_last``, ``has_mine``: whether
+    there are such moves).
+
+    The directions a group may move in are the empty neighbours its marbles share, the bits :func:`_neighbourhood`
+    set in ``around`` anded (never the line's own two directions: a marble of the group is next along them), listed
+    from the lowest: a marble with no empty neighbour, or a group whose marbles share none, costs no cell read."""
     w_broadside = tables.broadside
     w_cohesion = tables.cohesion
     w_threat = tables.threat
     w_near_last = tables.near_last
     w_near_mine = tables.near_mine
-    empty: i64 = EMPTY
     steps = _STEP
+    lowest = _LOWEST_DIRECTION
     broadside_codes = _BROADSIDE_CODES
-    sideways_steps = _SIDEWAYS_STEPS
-    sideways_directions = _SIDEWAYS_DIRECTIONS
     cohesion_base = _COHESION_BASE
     line: i64
-    k: i64
     for sq in marbles:
         if sq < 0:
             break
+        next_to = around[sq]
+        if next_to & _EMPTY_BITS == 0:
+            continue  # a first end moves into an empty cell
         for line in range(3):
-            code = broadside_codes[sq * 3 + line]
-            if code < 0:
-                continue
+            if (next_to >> (_OWN_SHIFT + line)) & 1 == 0:
+                continue  # no own marble next along the line
             lstep = steps[line]
             a = sq + lstep
-            if cells[a] != me:
+            along = around[a]
+            free = next_to & along & _EMPTY_BITS
+            if free == 0:
                 continue
-            # what the group's moves share (the change in its own pairs, the weights of its threat and nearness),
-            # read at its first move: most groups inside a formation have none
-            group_change: i64 = 0
-            group_weight: i64 = 0
-            first = line * 4
-            free: i64 = 0  # bit k - first: the pair's k-th sideways cells are empty
-            for k in range(first, first + 4):
-                s = sideways_steps[k]
+            code = broadside_codes[sq * 3 + line]
+            group_change = -own[sq] - own[a]
+            group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, a)
+            directions = free
+            while directions != 0:
+                d = lowest[directions]
+                directions &= directions - 1
+                s = steps[d]
                 e = sq + s
                 f = a + s
-                if cells[e] != empty or cells[f] != empty:
-                    continue
-                if free == 0:
-                    group_change = -own[sq] - own[a]
-                    group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, a)
-                free |= 1 << (k - first)
                 dest_near = last_dist[e]
                 near = last_dist[f]
                 if near < dest_near:
                     dest_near = near
-                wide = code + sideways_directions[k]
+                wide = code + d
                 score = w_broadside[broadside_base + wide] + group_weight + w_cohesion[
                     3 * 61 + group_change + own[e] + own[f] + cohesion_base[wide]]
                 if has_last:
@@ -644,29 +669,26 @@ def _add_broadsides(
                 codes[count] = wide
                 codes[room + count] = score
                 count += 1
-            b = a + lstep
-            if free == 0 or cells[b] != me:
+            if (along >> (_OWN_SHIFT + line)) & 1 == 0:
                 continue  # a line of three moves sideways only where its first two marbles can
-            found = False
-            for k in range(first, first + 4):
-                if (free >> (k - first)) & 1 == 0:
-                    continue
-                s = sideways_steps[k]
-                g = b + s
-                if cells[g] != empty:
-                    continue
+            b = a + lstep
+            free &= around[b]
+            if free == 0:
+                continue
+            group_change = -own[sq] - own[a] - own[b]
+            group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, b)
+            while free != 0:
+                d = lowest[free]
+                free &= free - 1
+                s = steps[d]
                 e = sq + s
                 f = a + s
-                if not found:
-                    found = True
-                    group_change = -own[sq] - own[a] - own[b]
-                    group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, b)
-                dest_near = _least(last_dist, e, f, g)
-                wide = code + 6 + sideways_directions[k]
+                g = b + s
+                wide = code + 6 + d
                 score = w_broadside[broadside_base + wide] + group_weight + w_cohesion[
                     4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
                 if has_last:
-                    score += w_near_last[dest_near]
+                    score += w_near_last[_least(last_dist, e, f, g)]
                 codes[count] = wide
                 codes[room + count] = score
                 count += 1
