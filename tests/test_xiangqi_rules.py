@@ -326,6 +326,27 @@ def test_the_attack_map_marks_the_general_exactly_when_it_is_in_check():
     assert positions > 500 and checks > 10
 
 
+def test_legal_moves_equal_the_full_test_on_random_playouts():
+    """legal_moves() tests only the moves of the general, of pieces on a line from it holding an attacker or on an
+    attacking horse's leg, and moves onto an empty line to an enemy cannon (board._risks); on every position of
+    seeded random playouts (odd lines, pins and facing cannons real games seldom hold) it must give exactly the
+    pseudo-legal moves that pass the full test, and the playouts must hold such positions."""
+    from plybits.xiangqi.board import _risks
+
+    positions = hazards = pinned = 0
+    for seed in range(12):
+        for board in _random_playout(900 + seed, 200):
+            brute = [m for m in board.pseudo_legal_moves() if board._safe(m.from_square, m.to_square)]
+            assert board.legal_moves() == brute, board.fen()
+            positions += 1
+            k = board.kings[board.turn >> 3]
+            if not board.is_check():
+                hazards += _risks(board.cells, k, board.turn)[1]
+                pinned += any(m.from_square != k and not board._safe(m.from_square, m.to_square)
+                              for m in board.pseudo_legal_moves())
+    assert positions > 2000 and hazards > 100 and pinned > 200, (positions, hazards, pinned)
+
+
 def test_generals_face_sees_the_other_general_along_the_file_only_with_nothing_between():
     from plybits.xiangqi.board import HORSE, Board, generals_face, parse_square
 

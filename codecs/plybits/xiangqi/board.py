@@ -555,6 +555,8 @@ the rest 4: 119), the room the code generators are given."""
 _NO_CODES: Final = zeros(MAX_MOVES)
 _NO_MARKS: Final = zeros(_size)
 _NO_PIECES: Final = zeros(32)  # a position holds at most 16 pieces a side
+_NO_RISK: Final = zeros(_size)
+"""No cell's moves checked as :func:`pseudo_codes` writes them (never written)."""
 
 
 CODES: Final = [int_array([i << 8 | t for t in range(_size)]) for i in range(_size)]
@@ -689,12 +691,20 @@ def pseudo_codes(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64] = POI
     """Write into ``codes`` (room for :data:`MAX_MOVES`) the codes of the moves of ``us`` that follow each piece's
     movement rules (:func:`pseudo_legal`'s moves, in its order); return their count. ``scan``: the cells to look at,
     in point order (every piece of ``us`` among them; :func:`occupied_points`)."""
+    return _generate(cells, us, codes, scan, _NO_RISK, -1)
+
+
+def _generate(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64], risky: vec[i64], k: i64) -> i64:
+    """:func:`pseudo_codes`, keeping of the moves of a piece on a cell ``risky`` marks 1 only those that leave the
+    general on ``k`` (not in check) unattacked (:func:`_keep_legal`): checked as each piece's moves are written,
+    at the end of the array, so a move dropped moves no other."""
     n: i64 = 0
     side = (us >> 3) * _size
     for i in scan:
         p = cells[i]
         if p == 0 or p & BLACK != us:
             continue
+        start = n
         row = CODES[i]
         kind = p & 7
         if kind == CHARIOT or kind == CANNON:
@@ -759,7 +769,23 @@ def pseudo_codes(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64] = POI
                 if q == 0 or q & BLACK != us:
                     codes[n] = row[t]
                     n += 1
+        if risky[i] & 1:
+            n = _keep_legal(cells, us, k, i, codes, start, n)
     return n
+
+
+def _keep_legal(cells: vec[i64], us: i64, k: i64, frm: i64, codes: vec[i64], start: i64, end: i64) -> i64:
+    """Keep, of the moves ``codes[start:end]`` (all from ``frm``), those that leave the general of ``us`` on ``k`` (not
+    in check) unattacked, in order from ``start``; return the new end."""
+    danger = _DANGER_ROWS[k]
+    kept = start
+    for j in range(start, end):
+        c = codes[j]
+        to = c & 255
+        if _safe(cells, k, us, frm, to) if frm == k else not _exposes(cells, us, frm, to, k, danger[frm], danger[to]):
+            codes[kept] = c
+            kept += 1
+    return kept
 
 
 def pseudo_legal(cells: vec[i64], us: int, out: list[Move], scan: list[int] = POINT_CELLS) -> None:
@@ -898,53 +924,73 @@ def legal_codes(
     move codes (the first ``count`` items; ``scan`` as :func:`pseudo_codes` takes it). ``checked``: 1 or 0 when the
     caller knows whether ``us`` is in check (:meth:`Board.is_check`), -1 to have it tested."""
     codes = _NO_CODES[:]
-    n = pseudo_codes(cells, us, codes, scan)
-    kept: i64 = 0
     if _attacked(cells, k, us) if checked < 0 else checked == 1:
+        n = pseudo_codes(cells, us, codes, scan)
+        kept: i64 = 0
         for j in range(n):  # indexed, not a slice: compiled, no array is copied
             c = codes[j]
             if _safe(cells, k, us, c >> 8, c & 255):
                 codes[kept] = c
                 kept += 1
         return codes, kept
+    risky, hazard = _risks(cells, k, us)
+    n = _generate(cells, us, codes, scan, risky, k)
+    if not hazard:
+        return codes, n
+    # a move onto an empty cell between the general and an enemy cannon facing it makes a screen: tested unless
+    # its piece's moves were
     danger = _DANGER_ROWS[k]
-    # the rays from the general on which an enemy chariot or cannon (along the file also the general) stands
-    # anywhere: a move can expose the general along a line only if the line is one of them (a move puts no enemy
-    # piece on a line), as bits: bit step + STRIDE (bit STRIDE, step 0, is never set)
-    enemy = us ^ BLACK
-    e_rook = CHARIOT | enemy
-    e_cannon = CANNON | enemy
-    e_king = KING | enemy
-    threats: i64 = 0
-    for step in _STEPS:
-        t = k + step
-        p = cells[t]
-        while p != OFF:
-            if p == e_rook or p == e_cannon or (p == e_king and (step == STRIDE or step == -STRIDE)):
-                threats |= 1 << (step + STRIDE)
-                break
-            t += step
-            p = cells[t]
+    kept = 0
     for j in range(n):
         c = codes[j]
         frm = c >> 8
         to = c & 255
-        df = danger[frm]
-        dt = danger[to]
-        if df == 0 and dt == 0:  # most moves: off the general's lines
-            codes[kept] = c
-            kept += 1
+        if risky[to] & 2 and not risky[frm] & 1 and _exposes(cells, us, frm, to, k, danger[frm], danger[to]):
             continue
-        if frm == k:
-            ok = _safe(cells, k, us, frm, to)
-        elif df != LEG and not threats >> (df + STRIDE) & 1 and (dt == LEG or not threats >> (dt + STRIDE) & 1):
-            ok = True  # what _exposes would find: no line it can open or close holds a threat
-        else:
-            ok = not _exposes(cells, us, frm, to, k, df, dt)
-        if ok:
-            codes[kept] = c
-            kept += 1
+        codes[kept] = c
+        kept += 1
     return codes, kept
+
+
+def _risks(cells: vec[i64], k: i64, us: i64) -> tuple[vec[i64], bool]:
+    """Per cell, for ``us`` not in check with the general on ``k``: 1 where a piece's move may expose the general
+    (the general's own cell, every cell of a line from it that holds an enemy chariot, cannon or, along the file,
+    general, and the leg of an enemy horse aimed at it); 2 on an empty cell between the general and an enemy cannon
+    with nothing between (a piece put there is a screen); and whether any cell is 2. Every other move is legal: it
+    changes no line that holds an attacker and blocks no cannon's empty line."""
+    risky = _NO_MARKS[:]
+    risky[k] = 1
+    hazard = False
+    enemy = us ^ BLACK
+    e_rook = CHARIOT | enemy
+    e_cannon = CANNON | enemy
+    e_king = KING | enemy
+    for step in _STEPS:
+        t = k + step
+        p = cells[t]
+        while p == 0:
+            t += step
+            p = cells[t]
+        if p == e_cannon and t != k + step:
+            hazard = True
+            s = k + step
+            while s != t:
+                risky[s] = 2
+                s += step
+        while p != OFF:
+            if p == e_rook or p == e_cannon or (p == e_king and (step == STRIDE or step == -STRIDE)):
+                s = k + step
+                while cells[s] != OFF:
+                    risky[s] |= 1
+                    s += step
+                break
+            t += step
+            p = cells[t]
+    e_horse = HORSE | enemy
+    for e in _HORSE_ATTACKER_ROWS[k]:
+        if cells[e >> 8] == e_horse:
+            risky[e & 255] |= 1
+    return risky, hazard
 
 
 def legal(cells: vec[i64], k: int, us: int, scan: list[int] = POINT_CELLS) -> list[Move]:

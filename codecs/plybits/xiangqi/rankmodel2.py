@@ -157,27 +157,21 @@ def _mark_captures(
             bit = bits[kind] | (_THREAT_BIT if sq == threat else 0)
             plus = add
         if kind == CHARIOT or kind == CANNON:
-            chariot = kind == CHARIOT
             for step in lines:
                 t = sq + step
+                if kind == CANNON:  # past the screen, up to and including the next piece
+                    while cells[t] == 0:
+                        t += step
+                    if cells[t] == OFF:
+                        continue
+                    t += step
                 q = cells[t]
                 while q == 0:
-                    if chariot:
-                        marks[t] = (marks[t] | bit) + plus
+                    marks[t] = (marks[t] | bit) + plus
                     t += step
                     q = cells[t]
-                if q == OFF:
-                    continue
-                if not chariot:  # past the screen, up to and including the next piece
-                    t += step
-                    q = cells[t]
-                    while q == 0:
-                        marks[t] = (marks[t] | bit) + plus
-                        t += step
-                        q = cells[t]
-                    if q == OFF:
-                        continue
-                marks[t] = (marks[t] | bit) + plus
+                if q != OFF:
+                    marks[t] = (marks[t] | bit) + plus
         elif kind == HORSE or kind == ELEPHANT:
             for e in _HORSE_ROWS[sq] if kind == HORSE else _ELEPHANT_ROWS[(piece >> 3) * _SIDE + sq]:
                 if cells[e & 255] == 0:
@@ -216,26 +210,6 @@ def _capture_maps(cells: vec[i64], us: int, scan: vec[i64], last_to: i64 = -1) -
     return maps
 
 
-def _walk(cells: vec[i64], t: i64, step: i64, mask: vec[i64], bit: i64) -> i64:
-    """Set ``bit`` in ``mask`` on the empty cells from ``t`` on along ``step``; the first cell that is not empty."""
-    while cells[t] == 0:
-        mask[t] |= bit
-        t += step
-    return t
-
-
-def _line_piece(cells: vec[i64], t: i64, step: i64, mask: vec[i64], bit: i64, us: i64) -> i64:
-    """:func:`_walk` from ``t`` along ``step``, and ``bit`` set on the piece it stops at too if that is not of ``us``:
-    that piece's cell, or -1 at the board's edge."""
-    t = _walk(cells, t, step, mask, bit)
-    q = cells[t]
-    if q == OFF:
-        return -1
-    if q & BLACK != us:
-        mask[t] |= bit
-    return t
-
-
 def _mark_checks(cells: vec[i64], king: i64, us: i64, mask: vec[i64]) -> None:
     """Set in ``mask``, per cell, the bits of :data:`_CHECK_BIT` (a piece of that kind of ``us`` moving there checks
     the general on ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move."""
@@ -244,25 +218,43 @@ def _mark_checks(cells: vec[i64], king: i64, us: i64, mask: vec[i64]) -> None:
     by_chariot: i64 = _CHECK_BIT[CHARIOT]
     by_cannon: i64 = _CHECK_BIT[CANNON]
     for step in _LINES:
-        first = _line_piece(cells, king + step, step, mask, by_chariot, us)
-        if first < 0:
+        # the empty cells up to the first piece, and it unless it is ours: a chariot there checks
+        first = king + step
+        q = cells[first]
+        while q == 0:
+            mask[first] |= by_chariot
+            first += step
+            q = cells[first]
+        if q == OFF:
             continue
-        t = _line_piece(cells, first + step, step, mask, by_cannon, us)
-        if t < 0:
-            continue
+        mine = q & BLACK == us
+        if not mine:
+            mask[first] |= by_chariot
+        # past it up to the second piece, and it unless it is ours: a cannon there checks
+        t = first + step
         q = cells[t]
+        while q == 0:
+            mask[t] |= by_cannon
+            t += step
+            q = cells[t]
+        if q == OFF:
+            continue
+        if q & BLACK != us:
+            mask[t] |= by_cannon
         if q == cannon:  # the empty cells before the first piece: a screen placed there checks
             s = king + step
             while s != first:
                 mask[s] |= _SCREEN_BIT
                 s += step
-        if cells[first] & BLACK == us and q == rook:
+        if mine and q == rook:
             mask[first] |= _OPEN_BIT
-        if cells[first] & BLACK == us and q & BLACK == us:
-            second = t
-            if cells[_walk(cells, t + step, step, mask, 0)] == cannon:  # two screens: moving either off leaves one
+        if mine and q & BLACK == us:
+            third = t + step
+            while cells[third] == 0:
+                third += step
+            if cells[third] == cannon:  # two screens: moving either off leaves one
                 mask[first] |= _OPEN_BIT
-                mask[second] |= _OPEN_BIT
+                mask[t] |= _OPEN_BIT
     for e in _HORSE_ATTACKER_ROWS[king]:  # horse cell << 8 | its leg
         if cells[e & 255] == 0:
             mask[e >> 8] |= _CHECK_BITS[HORSE]
@@ -292,13 +284,11 @@ class _Tables:
     __slots__ = ("weights", "w", "to", "origin", "near", "slide")
 
     def __init__(self, w: list[int]) -> None:
-        # model 1's point tables; imported here, not at the top: plybits.xiangqi.rank imports this module
-        from plybits.xiangqi.rank import _SLIDE_STEPS
-
         self.weights: list[int] = w
         self.w: vec[i64] = int_array(w)
-        self.slide: list[vec[i64]] = _SLIDE_STEPS
-        """slide[f][t]: the ``F_SLIDE`` offset of a slide from ``f`` to ``t`` (0 off the lines)."""
+        self.slide: list[vec[i64] | None] = [None] * (2 * _SIZE)
+        """slide[cannon * SIZE + f][t]: the ``F_SLIDE`` weight of a chariot's (cannon 0) or a cannon's (1) slide from
+        ``f`` to ``t``."""
         self.to: list[vec[i64] | None] = [None] * 4
         """to[phase][piece * SIZE + t]: ``F_TO`` + ``F_TO_PHASE`` of that piece's move to ``t``."""
         self.origin: list[vec[i64] | None] = [None] * 4
@@ -324,6 +314,21 @@ class _Tables:
         to_row = self.to[phase] = int_array(to)
         origin_row = self.origin[phase] = int_array(origin)
         return to_row, origin_row
+
+    def slide_row(self, kind: i64, f: i64) -> vec[i64]:
+        """``slide[...][f]`` of a chariot or a cannon (``kind``), made on first use."""
+        cannon = 1 if kind == CANNON else 0
+        row = self.slide[cannon * _SIZE + f]
+        if row is not None:
+            return row
+        from plybits.xiangqi.rank import _SLIDE_STEPS
+
+        steps = _SLIDE_STEPS[f]
+        made = zeros(_SIZE)
+        for t in range(_SIZE):
+            made[t] = self.w[F_SLIDE + 20 * cannon + steps[t]]
+        self.slide[cannon * _SIZE + f] = made
+        return made
 
     def near_row(self, last_to: int) -> vec[i64]:
         """``near[last_to]`` (``last_to`` -1: the first ply's row, no weight), made on first use."""
@@ -486,22 +491,26 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         took = F_RECAPTURE if played >= 1 and board.halfmove_clock == 0 else F_TAKES_LAST
         out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
         ours: i64 = _OURS  # read in the loop: a local is cheaper in pure Python (a global is a lookup)
+        theirs: i64 = _THEIRS
         origin: i64 = -1  # the moves come grouped by origin: what depends on it only is set when it changes
-        fixed: i64 = 0  # the weights that depend on the origin only (the book's unplayed weight too)
+        fixed: i64 = 0  # the weights that depend on the origin only (the book's unplayed weight too), and a quiet
+        # move's to a safe point (``safe``: most moves), taken back where the move is another
         kind: i64 = 0
         base: i64 = 0  # the mover's row in to_w
         cheaper: i64 = 0  # _CHEAPER of the mover
         target: i64 = 0  # the mover's F_TARGET block
+        safe: i64 = 0  # its weight of a quiet move to a safe point
         capture: i64 = 0  # the mover's F_CAPTURE offset (victim kind 0)
         quiet: i64 = 0  # the mover counted among the defenders of a quiet move's target (not a cannon)
         check_bit: i64 = 0  # the mover's _CHECK_BIT
         screen: i64 = 0  # _SCREEN_BIT unless the mover is a cannon
+        rare: i64 = 0  # check_bit | screen: the marks that call for the rarer features below
         line_at: i64 = 0  # the file or rank of the origin's line to their general
         back: i64 = -1  # the target that moves back this side's last move
         repeat: i64 = -1  # the target that repeats this side's move of two turns ago
-        slide: i64 = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
-        opens = False
-        slide_steps = line = _FILE
+        slider = False  # a chariot or a cannon: ``slides`` its F_SLIDE weights by target
+        opens = special = False  # special: opens, back or repeat can apply to the origin's moves
+        slides = line = _FILE
         for i in range(n):
             c = codes[i]
             t = c & 255
@@ -513,53 +522,58 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 cheaper = _CHEAPER[kind]
                 at = maps[f]
                 defended = at >> ours != 0
-                fixed = origin_w[base + f] + unplayed
-                fixed += w[F_ORIGIN + kind * 4 + _state(at & _THEIRS, defended, cheaper)]
+                target = F_TARGET + kind * 4
+                safe = w[target]
+                fixed = origin_w[base + f] + unplayed + safe
+                fixed += w[F_ORIGIN + kind * 4 + _state(at & theirs, defended, cheaper)]
                 if f == my_last_to:
                     fixed += w[F_SAME_PIECE + kind]
                 if in_check:
                     fixed += w[F_EVASION + kind]
                 if at & _THREAT_BIT:
                     fixed += w[F_FLEE + kind * 2 + (1 if defended else 0)]
-                slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
-                slide_steps = tables.slide[f]
-                target = F_TARGET + kind * 4
+                slider = kind == CHARIOT or kind == CANNON
+                if slider:
+                    slides = tables.slide_row(kind, f)
                 capture = F_CAPTURE + kind * 2
                 # a quiet move's other defenders of t: all those counted but the mover, unless it is a cannon (its
                 # marks count it where it captures, not where it slides to)
                 quiet = 0 if kind == CANNON else 1
                 check_bit = _CHECK_BITS[kind]
                 screen = 0 if kind == CANNON else _SCREEN_BIT
+                rare = check_bit | screen
                 opens = at & _OPEN_BIT != 0  # and moving off the line through f and their general opens it
                 line = _FILE if _FILE[f] == _FILE[their_king] else _RANK
                 line_at = line[f]
                 back = my_last_from if f == my_last_to else -1
                 repeat = repeat_to if f == repeat_from else -1
+                special = opens or back >= 0 or repeat >= 0
             score: i64 = to_w[base + t] + fixed + near[t]
-            if slide >= 0:
-                score += w[slide + slide_steps[t]]
+            if slider:
+                score += slides[t]
             q = cells[t]
             m = maps[t]
-            attacked = m & _THEIRS
-            state: i64 = 0  # of t after the move, as _state: our other pieces there, all but the mover
-            hit: i64 = 0  # 1 if the opponent attacks t
-            if attacked:
-                state = (2 if attacked & cheaper else 1) if m >> ours > (1 if q else quiet) else 3
-                hit = 1
-            if q:
-                score += w[capture + (q & 7) * 16 + hit] + w[target + 32 + state]
-                if t == last_to:
-                    score += w[took + kind]
-            else:
-                score += w[target + state]
-            if m & check_bit:
-                score += w[F_CHECK + kind * 2 + hit]
-            if m & screen or (opens and line[t] != line_at):
-                score += w[F_DISCOVERED + kind]
-            if t == back:
-                score += w[F_BACK + kind]
-            if t == repeat:
-                score += w[F_REPEAT + kind]
+            hit: i64 = m & theirs  # the opponent attacks t
+            if hit or q:
+                state: i64 = 0  # of t after the move, as _state: our other pieces there, all but the mover
+                if hit:
+                    state = (2 if hit & cheaper else 1) if m >> ours > (1 if q else quiet) else 3
+                    hit = 1
+                if q:
+                    score += w[capture + (q & 7) * 16 + hit] + w[target + 32 + state] - safe
+                    if t == last_to:
+                        score += w[took + kind]
+                else:
+                    score += w[target + state] - safe
+            if m & rare or special:
+                if m & check_bit:
+                    score += w[F_CHECK + kind * 2 + (1 if m & theirs else 0)]
+                if m & screen or (opens and line[t] != line_at):
+                    score += w[F_DISCOVERED + kind]
+                if t == back:
+                    score += w[F_BACK + kind]
+                if t == repeat:
+                    score += w[F_REPEAT + kind]
             out[i] = score
         if entry is not None:
             _add_book(out, codes, n, entry, total, w, book_base, unplayed)
