@@ -10,8 +10,10 @@ import chess
 import pytest
 
 from plybits.chess import GAME
+from plybits.chess.board import map_buffer
+from plybits.chess.movegen import slide_bits
 from plybits.chess.rank import _COUNT_UNIT, _RANK_UNIT, _THREAT_LEVELS, ATTACK_VALUE, VALUE, _attack_maps
-from plybits.chess.squares import FILE_OF, RANK_OF, SQUARES
+from plybits.chess.squares import FILE_OF, RANK_OF, SIZE, SQUARES
 
 _KIND = {chess.PAWN: 1, chess.KNIGHT: 2, chess.BISHOP: 3, chess.ROOK: 4, chess.QUEEN: 5, chess.KING: 6}
 
@@ -52,3 +54,66 @@ def test_the_bitboard_walk_gives_python_chess_attackers(seed: int) -> None:
         move = rng.choice(special if special and rng.random() < 0.4 else moves)
         position.push(position.parse_move(board.uci(move), "uci"))
         board.push(move)
+
+
+def _square_set(bits: int) -> set[int]:
+    """The python-chess squares of a bitboard (:data:`~plybits.chess.squares.BIT_OF`; pure Python may hold one with
+    h8 as its 64 bits unsigned)."""
+    return {square for square in range(64) if bits >> square & 1}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_slide_bits_are_python_chess_slider_attacks(seed: int) -> None:
+    """Every slider's bitboard of attacks, rays to higher and to lower bits, against python-chess's attacks, on
+    positions of random games and on sliders in the corners with men on the last squares of their rays (h8 is the
+    sign bit of a bitboard)."""
+    rng = random.Random(seed)
+    boards = []
+    board = chess.Board()
+    for _ in range(120):
+        boards.append(board.copy())
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    boards += [chess.Board(fen) for fen in (
+        "Q6n/8/8/8/8/8/8/K1k4q w - - 0 1", "7r/8/8/8/8/8/8/B3K1kb w - - 0 1", "q6B/8/8/8/8/8/8/k1K4R b - - 0 1",
+        "7Q/5k2/8/8/3K4/8/8/b7 w - - 0 1",
+    )]
+    for board in boards:
+        position = GAME.position(board.fen())
+        men = position.men[0] | position.men[1]
+        for square, piece in board.piece_map().items():
+            if piece.piece_type in (chess.BISHOP, chess.ROOK, chess.QUEEN):
+                sq = SQUARES[square]
+                got = _square_set(slide_bits(sq, men, _KIND[piece.piece_type]))
+                assert got == set(board.attacks(square)), f"{board.fen()} {chess.square_name(square)}"
+
+
+def test_a_map_written_into_a_used_buffer_is_the_new_map() -> None:
+    """:func:`_attack_maps` into the board's buffer (:func:`map_buffer`, every cell first set to garbage) writes every
+    square: the same map as a new one, ply after ply of a game."""
+    rng = random.Random(7)
+    board = chess.Board()
+    position = GAME.position(board.fen())
+    buffer = map_buffer(position)
+    assert len(buffer) == SIZE
+    for ply in range(80):
+        for cell in range(SIZE):
+            buffer[cell] = 127
+        men = position.men
+        fresh, material = _attack_maps(position.cells, position.turn, men[0] | men[1])
+        written, written_material = _attack_maps(position.cells, position.turn, men[0] | men[1], buffer)
+        assert written_material == material
+        assert [written[sq] for sq in SQUARES] == [fresh[sq] for sq in SQUARES], f"ply {ply} {board.fen()}"
+        lent = map_buffer(position)  # the same cells, lent again
+        assert [lent[cell] for cell in range(SIZE)] == [buffer[cell] for cell in range(SIZE)]
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        position.push(position.parse_move(board.uci(move), "uci"))
+        board.push(move)
+    other = map_buffer(position.copy())  # a copy lends cells of its own
+    other[SQUARES[0]] = 99
+    assert map_buffer(position)[SQUARES[0]] != 99

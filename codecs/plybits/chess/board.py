@@ -104,7 +104,7 @@ class Board:
     """
 
     __slots__ = ("cells", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "men",
-                 "_anchor", "_trail", "_legal", "_check", "_safe", "_codes")
+                 "_anchor", "_trail", "_legal", "_check", "_safe", "_codes", "_map")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
         """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
@@ -135,6 +135,8 @@ class Board:
         only a null move made in check allows)."""
         self._codes: vec[i64] = vec[i64]()
         """The buffer :func:`reused_codes` writes the legal moves' codes into (empty until its first call)."""
+        self._map: vec[i64] = vec[i64]()
+        """The buffer :func:`map_buffer` lends (empty until its first call)."""
         if start is not None:
             self.castling = start.castling
             self.kings = start.kings[:]
@@ -300,6 +302,7 @@ class Board:
         other._check = self._check
         other._safe = self._safe
         other._codes = vec[i64]()  # a buffer of its own
+        other._map = vec[i64]()
         return other
 
     def piece_at(self, sq: int) -> int:
@@ -509,6 +512,17 @@ def reused_codes(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) -
     codes, n = _codes_into(board, codes, attacks, attacked)
     board._codes = codes
     return codes, n
+
+
+def map_buffer(board: Board) -> vec[i64]:
+    """The board's own array of :data:`~plybits.chess.squares.SIZE` cells for a per-ply map of its squares (the
+    ``rank`` model's attack map: :func:`plybits.chess.rank._attack_maps` writes each of the 64 squares into it, its
+    border cells keep what they held), which the next call on the board lends again: no array made a ply, and none
+    shared between threads, as a module's would be."""
+    cells = board._map
+    if len(cells) == 0:
+        cells = board._map = zeros(SIZE)
+    return cells
 
 
 def _codes_into(board: Board, codes: vec[i64], attacks: vec[i64], attacked: int) -> tuple[vec[i64], int]:

@@ -133,6 +133,57 @@ def _discovers(b: vec[i64], k: i64, f: i64, t: i64, colour: i64) -> bool:
     return False
 
 
+def slide_bits(s: i64, occupied: i64, kind: i64) -> i64:
+    """The squares a slider of ``kind`` on ``s`` attacks, each ray up to and with its first man of ``occupied``, as a
+    bitboard (:data:`~plybits.chess.squares.BIT_OF`).
+
+    No square is walked: a ray's men are ``ray & occupied``. Along a ray to higher bits (north, east, north-east,
+    north-west) the nearest is the lowest, and ``x ^ (x - 1)`` keeps the bits up to it (all of them for none); along
+    one to lower bits the nearest is the highest, and ``x`` smeared down by the ray's spacing (8, 1, 7, 9) keeps the
+    bits below it, which go. Pure Python may hold a result with h8 as its 64 bits unsigned: only its bits are read.
+    """
+    rays = _RAYS  # KING_STEPS order: N, S, E, W, NE, NW, SE, SW
+    base: i64 = s * 8
+    ray: i64
+    x: i64
+    attacks: i64 = 0
+    if kind != BISHOP:
+        ray = rays[base]
+        x = ray & occupied
+        attacks = ray & (x ^ (x - 1))
+        ray = rays[base + 2]
+        x = ray & occupied
+        attacks |= ray & (x ^ (x - 1))
+        ray = rays[base + 1]
+        x = ray & occupied
+        x |= x >> 8
+        x |= x >> 16
+        attacks |= ray & ~((x | x >> 32) >> 8)
+        ray = rays[base + 3]
+        x = ray & occupied
+        x |= x >> 1
+        x |= x >> 2
+        attacks |= ray & ~((x | x >> 4) >> 1)
+    if kind != ROOK:
+        ray = rays[base + 4]
+        x = ray & occupied
+        attacks |= ray & (x ^ (x - 1))
+        ray = rays[base + 5]
+        x = ray & occupied
+        attacks |= ray & (x ^ (x - 1))
+        ray = rays[base + 6]
+        x = ray & occupied
+        x |= x >> 7
+        x |= x >> 14
+        attacks |= ray & ~((x | x >> 28) >> 7)
+        ray = rays[base + 7]
+        x = ray & occupied
+        x |= x >> 9
+        x |= x >> 18
+        attacks |= ray & ~((x | x >> 36) >> 9)
+    return attacks
+
+
 def _ep_legal(b: vec[i64], s: int, t: int, us: int, k: int) -> bool:
     """Whether the en passant capture ``s`` -> ``t`` by ``us`` leaves its king on ``k`` safe."""
     captured = t - (N if us == WHITE else S)

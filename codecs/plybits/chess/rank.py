@@ -21,11 +21,13 @@ from typing import Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.chess.board import Board, legal_moves, reused_codes
+from plybits.chess.board import Board, legal_moves, map_buffer, reused_codes
+from plybits.chess.movegen import slide_bits
 from plybits.chess.squares import (
     A1,
     ADJACENT,
     BISHOP,
+    BIT_OF,
     BLACK,
     DIAGONAL,
     E,
@@ -53,6 +55,7 @@ from plybits.chess.squares import (
     WHITE,
     CODE_FROM,
     MOVE_TABLE,
+    _JUMP_BITS,
     Move,
     move_code,
 )
@@ -133,7 +136,6 @@ _ORTHOGONAL_MARK: Final = 2
 """Bit of an attack map entry: a rook or queen there would attack the enemy king (blockers as they stand)."""
 _COUNT_UNIT: Final = 4
 """Our count of attacks on the square, in units of this (bits 2 and 3)."""
-_COUNT_FULL: Final = 3 * _COUNT_UNIT
 _RANK_UNIT: Final = 16
 """The enemy's rank, in units of this (bits 4 to 6): an entry of at least this is attacked by the enemy."""
 _RANK_SHIFT: Final = 4
@@ -146,6 +148,8 @@ _THREAT: Final = int_array([
 ])
 """_THREAT[piece]: the rank of its attack value, the cheapest the highest (pawn 5 ... king 1), times
 :data:`_RANK_UNIT`: the cheapest attacker of a square is the one of the highest rank."""
+if [_THREAT[kind] // _RANK_UNIT for kind in range(PAWN, KING + 1)] != [5, 4, 4, 3, 2, 1]:
+    raise AssertionError("_attack_maps's rank planes (pawn 5, knight and bishop 4, rook 3, queen 2, king 1) and _THREAT disagree")
 _CHECK_MARKS: Final = int_array([
     _DIAGONAL_MARK if kind == BISHOP else _ORTHOGONAL_MARK if kind == ROOK
     else _DIAGONAL_MARK | _ORTHOGONAL_MARK if kind == QUEEN else 0
@@ -169,98 +173,97 @@ if KING_STEPS[:len(ORTHOGONAL)] != ORTHOGONAL:
 _KING_ORTHOGONAL_END: Final = _ATTACK_STEPS_AT[KING] + len(ORTHOGONAL)
 """The end of the king's orthogonal steps in :data:`_ATTACK_STEPS` (its diagonal ones follow)."""
 
+_NO_MAP: Final = vec[i64]()
+"""No array given: :func:`_attack_maps` makes one."""
 _NO_ATTACKS: Final = int_array([0] * SIZE)
 """The attack map of no piece, which :func:`_attack_maps` copies (:func:`~plybits.packed.int_array`: compiled, a
 ``vec[i64]``, about 2x faster maps than a list)."""
 
 
-# The walks below keep their squares and codes in i64 locals (docs/architecture.md, "What makes compiled code
-# fast"): compiled, their arithmetic and comparisons are then plain C, about a third faster than tagged ints.
-def _attack_maps(b: vec[i64], us: int, men: i64 = -1) -> tuple[vec[i64], int]:
+_SPREAD: Final = int_array([
+    sum(1 << (8 * file) for file in range(8) if row >> file & 1) * unit
+    for unit in (_COUNT_UNIT, 2 * _COUNT_UNIT, _RANK_UNIT, 2 * _RANK_UNIT, 4 * _RANK_UNIT) for row in range(256)
+])
+"""_SPREAD[plane * 256 + row]: a rank's 8 bits of one bit plane of the map (our count's two bits, the enemy rank's
+three) spread to one byte a file, each times the plane's unit: the sum of a rank's five is its 8 entries, a byte
+each (every entry below 2^7: no carry)."""
+
+# The map is made as bitboards (:data:`~plybits.chess.squares.BIT_OF`) and spread to the cells once: in i64 locals
+# (docs/architecture.md, "What makes compiled code fast"), compiled plain C; no square of a ray is walked.
+def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) -> tuple[vec[i64], int]:
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
     count of our attacks on it (:data:`_COUNT_UNIT`), the material of both sides' pieces other than pawns and kings).
 
     ``men``: a bitboard (:data:`~plybits.chess.squares.BIT_OF`) of every man on the board, both sides'
-    (:attr:`~plybits.chess.board.Board.men` or'd); the default, every square, reads all 64 cells. The map is read on
-    the board's squares only: the border cells a walk ends on hold counts of no meaning.
+    (:attr:`~plybits.chess.board.Board.men` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the
+    map is written to (:func:`~plybits.chess.board.map_buffer`: every square written, the border cells left as they
+    were); the default, a new one (border cells 0). The map is read on the board's squares only.
+
+    Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
+    (saturating at 3), the enemy's or'd by value (pawns, minor pieces, rooks, queens, king), of which the cheapest
+    gives the rank's three bit planes; :data:`_SPREAD` turns a rank of the five planes into its 8 entries.
     """
     material: i64 = 0
-    attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
     material_of = _MATERIAL
-    threat = _THREAT
-    steps = _ATTACK_STEPS
-    steps_at = _ATTACK_STEPS_AT
+    jumps = _JUMP_BITS
     lowest = LOWEST_BIT
-    pawn_rank: i64 = threat[PAWN]
     colour: i64 = us
-    # the men rank by rank, each rank's by its lowest bit (no empty cell read), each walked as it comes: a pawn's two
-    # targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays by
-    # _slide_attacks. The order does not matter: counts saturate and ranks only rise.
     s: i64
     rank: i64
-    t: i64
-    a: i64
-    j: i64
-    for rank in range(8):
+    if men == -1:
+        men = 0
+        for s in SQUARES:
+            if b[s] != 0:
+                men |= BIT_OF[s]
+    low: i64 = 0  # our count of attacks, its low bit and its high bit a square (3: 3 or more)
+    high: i64 = 0
+    pawns: i64 = 0  # the enemy's attacks by value: pawns, knights and bishops, rooks, queens, king
+    minors: i64 = 0
+    rooks: i64 = 0
+    queens: i64 = 0
+    king: i64 = 0
+    for rank in range(8):  # the men rank by rank, each rank's by its lowest bit (no empty cell read)
         row: i64 = men >> (rank * 8) & 255
         while row != 0:
             s = A1 + rank * STRIDE + lowest[row]
             row &= row - 1
             p: i64 = b[s]
-            if p == 0:  # the default bitboard's empty squares
-                continue
             material += material_of[p]
             kind: i64 = p & 7
-            if kind == PAWN:
-                t = s + (N + W if p == WHITE | PAWN else S + W)
-                if p & BLACK == colour:
-                    a = attacks[t]
-                    if a & _COUNT_FULL != _COUNT_FULL:
-                        attacks[t] = a + _COUNT_UNIT
-                    a = attacks[t + 2]
-                    if a & _COUNT_FULL != _COUNT_FULL:
-                        attacks[t + 2] = a + _COUNT_UNIT
-                else:  # an enemy pawn, the cheapest attacker: the square's rank becomes the pawn's
-                    attacks[t] = pawn_rank + (attacks[t] & (_RANK_UNIT - 1))
-                    attacks[t + 2] = pawn_rank + (attacks[t + 2] & (_RANK_UNIT - 1))
-            elif BISHOP <= kind <= QUEEN:
-                _slide_attacks(attacks, b, s, steps_at[p], steps_at[p + 1], 0 if p & BLACK == colour else threat[kind])
-            elif p & BLACK == colour:  # our knight's or king's jumps: counted
-                for j in range(steps_at[p], steps_at[p + 1]):
-                    t = s + steps[j]
-                    a = attacks[t]
-                    if a & _COUNT_FULL != _COUNT_FULL:
-                        attacks[t] = a + _COUNT_UNIT
-            else:  # the enemy's: its rank raised to theirs
-                value: i64 = threat[kind]
-                for j in range(steps_at[p], steps_at[p + 1]):
-                    t = s + steps[j]
-                    a = attacks[t]
-                    if a < value:
-                        attacks[t] = value + (a & (_RANK_UNIT - 1))
+            a: i64
+            if BISHOP <= kind <= QUEEN:
+                a = slide_bits(s, men, kind)
+            else:
+                a = jumps[p * SIZE + s]
+            if p & BLACK == colour:  # counted, up to 3: one more on each square of ``a`` not at 3
+                a &= ~(low & high)
+                high ^= low & a
+                low ^= a
+            elif kind == PAWN:
+                pawns |= a
+            elif kind == KNIGHT or kind == BISHOP:
+                minors |= a
+            elif kind == ROOK:
+                rooks |= a
+            elif kind == QUEEN:
+                queens |= a
+            else:
+                king |= a
+    # the cheapest attacker's rank, 5 (pawn) ... 1 (king), as three bit planes
+    rank4 = pawns | minors
+    rank2 = ~rank4 & (rooks | queens)
+    rank1 = pawns | (~minors & (rooks | (~queens & king)))
+    attacks = into if len(into) != 0 else _NO_ATTACKS[:]  # a new one: one copy of a zeroed vec (docs/architecture.md)
+    spread = _SPREAD
+    for rank in range(8):
+        shift: i64 = rank * 8
+        entries: i64 = (spread[low >> shift & 255] + spread[256 + (high >> shift & 255)]
+                        + spread[512 + (rank1 >> shift & 255)] + spread[768 + (rank2 >> shift & 255)]
+                        + spread[1024 + (rank4 >> shift & 255)])
+        s = A1 + rank * STRIDE
+        for file in range(8):
+            attacks[s + file] = entries >> (file * 8) & 255
     return attacks, material
-
-
-def _slide_attacks(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64, value: i64) -> None:
-    """The slider on ``s``: each square along its rays ``_ATTACK_STEPS[first:end]``, up to and with the first piece,
-    marked (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``). The border of 2 keeps
-    every step inside the map."""
-    steps = _ATTACK_STEPS
-    j: i64
-    for j in range(first, end):
-        d: i64 = steps[j]
-        t: i64 = s + d
-        while True:
-            a: i64 = attacks[t]
-            if value == 0:
-                if a & _COUNT_FULL != _COUNT_FULL:
-                    attacks[t] = a + _COUNT_UNIT
-            elif a < value:
-                attacks[t] = value + (a & (_RANK_UNIT - 1))
-            q: i64 = b[t]
-            if q:
-                break
-            t += d
 
 
 def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
@@ -495,7 +498,7 @@ class LinearChessModel(LinearModel):
         code with, no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
         read them before the next call on the same board."""
         men = position.men
-        attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1])
+        attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position))
         # the canonical moves, the king's steps read from the map the scores need anyway
         codes, n = reused_codes(position, attacks, _RANK_UNIT)  # read below, before the board's next call
         codes[n] = 0  # the null move (reused_codes leaves room)

@@ -163,6 +163,14 @@ for _sq in SQUARES:
         while GEOMETRY.on_board[_t]:
             _RAYS[_sq * 8 + _i] |= BIT_OF[_t]
             _t += _step
+_JUMP_BITS: Final = int_array([0] * (16 * SIZE))
+"""_JUMP_BITS[piece * SIZE + sq]: the squares a pawn (of its colour), knight or king on ``sq`` attacks, as a bitboard
+(:data:`BIT_OF`); 0 for the other pieces."""
+for _piece, _jumps in ((WHITE | PAWN, (N + W, N + E)), (BLACK | PAWN, (S + W, S + E)), (WHITE | KNIGHT, KNIGHT_STEPS),
+                       (BLACK | KNIGHT, KNIGHT_STEPS), (WHITE | KING, KING_STEPS), (BLACK | KING, KING_STEPS)):
+    for _sq in SQUARES:
+        for _step in _jumps:
+            _JUMP_BITS[_piece * SIZE + _sq] |= BIT_OF[_sq + _step]
 LOWEST_BIT: Final = int_array([(_row & -_row).bit_length() - 1 for _row in range(256)])
 """LOWEST_BIT[row]: the file of the lowest set bit of an 8-bit rank of a bitboard (-1 for 0)."""
 
