@@ -347,7 +347,7 @@ class _Tables:
     :func:`~plybits.packed.int_array` arrays (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "captures", "recapture", "takes_last", "promotion", "check",
-                 "zone", "same", "evasion", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
+                 "zone", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
                  "target_terms", "near_last", "last_attacks", "replies")
 
     def __init__(self, w: list[int]) -> None:
@@ -361,7 +361,7 @@ class _Tables:
         safety = [0] * (7 * 2 * levels)
         """safety[(kind * 2 + capture) * _LEVELS + attack map entry]: the ``F_SAFETY`` weight."""
         from_threat = [0] * (7 * levels)
-        """from_threat[kind * _LEVELS + attack map entry]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
+        """By kind x attack map entry: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
         for kind in range(1, 7):
             for rank in range(_RANKS + 1):
                 cheapest = _THREAT_LEVELS[_RANKS - rank] if rank else 0
@@ -377,7 +377,12 @@ class _Tables:
                         feature = F_SAFETY + ((capture * 3 + attacked) * 3 + (2 if defenders > 1 else defenders)) * 7
                         safety[(kind * 2 + capture) * levels + entry] = w[feature + kind]
         self.safety = int_array(safety)
-        self.from_threat = int_array(from_threat)
+        evasion = w[F_EVASION:F_EVASION + 7]
+        self.from_threat = int_array(from_threat + [
+            from_threat[i] + evasion[i // levels] for i in range(len(from_threat))
+        ])
+        """from_threat[(in check) * 7 * _LEVELS + kind * _LEVELS + attack map entry]: the ``F_FROM_THREAT`` weight, and
+        in check the ``F_EVASION`` weight of the kind."""
         self.captures = int_array([
             w[F_CAPTURE + victim_mover] + (w[F_HANGING_VICTIM + victim_mover // 7] if rank == 0 else 0)
             for victim_mover in range(7 * 7) for rank in range(_RANKS + 1)
@@ -393,8 +398,6 @@ class _Tables:
         """By kind: the weight of landing next to the enemy king."""
         self.same = int_array(w[F_SAME_PIECE:F_SAME_PIECE + 7])
         """By kind: the weight of moving again the piece this side moved last."""
-        self.evasion = int_array(w[F_EVASION:F_EVASION + 7])
-        """By kind: the weight of moving in check."""
         self.castle_h = int_array([w[F_CASTLE] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
         """By phase: the score of castling towards h (towards a: :attr:`castle_a`)."""
         self.castle_a = int_array([w[F_CASTLE + 1] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
@@ -422,11 +425,12 @@ class _Tables:
         self, from_terms: vec[i64], captures_attacked: vec[i64], target_terms: vec[i64], near_last: vec[i64],
         last_attacks: vec[i64],
     ) -> None:
-        """Fold in a later model's weights, before any row is made: ``from_terms`` by :attr:`from_threat`'s indices
-        (added to it), ``captures_attacked`` by ``victim * 7 + mover`` (added to :attr:`captures` where the enemy
+        """Fold in a later model's weights, before any row is made: ``from_terms`` by kind x attack map entry (added to
+        :attr:`from_threat`, in check or not), ``captures_attacked`` by ``victim * 7 + mover`` (added to :attr:`captures` where the enemy
         attacks the target), and :attr:`target_terms`, :attr:`near_last` and :attr:`last_attacks`."""
         for i in range(len(from_terms)):
             self.from_threat[i] += from_terms[i]
+            self.from_threat[7 * _LEVELS + i] += from_terms[i]
         for victim_mover in range(7 * 7):
             for rank in range(1, _RANKS + 1):
                 self.captures[victim_mover * (_RANKS + 1) + rank] += captures_attacked[victim_mover]
@@ -663,6 +667,8 @@ def _scores(
     castling = board.castling
     ep: i64 = board.ep or -1
     row_base: i64 = (phase * 16) * SIZE
+    threat_base: i64 = 7 * _LEVELS if in_check else 0
+    rights = len(castling) != 0
     rows = tables.rows
     safety = tables.safety
     from_threat = tables.from_threat
@@ -704,8 +710,9 @@ def _scores(
             if len(row) == 0:
                 row = tables.row(phase, p, f)
             entry: i64 = attacks[f]
-            fixed = from_threat[kind * _LEVELS + (entry & _MAP_BITS)] + _origin_terms(
-                tables, kind, p, f, entry, last_value, f == my_last_to, in_check, own_rights, castling)
+            fixed = from_threat[threat_base + kind * _LEVELS + (entry & _MAP_BITS)]
+            if entry & _LAST_MARK or f == my_last_to or rights and (kind == ROOK or kind == KING):  # seldom
+                fixed += _origin_terms(tables, kind, f, entry, last_value, f == my_last_to, own_rights, castling)
             quiet_safety = kind * 2 * _LEVELS
             capture_safety = quiet_safety + _LEVELS
             captures_at = kind * (_RANKS + 1)
@@ -747,17 +754,15 @@ def _scores(
 
 
 def _origin_terms(
-    tables: _Tables, kind: i64, p: i64, f: i64, entry: i64, last_value: i64, again: bool, in_check: bool,
-    own_rights: bool, castling: frozenset[int],
+    tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, again: bool, own_rights: bool,
+    castling: frozenset[int],
 ) -> i64:
-    """The weights of a move's origin beyond :attr:`_Tables.from_threat`: the piece moves ``again``, the side is
-    ``in_check``, the move gives up castling, and (a later model's) the opponent's last-moved piece, of
-    ``last_value``, attacks it (``entry``: its attack map entry)."""
+    """The weights of a move's origin beyond :attr:`_Tables.from_threat`: the piece moves ``again``, the move gives up
+    castling, and (a later model's) the opponent's last-moved piece, of ``last_value``, attacks it (``entry``: its
+    attack map entry)."""
     terms: i64 = 0
     if again:
         terms += tables.same[kind]
-    if in_check:
-        terms += tables.evasion[kind]
     if own_rights if kind == KING else (kind == ROOK and len(castling) != 0 and f in castling):
         terms += tables.loses_castling
     if entry & _LAST_MARK:
