@@ -91,7 +91,7 @@ VALUE = (0, 1, 3, 3, 5, 9, 0, 0)
 """Piece values by kind, for the attack maps (king 0 there: it never defends or attacks as a trade)."""
 ATTACK_VALUE = (0, 1, 3, 3, 5, 9, 20, 0)
 _ATTACK_VALUES: Final = int_array(list(ATTACK_VALUE))
-""":data:`ATTACK_VALUE` as an :func:`~plybits.packed.int_array` (compiled, an item is a load, not an object to unbox)."""
+""":data:`ATTACK_VALUE` as an :func:`~plybits.packed.int_array` (compiled, an item is a load, not an object)."""
 
 _ids = FeatureIds()
 
@@ -123,6 +123,11 @@ _MATERIAL: Final = int_array([VALUE[p & 7] if p & 7 != PAWN else 0 for p in rang
 _THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
 """The distinct attack values (1, 3, 5, 9, 20)."""
 _RANKS: Final = len(_THREAT_LEVELS)
+_BY_RANK: Final = 6
+"""The enemy ranks of an attack map entry, 0 (not attacked) to :data:`_RANKS`: a literal, which compiled code reads as
+a C constant (a computed final is a module attribute read and checked a use)."""
+if _BY_RANK != _RANKS + 1:
+    raise AssertionError("_BY_RANK and _RANKS disagree")
 # An attack map entry (:func:`_attack_maps`) packs, from the high bits down: the rank of the enemy's cheapest
 # attacker of the square (0: none), our count of attacks on it (0..3: more count as 3, which the features do not
 # tell from 3) and the check marks of :func:`_mark_checks`. Raising the rank keeps the bits below it, so the
@@ -385,9 +390,9 @@ class _Tables:
         in check the ``F_EVASION`` weight of the kind."""
         self.captures = int_array([
             w[F_CAPTURE + victim_mover] + (w[F_HANGING_VICTIM + victim_mover // 7] if rank == 0 else 0)
-            for victim_mover in range(7 * 7) for rank in range(_RANKS + 1)
+            for victim_mover in range(7 * 7) for rank in range(_BY_RANK)
         ])
-        """captures[(victim * 7 + mover) * (_RANKS + 1) + the target's enemy rank]: the weights of the capture
+        """captures[(victim * 7 + mover) * _BY_RANK + the target's enemy rank]: the weights of the capture
         (``F_CAPTURE``, and ``F_HANGING_VICTIM`` where the enemy does not attack the target)."""
         self.recapture = int_array(w[F_RECAPTURE:F_RECAPTURE + 7])
         self.takes_last = int_array(w[F_TAKES_LAST:F_TAKES_LAST + 7])
@@ -405,7 +410,7 @@ class _Tables:
         self.loses_castling: i64 = w[F_LOSES_CASTLING]
         self.en_passant = int_array([
             w[F_EN_PASSANT] + w[F_CAPTURE + PAWN * 7 + PAWN] + (w[F_HANGING_VICTIM + PAWN] if rank == 0 else 0)
-            for rank in range(_RANKS + 1)
+            for rank in range(_BY_RANK)
         ])
         """By the target's enemy rank: the weights of an en passant capture (``F_EN_PASSANT``, pawn takes pawn, and
         ``F_HANGING_VICTIM`` where the enemy does not attack the target)."""
@@ -426,14 +431,15 @@ class _Tables:
         last_attacks: vec[i64],
     ) -> None:
         """Fold in a later model's weights, before any row is made: ``from_terms`` by kind x attack map entry (added to
-        :attr:`from_threat`, in check or not), ``captures_attacked`` by ``victim * 7 + mover`` (added to :attr:`captures` where the enemy
-        attacks the target), and :attr:`target_terms`, :attr:`near_last` and :attr:`last_attacks`."""
+        :attr:`from_threat`, in check or not), ``captures_attacked`` by ``victim * 7 + mover`` (added to
+        :attr:`captures` where the enemy attacks the target), and :attr:`target_terms`, :attr:`near_last` and
+        :attr:`last_attacks`."""
         for i in range(len(from_terms)):
             self.from_threat[i] += from_terms[i]
             self.from_threat[7 * _LEVELS + i] += from_terms[i]
         for victim_mover in range(7 * 7):
-            for rank in range(1, _RANKS + 1):
-                self.captures[victim_mover * (_RANKS + 1) + rank] += captures_attacked[victim_mover]
+            for rank in range(1, _BY_RANK):
+                self.captures[victim_mover * _BY_RANK + rank] += captures_attacked[victim_mover]
         self.target_terms = target_terms
         self.near_last = near_last
         self.last_attacks = last_attacks
@@ -668,7 +674,6 @@ def _scores(
     ep: i64 = board.ep or -1
     row_base: i64 = (phase * 16) * SIZE
     threat_base: i64 = 7 * _LEVELS if in_check else 0
-    rights = len(castling) != 0
     rows = tables.rows
     safety = tables.safety
     from_threat = tables.from_threat
@@ -677,15 +682,17 @@ def _scores(
     promotion_w = tables.promotion
     check_w = tables.check
     near_last = tables.near_last
+    zone_w = tables.zone
     near_king = _NEAR_KING
+    near_bit = _NEAR_BIT
+    check_marks = _CHECK_MARKS
     out = zeros(n)
     # squares, indices, weights and scores in i64 locals (plain C compiled: packed_weights); below, what depends on
     # the origin square only, set when it changes (by statements: a conditional expression with a literal is boxed)
     origin: i64 = -1
     row = _NO_ROW
     kind: i64 = 0
-    quiet_safety: i64 = 0
-    capture_safety: i64 = 0
+    safe_at: i64 = 0
     captures_at: i64 = 0
     pawn_ep: i64 = -1
     check_bit: i64 = 0
@@ -711,18 +718,17 @@ def _scores(
                 row = tables.row(phase, p, f)
             entry: i64 = attacks[f]
             fixed = from_threat[threat_base + kind * _LEVELS + (entry & _MAP_BITS)]
-            if entry & _LAST_MARK or f == my_last_to or rights and (kind == ROOK or kind == KING):  # seldom
+            if entry & _LAST_MARK or f == my_last_to or (kind == ROOK or kind == KING) and len(castling):  # seldom
                 fixed += _origin_terms(tables, kind, f, entry, last_value, f == my_last_to, own_rights, castling)
-            quiet_safety = kind * 2 * _LEVELS
-            capture_safety = quiet_safety + _LEVELS
-            captures_at = kind * (_RANKS + 1)
+            safe_at = kind * 2 * _LEVELS
+            captures_at = kind * _BY_RANK
             pawn_ep = -1
             if kind == PAWN:
                 pawn_ep = ep
             check = check_w[kind]
-            check_bit = _NEAR_BIT[p]
-            slider_marks = _CHECK_MARKS[kind]
-            zone = tables.zone[kind]
+            check_bit = near_bit[p]
+            slider_marks = check_marks[kind]
+            zone = zone_w[kind]
             near_at = near_base + kind * SIZE
         promotion: i64 = code & 7
         q: i64 = b[t]
@@ -732,20 +738,21 @@ def _scores(
             if q & BLACK == colour:  # castling: the king takes its own rook (a later model's terms: none)
                 out[i] = tables.castle_h[phase] if t > f else tables.castle_a[phase]
                 continue
-            score += captures[(q & 7) * 7 * (_RANKS + 1) + captures_at + (a >> _RANK_SHIFT)] + safety[capture_safety + a]
+            score += safety[safe_at + _LEVELS + a] + captures[
+                (q & 7) * (7 * _BY_RANK) + captures_at + (a >> _RANK_SHIFT)]
             if t == last_to:
                 score += last_w[kind]
         elif t == pawn_ep:
-            score += tables.en_passant[a >> _RANK_SHIFT] + safety[capture_safety + a]
+            score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a]
         else:
-            score += safety[quiet_safety + a]
+            score += safety[safe_at + a]
         near: i64 = near_king[SIZE + ek - t]
         if near & _ZONE:
             score += zone
         # a direct check: the piece on its target attacks the king past the cells as they stand now
         if promotion:
             score += promotion_w[promotion]
-            if near & _NEAR_BIT[colour | promotion] or a & _CHECK_MARKS[promotion]:
+            if near & near_bit[colour | promotion] or a & check_marks[promotion]:
                 score += check_w[promotion]
         elif near & check_bit or a & slider_marks:
             score += check
