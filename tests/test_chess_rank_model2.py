@@ -136,6 +136,17 @@ def test_the_book_scores_an_opening_line_and_stays_linear():
     assert not any(i >= m.G_BOOK for f in MODEL_2.features(position, candidates, history)[:-1] for i in f)
 
 
+def test_model_2_scores_moves_given_in_any_order_as_in_canonical_order():
+    """The scorer reads the book's entry along with the moves in canonical order; a caller's list in another order
+    (reversed, shuffled) gets each move the same score, book feature included."""
+    rng = random.Random(7)
+    for position, candidates, history in opening_plies():
+        moves = candidates[:-1]
+        canonical = dict(zip(moves, MODEL_2.scores(position, moves, history)))
+        for order in (moves[::-1], rng.sample(moves, len(moves))):
+            assert MODEL_2.scores(position, order, history) == [canonical[move] for move in order]
+
+
 def test_model_2_with_model_1s_weights_and_no_own_weight_scores_as_model_1():
     """Model 2 adds to model 1's scorer: with model 1's weights and its own at 0 it gives model 1's scores."""
     model_1 = get_scheme("chess", "rank").model(1)

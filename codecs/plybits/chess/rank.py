@@ -94,7 +94,7 @@ VALUE = (0, 1, 3, 3, 5, 9, 0, 0)
 """Piece values by kind, for the attack maps (king 0 there: it never defends or attacks as a trade)."""
 ATTACK_VALUE = (0, 1, 3, 3, 5, 9, 20, 0)
 _ATTACK_VALUES: Final = int_array(list(ATTACK_VALUE))
-""":data:`ATTACK_VALUE` as an :func:`~plybits.packed.int_array` (compiled, an item is a load, not an object to unbox)."""
+""":data:`ATTACK_VALUE` as an :func:`~plybits.packed.int_array` (compiled, an item is a load, not an object)."""
 
 _ids = FeatureIds()
 
@@ -126,6 +126,11 @@ _MATERIAL: Final = int_array([VALUE[p & 7] if p & 7 != PAWN else 0 for p in rang
 _THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
 """The distinct attack values (1, 3, 5, 9, 20)."""
 _RANKS: Final = len(_THREAT_LEVELS)
+_BY_RANK: Final = 6
+"""The enemy ranks of an attack map entry, 0 (not attacked) to :data:`_RANKS`: a literal, which compiled code reads as
+a C constant (a computed final is a module attribute read and checked a use)."""
+if _BY_RANK != _RANKS + 1:
+    raise AssertionError("_BY_RANK and _RANKS disagree")
 # An attack map entry (:func:`_attack_maps`) packs, from the high bits down: the rank of the enemy's cheapest
 # attacker of the square (0: none), our count of attacks on it (0..3: more count as 3, which the features do not
 # tell from 3) and the check marks of :func:`_mark_checks`. Raising the rank keeps the bits below it, so the
@@ -350,7 +355,7 @@ class _Tables:
     :func:`~plybits.packed.int_array` arrays (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "captures", "recapture", "takes_last", "promotion", "check",
-                 "zone", "same", "evasion", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
+                 "zone", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
                  "target_terms", "near_last", "last_attacks", "replies")
 
     def __init__(self, w: list[int]) -> None:
@@ -364,7 +369,7 @@ class _Tables:
         safety = [0] * (7 * 2 * levels)
         """safety[(kind * 2 + capture) * _LEVELS + attack map entry]: the ``F_SAFETY`` weight."""
         from_threat = [0] * (7 * levels)
-        """from_threat[kind * _LEVELS + attack map entry]: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
+        """By kind x attack map entry: the ``F_FROM_THREAT`` weight (0 when not attacked)."""
         for kind in range(1, 7):
             for rank in range(_RANKS + 1):
                 cheapest = _THREAT_LEVELS[_RANKS - rank] if rank else 0
@@ -380,12 +385,17 @@ class _Tables:
                         feature = F_SAFETY + ((capture * 3 + attacked) * 3 + (2 if defenders > 1 else defenders)) * 7
                         safety[(kind * 2 + capture) * levels + entry] = w[feature + kind]
         self.safety = int_array(safety)
-        self.from_threat = int_array(from_threat)
+        evasion = w[F_EVASION:F_EVASION + 7]
+        self.from_threat = int_array(from_threat + [
+            from_threat[i] + evasion[i // levels] for i in range(len(from_threat))
+        ])
+        """from_threat[(in check) * 7 * _LEVELS + kind * _LEVELS + attack map entry]: the ``F_FROM_THREAT`` weight, and
+        in check the ``F_EVASION`` weight of the kind."""
         self.captures = int_array([
             w[F_CAPTURE + victim_mover] + (w[F_HANGING_VICTIM + victim_mover // 7] if rank == 0 else 0)
-            for victim_mover in range(7 * 7) for rank in range(_RANKS + 1)
+            for victim_mover in range(7 * 7) for rank in range(_BY_RANK)
         ])
-        """captures[(victim * 7 + mover) * (_RANKS + 1) + the target's enemy rank]: the weights of the capture
+        """captures[(victim * 7 + mover) * _BY_RANK + the target's enemy rank]: the weights of the capture
         (``F_CAPTURE``, and ``F_HANGING_VICTIM`` where the enemy does not attack the target)."""
         self.recapture = int_array(w[F_RECAPTURE:F_RECAPTURE + 7])
         self.takes_last = int_array(w[F_TAKES_LAST:F_TAKES_LAST + 7])
@@ -396,8 +406,6 @@ class _Tables:
         """By kind: the weight of landing next to the enemy king."""
         self.same = int_array(w[F_SAME_PIECE:F_SAME_PIECE + 7])
         """By kind: the weight of moving again the piece this side moved last."""
-        self.evasion = int_array(w[F_EVASION:F_EVASION + 7])
-        """By kind: the weight of moving in check."""
         self.castle_h = int_array([w[F_CASTLE] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
         """By phase: the score of castling towards h (towards a: :attr:`castle_a`)."""
         self.castle_a = int_array([w[F_CASTLE + 1] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
@@ -405,7 +413,7 @@ class _Tables:
         self.loses_castling: i64 = w[F_LOSES_CASTLING]
         self.en_passant = int_array([
             w[F_EN_PASSANT] + w[F_CAPTURE + PAWN * 7 + PAWN] + (w[F_HANGING_VICTIM + PAWN] if rank == 0 else 0)
-            for rank in range(_RANKS + 1)
+            for rank in range(_BY_RANK)
         ])
         """By the target's enemy rank: the weights of an en passant capture (``F_EN_PASSANT``, pawn takes pawn, and
         ``F_HANGING_VICTIM`` where the enemy does not attack the target)."""
@@ -425,14 +433,16 @@ class _Tables:
         self, from_terms: vec[i64], captures_attacked: vec[i64], target_terms: vec[i64], near_last: vec[i64],
         last_attacks: vec[i64],
     ) -> None:
-        """Fold in a later model's weights, before any row is made: ``from_terms`` by :attr:`from_threat`'s indices
-        (added to it), ``captures_attacked`` by ``victim * 7 + mover`` (added to :attr:`captures` where the enemy
-        attacks the target), and :attr:`target_terms`, :attr:`near_last` and :attr:`last_attacks`."""
+        """Fold in a later model's weights, before any row is made: ``from_terms`` by kind x attack map entry (added to
+        :attr:`from_threat`, in check or not), ``captures_attacked`` by ``victim * 7 + mover`` (added to
+        :attr:`captures` where the enemy attacks the target), and :attr:`target_terms`, :attr:`near_last` and
+        :attr:`last_attacks`."""
         for i in range(len(from_terms)):
             self.from_threat[i] += from_terms[i]
+            self.from_threat[7 * _LEVELS + i] += from_terms[i]
         for victim_mover in range(7 * 7):
-            for rank in range(1, _RANKS + 1):
-                self.captures[victim_mover * (_RANKS + 1) + rank] += captures_attacked[victim_mover]
+            for rank in range(1, _BY_RANK):
+                self.captures[victim_mover * _BY_RANK + rank] += captures_attacked[victim_mover]
         self.target_terms = target_terms
         self.near_last = near_last
         self.last_attacks = last_attacks
@@ -666,6 +676,7 @@ def _scores(
     castling = board.castling
     ep: i64 = board.ep or -1
     row_base: i64 = (phase * 16) * SIZE
+    threat_base: i64 = 7 * _LEVELS if in_check else 0
     rows = tables.rows
     safety = tables.safety
     from_threat = tables.from_threat
@@ -674,15 +685,17 @@ def _scores(
     promotion_w = tables.promotion
     check_w = tables.check
     near_last = tables.near_last
+    zone_w = tables.zone
     near_king = _NEAR_KING
+    near_bit = _NEAR_BIT
+    check_marks = _CHECK_MARKS
     out = zeros(n)
     # squares, indices, weights and scores in i64 locals (plain C compiled: packed_weights); below, what depends on
     # the origin square only, set when it changes (by statements: a conditional expression with a literal is boxed)
     origin: i64 = -1
     row = _NO_ROW
     kind: i64 = 0
-    quiet_safety: i64 = 0
-    capture_safety: i64 = 0
+    safe_at: i64 = 0
     captures_at: i64 = 0
     pawn_ep: i64 = -1
     check_bit: i64 = 0
@@ -707,18 +720,18 @@ def _scores(
             if len(row) == 0:
                 row = tables.row(phase, p, f)
             entry: i64 = attacks[f]
-            fixed = from_threat[kind * _LEVELS + (entry & _MAP_BITS)] + _origin_terms(
-                tables, kind, p, f, entry, last_value, f == my_last_to, in_check, own_rights, castling)
-            quiet_safety = kind * 2 * _LEVELS
-            capture_safety = quiet_safety + _LEVELS
-            captures_at = kind * (_RANKS + 1)
+            fixed = from_threat[threat_base + kind * _LEVELS + (entry & _MAP_BITS)]
+            if entry & _LAST_MARK or f == my_last_to or (kind == ROOK or kind == KING) and len(castling):  # seldom
+                fixed += _origin_terms(tables, kind, f, entry, last_value, f == my_last_to, own_rights, castling)
+            safe_at = kind * 2 * _LEVELS
+            captures_at = kind * _BY_RANK
             pawn_ep = -1
             if kind == PAWN:
                 pawn_ep = ep
             check = check_w[kind]
-            check_bit = _NEAR_BIT[p]
-            slider_marks = _CHECK_MARKS[kind]
-            zone = tables.zone[kind]
+            check_bit = near_bit[p]
+            slider_marks = check_marks[kind]
+            zone = zone_w[kind]
             near_at = near_base + kind * SIZE
         promotion: i64 = code & 7
         q: i64 = b[t]
@@ -728,20 +741,21 @@ def _scores(
             if q & BLACK == colour:  # castling: the king takes its own rook (a later model's terms: none)
                 out[i] = tables.castle_h[phase] if t > f else tables.castle_a[phase]
                 continue
-            score += captures[(q & 7) * 7 * (_RANKS + 1) + captures_at + (a >> _RANK_SHIFT)] + safety[capture_safety + a]
+            score += safety[safe_at + _LEVELS + a] + captures[
+                (q & 7) * (7 * _BY_RANK) + captures_at + (a >> _RANK_SHIFT)]
             if t == last_to:
                 score += last_w[kind]
         elif t == pawn_ep:
-            score += tables.en_passant[a >> _RANK_SHIFT] + safety[capture_safety + a]
+            score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a]
         else:
-            score += safety[quiet_safety + a]
+            score += safety[safe_at + a]
         near: i64 = near_king[SIZE + ek - t]
         if near & _ZONE:
             score += zone
         # a direct check: the piece on its target attacks the king past the cells as they stand now
         if promotion:
             score += promotion_w[promotion]
-            if near & _NEAR_BIT[colour | promotion] or a & _CHECK_MARKS[promotion]:
+            if near & near_bit[colour | promotion] or a & check_marks[promotion]:
                 score += check_w[promotion]
         elif near & check_bit or a & slider_marks:
             score += check
@@ -750,17 +764,15 @@ def _scores(
 
 
 def _origin_terms(
-    tables: _Tables, kind: i64, p: i64, f: i64, entry: i64, last_value: i64, again: bool, in_check: bool,
-    own_rights: bool, castling: frozenset[int],
+    tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, again: bool, own_rights: bool,
+    castling: frozenset[int],
 ) -> i64:
-    """The weights of a move's origin beyond :attr:`_Tables.from_threat`: the piece moves ``again``, the side is
-    ``in_check``, the move gives up castling, and (a later model's) the opponent's last-moved piece, of
-    ``last_value``, attacks it (``entry``: its attack map entry)."""
+    """The weights of a move's origin beyond :attr:`_Tables.from_threat`: the piece moves ``again``, the move gives up
+    castling, and (a later model's) the opponent's last-moved piece, of ``last_value``, attacks it (``entry``: its
+    attack map entry)."""
     terms: i64 = 0
     if again:
         terms += tables.same[kind]
-    if in_check:
-        terms += tables.evasion[kind]
     if own_rights if kind == KING else (kind == ROOK and len(castling) != 0 and f in castling):
         terms += tables.loses_castling
     if entry & _LAST_MARK:

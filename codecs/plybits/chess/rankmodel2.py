@@ -41,7 +41,7 @@ from plybits.chess.rank import (
     _Tables,
 )
 from plybits.openingbook import BOOK_DEPTH, BOOK_MIN, SHARE_BUCKET, TOTAL_BUCKET, ZOBRIST, Book, load_book
-from plybits.chess.squares import BLACK, FILE_OF, RANK_OF, SIZE, Move
+from plybits.chess.squares import A1, BLACK, FILE_OF, LOWEST_BIT, RANK_OF, SIZE, STRIDE, Move
 from plybits.packed import int_array
 from plybits.rank import FeatureIds, load_model_data
 
@@ -116,8 +116,16 @@ def position_key(board: Board) -> int:
     cells: vec[i64] = board.cells
     key: i64 = _BLACK_KEY if board.turn == BLACK else 0
     keys = _KEYS
-    for s in _SQUARES:
-        key ^= keys[cells[s] * SIZE + s]
+    lowest = LOWEST_BIT
+    men = board.men
+    both: i64 = men[0] | men[1]
+    rank: i64
+    for rank in range(8):  # the men rank by rank, each rank's by its lowest bit: no empty cell read
+        row: i64 = both >> (rank * 8) & 255
+        while row != 0:
+            s: i64 = A1 + rank * STRIDE + lowest[row]
+            row &= row - 1
+            key ^= keys[cells[s] * SIZE + s]
     return key
 
 
@@ -225,23 +233,24 @@ def _add_book(tables: _Tables2, entry: vec[i64], codes: vec[i64], n: int, scores
     base: i64 = _TOTAL[total if total < 255 else 255] * 8
     book = tables.book
     unplayed: i64 = book[base]
-    pairs: i64 = (len(entry) - 1) // 2
+    end: i64 = len(entry)
+    # the entry's codes walked along with the moves' (both ascending in canonical order; a move below the last one
+    # read, as a caller's list in another order may give, walks the entry again from its start)
+    at: i64 = 1
+    last: i64 = 0
     i: i64
     count: i64 = n
     for i in range(count):
         code: i64 = codes[i]
         if code == 0:
             continue
-        low: i64 = 0  # a binary search of the entry's codes
-        high: i64 = pairs
-        while low < high:
-            mid: i64 = (low + high) >> 1
-            if entry[1 + 2 * mid] < code:
-                low = mid + 1
-            else:
-                high = mid
-        if low < pairs and entry[1 + 2 * low] == code:
-            scores[i] += book[base + _SHARE[entry[2 + 2 * low] * 64 // total]]
+        if code < last:
+            at = 1
+        last = code
+        while at < end and entry[at] < code:
+            at += 2
+        if at < end and entry[at] == code:
+            scores[i] += book[base + _SHARE[entry[at + 1] * 64 // total]]
         else:
             scores[i] += unplayed
 
