@@ -266,13 +266,10 @@ _NUMBERED: Final = re.compile(r"[0-9]+(?:\.+([A-Za-z].*))?|[0-9]+\.*")
 its move (``1.e4``, group 1)."""
 
 
-_MOVES_ONLY: Final = re.compile(
-    r"\s*(?:(?:[0-9]+\.+\s*)?[A-Za-z]\S*\s+)*(?:(?:[0-9]+\.+\s*)?[A-Za-z]\S*\s*)?(?:(?:1-0|0-1|1/2-1/2|\*)\s*)?")
-"""Plain movetext of the commonest shape, matched whole: moves (each a word starting with an ASCII letter), each maybe
-numbered (``12.``, ``12...``, alone or glued to it), and a result at the end, if any."""
-_MOVE_WORD: Final = re.compile(r"[A-Za-z]\S*")
-"""A move of :data:`_MOVES_ONLY` movetext: the rest of a word from its first letter (which follows the dots of a
-glued number)."""
+_NUMBER_START: Final = frozenset("0123456789.*")
+"""The first characters of the words of plain movetext that are not simply moves (move numbers, results, dots)."""
+_MOVE_NUMBERS: Final = frozenset(f"{n}{dots}" for n in range(1, 1000) for dots in (".", "..."))
+"""The commonest such words, move numbers alone (``12.``, ``12...``): skipped at one lookup each."""
 
 
 def _plain_movetext(movetext: str, record: RecordText) -> bool:
@@ -289,18 +286,10 @@ def _plain_movetext(movetext: str, record: RecordText) -> bool:
         return False
     moves: list[str] = []
     result = None
-    if _MOVES_ONLY.fullmatch(movetext) is not None:  # each move found by one regex in C, not word by word
-        moves = _MOVE_WORD.findall(movetext)
-        tail = movetext.rstrip()
-        for token in RESULTS:
-            if tail.endswith(token) and (len(tail) == len(token) or tail[-len(token) - 1].isspace()):
-                result = token
-        record.moves += moves
-        record.result = result
-        record.notes = Notes(result=result)
-        return True
     for word in movetext.split():
-        if word[0] in "0123456789.*":
+        if word[0] in _NUMBER_START:  # a set lookup of a shared one-character string
+            if word in _MOVE_NUMBERS:
+                continue
             if word in RESULTS:
                 result = word
                 continue

@@ -43,6 +43,7 @@ from plybits.chess.squares import (
     square,
 )
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PlybitsError
+from plybits.packed import int_array
 
 SAN_REGEX = re.compile(r"^([NBKRQ])?([a-h])?([1-8])?[\-x]?([a-h][1-8])(=?[nbrqkNBRQK])?\Z")
 UCI_REGEX = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)\Z")
@@ -231,6 +232,13 @@ def _legal(board: Board, f: int, t: int) -> bool:
     return True
 
 
+_JUMPS: Final = [int_array(list(KNIGHT_STEPS) if kind == KNIGHT else list(KING_STEPS) if kind == KING
+                            else list(SLIDER_STEPS.get(kind, ()))) for kind in range(8)]
+"""The steps of a piece of each kind (a knight's and a king's jumps, a slider's directions) as
+:func:`~plybits.packed.int_array`: compiled, :func:`_origins` walks them as C integers (where a tuple's items are
+int objects, and a dictionary lookup found a slider's)."""
+
+
 def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
     """Squares holding a piece of ``kind`` of the side to move that might move to ``to_sq`` (legality unchecked)."""
     b: vec[i64] = board.cells
@@ -251,13 +259,14 @@ def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
         elif b[one] == 0 and b[one + back] == piece:
             out.append(one + back)
         return out
+    steps = _JUMPS[kind]
     if kind == KNIGHT or kind == KING:
-        for step in KNIGHT_STEPS if kind == KNIGHT else KING_STEPS:
+        for step in steps:
             s: i64 = target + step
             if b[s] == piece:
                 out.append(s)
         return out
-    for step in SLIDER_STEPS[kind]:
+    for step in steps:
         d: i64 = step
         t: i64 = target + d
         p = b[t]
