@@ -152,14 +152,17 @@ def _neighbourhood(board_cells: list[object], me: i64, opp: i64, cells: vec[i64]
     ``me``'s marbles in ``exposed`` and ``around`` (all the scorer reads of them) are written here, which costs less
     than copying zeroed templates.
 
-    One pass over the own marbles' steps counts the neighbours, sets the bits and finds the pushes
-    (:func:`_mark_exposed`). The locals are ``i64``, which compiled code adds and compares as plain machine ints (a
-    plain ``int`` is tagged, checked at every operation).
+    A push is found from the own marble it meets: where an own marble has an opposing one next to it, that one is
+    the front of the opposing line that would push along the step back, so one pass over the own marbles' steps
+    (which count the neighbours and set the bits too) finds each pushing line once, where a pass over the opposing
+    marbles would walk each line from its rear. The locals are ``i64``, which compiled code adds and compares as
+    plain machine ints (a plain ``int`` is tagged, checked at every operation).
 
     The board's cells are read as objects, told apart by identity from the shared int objects of the cell values
     (:data:`_CELL_OBJECTS`), which CPython's small ints are: compiled, no int is unboxed for them; any other
     object (an int made otherwise, a bool) is read as an int."""
     steps = _STEP
+    off: i64 = OFF
     count: i64 = 0
     empty_cell = _EMPTY_CELL
     me_cell = _CELL_OBJECTS[me]
@@ -194,40 +197,27 @@ def _neighbourhood(board_cells: list[object], me: i64, opp: i64, cells: vec[i64]
                 next_to |= bit
             elif ahead == me:
                 next_to |= bit << _OWN_SHIFT
-            elif ahead == opp:
-                _mark_exposed(cells, exposed, sq, step, me, opp)
+            elif ahead == opp:  # the front of an opposing line that would push back along -step: n marbles
+                n: i64 = 1
+                t = front + step
+                while cells[t] == opp and n < 4:
+                    n += 1
+                    t += step
+                if n < 4:  # and the k own marbles from sq it would push, if fewer, not backed by an opposing one
+                    k: i64 = 0
+                    u = sq
+                    while cells[u] == me:
+                        k += 1
+                        u -= step
+                    if k < n and cells[u] != opp:
+                        level: i64 = 2 if cells[u] == off else 1
+                        for j in range(k):
+                            c = sq - j * step
+                            if exposed[c] < level:
+                                exposed[c] = level
             bit <<= 1
         around[sq] = next_to
     return count
-
-
-def _mark_exposed(cells: vec[i64], exposed: vec[i64], sq: i64, step: i64, me: i64, opp: i64) -> None:
-    """Where ``me``'s marble on ``sq`` has an opposing one next to it by ``step``: raise ``exposed`` of the own line
-    from ``sq`` back along ``-step`` to 1 if the opposing line whose front that is could push it, 2 if off the board.
-
-    A push is found from the own marble it meets: that opposing marble is the front of the line that would push along
-    the step back, so the pass over the own marbles' steps (:func:`_neighbourhood`) finds each pushing line once, where
-    a pass over the opposing marbles would walk each line from its rear."""
-    off: i64 = OFF
-    n: i64 = 1  # the opposing line's marbles from its front
-    t = sq + 2 * step
-    while cells[t] == opp and n < 4:
-        n += 1
-        t += step
-    if n > 3:
-        return
-    k: i64 = 0
-    u = sq
-    while cells[u] == me:
-        k += 1
-        u -= step
-    if k >= n or cells[u] == opp:
-        return
-    level: i64 = 2 if cells[u] == off else 1
-    for j in range(k):
-        c = sq - j * step
-        if exposed[c] < level:
-            exposed[c] = level
 
 
 def _cohesion_base() -> list[int]:
@@ -631,16 +621,16 @@ def _add_broadsides(
     lowest = _LOWEST_DIRECTION
     broadside_codes = _BROADSIDE_CODES
     cohesion_base = _COHESION_BASE
-    line: i64
     for sq in marbles:
         if sq < 0:
             break
         next_to = around[sq]
         if next_to & _EMPTY_BITS == 0:
             continue  # a first end moves into an empty cell
-        for line in range(3):
-            if (next_to >> (_OWN_SHIFT + line)) & 1 == 0:
-                continue  # no own marble next along the line
+        lines = (next_to >> _OWN_SHIFT) & 7  # the line directions (0..2) with an own marble next along them
+        while lines != 0:
+            line = lowest[lines]
+            lines &= lines - 1
             lstep = steps[line]
             a = sq + lstep
             along = around[a]
