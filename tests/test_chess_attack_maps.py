@@ -12,7 +12,9 @@ import pytest
 from plybits.chess import GAME
 from plybits.chess.board import map_buffer
 from plybits.chess.movegen import slide_bits
-from plybits.chess.rank import _COUNT_UNIT, _RANK_UNIT, _THREAT_LEVELS, ATTACK_VALUE, VALUE, _attack_maps
+from plybits.chess.rank import (
+    _COUNT_UNIT, _RANK_UNIT, _THREAT_LEVELS, ATTACK_VALUE, VALUE, _attack_maps, _walked_attack_maps,
+)
 from plybits.chess.squares import FILE_OF, RANK_OF, SIZE, SQUARES
 
 _KIND = {chess.PAWN: 1, chess.KNIGHT: 2, chess.BISHOP: 3, chess.ROOK: 4, chess.QUEEN: 5, chess.KING: 6}
@@ -47,6 +49,8 @@ def test_the_bitboard_walk_gives_python_chess_attackers(seed: int) -> None:
         assert material == expected_material(board), at
         full_scan = _attack_maps(position.cells, position.turn)  # every cell read: the same map
         assert [full_scan[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and full_scan[1] == material, at
+        walked = _walked_attack_maps(position.cells, position.turn, men[0] | men[1])  # pure Python's way: the same
+        assert [walked[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and walked[1] == material, at
         moves = list(board.legal_moves)
         if not moves:
             break

@@ -576,7 +576,9 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
     k: i64 = board.kings[us >> 3]
     n: i64 = 0
     # the lines through the king: checks, and the pinned men (a bitboard)
-    checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(b, k, us, board.men[them >> 3])
+    # not in check when push found none or the map shows no attack on the king: no pawn or knight check looked for
+    checked = board._check is not False and (attacked == 0 or attacks[k] >= attacked)
+    checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(b, k, us, board.men[them >> 3], checked)
     forward: i64 = N if us == WHITE else S
     start_rank: i64 = 1 if us == WHITE else 6
     before_last: i64 = 6 if us == WHITE else 1

@@ -142,45 +142,37 @@ def slide_bits(s: i64, occupied: i64, kind: i64) -> i64:
     one to lower bits the nearest is the highest, and ``x`` smeared down by the ray's spacing (8, 1, 7, 9) keeps the
     bits below it, which go. Pure Python may hold a result with h8 as its 64 bits unsigned: only its bits are read.
     """
-    rays = _RAYS  # KING_STEPS order: N, S, E, W, NE, NW, SE, SW
-    base: i64 = s * 8
+    rays = _RAYS  # KING_STEPS order: N, S, E, W, then NE, NW, SE, SW
     ray: i64
     x: i64
     attacks: i64 = 0
-    if kind != BISHOP:
+    family: i64 = 0 if kind != BISHOP else 1  # 0: the orthogonal rays, 1: the diagonal ones
+    end: i64 = 2 if kind != ROOK else 1
+    while family < end:
+        base: i64 = s * 8 + family * 4
+        # the family's second ray to higher bits (E, NW), its rays to lower bits (S and W, SE and SW), their spacings
+        up: i64 = 2 - family
+        down_a: i64 = 1 + family
+        down_b: i64 = 3
+        spacing_a: i64 = 8 - family
+        spacing_b: i64 = 1 + 8 * family
         ray = rays[base]
         x = ray & occupied
-        attacks = ray & (x ^ (x - 1))
-        ray = rays[base + 2]
+        attacks |= ray & (x ^ (x - 1))
+        ray = rays[base + up]
         x = ray & occupied
         attacks |= ray & (x ^ (x - 1))
-        ray = rays[base + 1]
+        ray = rays[base + down_a]
         x = ray & occupied
-        x |= x >> 8
-        x |= x >> 16
-        attacks |= ray & ~((x | x >> 32) >> 8)
-        ray = rays[base + 3]
+        x |= x >> spacing_a
+        x |= x >> (2 * spacing_a)
+        attacks |= ray & ~((x | x >> (4 * spacing_a)) >> spacing_a)
+        ray = rays[base + down_b]
         x = ray & occupied
-        x |= x >> 1
-        x |= x >> 2
-        attacks |= ray & ~((x | x >> 4) >> 1)
-    if kind != ROOK:
-        ray = rays[base + 4]
-        x = ray & occupied
-        attacks |= ray & (x ^ (x - 1))
-        ray = rays[base + 5]
-        x = ray & occupied
-        attacks |= ray & (x ^ (x - 1))
-        ray = rays[base + 6]
-        x = ray & occupied
-        x |= x >> 7
-        x |= x >> 14
-        attacks |= ray & ~((x | x >> 28) >> 7)
-        ray = rays[base + 7]
-        x = ray & occupied
-        x |= x >> 9
-        x |= x >> 18
-        attacks |= ray & ~((x | x >> 36) >> 9)
+        x |= x >> spacing_b
+        x |= x >> (2 * spacing_b)
+        attacks |= ray & ~((x | x >> (4 * spacing_b)) >> spacing_b)
+        family += 1
     return attacks
 
 
@@ -449,11 +441,15 @@ def _add_evasion_slides(
     return n
 
 
-def _king_lines(b: vec[i64], k: i64, us: i64, theirs: i64) -> tuple[i64, i64, i64, i64, i64, i64]:
+def _king_lines(
+    b: vec[i64], k: i64, us: i64, theirs: i64, checked: bool = True,
+) -> tuple[i64, i64, i64, i64, i64, i64]:
     """What the lines through the king of ``us`` on ``k`` hold (``theirs``: the opponent's men, a bitboard): (how
     many pieces give check, the (last) checker's square, the step from the king towards a sliding checker (0 for a
     knight or pawn), the cells behind the king from the first and the second sliding checker (0: none), which it
-    would still be attacked on once it steps there, the pinned men as a bitboard (:data:`~plybits.chess.squares.BIT_OF`; each one's line: ``LINE[k * SIZE + s]``))."""
+    would still be attacked on once it steps there, the pinned men as a bitboard (:data:`~plybits.chess.squares.BIT_OF`; each one's line: ``LINE[k * SIZE + s]``)).
+
+    ``checked`` false: the king is known not to be in check (no pawn or knight looked for)."""
     pinned: i64 = 0
     checks: i64 = 0
     checker: i64 = 0
@@ -493,6 +489,8 @@ def _king_lines(b: vec[i64], k: i64, us: i64, theirs: i64) -> tuple[i64, i64, i6
                 p = b[t]
             if p == slider or p == queen:
                 pinned |= BIT_OF[own]
+    if not checked:
+        return checks, checker, check_step, hidden_a, hidden_b, pinned
     pawn: i64 = them | PAWN
     for step in PAWN_CAPTURES[us >> 3]:  # where the enemy pawns that attack the king stand
         p = b[k + step]

@@ -141,6 +141,7 @@ _ORTHOGONAL_MARK: Final = 2
 """Bit of an attack map entry: a rook or queen there would attack the enemy king (blockers as they stand)."""
 _COUNT_UNIT: Final = 4
 """Our count of attacks on the square, in units of this (bits 2 and 3)."""
+_COUNT_FULL: Final = 3 * _COUNT_UNIT
 _RANK_UNIT: Final = 16
 """The enemy's rank, in units of this (bits 4 to 6): an entry of at least this is attacked by the enemy."""
 _RANK_SHIFT: Final = 4
@@ -206,8 +207,11 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
 
     Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
     (saturating at 3), the enemy's or'd by value (pawns, minor pieces, rooks, queens, king), of which the cheapest
-    gives the rank's three bit planes; :data:`_SPREAD` turns a rank of the five planes into its 8 entries.
+    gives the rank's three bit planes; :data:`_SPREAD` turns a rank of the five planes into its 8 entries. That is
+    compiled code's way; pure Python walks each attacked square (:func:`_walked_attack_maps`), and ignores ``into``.
     """
+    if not PACKED:
+        return _walked_attack_maps(b, us, men)
     material: i64 = 0
     material_of = _MATERIAL
     jumps = _JUMP_BITS
@@ -269,6 +273,90 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
         for file in range(8):
             attacks[s + file] = entries >> (file * 8) & 255
     return attacks, material
+
+
+def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> tuple[vec[i64], int]:
+    """:func:`_attack_maps` in pure Python, where a 64-bit int's every operation makes an object: each attacked
+    square marked by a walk (a new map; the border cells a walk ends on hold counts of no meaning).
+
+    ``men``: as :func:`_attack_maps` takes it (-1: every square, the empty ones passed over)."""
+    material: i64 = 0
+    attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
+    material_of = _MATERIAL
+    threat = _THREAT
+    steps = _ATTACK_STEPS
+    steps_at = _ATTACK_STEPS_AT
+    lowest = LOWEST_BIT
+    pawn_rank: i64 = threat[PAWN]
+    colour: i64 = us
+    # the men rank by rank, each rank's by its lowest bit (no empty cell read), each walked as it comes: a pawn's two
+    # targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays by
+    # _slide_attacks. The order does not matter: counts saturate and ranks only rise.
+    s: i64
+    rank: i64
+    t: i64
+    a: i64
+    j: i64
+    for rank in range(8):
+        row: i64 = men >> (rank * 8) & 255
+        while row != 0:
+            s = A1 + rank * STRIDE + lowest[row]
+            row &= row - 1
+            p: i64 = b[s]
+            if p == 0:  # the default bitboard's empty squares
+                continue
+            material += material_of[p]
+            kind: i64 = p & 7
+            if kind == PAWN:
+                t = s + (N + W if p == WHITE | PAWN else S + W)
+                if p & BLACK == colour:
+                    a = attacks[t]
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t] = a + _COUNT_UNIT
+                    a = attacks[t + 2]
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t + 2] = a + _COUNT_UNIT
+                else:  # an enemy pawn, the cheapest attacker: the square's rank becomes the pawn's
+                    attacks[t] = pawn_rank + (attacks[t] & (_RANK_UNIT - 1))
+                    attacks[t + 2] = pawn_rank + (attacks[t + 2] & (_RANK_UNIT - 1))
+            elif BISHOP <= kind <= QUEEN:
+                _slide_attacks(attacks, b, s, steps_at[p], steps_at[p + 1], 0 if p & BLACK == colour else threat[kind])
+            elif p & BLACK == colour:  # our knight's or king's jumps: counted
+                for j in range(steps_at[p], steps_at[p + 1]):
+                    t = s + steps[j]
+                    a = attacks[t]
+                    if a & _COUNT_FULL != _COUNT_FULL:
+                        attacks[t] = a + _COUNT_UNIT
+            else:  # the enemy's: its rank raised to theirs
+                value: i64 = threat[kind]
+                for j in range(steps_at[p], steps_at[p + 1]):
+                    t = s + steps[j]
+                    a = attacks[t]
+                    if a < value:
+                        attacks[t] = value + (a & (_RANK_UNIT - 1))
+    return attacks, material
+
+
+def _slide_attacks(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64, value: i64) -> None:
+    """The slider on ``s``: each square along its rays ``_ATTACK_STEPS[first:end]``, up to and with the first piece,
+    marked (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``). The border of 2 keeps
+    every step inside the map."""
+    steps = _ATTACK_STEPS
+    j: i64
+    for j in range(first, end):
+        d: i64 = steps[j]
+        t: i64 = s + d
+        while True:
+            a: i64 = attacks[t]
+            if value == 0:
+                if a & _COUNT_FULL != _COUNT_FULL:
+                    attacks[t] = a + _COUNT_UNIT
+            elif a < value:
+                attacks[t] = value + (a & (_RANK_UNIT - 1))
+            q: i64 = b[t]
+            if q:
+                break
+            t += d
 
 
 def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
