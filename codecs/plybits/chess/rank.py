@@ -696,13 +696,13 @@ def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
     return last_to, my_last_to, last_capture
 
 
-def _position_terms(board: Board, attacks: vec[i64], material: int) -> tuple[int, bool, bool]:
-    """(the material phase 0-3, whether the side to move is in check, whether it may still castle) of the position
-    whose :func:`_attack_maps` ``attacks`` is, to which this adds the check marks (:func:`_mark_checks`)."""
+def _position_terms(board: Board, attacks: vec[i64], material: int) -> tuple[int, bool]:
+    """(the material phase 0-3, whether the side to move is in check) of the position whose :func:`_attack_maps`
+    ``attacks`` is, to which this adds the check marks (:func:`_mark_checks`)."""
     side = board.turn >> 3
     in_check = attacks[board.kings[side]] >= _RANK_UNIT
     _mark_checks(attacks, board.cells, board.kings[side ^ 1])
-    return _phase(material), in_check, _own_rights(board.castling, board.turn)
+    return _phase(material), in_check
 
 
 def _phase(material: i64) -> i64:
@@ -759,7 +759,7 @@ def _scores(
     colour: i64 = board.turn
     ek: i64 = board.kings[(colour >> 3) ^ 1]
     last_to, my_last_to, last_capture = _last_moves(board, history)
-    phase, in_check, own_rights = _position_terms(board, attacks, material)
+    phase, in_check = _position_terms(board, attacks, material)
     near_base, last_value = _reply_terms(tables, b, last_to, attacks)
     castling = board.castling
     ep: i64 = board.ep or -1
@@ -810,7 +810,7 @@ def _scores(
             entry: i64 = attacks[f]
             fixed = from_threat[threat_base + kind * _LEVELS + (entry & _MAP_BITS)]
             if entry & _LAST_MARK or f == my_last_to or (kind == ROOK or kind == KING) and len(castling):  # seldom
-                fixed += _origin_terms(tables, kind, f, entry, last_value, f == my_last_to, own_rights, castling)
+                fixed += _origin_terms(tables, kind, f, entry, last_value, f == my_last_to, colour, castling)
             safe_at = kind * 2 * _LEVELS
             captures_at = kind * _BY_RANK
             pawn_ep = -1
@@ -852,16 +852,16 @@ def _scores(
 
 
 def _origin_terms(
-    tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, again: bool, own_rights: bool,
+    tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, again: bool, colour: i64,
     castling: frozenset[int],
 ) -> i64:
     """The weights of a move's origin beyond :attr:`_Tables.from_threat`: the piece moves ``again``, the move gives up
-    castling, and (a later model's) the opponent's last-moved piece, of ``last_value``, attacks it (``entry``: its
+    castling (``colour``'s, a king's: any left; a rook's: its own), and (a later model's) the opponent's last-moved piece, of ``last_value``, attacks it (``entry``: its
     attack map entry)."""
     terms: i64 = 0
     if again:
         terms += tables.same[kind]
-    if own_rights if kind == KING else (kind == ROOK and len(castling) != 0 and f in castling):
+    if _own_rights(castling, colour) if kind == KING else (kind == ROOK and len(castling) != 0 and f in castling):
         terms += tables.loses_castling
     if entry & _LAST_MARK:
         if _ATTACK_VALUES[kind] > last_value:
