@@ -265,7 +265,9 @@ class Reader(Coder):
         dec = self.dec
         start: i64 = base
         node: i64 = 1
-        for _ in range(width):  # bit() of each decision, inline
+        count: i64 = width
+        _step: i64
+        for _step in range(count):  # bit() of each decision, inline
             ctx: i64 = start + node
             word: i64 = state[ctx]
             if not word & _TOUCHED:
@@ -463,14 +465,9 @@ class Text:
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
         raw, n = text_length(c, self.length, text, what)
-        out = bytearray(n)
         tree = self.tree
-        if c.writing:
-            for i in range(n):
-                out[i] = c.tree(tree, 0, 8, raw[i])
-            if out == raw:  # as a writer codes it (a coder may code other bytes than it is given)
-                return text
-        else:
-            for i in range(n):
-                out[i] = c.tree(tree, 0, 8, 0)
-        return from_utf8(bytes(out), what)
+        writing = c.writing
+        out = bytes([c.tree(tree, 0, 8, raw[i] if writing else 0) for i in range(n)])
+        if writing and out == raw:  # as a writer codes it (a coder may code other bytes than it is given)
+            return text
+        return from_utf8(out, what)
