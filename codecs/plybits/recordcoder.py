@@ -165,58 +165,41 @@ class Writer(Coder):
         self.enc = RangeEncoder()
         self.costs = costs
 
-    def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
+    def _code(self, bits: Bits, ctx: i64, bit: i64) -> i64:
+        """A decision, not accounted: the step of :meth:`bit`, :meth:`tree` and :meth:`run`."""
         state = bits.state
         word: i64 = state[ctx]
         if not word & _TOUCHED:
             bits.touched.append(ctx)
-        p: i64 = word & _PROB_MASK  # PROB_MIN <= p <= PROB_MAX: both symbols fit in PROB_ONE
-        self.enc._encode_bit(p, bit, PROB_BITS)
-        costs = self.costs
-        if costs is not None:
-            costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
+        self.enc._encode_bit(word & _PROB_MASK, bit, PROB_BITS)  # PROB_MIN <= p <= PROB_MAX: both fit in PROB_ONE
         state[ctx] = adapted(word, bit)
         return bit
 
-    def tree(self, bits: Bits, base: int, width: int, symbol: int = 0) -> int:
+    def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         costs = self.costs
-        if costs is not None:  # accounted decision by decision
+        if costs is not None:
+            p = bits.state[ctx] & _PROB_MASK
+            costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
+        return self._code(bits, ctx, bit)
+
+    def tree(self, bits: Bits, base: int, width: int, symbol: int = 0) -> int:
+        if self.costs is not None:  # accounted decision by decision
             return super().tree(bits, base, width, symbol)
-        state = bits.state
-        enc = self.enc
         start: i64 = base
         given: i64 = symbol
         node: i64 = 1
         i: i64 = width - 1
-        while i >= 0:  # bit() of each decision, inline
-            bit: i64 = (given >> i) & 1
-            ctx: i64 = start + node
-            word: i64 = state[ctx]
-            if not word & _TOUCHED:
-                bits.touched.append(ctx)
-            enc._encode_bit(word & _PROB_MASK, bit, PROB_BITS)
-            state[ctx] = adapted(word, bit)
-            node = node << 1 | bit
+        while i >= 0:
+            node = node << 1 | self._code(bits, start + node, (given >> i) & 1)
             i -= 1
         return node - (1 << width)
 
     def run(self, bits: Bits, base: int, n: int, most: int) -> int:
         if self.costs is not None:  # accounted decision by decision
             return super().run(bits, base, n, most)
-        state = bits.state
-        enc = self.enc
+        start: i64 = base
         length: i64 = 0
-        given: i64 = n
-        while length < most:  # bit() of each decision, inline
-            bit: i64 = 1 if length < given else 0
-            ctx: i64 = base + length
-            word: i64 = state[ctx]
-            if not word & _TOUCHED:
-                bits.touched.append(ctx)
-            enc._encode_bit(word & _PROB_MASK, bit, PROB_BITS)
-            state[ctx] = adapted(word, bit)
-            if not bit:
-                break
+        while length < most and self._code(bits, start + length, 1 if length < n else 0):
             length += 1
         return length
 
@@ -243,55 +226,43 @@ class Reader(Coder):
         self.budget = DECISIONS_PER_BYTE * (len(data) + 8)
         self.size = len(data)
 
+    def _code(self, bits: Bits, ctx: i64) -> i64:
+        """A decision, its budget taken: the step of :meth:`bit`, :meth:`tree` and :meth:`run`."""
+        state = bits.state
+        word: i64 = state[ctx]
+        if not word & _TOUCHED:
+            bits.touched.append(ctx)
+        bit = self.dec._decode_bit(word & _PROB_MASK, PROB_BITS)  # unchecked as the writer; refuses data outside it
+        state[ctx] = adapted(word, bit)
+        return bit
+
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         budget = self.budget - 1
         if budget < 0:
             raise InvalidDataError("it holds more decisions than its length allows")
         self.budget = budget
-        state = bits.state
-        word: i64 = state[ctx]
-        if not word & _TOUCHED:
-            bits.touched.append(ctx)
-        p: i64 = word & _PROB_MASK
-        decoded = self.dec._decode_bit(p, PROB_BITS)  # unchecked as the writer; it refuses data outside PROB_ONE
-        state[ctx] = adapted(word, decoded)
-        return decoded
+        return self._code(bits, ctx)
 
     def tree(self, bits: Bits, base: int, width: int, symbol: int = 0) -> int:
         if self.budget < width:  # the decision past the budget is refused where it comes
             return super().tree(bits, base, width, symbol)
         self.budget -= width
-        state = bits.state
-        dec = self.dec
         start: i64 = base
         node: i64 = 1
         count: i64 = width
         _step: i64
-        for _step in range(count):  # bit() of each decision, inline
-            ctx: i64 = start + node
-            word: i64 = state[ctx]
-            if not word & _TOUCHED:
-                bits.touched.append(ctx)
-            bit = dec._decode_bit(word & _PROB_MASK, PROB_BITS)
-            state[ctx] = adapted(word, bit)
-            node = node << 1 | bit
+        for _step in range(count):
+            node = node << 1 | self._code(bits, start + node)
         return node - (1 << width)
 
     def run(self, bits: Bits, base: int, n: int, most: int) -> int:
-        if self.budget <= most:  # the decision past the budget is refused where it comes
+        if self.budget < most:  # the decision past the budget is refused where it comes
             return super().run(bits, base, n, most)
-        state = bits.state
-        dec = self.dec
+        start: i64 = base
         length: i64 = 0
-        while length < most:  # bit() of each decision, inline
+        while length < most:
             self.budget -= 1
-            ctx: i64 = base + length
-            word: i64 = state[ctx]
-            if not word & _TOUCHED:
-                bits.touched.append(ctx)
-            bit = dec._decode_bit(word & _PROB_MASK, PROB_BITS)
-            state[ctx] = adapted(word, bit)
-            if not bit:
+            if not self._code(bits, start + length):
                 break
             length += 1
         return length
