@@ -239,8 +239,8 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
         write_model(out, game="abalone", version=3, weights=weights, n_features=rankmodel3.N_FEATURES,
                     trained_on=[f"{FILE} (earliest 80% by date, every game)"], plies=len(data),
                     notes=f"{MODELS[3][3]}; held out: latest 20% by date; the weights of {args.init} kept, the new "
-                          f"ones fitted alone ({args.iterations} iterations), then all of them for {args.joint} "
-                          f"(l2 {args.l2}, lr {args.lr})")
+                          f"ones fitted alone ({args.iterations} iterations, lr 0.1, l2 {args.l2})"
+                          + (f", then all of them ({args.joint} iterations, lr {args.lr})" if args.joint else ""))
         body = json.loads(out.read_text(encoding="utf-8"))
         body["book"] = book_rows(book)
         out.write_text(json.dumps(body, separators=(",", ":")) + "\n", encoding="utf-8")
