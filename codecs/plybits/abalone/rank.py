@@ -540,6 +540,10 @@ def _add_inline_moves(
             break
         next_to = around[sq]
         rear_own = own[sq]
+        # the cohesion index less the own neighbours of the front's cell: 30 - the rear's, and - 1 for a lone marble
+        # (its front cell counts it, which leaves); a line's from its kind's row
+        lone_row = 29 - rear_own
+        line_row = 30 - rear_own
         rear_threat = exposure[sq]
         rear_weight = mine_weight[sq]
         row = inline_base + sq * 18
@@ -588,7 +592,7 @@ def _add_inline_moves(
                     u += step
                 beyond = cells[u]
                 score += w_attack[kind * 5 + (0 if facing >= n or beyond == me else (2 if beyond == off else 1))]
-            score += w_cohesion[kind * 61 + own[t] - (1 if n == 1 else 0) - rear_own + 30]
+            score += w_cohesion[(lone_row if n == 1 else kind * 61 + line_row) + own[t]]
             score += last_weight[t] + rear_weight
             if threat:  # no weight read for the common no threat (w_threat[0] is 0)
                 score += w_threat[threat]
@@ -607,11 +611,7 @@ def _add_broadsides(
     after every inline move, and return how many moves there are then: 2 or 3 marbles from first end ``sq`` in a line
     along ``lstep``, each moving by ``s``; by first end, line, marbles and direction. ``last_dist``, ``mine_dist``: the
     distances from the opponent's and this side's last destinations by cell (``has_last``, ``has_mine``: whether
-    there are such moves).
-
-    The directions a group may move in are the empty neighbours its marbles share, the bits :func:`_neighbourhood`
-    set in ``around`` anded (never the line's own two directions: a marble of the group is next along them), listed
-    from the lowest: a marble with no empty neighbour, or a group whose marbles share none, costs no cell read."""
+    there are such moves). A group moves where its marbles' ``around`` bits share an empty neighbour, lowest first."""
     w_broadside = tables.broadside
     w_cohesion = tables.cohesion
     w_threat = tables.threat
@@ -639,7 +639,17 @@ def _add_broadsides(
                 continue
             code = broadside_codes[sq * 3 + line]
             group_change = -own[sq] - own[a]
-            group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, a)
+            threat = exposure[sq]
+            level = exposure[a]
+            if level > threat:
+                threat = level
+            near_mine = mine_dist[sq]
+            near = mine_dist[a]
+            if near < near_mine:
+                near_mine = near
+            group_weight = w_threat[threat]
+            if has_mine:
+                group_weight += w_near_mine[near_mine]
             directions = free
             while directions != 0:
                 d = lowest[directions]
@@ -665,8 +675,16 @@ def _add_broadsides(
             free &= around[b]
             if free == 0:
                 continue
-            group_change = -own[sq] - own[a] - own[b]
-            group_weight = _group_weight(w_threat, w_near_mine, has_mine, exposure, mine_dist, sq, a, b)
+            group_change -= own[b]  # the line of three: the line of two's, and its third marble's
+            level = exposure[b]
+            if level > threat:
+                threat = level
+            near = mine_dist[b]
+            if near < near_mine:
+                near_mine = near
+            group_weight = w_threat[threat]
+            if has_mine:
+                group_weight += w_near_mine[near_mine]
             while free != 0:
                 d = lowest[free]
                 free &= free - 1
@@ -683,23 +701,6 @@ def _add_broadsides(
                 codes[room + count] = score
                 count += 1
     return count
-
-
-def _group_weight(w_threat: vec[i64], w_near_mine: vec[i64], has_mine: bool, exposure: vec[i64], mine_dist: vec[i64],
-                  sq: i64, a: i64, b: i64) -> i64:
-    """The weights a broadside group's moves share: of the threat to its marbles on ``sq``, ``a`` and ``b`` (``a``
-    twice for two marbles), and of their nearness to this side's last destination (if ``has_mine``)."""
-    threat = exposure[sq]
-    level = exposure[a]
-    if level > threat:
-        threat = level
-    level = exposure[b]
-    if level > threat:
-        threat = level
-    weight = w_threat[threat]
-    if has_mine:
-        weight += w_near_mine[_least(mine_dist, sq, a, b)]
-    return weight
 
 
 def _least(values: vec[i64], a: i64, b: i64, c: i64) -> i64:
