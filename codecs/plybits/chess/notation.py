@@ -356,7 +356,8 @@ def play_text(board: Board, m: Move, notation: str | None = None) -> str:
         text = uci(board, m)
         push(board, m)
         return text
-    assert notation in (None, "san"), notation
+    if notation is not None and notation != "san":
+        raise AssertionError(notation)
     if not m[0]:
         push(board, m)
         return "--"
@@ -380,8 +381,9 @@ def _san_stem(board: Board, m: Move) -> str:
         if promotion:
             text += _PROMOTION_SUFFIX[promotion]
     else:
-        origins = [] if kind == KING else _origins(board, kind, t)  # one king: never a rival
-        rivals = [o for o in origins if o != f and _legal(board, o, t)] if len(origins) > 1 else origins[:0]
+        origins = _origins(board, kind, t) if kind != KING else None  # one king: never a rival
+        rivals = [o for o in origins if o != f and _legal(board, o, t)] if origins is not None and len(origins) > 1 \
+            else None
         if rivals:
             text = PIECE_LETTERS[kind]
             if all(FILE_OF[r] != FILE_OF[f] for r in rivals):
