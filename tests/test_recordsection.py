@@ -251,6 +251,27 @@ def changed_sections(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any
     return sections
 
 
+def test_a_section_coded_decision_by_decision_is_the_one_the_writer_codes_in_loops():
+    """Writer codes bit trees and unary runs in loops of its own; a coder that codes each decision through bit()
+    (Coder's loops, as OneChangeWriter changing none) writes the same bytes, so the loops code the same decisions."""
+    rng = random.Random(11)
+    records = [annotated_chess()]
+    every = schemes()
+    for _ in range(12):
+        records.append(_random_record(rng, every, 20))
+    for scheme, start, moves, notes, tags in records:
+        coder = OneChangeWriter(-1, rng)
+        writer = recordsection._NotesWriter(coder, scheme, recordsection.State(
+            recordsection.FinalPosition(start, moves, None), len(moves), recordsection.SECTION_VERSION))
+        writer.tags(tags)
+        writer.result(notes.result)
+        writer.comments(notes.comments, -1, 7)
+        writer.steps(start, moves, notes.steps, 0, 0)
+        one_by_one = bytes([recordsection.SECTION_VERSION]) + coder.writer.finish()
+        assert write_section(scheme, start, moves, notes, tags) == one_by_one
+        assert read_section(scheme, start, moves, one_by_one, max_plies=10_000) == (notes, tags)
+
+
 def _random_record(
     rng: random.Random, every: list[Any], max_plies: int
 ) -> tuple[Any, Any, list[Any], Notes[Any], dict[str, str]]:
