@@ -228,18 +228,24 @@ class OneChangeWriter(Coder):
         return self.writer.uniform(n, value)
 
 
+def written_one_by_one(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any], tags: dict[str, str],
+                       coder: OneChangeWriter) -> bytes:
+    """The section ``coder`` writes for the record, each decision through its ``bit`` (Coder's loops)."""
+    writer = recordsection._NotesWriter(coder, scheme, recordsection.State(
+        recordsection.FinalPosition(start, moves, None), len(moves), recordsection.SECTION_VERSION))
+    writer.tags(tags)
+    writer.result(notes.result)
+    writer.comments(notes.comments, -1, 7)
+    writer.steps(start, moves, notes.steps, 0, 0)
+    return bytes([recordsection.SECTION_VERSION]) + coder.writer.finish()
+
+
 def changed_sections(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any], tags: dict[str, str],
                      rng: random.Random, most: int) -> list[bytes]:
     """Sections written for the record with one decision changed (at most ``most`` of them, at random)."""
     def write(change: int) -> tuple[bytes, int]:
         coder = OneChangeWriter(change, rng)
-        writer = recordsection._NotesWriter(coder, scheme, recordsection.State(
-            recordsection.FinalPosition(start, moves, None), len(moves), recordsection.SECTION_VERSION))
-        writer.tags(tags)
-        writer.result(notes.result)
-        writer.comments(notes.comments, -1, 7)
-        writer.steps(start, moves, notes.steps, 0, 0)
-        return bytes([recordsection.SECTION_VERSION]) + coder.writer.finish(), coder.count
+        return written_one_by_one(scheme, start, moves, notes, tags, coder), coder.count
 
     decisions = write(-1)[1]
     sections = []
@@ -260,14 +266,7 @@ def test_a_section_coded_decision_by_decision_is_the_one_the_writer_codes_in_loo
     for _ in range(12):
         records.append(_random_record(rng, every, 20))
     for scheme, start, moves, notes, tags in records:
-        coder = OneChangeWriter(-1, rng)
-        writer = recordsection._NotesWriter(coder, scheme, recordsection.State(
-            recordsection.FinalPosition(start, moves, None), len(moves), recordsection.SECTION_VERSION))
-        writer.tags(tags)
-        writer.result(notes.result)
-        writer.comments(notes.comments, -1, 7)
-        writer.steps(start, moves, notes.steps, 0, 0)
-        one_by_one = bytes([recordsection.SECTION_VERSION]) + coder.writer.finish()
+        one_by_one = written_one_by_one(scheme, start, moves, notes, tags, OneChangeWriter(-1, rng))
         assert write_section(scheme, start, moves, notes, tags) == one_by_one
         assert read_section(scheme, start, moves, one_by_one, max_plies=10_000) == (notes, tags)
 
