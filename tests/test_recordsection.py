@@ -228,18 +228,24 @@ class OneChangeWriter(Coder):
         return self.writer.uniform(n, value)
 
 
+def written_one_by_one(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any], tags: dict[str, str],
+                       coder: OneChangeWriter) -> bytes:
+    """The section ``coder`` writes for the record, each decision through its ``bit`` (Coder's loops)."""
+    writer = recordsection._NotesWriter(coder, scheme, recordsection.State(
+        recordsection.FinalPosition(start, moves, None), len(moves), recordsection.SECTION_VERSION))
+    writer.tags(tags)
+    writer.result(notes.result)
+    writer.comments(notes.comments, -1, 7)
+    writer.steps(start, moves, notes.steps, 0, 0)
+    return bytes([recordsection.SECTION_VERSION]) + coder.writer.finish()
+
+
 def changed_sections(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any], tags: dict[str, str],
                      rng: random.Random, most: int) -> list[bytes]:
     """Sections written for the record with one decision changed (at most ``most`` of them, at random)."""
     def write(change: int) -> tuple[bytes, int]:
         coder = OneChangeWriter(change, rng)
-        writer = recordsection._NotesWriter(coder, scheme, recordsection.State(
-            recordsection.FinalPosition(start, moves, None), len(moves), recordsection.SECTION_VERSION))
-        writer.tags(tags)
-        writer.result(notes.result)
-        writer.comments(notes.comments, -1, 7)
-        writer.steps(start, moves, notes.steps, 0, 0)
-        return bytes([recordsection.SECTION_VERSION]) + coder.writer.finish(), coder.count
+        return written_one_by_one(scheme, start, moves, notes, tags, coder), coder.count
 
     decisions = write(-1)[1]
     sections = []
@@ -249,6 +255,20 @@ def changed_sections(scheme: Any, start: Any, moves: list[Any], notes: Notes[Any
         except Exception:  # the layout may not go on with the changed decision (a value that is not there)
             continue
     return sections
+
+
+def test_a_section_coded_decision_by_decision_is_the_one_the_writer_codes_in_loops():
+    """Writer codes bit trees and unary runs in loops of its own; a coder that codes each decision through bit()
+    (Coder's loops, as OneChangeWriter changing none) writes the same bytes, so the loops code the same decisions."""
+    rng = random.Random(11)
+    records = [annotated_chess()]
+    every = schemes()
+    for _ in range(12):
+        records.append(_random_record(rng, every, 20))
+    for scheme, start, moves, notes, tags in records:
+        one_by_one = written_one_by_one(scheme, start, moves, notes, tags, OneChangeWriter(-1, rng))
+        assert write_section(scheme, start, moves, notes, tags) == one_by_one
+        assert read_section(scheme, start, moves, one_by_one, max_plies=10_000) == (notes, tags)
 
 
 def _random_record(

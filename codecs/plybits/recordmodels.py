@@ -5,7 +5,7 @@ each section (:func:`section_models`), its flags' contexts, and the state it pre
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from plybits import recorddictionary as dictionary
 from plybits.game import Position
@@ -77,7 +77,7 @@ class FinalPosition:
         return len(fields) == 6 and fields[1] == "w" and fields[5] == "1"
 
 
-MOVES_SUFFIX_PLIES = 40
+MOVES_SUFFIX_PLIES: Final = 40
 """The opening plies an opening URL's moves are looked for in (version 2)."""
 
 
@@ -233,13 +233,13 @@ MODEL_NAMES = (
     "mate", "plies", "size", "player", "elo", "result", "control", "eco", "eco_number",
 )
 """Every model of :class:`Priors`, by attribute."""
-ELO_HIGH_BITS = 7
+ELO_HIGH_BITS: Final = 7
 """Version 3 codes an Elo not predicted from the other side's as its high 7 bits (a tree), then its low 5 uniform."""
-CONTROL_CONTEXTS = 8
+CONTROL_CONTEXTS: Final = 8
 """Version 3's time controls are coded by index under the speed the ``Event`` tag names (:func:`event_speed`)."""
-ECO_OTHER_START = 14
+ECO_OTHER_START: Final = 14
 """The ECO context of a game whose first move :data:`recorddictionary.ECO_STARTS` does not name."""
-ECO_CONTEXTS = 16
+ECO_CONTEXTS: Final = 16
 """Version 3's ECO codes are coded under the class of the game's first two plies (:data:`ECO_STARTS`)."""
 
 
@@ -575,25 +575,30 @@ class Models:
         return model
 
 
-F_MORE_TAGS, F_DATE_SAME, F_COMMON_TC, F_RESULT_SAME, F_LINE_COMMENT = 0, 1, 3, 4, 5
-F_STEPS = 6  # +1 in a variation
-F_EVAL_MATE = 8  # +1 after a mate
-F_EVAL_SHORT = 10  # +1 when the last one was short
-F_NAGS = 12  # +0..7: the swing of the step's evaluation
-F_NAG_BIG = 20
-F_VARIATIONS = 21
-F_EVAL_PART = 22
-F_DATE_UNKNOWN_YEAR = 23
-F_NAME_OTHER = 24
-F_ID_NOT_8 = 25
+# the flags and counts are Final: compiled code reads them as constants, not as a module's attribute each time
+F_MORE_TAGS: Final = 0
+F_DATE_SAME: Final = 1
+F_COMMON_TC: Final = 3
+F_RESULT_SAME: Final = 4
+F_LINE_COMMENT: Final = 5
+F_STEPS: Final = 6  # +1 in a variation
+F_EVAL_MATE: Final = 8  # +1 after a mate
+F_EVAL_SHORT: Final = 10  # +1 when the last one was short
+F_NAGS: Final = 12  # +0..7: the swing of the step's evaluation
+F_NAG_BIG: Final = 20
+F_VARIATIONS: Final = 21
+F_EVAL_PART: Final = 22
+F_DATE_UNKNOWN_YEAR: Final = 23
+F_NAME_OTHER: Final = 24
+F_ID_NOT_8: Final = 25
 """Whether an identifier (after a prefix) is not of 8 characters, as lichess's game and tournament ids are."""
-F_DERIVED = 26  # +0..2: the index in recorddictionary.DERIVED (version 2)
+F_DERIVED: Final = 26  # +0..2: the index in recorddictionary.DERIVED (version 2)
 """Whether a tag of :data:`recorddictionary.DERIVED` is the value derived for it (version 2)."""
-F_TC_BARE = 29
+F_TC_BARE: Final = 29
 """Whether a time control is written without its increment (``600`` for ``600+0``, as chess.com writes it; version 2)."""
-F_MOVES_SUFFIX = 30
+F_MOVES_SUFFIX: Final = 30
 """Whether a worded rest ends with moves of the game (version 2)."""
-F_USER_NAME = 31
+F_USER_NAME: Final = 31
 """Whether a player's name is a user name, coded by the player-name model (version 3)."""
 FLAG_PRIORS = ((F_MORE_TAGS, 4), (F_DATE_SAME, 8), (F_COMMON_TC, 56), (F_RESULT_SAME, 60), (F_LINE_COMMENT, 60),
                 (F_NAGS, 60), (F_NAG_BIG, 62), (F_VARIATIONS, 62), (F_EVAL_MATE, 60), (F_EVAL_MATE + 1, 8),

@@ -29,7 +29,9 @@ POWERS_OF_TEN: Final[tuple[int, ...]] = (1, 10, 100, 1000)
 WORDED_RE: Final = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
 """A run of letters: what a dictionary word is (an apostrophe inside, as in ``King's``, included)."""
 WORD_INDEX: Final = {word: i for i, word in enumerate(dictionary.WORDS)}
-PIECE_END, PIECE_WORD, PIECE_BYTE = range(3)
+PIECE_END: Final = 0
+PIECE_WORD: Final = 1
+PIECE_BYTE: Final = 2
 WORD_PIECE: Final = 256
 """A word's piece (:func:`word_pieces`) is this plus its index; a byte's is the byte."""
 WORD_BYTES: Final = tuple(word.encode("utf-8") for word in dictionary.WORDS)
