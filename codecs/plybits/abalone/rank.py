@@ -507,7 +507,7 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
     n = _add_inline_moves(codes, room, tables, marbles, cells, own, exposure, around, me, side * INLINE_CODES * 3,
                           last_weight, mine_weight)
     n = _add_broadsides(codes, room, n, tables, marbles, own, exposure, around, side * N_CODES, DISTANCE[last],
-                        DISTANCE[mine], has_last, has_mine)
+                        DISTANCE[mine], has_last, tables.near_mine if has_mine else tables.nothing)
     scores = codes[room:room + n]
     listed = codes[:n]
     _SPARES.append(scratch)
@@ -605,18 +605,17 @@ def _add_inline_moves(
 def _add_broadsides(
     codes: vec[i64], room: i64, count: i64, tables: _ScorerTables, marbles: vec[i64], own: vec[i64],
     exposure: vec[i64], around: vec[i64], broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64],
-    has_last: bool, has_mine: bool,
+    has_last: bool, w_near_mine: vec[i64],
 ) -> i64:
     """Write into ``codes`` from ``count`` (their scores from ``room + count``) the broadsides of :func:`scored_codes`,
     after every inline move, and return how many moves there are then: 2 or 3 marbles from first end ``sq`` in a line
     along ``lstep``, each moving by ``s``; by first end, line, marbles and direction. ``last_dist``, ``mine_dist``: the
     distances from the opponent's and this side's last destinations by cell (``has_last``, ``has_mine``: whether
-    there are such moves). A group moves where its marbles' ``around`` bits share an empty neighbour, lowest first."""
+    there are such moves); ``w_near_mine``: the weights of the nearness to one's own (zeros if none). A group moves where its marbles' ``around`` bits share an empty neighbour, lowest first."""
     w_broadside = tables.broadside
     w_cohesion = tables.cohesion
     w_threat = tables.threat
     w_near_last = tables.near_last
-    w_near_mine = tables.near_mine
     steps = _STEP
     lowest = _LOWEST_DIRECTION
     broadside_codes = _BROADSIDE_CODES
@@ -647,9 +646,7 @@ def _add_broadsides(
             near = mine_dist[a]
             if near < near_mine:
                 near_mine = near
-            group_weight = w_threat[threat]
-            if has_mine:
-                group_weight += w_near_mine[near_mine]
+            group_weight = w_threat[threat] + w_near_mine[near_mine]
             directions = free
             while directions != 0:
                 d = lowest[directions]
@@ -677,14 +674,9 @@ def _add_broadsides(
                 continue
             group_change -= own[b]  # the line of three: the line of two's, and its third marble's
             level = exposure[b]
-            if level > threat:
-                threat = level
             near = mine_dist[b]
-            if near < near_mine:
-                near_mine = near
-            group_weight = w_threat[threat]
-            if has_mine:
-                group_weight += w_near_mine[near_mine]
+            group_weight = w_threat[level if level > threat else threat] + w_near_mine[
+                near if near < near_mine else near_mine]
             while free != 0:
                 d = lowest[free]
                 free &= free - 1
