@@ -257,24 +257,15 @@ def _danger_lines() -> list[list[int]]:
     diagonal neighbour, else 0 -- the cells whose change can alter an attack on k."""
     out = [[0] * _size for _ in range(_size)]
     for k in SQUARES:
-        fk, rk = FILE_OF[k], RANK_OF[k]
-        row = out[k]
         for i in SQUARES:
-            f, r = FILE_OF[i], RANK_OF[i]
-            if i == k:
-                continue
-            if f == fk:
-                row[i] = STRIDE if r > rk else -STRIDE
-            elif r == rk:
-                row[i] = 1 if f > fk else -1
-            elif abs(f - fk) == 1 and abs(r - rk) == 1:
-                row[i] = LEG
+            df, dr = FILE_OF[i] - FILE_OF[k], RANK_OF[i] - RANK_OF[k]
+            line = (STRIDE if dr > 0 else -STRIDE) if df == 0 else (1 if df > 0 else -1) if dr == 0 else 0
+            out[k][i] = 0 if i == k else line or (LEG if abs(df) == abs(dr) == 1 else 0)
     return out
 
 
 DANGER: Final = _danger_lines()
-_DANGER_ROWS: Final = [int_array(row) for row in DANGER]
-""":data:`DANGER`'s rows as int_arrays."""
+_DANGER_ROWS: Final = [int_array(row) for row in DANGER]  # its rows as int_arrays
 
 # piece-placement rules a position must satisfy (pieces can never stand elsewhere)
 _PALACE = {c: {square(f, r) for f in range(3, 6) for r in range(10) if in_palace(c, f, r)} for c in (RED, BLACK)}
@@ -525,12 +516,7 @@ class Board:
 
     def has_legal_move(self) -> bool:
         """Whether the side to move has any legal move."""
-        cells, us = self.cells, self.turn
-        k = self.kings[us >> 3]
-        for m in self.pseudo_legal_moves():
-            if _safe(cells, k, us, m.from_square, m.to_square):
-                return True
-        return False
+        return legal_codes(self.cells, self.kings[self.turn >> 3], self.turn)[1] > 0
 
     def pieces(self, color: int | None = None) -> Iterator[tuple[int, int]]:
         """``(cell, piece code)`` of every piece (of ``color`` when given), by increasing ``r * 9 + f``."""
@@ -555,8 +541,7 @@ the rest 4: 119), the room the code generators are given."""
 _NO_CODES: Final = zeros(MAX_MOVES)
 _NO_MARKS: Final = zeros(_size)
 _NO_PIECES: Final = zeros(32)  # a position holds at most 16 pieces a side
-_NO_RISK: Final = zeros(_size)
-"""No cell's moves checked as :func:`pseudo_codes` writes them (never written)."""
+_NO_RISK: Final = zeros(_size)  # the DANGER row of no general; the marks of a caller that wants none (0 added)
 
 
 CODES: Final = [int_array([i << 8 | t for t in range(_size)]) for i in range(_size)]
@@ -687,17 +672,23 @@ def _scan_array(scan: list[int]) -> vec[i64]:
     return POINTS if scan is POINT_CELLS else int_array(scan)
 
 
-def pseudo_codes(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64] = POINTS) -> i64:
+def pseudo_codes(
+    cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64] = POINTS, marks: vec[i64] = _NO_RISK, plus: i64 = 0,
+) -> i64:
     """Write into ``codes`` (room for :data:`MAX_MOVES`) the codes of the moves of ``us`` that follow each piece's
     movement rules (:func:`pseudo_legal`'s moves, in its order); return their count. ``scan``: the cells to look at,
-    in point order (every piece of ``us`` among them; :func:`occupied_points`)."""
-    return _generate(cells, us, codes, scan, _NO_RISK, -1)
+    in point order (every piece of ``us`` among them; :func:`occupied_points`). ``marks``: per cell, ``plus`` is
+    added for each piece of ``us`` that could capture there if an enemy stood there (its own pieces' cells too: it
+    defends them; a cannon past a screen, not where it slides to)."""
+    return _generate(cells, us, codes, scan, -1, 0, marks, plus)
 
 
-def _generate(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64], risky: vec[i64], k: i64) -> i64:
-    """:func:`pseudo_codes`, keeping of the moves of a piece on a cell ``risky`` marks 1 only those that leave the
-    general on ``k`` (not in check) unattacked (:func:`_keep_legal`): checked as each piece's moves are written,
-    at the end of the array, so a move dropped moves no other."""
+def _generate(
+    cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64], k: i64, risk: i64, marks: vec[i64], plus: i64,
+) -> i64:
+    """:func:`pseudo_codes`, keeping of the moves of the general on ``k`` (not in check) and of a piece on a line or
+    leg ``risk`` marks (:func:`_risks`) those that leave it unattacked, tested as the piece's are written (at the end)."""
+    danger = _DANGER_ROWS[k] if k >= 0 else _NO_RISK
     n: i64 = 0
     side = (us >> 3) * _size
     for i in scan:
@@ -709,6 +700,7 @@ def _generate(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64], risky: 
         kind = p & 7
         if kind == CHARIOT or kind == CANNON:
             cannon = kind == CANNON
+            slid = 0 if cannon else plus  # the mark of a cell slid over: a cannon captures only past a screen
             for step in _BELOW:
                 # the lower rays, farthest target first: find the end, then list back towards i
                 t = i + step
@@ -721,18 +713,24 @@ def _generate(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64], risky: 
                         c = t + step
                         q = cells[c]
                         while q == 0:
+                            marks[c] += plus
                             c += step
                             q = cells[c]
-                        if q != OFF and q & BLACK != us:
-                            codes[n] = row[c]
+                        if q != OFF:
+                            marks[c] += plus
+                            if q & BLACK != us:
+                                codes[n] = row[c]
+                                n += 1
+                    else:
+                        marks[t] += plus
+                        if q & BLACK != us:
+                            codes[n] = row[t]
                             n += 1
-                    elif q & BLACK != us:
-                        codes[n] = row[t]
-                        n += 1
                 t -= step
                 while t != i:
                     codes[n] = row[t]
                     n += 1
+                    marks[t] += slid
                     t -= step
             for step in _ABOVE:
                 t = i + step
@@ -740,6 +738,7 @@ def _generate(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64], risky: 
                 while q == 0:
                     codes[n] = row[t]
                     n += 1
+                    marks[t] += slid
                     t += step
                     q = cells[t]
                 if q == OFF:
@@ -748,10 +747,12 @@ def _generate(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64], risky: 
                     t += step
                     q = cells[t]
                     while q == 0:
+                        marks[t] += plus
                         t += step
                         q = cells[t]
                     if q == OFF:
                         continue
+                marks[t] += plus
                 if q & BLACK != us:
                     codes[n] = row[t]
                     n += 1
@@ -759,24 +760,26 @@ def _generate(cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64], risky: 
             for e in _HORSE_ROWS[i] if kind == HORSE else _ELEPHANT_ROWS[side + i]:
                 if cells[e & 255] == 0:
                     t = e >> 8
+                    marks[t] += plus
                     q = cells[t]
                     if q == 0 or q & BLACK != us:
                         codes[n] = row[t]
                         n += 1
         else:
             for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
+                marks[t] += plus
                 q = cells[t]
                 if q == 0 or q & BLACK != us:
                     codes[n] = row[t]
                     n += 1
-        if risky[i] & 1:
+        d = danger[i]
+        if i == k or (d != 0 and risk >> (_LEGS + i - k if d == LEG else d + STRIDE) & 1):
             n = _keep_legal(cells, us, k, i, codes, start, n)
     return n
 
 
 def _keep_legal(cells: vec[i64], us: i64, k: i64, frm: i64, codes: vec[i64], start: i64, end: i64) -> i64:
-    """Keep, of the moves ``codes[start:end]`` (all from ``frm``), those that leave the general of ``us`` on ``k`` (not
-    in check) unattacked, in order from ``start``; return the new end."""
+    """Keep those of the moves ``codes[start:end]`` from ``frm`` that leave the general on ``k`` unattacked; the end."""
     danger = _DANGER_ROWS[k]
     kept = start
     for j in range(start, end):
@@ -794,59 +797,6 @@ def pseudo_legal(cells: vec[i64], us: int, out: list[Move], scan: list[int] = PO
     ``us`` among them; :func:`occupied_cells`)."""
     codes = _NO_CODES[:]
     out += moves_of(codes, pseudo_codes(cells, us, codes, _scan_array(scan)))
-
-
-def attack_map(cells: vec[i64], color: int, scan: vec[i64] = POINTS) -> vec[i64]:
-    """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
-    :func:`pseudo_codes` for ``color``, without writing the moves (the rank model's attack map). ``scan`` as
-    :func:`pseudo_codes` takes it."""
-    marks = _NO_MARKS[:]
-    side = (color >> 3) * _size
-    for i in scan:
-        p = cells[i]
-        if p == 0 or p & BLACK != color:
-            continue
-        kind = p & 7
-        if kind == CHARIOT or kind == CANNON:
-            for step in ORTHOGONAL:
-                t = i + step
-                q = cells[t]
-                while q == 0:
-                    marks[t] = 1
-                    t += step
-                    q = cells[t]
-                if q == OFF:
-                    continue
-                if kind == CANNON:
-                    t += step
-                    q = cells[t]
-                    while q == 0:
-                        t += step
-                        q = cells[t]
-                    if q == OFF:
-                        continue
-                if q & BLACK != color:
-                    marks[t] = 1
-        elif kind == HORSE or kind == ELEPHANT:
-            for e in _HORSE_ROWS[i] if kind == HORSE else _ELEPHANT_ROWS[side + i]:
-                if cells[e & 255] == 0:
-                    t = e >> 8
-                    q = cells[t]
-                    if q == 0 or q & BLACK != color:
-                        marks[t] = 1
-        else:
-            for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
-                q = cells[t]
-                if q == 0 or q & BLACK != color:
-                    marks[t] = 1
-    return marks
-
-
-def targets(cells: vec[i64], color: int, scan: list[int] = POINT_CELLS) -> list[int]:
-    """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
-    :func:`pseudo_legal` for ``color``, without building the moves (:func:`attack_map` as a list). ``scan`` as
-    :func:`pseudo_legal` takes it."""
-    return int_list(attack_map(cells, color, _scan_array(scan)))
 
 
 def _pseudo_legal_move(cells: vec[i64], us: int, frm: int, to: int) -> bool:
@@ -910,22 +860,30 @@ def generals_face(cells: vec[i64], red: i64, black: i64) -> bool:
 
 
 def code_index(codes: vec[i64], n: i64, code: i64) -> i64:
-    """The index of ``code`` among the first ``n`` move codes, -1 if it is not there."""
-    for i in range(n):
-        if codes[i] == code:
-            return i
-    return -1
+    """The index of ``code`` among the first ``n`` move codes, ascending as the generators write them (by from-cell,
+    then to-cell), -1 if it is not there."""
+    lo: i64 = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if codes[mid] < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < n and codes[lo] == code else -1
 
 
 def legal_codes(
-    cells: vec[i64], k: i64, us: i64, scan: vec[i64] = POINTS, checked: i64 = -1,
+    cells: vec[i64], k: i64, us: i64, scan: vec[i64] = POINTS, checked: i64 = -1, marks: vec[i64] = _NO_RISK,
+    plus: i64 = 0,
 ) -> tuple[vec[i64], i64]:
     """The codes of the legal moves of ``us``, whose general stands on ``k``, and their count: :func:`legal` as
-    move codes (the first ``count`` items; ``scan`` as :func:`pseudo_codes` takes it). ``checked``: 1 or 0 when the
-    caller knows whether ``us`` is in check (:meth:`Board.is_check`), -1 to have it tested."""
+    move codes (the first ``count`` items; ``scan``, ``marks`` and ``plus`` as :func:`pseudo_codes` takes them).
+    ``checked``: 1 or 0 when the caller knows whether ``us`` is in check (:meth:`Board.is_check`), -1 to have it
+    tested."""
     codes = _NO_CODES[:]
     if _attacked(cells, k, us) if checked < 0 else checked == 1:
-        n = pseudo_codes(cells, us, codes, scan)
+        n = pseudo_codes(cells, us, codes, scan, marks, plus)
         kept: i64 = 0
         for j in range(n):  # indexed, not a slice: compiled, no array is copied
             c = codes[j]
@@ -933,34 +891,37 @@ def legal_codes(
                 codes[kept] = c
                 kept += 1
         return codes, kept
-    risky, hazard = _risks(cells, k, us)
-    n = _generate(cells, us, codes, scan, risky, k)
+    risk, hazard = _risks(cells, k, us)
+    n = _generate(cells, us, codes, scan, k, risk, marks, plus)
     if not hazard:
         return codes, n
-    # a move onto an empty cell between the general and an enemy cannon facing it makes a screen: tested unless
-    # its piece's moves were
+    # a move onto the empty cells between the general and an enemy cannon facing it screens (the line tested: exactly)
     danger = _DANGER_ROWS[k]
     kept = 0
     for j in range(n):
         c = codes[j]
         frm = c >> 8
         to = c & 255
-        if risky[to] & 2 and not risky[frm] & 1 and _exposes(cells, us, frm, to, k, danger[frm], danger[to]):
-            continue
+        dt = danger[to]
+        if frm != k and dt != 0 and dt != LEG and hazard >> (dt + STRIDE) & 1:
+            if _exposes(cells, us, frm, to, k, danger[frm], dt):
+                continue
         codes[kept] = c
         kept += 1
     return codes, kept
 
 
-def _risks(cells: vec[i64], k: i64, us: i64) -> tuple[vec[i64], bool]:
-    """Per cell, for ``us`` not in check with the general on ``k``: 1 where a piece's move may expose the general
-    (the general's own cell, every cell of a line from it that holds an enemy chariot, cannon or, along the file,
-    general, and the leg of an enemy horse aimed at it); 2 on an empty cell between the general and an enemy cannon
-    with nothing between (a piece put there is a screen); and whether any cell is 2. Every other move is legal: it
-    changes no line that holds an attacker and blocks no cannon's empty line."""
-    risky = _NO_MARKS[:]
-    risky[k] = 1
-    hazard = False
+_LEGS: Final = STRIDE + 2  # below 31 (compiled, ``1 << n`` shifts a C int): bits 1, 3, 27, 29; the lines' 0, 12, 14, 26
+"""Bit ``_LEGS + leg - k`` of :func:`_risks`' mask: the leg of an enemy horse aimed at the general on ``k``."""
+
+
+def _risks(cells: vec[i64], k: i64, us: i64) -> tuple[i64, i64]:
+    """For ``us`` not in check with the general on ``k``, as bits: the lines from it holding an enemy chariot, cannon
+    or (the file) general, bit ``step + STRIDE``, and the legs of enemy horses aimed at it (:data:`_LEGS`), which a
+    piece moved off may open; the lines whose first piece is an enemy cannon with empty cells between, which a piece
+    put there screens. Every other move is legal."""
+    risk: i64 = 0
+    hazard: i64 = 0
     enemy = us ^ BLACK
     e_rook = CHARIOT | enemy
     e_cannon = CANNON | enemy
@@ -972,25 +933,18 @@ def _risks(cells: vec[i64], k: i64, us: i64) -> tuple[vec[i64], bool]:
             t += step
             p = cells[t]
         if p == e_cannon and t != k + step:
-            hazard = True
-            s = k + step
-            while s != t:
-                risky[s] = 2
-                s += step
+            hazard |= 1 << (step + STRIDE)
         while p != OFF:
             if p == e_rook or p == e_cannon or (p == e_king and (step == STRIDE or step == -STRIDE)):
-                s = k + step
-                while cells[s] != OFF:
-                    risky[s] |= 1
-                    s += step
+                risk |= 1 << (step + STRIDE)
                 break
             t += step
             p = cells[t]
     e_horse = HORSE | enemy
     for e in _HORSE_ATTACKER_ROWS[k]:
         if cells[e >> 8] == e_horse:
-            risky[e & 255] |= 1
-    return risky, hazard
+            risk |= 1 << (_LEGS + (e & 255) - k)
+    return risk, hazard
 
 
 def legal(cells: vec[i64], k: int, us: int, scan: list[int] = POINT_CELLS) -> list[Move]:

@@ -28,15 +28,19 @@ from plybits.xiangqi.board import (
     CHARIOT,
     FILE_OF,
     GEOMETRY,
+    MAX_MOVES,
+    POINT_CELLS,
+    POINTS,
     RANK_OF,
     SQUARES,
     Board,
     Move,
-    attack_map,
+    _scan_array,
     generals_face,
     legal,
     legal_codes,
     occupied_points,
+    pseudo_codes,
     reached_by,
 )
 from plybits.xiangqi.rankmodel2 import CodedXiangqiModel, LinearXiangqiModel2
@@ -74,6 +78,23 @@ def canonical_moves(board: Board) -> list[Move]:
     lists them so (cells number in point order). Called as a module function, not :meth:`Board.legal_moves`: on
     a :class:`~plybits.xiangqi.Position`, compiled code would call the method through Python's lookup."""
     return legal(board.cells, board.kings[board.turn >> 3], board.turn)
+
+
+def attack_map(cells: vec[i64], color: int, scan: vec[i64] = POINTS) -> vec[i64]:
+    """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
+    :func:`~plybits.xiangqi.board.pseudo_codes` for ``color`` (model 1's attack map). ``scan`` as it takes it."""
+    marks = zeros(_SIZE)
+    codes = zeros(MAX_MOVES)
+    for j in range(pseudo_codes(cells, color, codes, scan)):
+        marks[codes[j] & 255] = 1
+    return marks
+
+
+def targets(cells: vec[i64], color: int, scan: list[int] = POINT_CELLS) -> list[int]:
+    """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
+    :func:`pseudo_legal` for ``color``, without building the moves (:func:`attack_map` as a list). ``scan`` as
+    :func:`pseudo_legal` takes it."""
+    return int_list(attack_map(cells, color, _scan_array(scan)))
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)

@@ -39,7 +39,7 @@ from plybits.xiangqi.board import (
     MAX_MOVES,
     MOVES,
     ORTHOGONAL,
-    POINT_CELLS,
+    POINTS,
     RANK_OF,
     SOLDIER,
     SQUARES,
@@ -58,6 +58,7 @@ from plybits.xiangqi.board import (
     legal_codes,
     moves_of,
     occupied_points,
+    pseudo_codes,
 )
 
 _SIZE: Final = GEOMETRY.size
@@ -139,23 +140,21 @@ _SIDE: Final = GEOMETRY.size
 
 
 def _mark_captures(
-    cells: vec[i64], squares: vec[i64], marks: vec[i64], us: i64, ours: i64, bits: vec[i64], add: i64, threat: i64,
+    cells: vec[i64], squares: vec[i64], marks: vec[i64], us: i64, bits: vec[i64], plus: i64, threat: i64,
 ) -> None:
-    """For each piece on ``squares``, on each cell it could capture on if an enemy stood there (its own pieces'
-    cells included: it defends them): a piece of ``us`` adds ``ours``; another sets its kind's bit of ``bits``, then
-    adds ``add`` (:func:`_capture_maps` counts so, and sets an opponent's piece's rank bit). Read from the board's
-    packed step tables (``target << 8 | blocking cell`` where a cell can block). One expression a target
-    (``(m | bit) + add``): no call, no branch; one call for all the pieces (pure Python, a call costs). The piece
-    on ``threat`` sets :data:`_THREAT_BIT` too."""
+    """For each piece not of ``us`` on ``squares``, on each cell it could capture on if an enemy stood there (its own
+    pieces' cells included: it defends them), set its kind's bit of ``bits``, then add ``plus`` (:func:`_capture_maps`
+    counts so, and sets the piece's rank bit; the pieces of ``us`` are marked as their moves are listed:
+    :func:`~plybits.xiangqi.board.pseudo_codes`). Read from the board's packed step tables (``target << 8 |
+    blocking cell`` where a cell can block). One expression a target (``(m | bit) + plus``): no call, no branch; one
+    call for all the pieces (pure Python, a call costs). The piece on ``threat`` sets :data:`_THREAT_BIT` too."""
     lines = _LINES
     for sq in squares:
         piece = cells[sq]
+        if piece & BLACK == us:
+            continue
         kind = piece & 7
-        bit: i64 = 0
-        plus: i64 = ours
-        if piece & BLACK != us:
-            bit = bits[kind] | (_THREAT_BIT if sq == threat else 0)
-            plus = add
+        bit = bits[kind] | (_THREAT_BIT if sq == threat else 0)
         if kind == CHARIOT or kind == CANNON:
             for step in lines:
                 t = sq + step
@@ -206,8 +205,29 @@ def _capture_maps(cells: vec[i64], us: int, scan: vec[i64], last_to: i64 = -1) -
     ``us``. The scorer adds its per-ply bits between (:data:`_CHECKS`); :data:`_THREAT_BIT` is set here, where the
     piece on ``last_to`` (the opponent's last target, -1 none) could capture."""
     maps = _NO_MARKS[:]
-    _mark_captures(cells, scan, maps, us, 1 << _OURS, _RANK_BITS, 1, last_to)
+    _mark_captures(cells, scan, maps, us, _RANK_BITS, 1, last_to)
+    pseudo_codes(cells, us, _NO_SCORES[:], scan, maps, 1 << _OURS)
     return maps
+
+
+def _walk(cells: vec[i64], t: i64, step: i64, mask: vec[i64], bit: i64) -> i64:
+    """Set ``bit`` in ``mask`` on the empty cells from ``t`` on along ``step``; the first cell that is not empty."""
+    while cells[t] == 0:
+        mask[t] |= bit
+        t += step
+    return t
+
+
+def _line_piece(cells: vec[i64], t: i64, step: i64, mask: vec[i64], bit: i64, us: i64) -> i64:
+    """:func:`_walk` from ``t`` along ``step``, and ``bit`` set on the piece it stops at too if that is not of ``us``:
+    that piece's cell, or -1 at the board's edge."""
+    t = _walk(cells, t, step, mask, bit)
+    q = cells[t]
+    if q == OFF:
+        return -1
+    if q & BLACK != us:
+        mask[t] |= bit
+    return t
 
 
 def _mark_checks(cells: vec[i64], king: i64, us: i64, mask: vec[i64]) -> None:
@@ -218,43 +238,25 @@ def _mark_checks(cells: vec[i64], king: i64, us: i64, mask: vec[i64]) -> None:
     by_chariot: i64 = _CHECK_BIT[CHARIOT]
     by_cannon: i64 = _CHECK_BIT[CANNON]
     for step in _LINES:
-        # the empty cells up to the first piece, and it unless it is ours: a chariot there checks
-        first = king + step
-        q = cells[first]
-        while q == 0:
-            mask[first] |= by_chariot
-            first += step
-            q = cells[first]
-        if q == OFF:
+        first = _line_piece(cells, king + step, step, mask, by_chariot, us)
+        if first < 0:
             continue
-        mine = q & BLACK == us
-        if not mine:
-            mask[first] |= by_chariot
-        # past it up to the second piece, and it unless it is ours: a cannon there checks
-        t = first + step
+        t = _line_piece(cells, first + step, step, mask, by_cannon, us)
+        if t < 0:
+            continue
         q = cells[t]
-        while q == 0:
-            mask[t] |= by_cannon
-            t += step
-            q = cells[t]
-        if q == OFF:
-            continue
-        if q & BLACK != us:
-            mask[t] |= by_cannon
         if q == cannon:  # the empty cells before the first piece: a screen placed there checks
             s = king + step
             while s != first:
                 mask[s] |= _SCREEN_BIT
                 s += step
-        if mine and q == rook:
+        if cells[first] & BLACK == us and q == rook:
             mask[first] |= _OPEN_BIT
-        if mine and q & BLACK == us:
-            third = t + step
-            while cells[third] == 0:
-                third += step
-            if cells[third] == cannon:  # two screens: moving either off leaves one
+        if cells[first] & BLACK == us and q & BLACK == us:
+            second = t
+            if cells[_walk(cells, t + step, step, mask, 0)] == cannon:  # two screens: moving either off leaves one
                 mask[first] |= _OPEN_BIT
-                mask[t] |= _OPEN_BIT
+                mask[second] |= _OPEN_BIT
     for e in _HORSE_ATTACKER_ROWS[king]:  # horse cell << 8 | its leg
         if cells[e & 255] == 0:
             mask[e >> 8] |= _CHECK_BITS[HORSE]
@@ -284,11 +286,13 @@ class _Tables:
     __slots__ = ("weights", "w", "to", "origin", "near", "slide")
 
     def __init__(self, w: list[int]) -> None:
+        # model 1's point tables; imported here, not at the top: plybits.xiangqi.rank imports this module
+        from plybits.xiangqi.rank import _SLIDE_STEPS
+
         self.weights: list[int] = w
         self.w: vec[i64] = int_array(w)
-        self.slide: list[vec[i64] | None] = [None] * (2 * _SIZE)
-        """slide[cannon * SIZE + f][t]: the ``F_SLIDE`` weight of a chariot's (cannon 0) or a cannon's (1) slide from
-        ``f`` to ``t``."""
+        self.slide: list[vec[i64]] = _SLIDE_STEPS
+        """slide[f][t]: the ``F_SLIDE`` offset of a slide from ``f`` to ``t`` (0 off the lines)."""
         self.to: list[vec[i64] | None] = [None] * 4
         """to[phase][piece * SIZE + t]: ``F_TO`` + ``F_TO_PHASE`` of that piece's move to ``t``."""
         self.origin: list[vec[i64] | None] = [None] * 4
@@ -314,21 +318,6 @@ class _Tables:
         to_row = self.to[phase] = int_array(to)
         origin_row = self.origin[phase] = int_array(origin)
         return to_row, origin_row
-
-    def slide_row(self, kind: i64, f: i64) -> vec[i64]:
-        """``slide[...][f]`` of a chariot or a cannon (``kind``), made on first use."""
-        cannon = 1 if kind == CANNON else 0
-        row = self.slide[cannon * _SIZE + f]
-        if row is not None:
-            return row
-        from plybits.xiangqi.rank import _SLIDE_STEPS
-
-        steps = _SLIDE_STEPS[f]
-        made = zeros(_SIZE)
-        for t in range(_SIZE):
-            made[t] = self.w[F_SLIDE + 20 * cannon + steps[t]]
-        self.slide[cannon * _SIZE + f] = made
-        return made
 
     def near_row(self, last_to: int) -> vec[i64]:
         """``near[last_to]`` (``last_to`` -1: the first ply's row, no weight), made on first use."""
@@ -430,10 +419,11 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         kings = position.kings
         k = kings[us >> 3]
         scan = occupied_points(cells)
-        maps = _capture_maps(cells, us, scan, history[-1].to_square if history else -1)
+        maps = _NO_MARKS[:]  # :func:`_capture_maps`: the opponent's marks, and ours as the moves are listed
+        _mark_captures(cells, scan, maps, us, _RANK_BITS, 1, history[-1].to_square if history else -1)
         # the opponent's marks hit the general iff it is in check, the flying general aside
         checked = 1 if maps[k] & _THEIRS or generals_face(cells, kings[0], kings[1]) else 0
-        codes, n = legal_codes(cells, k, us, scan, checked)
+        codes, n = legal_codes(cells, k, us, scan, checked, maps, 1 << _OURS)
         return codes, n, self._scores(position, codes, n, history, scan, maps)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
@@ -469,6 +459,15 @@ class LinearXiangqiModel2(CodedXiangqiModel):
             total += count
         return (entry, total) if total >= BOOK_MIN else (None, 0)
 
+    def _book_weights(
+        self, cells: vec[i64], us: int, scan: vec[i64], played: int, w: vec[i64],
+    ) -> tuple[dict[int, int] | None, int, i64, i64]:
+        """:meth:`_book_entry` (none after :data:`BOOK_DEPTH` plies ``played``), its row of ``F_BOOK`` weights and
+        the weight of a move not in the book (0 without an entry)."""
+        entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
+        book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
+        return entry, total, book_base, w[book_base] if entry is not None else 0
+
     def _scores(
         self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], maps: vec[i64],
     ) -> vec[i64]:
@@ -479,27 +478,23 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         cells = board.cells
         us: i64 = board.turn
         their_king: i64 = board.kings[(us ^ BLACK) >> 3]
-        played = len(history)
         last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history)
         near = tables.near_row(last_to)
         to_w, origin_w = tables.phase_rows(_phase(cells, scan))
         in_check = maps[board.kings[us >> 3]] & _THEIRS != 0
-        entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
-        book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
-        unplayed: i64 = w[book_base] if entry is not None else 0  # the F_BOOK weight of a move not in the book
+        entry, total, book_base, unplayed = self._book_weights(cells, us, scan, len(history), w)
         _mark_checks(cells, their_king, us, maps)
-        took = F_RECAPTURE if played >= 1 and board.halfmove_clock == 0 else F_TAKES_LAST
+        took = F_RECAPTURE if last_to >= 0 and board.halfmove_clock == 0 else F_TAKES_LAST
         out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
         ours: i64 = _OURS  # read in the loop: a local is cheaper in pure Python (a global is a lookup)
         theirs: i64 = _THEIRS
         origin: i64 = -1  # the moves come grouped by origin: what depends on it only is set when it changes
-        fixed: i64 = 0  # the weights that depend on the origin only (the book's unplayed weight too), and a quiet
-        # move's to a safe point (``safe``: most moves), taken back where the move is another
+        fixed: i64 = 0  # the origin's weights (the book's unplayed one too) and ``safe`` (taken back if not the move's)
         kind: i64 = 0
         base: i64 = 0  # the mover's row in to_w
         cheaper: i64 = 0  # _CHEAPER of the mover
         target: i64 = 0  # the mover's F_TARGET block
-        safe: i64 = 0  # its weight of a quiet move to a safe point
+        safe: i64 = 0  # its weight of a quiet move to a safe point (most moves)
         capture: i64 = 0  # the mover's F_CAPTURE offset (victim kind 0)
         quiet: i64 = 0  # the mover counted among the defenders of a quiet move's target (not a cannon)
         check_bit: i64 = 0  # the mover's _CHECK_BIT
@@ -508,9 +503,9 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         line_at: i64 = 0  # the file or rank of the origin's line to their general
         back: i64 = -1  # the target that moves back this side's last move
         repeat: i64 = -1  # the target that repeats this side's move of two turns ago
-        slider = False  # a chariot or a cannon: ``slides`` its F_SLIDE weights by target
+        slide: i64 = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
         opens = special = False  # special: opens, back or repeat can apply to the origin's moves
-        slides = line = _FILE
+        slide_steps = line = _FILE
         for i in range(n):
             c = codes[i]
             t = c & 255
@@ -526,19 +521,13 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 safe = w[target]
                 fixed = origin_w[base + f] + unplayed + safe
                 fixed += w[F_ORIGIN + kind * 4 + _state(at & theirs, defended, cheaper)]
-                if f == my_last_to:
-                    fixed += w[F_SAME_PIECE + kind]
-                if in_check:
-                    fixed += w[F_EVASION + kind]
-                if at & _THREAT_BIT:
-                    fixed += w[F_FLEE + kind * 2 + (1 if defended else 0)]
-                slider = kind == CHARIOT or kind == CANNON
-                if slider:
-                    slides = tables.slide_row(kind, f)
+                fixed += w[F_SAME_PIECE + kind] if f == my_last_to else 0
+                fixed += w[F_EVASION + kind] if in_check else 0
+                fixed += w[F_FLEE + kind * 2 + (1 if defended else 0)] if at & _THREAT_BIT else 0
+                slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
+                slide_steps = tables.slide[f]
                 capture = F_CAPTURE + kind * 2
-                # a quiet move's other defenders of t: all those counted but the mover, unless it is a cannon (its
-                # marks count it where it captures, not where it slides to)
-                quiet = 0 if kind == CANNON else 1
+                quiet = 0 if kind == CANNON else 1  # a cannon's marks count it where it captures, not slides to
                 check_bit = _CHECK_BITS[kind]
                 screen = 0 if kind == CANNON else _SCREEN_BIT
                 rare = check_bit | screen
@@ -549,15 +538,16 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 repeat = repeat_to if f == repeat_from else -1
                 special = opens or back >= 0 or repeat >= 0
             score: i64 = to_w[base + t] + fixed + near[t]
-            if slider:
-                score += slides[t]
+            if slide >= 0:
+                score += w[slide + slide_steps[t]]
             q = cells[t]
             m = maps[t]
             hit: i64 = m & theirs  # the opponent attacks t
             if hit or q:
                 state: i64 = 0  # of t after the move, as _state: our other pieces there, all but the mover
                 if hit:
-                    state = (2 if hit & cheaper else 1) if m >> ours > (1 if q else quiet) else 3
+                    others: i64 = (m >> ours) - quiet if q == 0 else (m >> ours) - 1
+                    state = (2 if hit & cheaper else 1) if others > 0 else 3
                     hit = 1
                 if q:
                     score += w[capture + (q & 7) * 16 + hit] + w[target + 32 + state] - safe
@@ -586,10 +576,13 @@ def _add_book(
 ) -> None:
     """Give the book's moves among the first ``n`` of ``codes`` their share's ``F_BOOK`` weight (``book_base``'s
     row, ``total`` the times the position was reached) for the unplayed one (``unplayed``) in ``out``."""
-    for key, times in entry.items():
-        i = code_index(codes, n, POINT_CELLS[key // 90] << 8 | POINT_CELLS[key % 90]) if times else -1
+    whole: i64 = total
+    for key, count in entry.items():
+        point: i64 = key  # compiled: machine integers from here on
+        times: i64 = count
+        i = code_index(codes, n, POINTS[point // 90] << 8 | POINTS[point % 90]) if times else -1
         if i >= 0:
-            out[i] += w[book_base + _SHARE_BUCKET[times * 64 // total]] - unplayed
+            out[i] += w[book_base + _SHARE_BUCKET[times * 64 // whole]] - unplayed
 
 
 def _phase(cells: vec[i64], scan: vec[i64]) -> int:
@@ -603,18 +596,19 @@ def _phase(cells: vec[i64], scan: vec[i64]) -> int:
 def _recent(history: Sequence[Move]) -> tuple[i64, i64, i64, i64, i64]:
     """The opponent's last target, this side's last move (from, to) and its move of two turns ago (from, to); -1
     for each that was not played."""
-    played = len(history)
-    last_to: i64 = history[played - 1].to_square if played >= 1 else -1
+    moves = history if isinstance(history, list) else list(history[-4:])  # compiled, a list is indexed directly
+    played = len(moves)
+    last_to: i64 = moves[played - 1].to_square if played >= 1 else -1
     my_last_from: i64 = -1
     my_last_to: i64 = -1
     repeat_from: i64 = -1
     repeat_to: i64 = -1
     if played >= 2:
-        mine = history[played - 2]
+        mine = moves[played - 2]
         my_last_from = mine.from_square
         my_last_to = mine.to_square
     if played >= 4:
-        again = history[played - 4]
+        again = moves[played - 4]
         repeat_from = again.from_square
         repeat_to = again.to_square
     return last_to, my_last_from, my_last_to, repeat_from, repeat_to
