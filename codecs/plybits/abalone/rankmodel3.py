@@ -1,4 +1,4 @@
-"""``abalone/rank`` model 3: model 2's features under new weights, and an opening book.
+"""``abalone/rank`` model 3: model 2's features and weights, and an opening book.
 
 In a game's first :data:`~plybits.openingbook.BOOK_DEPTH` plies the position (:func:`position_key`: the XOR of a
 :data:`~plybits.openingbook.ZOBRIST` number for each marble on its cell, and one for black to move) is looked up among
