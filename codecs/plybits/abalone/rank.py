@@ -435,7 +435,8 @@ _NO_MOVES: Final = int_array([])
 class _Scratch:
     """The arrays :func:`scored_codes` works in, kept between plies (:data:`_SPARES`) rather than copied from
     templates each ply: the cells (off the board: ``OFF``), own neighbours, exposure and marbles of
-    :func:`_neighbourhood` (and what is next to each own marble), and room for the codes (first half) and scores (second) of the moves of 14 marbles.
+    :func:`_neighbourhood` (and what is next to each own marble), and room for the codes (first half) and scores
+    (second) of the moves of 14 marbles.
     What a ply reads of them it wrote, or :func:`_neighbourhood` cleared."""
 
     def __init__(self) -> None:
@@ -611,7 +612,8 @@ def _add_broadsides(
     after every inline move, and return how many moves there are then: 2 or 3 marbles from first end ``sq`` in a line
     along ``lstep``, each moving by ``s``; by first end, line, marbles and direction. ``last_dist``, ``mine_dist``: the
     distances from the opponent's and this side's last destinations by cell (``has_last``, ``has_mine``: whether
-    there are such moves); ``w_near_mine``: the weights of the nearness to one's own (zeros if none). A group moves where its marbles' ``around`` bits share an empty neighbour, lowest first."""
+    there are such moves); ``w_near_mine``: the weights of the nearness to one's own (zeros if none). A group moves
+    where its marbles' ``around`` bits share an empty neighbour, lowest first."""
     w_broadside = tables.broadside
     w_cohesion = tables.cohesion
     w_threat = tables.threat

@@ -58,8 +58,6 @@ G_PHASE_RANK = _ids.block(4 * 8 * 7)  # phase x relative target rank x kind
 G_BOOK = _ids.block(6 * 8)  # in the book: times the position was reached (bucket) x this move's share (0: never)
 N_FEATURES_2 = _ids.count
 
-_OFF_BOARD: Final = 0x40
-"""What a border cell holds (the mailbox's ``OFF``)."""
 _DISTANCE: Final = int_array([
     max(abs(FILE_OF[a] - FILE_OF[b]), abs(RANK_OF[a] - RANK_OF[b])) if FILE_OF[a] >= 0 and FILE_OF[b] >= 0 else 0
     for a in range(SIZE) for b in range(SIZE)
