@@ -21,6 +21,7 @@ def setup(black: str, white: str = "", side: str = "b", ejected: tuple[int, int]
             board.cells[GEOMETRY.parse(name)] = color
     board.turn = BLACK if side == "b" else WHITE
     board.ejected = {BLACK: ejected[0], WHITE: ejected[1]}
+    board.sync_grid()
     return board
 
 
@@ -329,3 +330,35 @@ def test_move_objects() -> None:
     # An unknown notation's name is checked by the verbs, as for every game (it was InvalidMoveError here).
     with pytest.raises(UnknownCodecError):
         plybits.read_record("abalone", moves=["a1b2"], notation="nacre")
+
+
+def test_the_grid_stays_equal_to_the_cells_through_pushes_ejections_copies_and_layouts() -> None:
+    """:attr:`Board.grid` (the cells as the ``rank`` scorer reads them) is written with the cells by every push, inline,
+    broadside, sumito and ejection alike, in seeded random games from each layout; a copy, a layout read again and a
+    position string read back each start with their own grid, which the games played on the original leave alone."""
+    rng = random.Random(13)
+    ejections = 0
+    for start in ("standard", "belgian-daisy", "german-daisy"):
+        board = GAME.position(start)
+        assert list(board.grid) == board.cells
+        kept = board.copy()
+        for _ in range(300):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            pushes = [m for m in moves if board.pushed(m)]
+            move = rng.choice(pushes if pushes and rng.random() < 0.5 else moves)
+            ejections += board.ejects(move)
+            board.push(move)
+            assert list(board.grid) == board.cells, (start, str(move))
+            assert list(Position.from_fen(board.fen()).grid) == board.cells
+        assert list(kept.grid) == kept.cells == GAME.position(start).cells
+        assert list(GAME.position(start).grid) == GAME.position(start).cells
+    assert ejections > 0
+
+
+def test_sync_grid_takes_cells_written_by_hand() -> None:
+    board = setup("e5 e6", "e7")
+    board.sync_grid()
+    assert list(board.grid) == board.cells
+    assert board.grid[GEOMETRY.parse("e7")] == WHITE

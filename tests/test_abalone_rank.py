@@ -14,6 +14,7 @@ from plybits.abalone.board import (
     ALL_MOVES, BROADSIDE, CELL_NAMES, EMPTY, INLINE, MOVE_OF, N_CODES, SQUARES, STEPS, legal_moves_into, move_code,
 )
 from plybits.abalone.rank import MODEL, _Scratch, _neighbourhood, canonical_moves, move_key, scored_codes
+from plybits.packed import PACKED
 from plybits.rank import LinearModel
 
 
@@ -90,21 +91,38 @@ def test_a_board_with_more_marbles_than_a_side_has_gets_room_for_all_its_moves()
     for name, cell in CELLS.items():
         board.cells[cell] = 1 if name[0] in "acegi" else 0
     board.cells[CELLS["h5"]] = 2
+    board.sync_grid()
     moves, scores = MODEL.scored(board, [])
     assert scores is not None and len(moves) > 200
     assert (moves, scores) == LinearModel.scored(MODEL, board, [])
     assert moves == sorted(board.legal_moves(), key=move_key)
 
 
-def test_cells_that_are_not_the_shared_int_objects_score_as_their_values() -> None:
-    """The scorer tells a board's cells apart by identity from the shared int objects of the cell values, and reads
-    any other object as an int: a board whose cells hold bools (equal to the ints, other objects) and one whose cell
-    list is the positions' own score the same (the board keeps its cells as they were put)."""
+def test_the_scorer_reads_the_grid_the_board_keeps_equal_to_its_cells() -> None:
+    """The scorer reads a board's :attr:`grid`, which push, copy and the position string keep equal to its cells along
+    real games; cells written by hand score as their position once :meth:`sync_grid` is called (bools, equal to the
+    ints, too), and :meth:`scores` refuses a board whose grid is out of step rather than score another position."""
+    for board, history in POSITIONS[::7]:
+        assert list(board.grid) == board.cells
+        assert list(board.copy().grid) == board.cells
+        assert list(Position.from_fen(board.fen()).grid) == board.cells
     for board, history in POSITIONS[::40]:
-        odd = board.copy()
-        odd.cells = [bool(c) if c in (0, 1) else c for c in board.cells]
-        assert any(type(c) is bool for c in odd.cells)
-        assert MODEL.scored(odd, history) == MODEL.scored(board, history)
+        hand = Position(None)
+        hand.turn, hand.ejected = board.turn, dict(board.ejected)
+        hand.cells = [bool(c) if c in (0, 1) else c for c in board.cells]
+        hand.sync_grid()
+        assert MODEL.scored(hand, history) == MODEL.scored(board, history)
+    board, history = POSITIONS[30]
+    stale = board.copy()
+    stale.cells[stale.cells.index(board.turn)] = EMPTY
+    if PACKED:  # in pure Python the grid is the cells list itself: a cell written by hand is in step
+        with pytest.raises(ValueError, match="sync_grid"):
+            MODEL.scores(stale, stale.legal_moves(), history)
+    stale = board.copy()
+    stale.cells = board.cells.copy()  # a new list without sync_grid: out of step in both builds
+    stale.cells[stale.cells.index(board.turn)] = EMPTY
+    with pytest.raises(ValueError, match="sync_grid"):
+        MODEL.scores(stale, stale.legal_moves(), history)
 
 
 def test_scored_codes_gives_new_arrays_of_the_legal_moves_only() -> None:
@@ -147,8 +165,7 @@ def test_the_neighbourhood_sets_what_is_next_to_each_own_marble() -> None:
     scratch = _Scratch()
     for board, _ in POSITIONS[::9] + POSITIONS[5::9]:
         me = board.turn
-        count = _neighbourhood(board.cells, me, 3 - me, scratch.cells, scratch.own, scratch.exposure,
-                               scratch.marbles, scratch.around)
+        count = _neighbourhood(board.grid, me, 3 - me, scratch.own, scratch.exposure, scratch.marbles, scratch.around)
         mine = [sq for sq in SQUARES if board.cells[sq] == me]
         assert list(scratch.marbles[:count + 1]) == mine + [-1]
         for sq in mine:

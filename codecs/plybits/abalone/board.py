@@ -33,10 +33,12 @@ import re
 from itertools import groupby
 from typing import Any, Final, NamedTuple, Self
 
+from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import IllegalMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
+from plybits.packed import PACKED, int_array
 from plybits.text import ascii_text, decimal
 
 EMPTY: Final = 0
@@ -233,11 +235,16 @@ _EJECTED_SUFFIX: Final = re.compile(r"-([0-9]+)b([0-9]+)w$")
 class Board:
     """An Abalone position: the marbles, the side to move, the ejected counts and the move number."""
 
-    __slots__ = ("cells", "turn", "ejected", "fullmove")
+    __slots__ = ("cells", "grid", "turn", "ejected", "fullmove")
 
     def __init__(self, start: str | None = "standard") -> None:
         self.cells: list[int] = GEOMETRY.empty_cells(EMPTY)
-        """Mailbox cells: ``EMPTY``, ``BLACK``, ``WHITE``, or ``OFF`` around and outside the hexagon."""
+        """Mailbox cells: ``EMPTY``, ``BLACK``, ``WHITE``, or ``OFF`` around and outside the hexagon. Who writes
+        them directly (not by :meth:`push` or :meth:`set_fen`) calls :meth:`sync_grid` after."""
+        self.grid: vec[i64] = int_array(self.cells)
+        """The cells again as an :func:`~plybits.packed.int_array` (compiled, a ``vec[i64]`` whose items are read
+        as machine ints; in pure Python the :attr:`cells` list itself), which the ``rank`` scorer reads: kept equal to
+        :attr:`cells` by :meth:`push`, :meth:`set_fen`, :meth:`copy` and :meth:`sync_grid`."""
         self.turn: int = BLACK
         self.ejected: dict[int, int] = {BLACK: 0, WHITE: 0}
         """Marbles of each colour pushed off the board so far."""
@@ -265,6 +272,7 @@ class Board:
         layout = _LAYOUT_BOARDS.get(text)
         if layout is not None:  # a named layout's string (where every game of a collection starts), read once
             self.cells = layout.cells.copy()
+            self.grid = layout.grid[:] if PACKED else int_array(self.cells)  # compiled, one memory copy
             self.turn = layout.turn
             self.ejected = layout.ejected.copy()
             self.fullmove = layout.fullmove
@@ -336,6 +344,7 @@ class Board:
                     f"more than {MARBLES_PER_SIDE}"
                 )
         self.cells = cells
+        self.grid = int_array(cells)
         self.turn = BLACK if side == "b" else WHITE
         self.ejected = {BLACK: ejected[0], WHITE: ejected[1]}
         self.fullmove = fullmove
@@ -362,10 +371,15 @@ class Board:
         """An independent copy."""
         board = self.__class__.__new__(self.__class__)
         board.cells = self.cells.copy()
+        board.grid = self.grid[:] if PACKED else int_array(board.cells)
         board.turn = self.turn
         board.ejected = self.ejected.copy()
         board.fullmove = self.fullmove
         return board
+
+    def sync_grid(self) -> None:
+        """Make :attr:`grid` equal to :attr:`cells` again, after :attr:`cells` was written directly (set up by hand)."""
+        self.grid = int_array(self.cells)
 
     def __eq__(self, other: object) -> bool:
         """Equal positions (by position string); defining this leaves boards unhashable, as they change."""
@@ -457,8 +471,10 @@ class Board:
         return cells[t] == OFF
 
     def push(self, move: Move) -> None:
-        """Play ``move`` (legal here); an opposing marble pushed off the edge counts as ejected."""
+        """Play ``move`` (legal here); an opposing marble pushed off the edge counts as ejected. Each cell written to
+        :attr:`cells` is written to :attr:`grid` too (in pure Python the same list, written twice)."""
         cells = self.cells
+        grid = self.grid
         me = self.turn
         step = _STEP[move.direction]
         line = move.line
@@ -469,7 +485,9 @@ class Board:
                 t += step
             c = cells[t]
             cells[sq] = EMPTY
+            grid[sq] = EMPTY
             cells[t] = me
+            grid[t] = me
             if c != EMPTY:  # sumito: the opposing line moves one cell on
                 opp = c
                 t += step
@@ -479,14 +497,17 @@ class Board:
                     self.ejected[opp] += 1
                 else:
                     cells[t] = opp
+                    grid[t] = opp
         else:
             lstep = _STEP[line]
             sq = move.cell
             marbles = move.marbles
             for k in range(marbles):
                 cells[sq + k * lstep] = EMPTY
+                grid[sq + k * lstep] = EMPTY
             for k in range(marbles):
                 cells[sq + k * lstep + step] = me
+                grid[sq + k * lstep + step] = me
         if me == WHITE:
             self.fullmove += 1
         self.turn = 3 - me

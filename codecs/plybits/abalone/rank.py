@@ -83,15 +83,9 @@ for _s in STEPS:
 _STEP: Final = int_array(list(STEPS))
 _SQUARE_LIST: Final = int_array(list(SQUARES))
 _ZEROS: Final = int_array([0] * _SIZE)
-_OFF_CELLS: Final = int_array([OFF] * _SIZE)
 _NO_CELLS: Final = int_array([-1] * (len(SQUARES) + 1))
-"""A zero (an ``OFF``) for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one
-memory copy compiled) starts a per-ply array by cell (the cells: :func:`_neighbourhood` fills in the 61 on the
-board), or a list of cells ended by -1."""
-_CELL_OBJECTS: Final[list[object]] = [EMPTY, BLACK, WHITE]
-"""The int objects of the cell values by value (shared small ints), which :func:`_neighbourhood` tells apart by
-identity (typed ``list[object]``, so compiled code keeps them objects)."""
-_EMPTY_CELL: Final[object] = _CELL_OBJECTS[EMPTY]
+"""A zero for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one memory copy
+compiled) starts a per-ply array by cell, or a list of cells ended by -1."""
 _EMPTY_BITS: Final = 63
 """The bits of :func:`_neighbourhood`'s ``around`` for the empty neighbours of a marble, bit ``d`` in direction ``d``."""
 _OWN_SHIFT: Final = 6
@@ -141,45 +135,28 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _neighbourhood(board_cells: list[object], me: i64, opp: i64, cells: vec[i64], own: vec[i64], exposed: vec[i64],
-                   marbles: vec[i64], around: vec[i64]) -> i64:
-    """Copy the board's cells into ``cells`` (off the board already); fill ``own`` with the number of ``me``'s marbles
-    next to each cell, and ``exposed`` with the own marbles an opposing line could push now, by cell: 1 pushable, 2
-    pushable off the board (0: neither); set ``around`` of each of ``me``'s marbles to what is next to it, bit ``d``
-    an empty cell in direction ``d`` and bit ``6 + d`` an own marble (:data:`_EMPTY_BITS`, :data:`_OWN_SHIFT`); list
-    the cells of ``me``'s marbles in ``marbles``, in cell order, ended by a -1, and return how many ``me`` has. The
-    arrays are a :class:`_Scratch`'s, kept from an earlier ply: the on-board cells of ``own`` and the cells of
-    ``me``'s marbles in ``exposed`` and ``around`` (all the scorer reads of them) are written here, which costs less
-    than copying zeroed templates.
+def _neighbourhood(cells: vec[i64], me: i64, opp: i64, own: vec[i64], exposed: vec[i64], marbles: vec[i64],
+                   around: vec[i64]) -> i64:
+    """Of the board whose :attr:`~plybits.abalone.board.Board.grid` is ``cells``: fill ``own`` with the number of
+    ``me``'s marbles next to each cell, and ``exposed`` with the own marbles an opposing line could push now, by cell:
+    1 pushable, 2 pushable off the board (0: neither); set ``around`` of each of ``me``'s marbles to what is next to
+    it, bit ``d`` an empty cell in direction ``d`` and bit ``6 + d`` an own marble (:data:`_EMPTY_BITS`,
+    :data:`_OWN_SHIFT`); list the cells of ``me``'s marbles in ``marbles``, in cell order, ended by a -1, and return
+    how many ``me`` has. The arrays are a :class:`_Scratch`'s, kept from an earlier ply: the on-board cells of ``own``
+    and the cells of ``me``'s marbles in ``exposed`` and ``around`` (all the scorer reads of them) are written here,
+    which costs less than copying zeroed templates.
 
     A push is found from the own marble it meets: where an own marble has an opposing one next to it, that one is
     the front of the opposing line that would push along the step back, so one pass over the own marbles' steps
     (which count the neighbours and set the bits too) finds each pushing line once, where a pass over the opposing
     marbles would walk each line from its rear. The locals are ``i64``, which compiled code adds and compares as
-    plain machine ints (a plain ``int`` is tagged, checked at every operation).
-
-    The board's cells are read as objects, told apart by identity from the shared int objects of the cell values
-    (:data:`_CELL_OBJECTS`), which CPython's small ints are: compiled, no int is unboxed for them; any other
-    object (an int made otherwise, a bool) is read as an int."""
+    plain machine ints (a plain ``int`` is tagged, checked at every operation)."""
     steps = _STEP
     off: i64 = OFF
     count: i64 = 0
-    empty_cell = _EMPTY_CELL
-    me_cell = _CELL_OBJECTS[me]
-    opp_cell = _CELL_OBJECTS[opp]
-    here: i64
     for sq in _SQUARE_LIST:
-        item = board_cells[sq]
         own[sq] = 0
-        if item is empty_cell:
-            cells[sq] = EMPTY
-            continue
-        if item is opp_cell:
-            cells[sq] = opp
-            continue
-        here = me if item is me_cell else cast(int, item)
-        cells[sq] = here
-        if here == me:
+        if cells[sq] == me:
             exposed[sq] = 0
             marbles[count] = sq
             count += 1
@@ -398,7 +375,13 @@ class LinearAbaloneModel(LinearModel):
         - ``F_NEAR_LAST``/``F_NEAR_MINE``: distance (0-4, 5+) from the opponent's last destination to
           the nearest destination, and from one's own last destination to the nearest moved marble;
         - ``F_THREAT``: the moved marbles were exposed to a push (1) or an ejection (2).
+
+        :raises ValueError: if a move is not legal here, or the board's grid is out of step with its cells (written
+            by hand without :meth:`~plybits.abalone.board.Board.sync_grid`), which the scorer reads.
         """
+        grid = board.grid
+        if cast(object, grid) is not board.cells and int_list(grid) != board.cells:  # pure Python: mostly the same list
+            raise ValueError(f"the grid of {board!r} is out of step with its cells: call sync_grid() after writing them")
         codes, n, scores = self.coded(board, history)
         by_code = {codes[i]: scores[i] for i in range(n)}
         out: list[int] = []
@@ -434,13 +417,11 @@ _NO_MOVES: Final = int_array([])
 @final
 class _Scratch:
     """The arrays :func:`scored_codes` works in, kept between plies (:data:`_SPARES`) rather than copied from
-    templates each ply: the cells (off the board: ``OFF``), own neighbours, exposure and marbles of
-    :func:`_neighbourhood` (and what is next to each own marble), and room for the codes (first half) and scores
+    templates each ply: the own neighbours, exposure and marbles of :func:`_neighbourhood` (and what is next to each own marble), and room for the codes (first half) and scores
     (second) of the moves of 14 marbles.
     What a ply reads of them it wrote, or :func:`_neighbourhood` cleared."""
 
     def __init__(self) -> None:
-        self.cells: vec[i64] = _OFF_CELLS[:]
         self.own: vec[i64] = _ZEROS[:]
         self.exposure: vec[i64] = _ZEROS[:]
         self.marbles: vec[i64] = _NO_CELLS[:]
@@ -497,12 +478,12 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
         scratch = _SPARES.pop()
     except IndexError:  # the first ply, or other threads hold the spares
         scratch = _Scratch()
-    cells = scratch.cells
+    cells = board.grid
     own = scratch.own
     exposure = scratch.exposure
     marbles = scratch.marbles
     around = scratch.around
-    count = _neighbourhood(cast("list[object]", board.cells), me, opp, cells, own, exposure, marbles, around)
+    count = _neighbourhood(cells, me, opp, own, exposure, marbles, around)
     codes = scratch.room if count <= MARBLES_PER_SIDE else int_array([0] * (2 * MOVES_PER_MARBLE * count))
     room: i64 = len(codes) // 2
     n = _add_inline_moves(codes, room, tables, marbles, cells, own, exposure, around, me, side * INLINE_CODES * 3,

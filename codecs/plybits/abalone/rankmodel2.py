@@ -21,7 +21,9 @@ from typing import Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.abalone.board import ALL_MOVES, BLACK, CELL_NUMBER, EMPTY, INLINE_CODES, N_CODES, STEPS, Board, Move, move_code
+from plybits.abalone.board import (
+    ALL_MOVES, BLACK, CELL_NUMBER, EMPTY, INLINE_CODES, MOVE_OF, N_CODES, STEPS, Board, Move, move_code,
+)
 from plybits.abalone.rank import (
     ATTACK_STATES, MODEL as MODEL_1, LinearAbaloneModel, _ScorerTables, _destination, scored_codes_after, scorer_tables,
 )
@@ -288,25 +290,49 @@ class _Model2Tables:
 
 def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
     """:func:`~plybits.abalone.rank.scored_codes` under model 2: model 1's scorer under the tables of the last two
-    moves' directions, then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two. Each of
-    those moves is read from ``history`` once (a ``Sequence``'s item is a generic lookup, compiled)."""
-    played = len(history)
-    last_move = history[played - 1] if played >= 1 else None
-    mine_move = history[played - 2] if played >= 2 else None
-    own: i64 = 6 if mine_move is None else mine_move.direction
-    opp: i64 = 6 if last_move is None else last_move.direction
-    last: i64 = -1 if last_move is None else _destination(last_move)
-    mine: i64 = -1 if mine_move is None else _destination(mine_move)
+    moves' directions, then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two. The moves
+    are read from the last four of ``history`` as a list (compiled, a ``Sequence``'s item is a generic lookup), each
+    once, and a move's direction and destination from its code (:data:`_DESTINATION`); a repeat is looked for among
+    the codes only where its rear marble or first end (:data:`_CELL_OF`) holds one of the mover's marbles (the cell
+    the move left, which is mostly empty again)."""
+    recent: list[Move] = history if isinstance(history, list) else list(history[-4:])
+    played = len(recent)
+    own: i64 = 6
+    opp: i64 = 6
+    last: i64 = -1
+    mine: i64 = -1
+    again: i64 = -1
+    if played >= 1:
+        code = move_code(recent[played - 1])
+        opp = code % 6
+        last = _DESTINATION[code]
+        if played >= 2:
+            again = move_code(recent[played - 2])
+            own = again % 6
+            mine = _DESTINATION[again]
     codes, n, scores = scored_codes_after(tables.tables(own, opp), board, last, mine)
-    if mine_move is not None:
-        slot = _slot(codes, n, move_code(mine_move))
-        if slot >= 0:
-            scores[slot] += tables.repeat
-        if played >= 4:
-            slot = _slot(codes, n, move_code(history[played - 4]))
+    if again >= 0:
+        grid = board.grid
+        me: i64 = board.turn
+        if grid[_CELL_OF[again]] == me:
+            slot = _slot(codes, n, again)
             if slot >= 0:
-                scores[slot] += tables.repeat_before
+                scores[slot] += tables.repeat
+        if played >= 4:
+            before = move_code(recent[played - 4])
+            if grid[_CELL_OF[before]] == me:
+                slot = _slot(codes, n, before)
+                if slot >= 0:
+                    scores[slot] += tables.repeat_before
     return codes, n, scores
+
+
+_DESTINATION: Final = int_array([_destination(MOVE_OF[code]) for code in range(N_CODES)])
+"""By move code: the move's destination cell (:func:`~plybits.abalone.rank._destination`; codes of no move: that of
+the placeholder move, never read). A code's direction is ``code % 6``."""
+_CELL_OF: Final = int_array([MOVE_OF[code].cell for code in range(N_CODES)])
+"""By move code: the move's rear marble's (inline) or first end's (broadside) cell, which must hold one of the
+mover's marbles for the move to be legal."""
 
 
 def _slot(codes: vec[i64], n: i64, code: i64) -> i64:

@@ -54,7 +54,7 @@ _SHARE_BUCKET: Final = int_array(SHARE_BUCKET)
 def position_key(board: Board) -> int:
     """The book's key of ``board``: the XOR of ``ZOBRIST[colour * 121 + cell]`` of each marble (colour 1 black,
     2 white; cells of the 11 x 11 mailbox) and, black to move, of ``ZOBRIST[-1]``. Marbles pushed off are not in it."""
-    cells = board.cells
+    cells = board.grid  # compiled, the cells as machine ints
     key: i64 = _BLACK_TO_MOVE if board.turn == BLACK else 0
     for sq in _SQUARES:
         colour: i64 = cells[sq]
