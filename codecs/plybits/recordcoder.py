@@ -175,14 +175,15 @@ class Writer(Coder):
         state = bits.state
         low: i64 = enc.low
         rng: i64 = enc.range
-        node: i64 = 1
-        k: i64 = 0
-        while k < steps:
-            ctx: i64 = base + k if unary else base + node
-            bit: i64 = (1 if k < value else 0) if unary else (value >> (steps - 1 - k)) & 1
+        node: i64 = 0 if unary else 1  # a run's node is its length so far
+        k: i64
+        for k in range(steps):
+            bit: i64 = (1 if node < value else 0) if unary else (value >> (steps - 1 - k)) & 1
+            ctx: i64 = base + node
             word: i64 = state[ctx]
             if not word & _TOUCHED:
                 bits.touched.append(ctx)
+            state[ctx] = adapted(word, bit)
             p: i64 = word & _PROB_MASK  # PROB_MIN <= p <= PROB_MAX: both symbols fit in PROB_ONE
             r: i64 = rng >> PROB_BITS
             offset: i64 = 0
@@ -196,16 +197,11 @@ class Writer(Coder):
                 enc._narrow(offset, rng)
                 low = enc.low
                 rng = enc.range
-            state[ctx] = adapted(word, bit)
-            if unary:
-                if not bit:
-                    break
-            else:
-                node = node << 1 | bit
-            k += 1
-        enc.low = low
-        enc.range = rng
-        return k if unary else node - (1 << steps)
+            if unary and not bit:
+                break
+            node = node + 1 if unary else node << 1 | bit
+        enc.low, enc.range = low, rng
+        return node if unary else node - (1 << steps)
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         costs = self.costs
@@ -258,10 +254,10 @@ class Reader(Coder):
         code: i64 = dec.code
         low: i64 = dec.low
         rng: i64 = dec.range
-        node: i64 = 1
+        node: i64 = 0 if unary else 1  # a run's node is its length so far
         k: i64 = 0
         while k < steps:
-            ctx: i64 = base + k if unary else base + node
+            ctx: i64 = base + node
             word: i64 = state[ctx]
             if not word & _TOUCHED:
                 bits.touched.append(ctx)
@@ -280,23 +276,16 @@ class Reader(Coder):
                 code -= offset
                 low = (low + offset) & MASK
             else:  # a byte to read: the decoder's own step
-                dec.code = code
-                dec.low = low
+                dec.code, dec.low = code, low
                 dec._narrow(offset, rng)
-                code = dec.code
-                low = dec.low
-                rng = dec.range
+                code, low, rng = dec.code, dec.low, dec.range
             state[ctx] = adapted(word, bit)
-            if unary:
-                if not bit:
-                    break
-            else:
-                node = node << 1 | bit
+            if unary and not bit:
+                break
+            node = node + 1 if unary else node << 1 | bit
             k += 1
-        dec.code = code
-        dec.low = low
-        dec.range = rng
-        return k if unary else node - (1 << steps)
+        dec.code, dec.low, dec.range = code, low, rng
+        return node if unary else node - (1 << steps)
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         budget = self.budget - 1
