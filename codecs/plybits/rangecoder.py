@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy_extensions import i64, mypyc_attr
+from librt.strings import BytesWriter
+from mypy_extensions import i64, mypyc_attr, u8
 
 from plybits.errors import InvalidDataError
 
@@ -55,7 +56,9 @@ class RangeEncoder:
     def __init__(self) -> None:
         self.low: i64 = 0
         self.range: i64 = MASK
-        self.out = bytearray()
+        self.out = BytesWriter()
+        """The bytes shifted out: a librt ``BytesWriter``, whose append and item access are native compiled (a
+        bytearray's ``append`` is a call by name), and the same C type's methods in pure Python."""
 
     def encode(self, cum_low: int, freq: int, total: int) -> None:
         """Code the symbol occupying ``[cum_low, cum_low + freq)`` of ``total``.
@@ -94,7 +97,7 @@ class RangeEncoder:
             low &= MASK
         out = self.out
         while rng < TOP:
-            out.append(low >> 24)
+            out.append(u8(low >> 24))
             low = (low << 8) & MASK
             rng <<= 8
         self.low = low
@@ -102,7 +105,7 @@ class RangeEncoder:
 
     def _carry(self) -> None:
         out = self.out
-        i = len(out) - 1
+        i: i64 = len(out) - 1
         while out[i] == 0xFF:  # never runs off the front: every interval lies inside the first one
             out[i] = 0
             i -= 1
@@ -115,8 +118,8 @@ class RangeEncoder:
             self._carry()
             value &= MASK
         for k in range(nbytes):
-            self.out.append((value >> (RANGE_BITS - 8 - 8 * k)) & 0xFF)
-        return bytes(self.out)
+            self.out.append(u8((value >> (RANGE_BITS - 8 - 8 * k)) & 0xFF))
+        return self.out.getvalue()
 
 
 def final_value(low: int, rng: int) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from mypy_extensions import i64, mypyc_attr
 from plybits.container import MAX_STRING
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
 from plybits.packed import int_array
-from plybits.rangecoder import RangeDecoder, RangeEncoder
+from plybits.rangecoder import MASK, TOP, RangeDecoder, RangeEncoder
 
 PROB_BITS: Final = 12
 PROB_ONE: Final = 1 << PROB_BITS
@@ -165,43 +165,60 @@ class Writer(Coder):
         self.enc = RangeEncoder()
         self.costs = costs
 
-    def _code(self, bits: Bits, ctx: i64, bit: i64) -> i64:
-        """A decision, not accounted: the step of :meth:`bit`, :meth:`tree` and :meth:`run`."""
+    def _code(self, bits: Bits, base: i64, steps: i64, value: i64, unary: bool) -> i64:
+        """Decisions under ``bits``, not accounted, in one loop with the range coder's usual step inline (the same
+        arithmetic as :meth:`RangeEncoder._encode`: a binary decision ``[0, p)`` or ``[p, PROB_ONE)`` of ``PROB_ONE``,
+        the division a shift): the ``steps``-bit ``value`` down a bit tree whose node's context is ``base`` plus the
+        node (:meth:`tree`; the node less ``1 << steps`` is returned), or (``unary``) ``value`` as a run of 1s under
+        ``base + i`` ended by a 0 unless it is ``steps`` (:meth:`run`; the run's length is returned)."""
+        enc = self.enc
         state = bits.state
-        word: i64 = state[ctx]
-        if not word & _TOUCHED:
-            bits.touched.append(ctx)
-        self.enc._encode_bit(word & _PROB_MASK, bit, PROB_BITS)  # PROB_MIN <= p <= PROB_MAX: both fit in PROB_ONE
-        state[ctx] = adapted(word, bit)
-        return bit
+        low: i64 = enc.low
+        rng: i64 = enc.range
+        node: i64 = 0 if unary else 1  # a run's node is its length so far
+        k: i64
+        for k in range(steps):
+            bit: i64 = (1 if node < value else 0) if unary else (value >> (steps - 1 - k)) & 1
+            ctx: i64 = base + node
+            word: i64 = state[ctx]
+            if not word & _TOUCHED:
+                bits.touched.append(ctx)
+            state[ctx] = adapted(word, bit)
+            p: i64 = word & _PROB_MASK  # PROB_MIN <= p <= PROB_MAX: both symbols fit in PROB_ONE
+            r: i64 = rng >> PROB_BITS
+            offset: i64 = 0
+            rng = r * p
+            if bit:
+                offset = rng
+                rng = r * (PROB_ONE - p)
+            low += offset
+            if low > MASK or rng < TOP:  # a carry or a byte settled: the encoder's own step
+                enc.low = low - offset
+                enc._narrow(offset, rng)
+                low = enc.low
+                rng = enc.range
+            if unary and not bit:
+                break
+            node = node + 1 if unary else node << 1 | bit
+        enc.low, enc.range = low, rng
+        return node if unary else node - (1 << steps)
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         costs = self.costs
         if costs is not None:
             p = bits.state[ctx] & _PROB_MASK
             costs[self.topic] = costs.get(self.topic, 0.0) + PROB_BITS - log2(PROB_ONE - p if bit else p)
-        return self._code(bits, ctx, bit)
+        return self._code(bits, ctx - 1, 1, bit, False)  # a tree of one level: its node is 1
 
     def tree(self, bits: Bits, base: int, width: int, symbol: int = 0) -> int:
         if self.costs is not None:  # accounted decision by decision
             return super().tree(bits, base, width, symbol)
-        start: i64 = base
-        given: i64 = symbol
-        node: i64 = 1
-        i: i64 = width - 1
-        while i >= 0:
-            node = node << 1 | self._code(bits, start + node, (given >> i) & 1)
-            i -= 1
-        return node - (1 << width)
+        return self._code(bits, base, width, symbol, False)
 
     def run(self, bits: Bits, base: int, n: int, most: int) -> int:
         if self.costs is not None:  # accounted decision by decision
             return super().run(bits, base, n, most)
-        start: i64 = base
-        length: i64 = 0
-        while length < most and self._code(bits, start + length, 1 if length < n else 0):
-            length += 1
-        return length
+        return self._code(bits, base, most, n, True)
 
     def uniform(self, n: int, value: int = 0) -> int:
         self.enc.encode(value, 1, n)
@@ -226,45 +243,68 @@ class Reader(Coder):
         self.budget = DECISIONS_PER_BYTE * (len(data) + 8)
         self.size = len(data)
 
-    def _code(self, bits: Bits, ctx: i64) -> i64:
-        """A decision, its budget taken: the step of :meth:`bit`, :meth:`tree` and :meth:`run`."""
+    def _code(self, bits: Bits, base: i64, steps: i64, unary: bool) -> i64:
+        """:meth:`Writer._code`'s decisions decoded (their budget already taken), the range decoder's usual step
+        inline (:meth:`RangeDecoder._target` of ``PROB_ONE`` then :meth:`RangeDecoder._consume`, with no division:
+        the target is below ``p`` exactly when ``code`` is below ``r * p``).
+
+        :raises InvalidDataError: if the data points outside ``PROB_ONE`` (corruption)."""
+        dec = self.dec
         state = bits.state
-        word: i64 = state[ctx]
-        if not word & _TOUCHED:
-            bits.touched.append(ctx)
-        bit = self.dec._decode_bit(word & _PROB_MASK, PROB_BITS)  # unchecked as the writer; refuses data outside it
-        state[ctx] = adapted(word, bit)
-        return bit
+        code: i64 = dec.code
+        low: i64 = dec.low
+        rng: i64 = dec.range
+        node: i64 = 0 if unary else 1  # a run's node is its length so far
+        k: i64 = 0
+        while k < steps:
+            ctx: i64 = base + node
+            word: i64 = state[ctx]
+            if not word & _TOUCHED:
+                bits.touched.append(ctx)
+            p: i64 = word & _PROB_MASK
+            r: i64 = rng >> PROB_BITS
+            if code >= r << PROB_BITS:
+                raise InvalidDataError(f"coded value {code // r} is outside the {PROB_ONE} frequencies of this symbol")
+            offset: i64 = 0
+            bit: i64 = 0
+            rng = r * p
+            if code >= rng:
+                bit = 1
+                offset = rng
+                rng = r * (PROB_ONE - p)
+            if rng >= TOP:
+                code -= offset
+                low = (low + offset) & MASK
+            else:  # a byte to read: the decoder's own step
+                dec.code, dec.low = code, low
+                dec._narrow(offset, rng)
+                code, low, rng = dec.code, dec.low, dec.range
+            state[ctx] = adapted(word, bit)
+            if unary and not bit:
+                break
+            node = node + 1 if unary else node << 1 | bit
+            k += 1
+        dec.code, dec.low, dec.range = code, low, rng
+        return node if unary else node - (1 << steps)
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         budget = self.budget - 1
         if budget < 0:
             raise InvalidDataError("it holds more decisions than its length allows")
         self.budget = budget
-        return self._code(bits, ctx)
+        return self._code(bits, ctx - 1, 1, False)  # a tree of one level: its node is 1
 
     def tree(self, bits: Bits, base: int, width: int, symbol: int = 0) -> int:
         if self.budget < width:  # the decision past the budget is refused where it comes
             return super().tree(bits, base, width, symbol)
         self.budget -= width
-        start: i64 = base
-        node: i64 = 1
-        count: i64 = width
-        _step: i64
-        for _step in range(count):
-            node = node << 1 | self._code(bits, start + node)
-        return node - (1 << width)
+        return self._code(bits, base, width, False)
 
     def run(self, bits: Bits, base: int, n: int, most: int) -> int:
         if self.budget < most:  # the decision past the budget is refused where it comes
             return super().run(bits, base, n, most)
-        start: i64 = base
-        length: i64 = 0
-        while length < most:
-            self.budget -= 1
-            if not self._code(bits, start + length):
-                break
-            length += 1
+        length = self._code(bits, base, most, True)
+        self.budget -= length + 1 if length < most else length
         return length
 
     def uniform(self, n: int, value: int = 0) -> int:
