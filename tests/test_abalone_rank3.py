@@ -159,3 +159,21 @@ def test_real_games_round_trip_through_model_3_and_it_beats_model_2_on_their_ope
         for version in sizes:
             sizes[version] += len(RANK.encode_version(game.position(record.start), moves[:BOOK_DEPTH], version))
     assert sizes[3] < sizes[2]
+
+
+def test_the_scorer_reads_the_book_it_is_given():
+    """The scorer looks a position up among its book's moves by key, made once per book: a model given another book
+    (as training gives it its own) scores by that book at once, and with no book by model 2's features alone."""
+    model = LinearAbaloneModel3(MODEL_3.filename, MODEL_3.version)
+    w = model.weights
+    board = get_game("abalone").position("belgian-daisy")
+    legal = canonical_moves(board)
+    plain = [sum(w[F_MODEL_2 + f] for f in feats) for feats in model_2_features(board, legal, [])]
+    assert model.scored(board, []) != (legal, plain)  # the shipped book holds the layout
+    model.book = {position_key(board): {move_code(legal[5]): 3, move_code(legal[9]): 1}}
+    expected = plain[:]
+    expected[5] += w[book_feature(3, 4)]
+    expected[9] += w[book_feature(1, 4)]
+    assert model.scored(board, []) == (legal, expected)
+    model.book = {}
+    assert model.scored(board, []) == (legal, plain)
