@@ -1,6 +1,5 @@
 """abalone/rank model 3: its scorer is the sum of the weights of its feature definition (model 2's and the opening
-book), the book's key and buckets are what docs/rank.md says, it is what ``encode`` writes, and every older model
-still reads."""
+book), the book's key and buckets are what docs/rank.md says, and it and every older model still read."""
 
 from __future__ import annotations
 
@@ -33,11 +32,9 @@ def real_openings(games: int) -> list[tuple[str | None, list]]:
     return out
 
 
-def test_model_3_is_what_encode_writes_and_every_model_stays_readable():
-    assert RANK.version == 3 and RANK.models[3] is MODEL_3
-    assert RANK.readable_versions == (0, 1, 2, 3) and RANK.models[1] is MODEL and RANK.models[2] is MODEL_2
-    encoded = plybits.encode("abalone", "rank", moves=["i9h8", "i6h6", "i8h7"], start="belgian-daisy")
-    assert encoded.data[4] == 3
+def test_model_3_and_every_earlier_model_stay_readable():
+    assert RANK.version >= 3 and RANK.models[3] is MODEL_3
+    assert RANK.readable_versions[:4] == (0, 1, 2, 3) and RANK.models[1] is MODEL and RANK.models[2] is MODEL_2
 
 
 def test_the_data_file_fits_the_features_and_holds_a_book():
