@@ -8,10 +8,14 @@ games); ``--evaluate`` codes every held-out game with each released model and re
 
 Model 3 is model 2's features and an opening book (the fitted games' first BOOK_DEPTH plies); while a game's
 features are read its own plies are taken out of the book (leave-one-out), so the book's weights are fitted on
-counts that, like a new game's, never include it. Its ``--cache`` holds model 2's features of every training game
+counts that, like a new game's, never include it. Model 4 is model 3's features and book with every weight refitted
+together from ``--init``'s (model 3's, whose model 2 part was fitted on every training game: a ``--tune`` run from them
+starts from weights that saw the tuning games). Their ``--cache`` holds model 2's features of every training game
 (the slow part), which ``--tune`` and the fit share; the book's features are added to them.
 
     .venv/bin/python -m tools.train_abalone --model 3 --init codecs/plybits/abalone/rank_model_v2.json [--tune]
+    .venv/bin/python -m tools.train_abalone --model 4 --init codecs/plybits/abalone/rank_model_v3.json \
+        --iterations 75 --lr 0.01 --cache PLIES.pkl
     .venv/bin/python -m tools.train_abalone --evaluate
 """
 
@@ -43,7 +47,7 @@ MODELS = {
     3: (rankmodel3.N_FEATURES, rankmodel3.move_features, 1, "log-linear over plybits.abalone.rankmodel3.move_features "
         f"(model 2's and an opening book of the first {BOOK_DEPTH} plies)"),
     4: (rankmodel3.N_FEATURES, rankmodel3.move_features, 1, "log-linear over plybits.abalone.rankmodel3.move_features "
-        f"(model 3's features and book), every weight refitted jointly"),
+        "(model 3's features and book), every weight refitted jointly"),
 }
 """By version: feature count, feature function, which training games it fits (every K-th), notes."""
 
