@@ -1,6 +1,5 @@
 """abalone/rank model 3: its scorer is the sum of the weights of its feature definition (model 2's and the opening
-book), the book's key and buckets are what docs/rank.md says, it is what ``encode`` writes, and every older model
-still reads."""
+book), the book's key and buckets are what docs/rank.md says, and it and every older model still read."""
 
 from __future__ import annotations
 
@@ -33,11 +32,9 @@ def real_openings(games: int) -> list[tuple[str | None, list]]:
     return out
 
 
-def test_model_3_is_what_encode_writes_and_every_model_stays_readable():
-    assert RANK.version == 3 and RANK.models[3] is MODEL_3
-    assert RANK.readable_versions == (0, 1, 2, 3) and RANK.models[1] is MODEL and RANK.models[2] is MODEL_2
-    encoded = plybits.encode("abalone", "rank", moves=["i9h8", "i6h6", "i8h7"], start="belgian-daisy")
-    assert encoded.data[4] == 3
+def test_model_3_and_every_earlier_model_stay_readable():
+    assert RANK.version >= 3 and RANK.models[3] is MODEL_3
+    assert RANK.readable_versions[:4] == (0, 1, 2, 3) and RANK.models[1] is MODEL and RANK.models[2] is MODEL_2
 
 
 def test_the_data_file_fits_the_features_and_holds_a_book():
@@ -159,3 +156,21 @@ def test_real_games_round_trip_through_model_3_and_it_beats_model_2_on_their_ope
         for version in sizes:
             sizes[version] += len(RANK.encode_version(game.position(record.start), moves[:BOOK_DEPTH], version))
     assert sizes[3] < sizes[2]
+
+
+def test_the_scorer_reads_the_book_it_is_given():
+    """The scorer looks a position up among its book's moves by key, made once per book: a model given another book
+    (as training gives it its own) scores by that book at once, and with no book by model 2's features alone."""
+    model = LinearAbaloneModel3(MODEL_3.filename, MODEL_3.version)
+    w = model.weights
+    board = get_game("abalone").position("belgian-daisy")
+    legal = canonical_moves(board)
+    plain = [sum(w[F_MODEL_2 + f] for f in feats) for feats in model_2_features(board, legal, [])]
+    assert model.scored(board, []) != (legal, plain)  # the shipped book holds the layout
+    model.book = {position_key(board): {move_code(legal[5]): 3, move_code(legal[9]): 1}}
+    expected = plain[:]
+    expected[5] += w[book_feature(3, 4)]
+    expected[9] += w[book_feature(1, 4)]
+    assert model.scored(board, []) == (legal, expected)
+    model.book = {}
+    assert model.scored(board, []) == (legal, plain)

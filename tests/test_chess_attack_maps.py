@@ -101,7 +101,7 @@ def test_a_map_written_into_a_used_buffer_is_the_new_map() -> None:
     board = chess.Board()
     position = GAME.position(board.fen())
     buffer = map_buffer(position)
-    assert len(buffer) == SIZE
+    assert len(buffer) == 2 * SIZE  # the map's cells, then the bitboards compiled code keeps beside them
     for ply in range(80):
         for cell in range(SIZE):
             buffer[cell] = 127

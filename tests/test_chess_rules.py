@@ -14,6 +14,7 @@ from plybits.chess.squares import parse_square
 from plybits.chess.rank import _RANK_UNIT, _attack_maps
 from plybits.chess.notation import parse_san, parse_uci, san, uci
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError
+from plybits.packed import PACKED
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -82,6 +83,73 @@ def test_move_codes_overflowing_their_array_leave_the_cells_as_they_were():
     assert n == len(moves) < len(codes)
     assert [MOVE_TABLE[codes[i]] for i in range(n)] == moves
     assert [move_code(m) for m in moves] == [codes[i] for i in range(n)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_bitboard_and_the_walked_generators_list_python_chess_moves_in_one_order(seed):
+    """Compiled code makes a knight's or slider's moves from bitboards (pins and checks as masks), pure Python walks
+    the cells (each build runs its own in the other tests): here both run in either build, with and without the rank
+    model's map, on positions of random games (checks, pins, captures, castling, promotions preferred now and then),
+    and list the same codes, python-chess's legal moves in canonical order."""
+    from plybits.chess.board import _NO_MAP, _generate, map_buffer
+    from plybits.chess.squares import MOVE_TABLE
+    from plybits.packed import zeros
+
+    rng = random.Random(seed)
+    board = chess.Board()
+    position = GAME.position(board.fen())
+    checks = 0
+    for ply in range(200):
+        expected = sorted(board.legal_moves, key=lambda m: (m.from_square, m.to_square, m.promotion or 0))
+        checks += board.is_check()
+        for mapped in (False, True):
+            # the rank model's map, in the board's buffer: compiled, our sliders' attacks kept beside it
+            attacks, attacked = (_attack_maps(position.cells, position.turn, -1, map_buffer(position))[0], _RANK_UNIT) \
+                if mapped else (_NO_MAP, 0)
+            listed = []
+            for bits in (True, False):
+                codes = zeros(256)
+                n = _generate(position, codes, attacks, attacked, bits)
+                listed.append([uci(position, MOVE_TABLE[codes[i]]) for i in range(n)])
+            assert listed[0] == listed[1] == [board.uci(m) for m in expected], f"seed {seed} ply {ply} {board.fen()}"
+        if not expected:
+            break
+        special = [m for m in expected if board.gives_check(m) or board.is_capture(m) or m.promotion]
+        move = rng.choice(special if special and rng.random() < 0.5 else expected)
+        position.push(position.parse_move(board.uci(move), "uci"))
+        board.push(move)
+    assert checks > 5  # the evasions were exercised
+
+
+@pytest.mark.skipif(not PACKED, reason="pure Python's map (a walked one, a new array) keeps no bitboards beside it")
+def test_the_map_buffer_holds_our_sliders_attacks_and_the_squares_the_opponent_attacks_beside_the_map():
+    """Compiled, the rank model's map written into the board's buffer keeps, beside its cells, the bitboards the move
+    generator reads: at SIZE + square each slider of the side to move's attacks, at SIZE every square the opponent
+    attacks, python-chess's attack masks."""
+    from plybits.chess.board import map_buffer
+    from plybits.chess.squares import SIZE, SQUARE_OF_NAME
+
+    rng = random.Random(11)
+    board = chess.Board()
+    position = GAME.position(board.fen())
+    low64 = (1 << 64) - 1
+    for ply in range(150):
+        men = position.men
+        buffer = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position))[0]
+        theirs = 0
+        for square, piece in board.piece_map().items():
+            if piece.color != board.turn:
+                theirs |= int(board.attacks_mask(square))
+            elif piece.piece_type in (chess.BISHOP, chess.ROOK, chess.QUEEN):
+                at = SQUARE_OF_NAME[chess.square_name(square)]
+                assert buffer[SIZE + at] & low64 == int(board.attacks_mask(square)), f"ply {ply} {board.fen()}"
+        assert buffer[SIZE] & low64 == theirs, f"ply {ply} {board.fen()}"
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        position.push(position.parse_move(board.uci(move), "uci"))
+        board.push(move)
 
 
 def ucis(fen: str) -> set[str]:

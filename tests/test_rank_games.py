@@ -259,6 +259,7 @@ GOLDEN: dict[tuple[str, int], tuple[str, list[str], str | None]] = {
     ("abalone", 1): ("UEIBIgEBBg1iZWxnaWFuLWRhaXN55YpwmhZveA", DAISY_OPENING, "belgian-daisy"),
     ("abalone", 2): ("UEIBIgIBBg1iZWxnaWFuLWRhaXN587eVl5yjOQ", DAISY_OPENING, "belgian-daisy"),
     ("abalone", 3): ("UEIBIgMBBg1iZWxnaWFuLWRhaXN5_P9-9t8hvw", DAISY_OPENING, "belgian-daisy"),
+    ("abalone", 4): ("UEIBIgQBBg1iZWxnaWFuLWRhaXN586igiFb0UQ", DAISY_OPENING, "belgian-daisy"),
 }
 
 

@@ -8,10 +8,14 @@ games); ``--evaluate`` codes every held-out game with each released model and re
 
 Model 3 is model 2's features and an opening book (the fitted games' first BOOK_DEPTH plies); while a game's
 features are read its own plies are taken out of the book (leave-one-out), so the book's weights are fitted on
-counts that, like a new game's, never include it. Its ``--cache`` holds model 2's features of every training game
+counts that, like a new game's, never include it. Model 4 is model 3's features and book with every weight refitted
+together from ``--init``'s (model 3's, whose model 2 part was fitted on every training game: a ``--tune`` run from them
+starts from weights that saw the tuning games). Their ``--cache`` holds model 2's features of every training game
 (the slow part), which ``--tune`` and the fit share; the book's features are added to them.
 
     .venv/bin/python -m tools.train_abalone --model 3 --init codecs/plybits/abalone/rank_model_v2.json [--tune]
+    .venv/bin/python -m tools.train_abalone --model 4 --init codecs/plybits/abalone/rank_model_v3.json \
+        --iterations 75 --lr 0.01 --cache PLIES.pkl
     .venv/bin/python -m tools.train_abalone --evaluate
 """
 
@@ -42,6 +46,8 @@ MODELS = {
     2: (rankmodel2.N_FEATURES, rankmodel2.move_features, 1, "log-linear over plybits.abalone.rankmodel2.move_features"),
     3: (rankmodel3.N_FEATURES, rankmodel3.move_features, 1, "log-linear over plybits.abalone.rankmodel3.move_features "
         f"(model 2's and an opening book of the first {BOOK_DEPTH} plies)"),
+    4: (rankmodel3.N_FEATURES, rankmodel3.move_features, 1, "log-linear over plybits.abalone.rankmodel3.move_features "
+        "(model 3's features and book), every weight refitted jointly"),
 }
 """By version: feature count, feature function, which training games it fits (every K-th), notes."""
 
@@ -199,7 +205,10 @@ def fit_new(data: PlySet, n_features: int, init: list[int], *, iterations: int, 
 
 
 def fit_model_3(args: argparse.Namespace, train: list) -> None:
-    """``--model 3``: model 2's features of the training games (``--cache``), the book's added; fit or ``--tune``."""
+    """``--model 3`` or ``4``: model 2's features of the training games (``--cache``), the book's added; fit or
+    ``--tune``. Model 3 fits the book's weights alone (``--init``'s kept; ``--joint N`` then all of them); model 4
+    fits all of them jointly ``--iterations`` times from ``--init``'s (model 3's), the tuning set's cost reported at
+    every checkpoint."""
     game = get_game("abalone")
     start = time.time()
     if args.cache is not None and args.cache.exists():
@@ -219,7 +228,10 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
           f"{len(book_rows(book))} positions ({time.time() - start:.0f}s)", flush=True)
     init = json.loads(args.init.read_text(encoding="utf-8"))["weights"] if args.init is not None else []
 
-    def fitted_weights() -> list[int]:
+    def fitted_weights(checkpoint=None) -> list[int]:
+        if args.model == 4:
+            return fit(data, rankmodel3.N_FEATURES, iterations=args.iterations, l2=args.l2, lr=args.lr, init=init,
+                       checkpoint=checkpoint)
         weights = fit_new(data, rankmodel3.N_FEATURES, init, iterations=args.iterations)
         if args.joint:
             weights = fit(data, rankmodel3.N_FEATURES, iterations=args.joint, l2=args.l2, lr=args.lr, init=weights)
@@ -229,23 +241,30 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
         held = with_book(plies_of(base, cut_ply, len(base)), tuning, book, leave_one_out=False)
         if init:
             print(f"tuning set, initial weights: {log_loss_bits(held, init + [0] * (rankmodel3.N_FEATURES - len(init))):.4f} bits a ply")
-        weights = fitted_weights()
+
+        def report(weights: list[int]) -> None:
+            print(f"    tuning set {log_loss_bits(held, weights):.4f} bits a ply", flush=True)
+
+        weights = fitted_weights(report)
         print(f"tuning set ({len(tuning)} games, {len(held)} unforced plies): {log_loss_bits(held, weights):.4f} "
               f"bits a ply; training {log_loss_bits(data, weights):.4f}")
         return
-    out = OUT / "rank_model_v3.json"
+    out = OUT / f"rank_model_v{args.model}.json"
 
     def save(weights: list[int]) -> None:
-        write_model(out, game="abalone", version=3, weights=weights, n_features=rankmodel3.N_FEATURES,
+        write_model(out, game="abalone", version=args.model, weights=weights, n_features=rankmodel3.N_FEATURES,
                     trained_on=[f"{FILE} (earliest 80% by date, every game)"], plies=len(data),
-                    notes=f"{MODELS[3][3]}; held out: latest 20% by date; the weights of {args.init} kept, the new "
-                          f"ones fitted alone ({args.iterations} iterations, lr 0.1, l2 {args.l2})"
-                          + (f", then all of them ({args.joint} iterations, lr {args.lr})" if args.joint else ""))
+                    notes=f"{MODELS[args.model][3]}; held out: latest 20% by date; " + (
+                        f"from the weights of {args.init.name}, all fitted jointly ({args.iterations} iterations, "
+                        f"lr {args.lr}, l2 {args.l2})" if args.model == 4 else
+                        f"the weights of {args.init} kept, the new ones fitted alone ({args.iterations} iterations, "
+                        f"lr 0.1, l2 {args.l2})" + (f", then all of them ({args.joint} iterations, lr {args.lr})"
+                                                    if args.joint else "")))
         body = json.loads(out.read_text(encoding="utf-8"))
         body["book"] = book_rows(book)
         out.write_text(json.dumps(body, separators=(",", ":")) + "\n", encoding="utf-8")
 
-    save(fitted_weights())
+    save(fitted_weights(save if args.model == 4 else None))
     print(f"wrote {out}")
 
 
@@ -280,7 +299,7 @@ def main() -> None:
     n_features, features, every, notes = MODELS[args.model]
     start = time.time()
     train, _ = split()
-    if args.model == 3:
+    if args.model >= 3:
         fit_model_3(args, train)
         return
     train = train[::every]

@@ -47,8 +47,6 @@ _SIZE: Final = GEOMETRY.size
 _ZOBRIST: Final = int_array(ZOBRIST)
 _BLACK_TO_MOVE: Final = ZOBRIST[ZOBRIST_COUNT - 1]
 _SQUARES: Final = int_array(list(SQUARES))
-_TOTAL_BUCKET: Final = int_array(TOTAL_BUCKET)
-_SHARE_BUCKET: Final = int_array(SHARE_BUCKET)
 
 
 def position_key(board: Board) -> int:
@@ -95,21 +93,32 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
 @final
 class _Model3Tables:
     """What :meth:`LinearAbaloneModel3.coded` derives from model 3's weights: model 2's tables of them and the book's
-    weights."""
+    weights, and by position key the moves of the book it was last asked about with their weights
+    (:meth:`book_moves`)."""
 
     def __init__(self, w: list[int]) -> None:
         self.model_2 = _Model2Tables(w[F_MODEL_2 : F_MODEL_2 + N_MODEL_2_FEATURES])
         self.book = int_array(w[F_BOOK : F_BOOK + 6 * 7])
+        self._moves_of: Book | None = None
+        """The book :attr:`_moves` was made from."""
+        self._moves: dict[int, tuple[vec[i64], vec[i64]]] = {}
 
-
-def _add_book(scores: vec[i64], codes: vec[i64], n: i64, entry: dict[int, int], total: int, w_book: vec[i64]) -> None:
-    """Add to ``scores`` the ``F_BOOK`` weight of each book move (``entry``, its position reached ``total`` times) among
-    the first ``n`` of ``codes``."""
-    row: i64 = 7 * _TOTAL_BUCKET[min(total, 255)] - 1
-    for code, times in entry.items():
-        i = _slot(codes, n, code)
-        if i >= 0:
-            scores[i] += w_book[row + _SHARE_BUCKET[times * 64 // total]]
+    def book_moves(self, book: Book) -> dict[int, tuple[vec[i64], vec[i64]]]:
+        """By the key of each position ``book`` holds (:func:`book_entry`: reached at least ``BOOK_MIN`` times), its
+        moves' codes, ascending, and the ``F_BOOK`` weight of each (:func:`book_feature`): made once per book (a model
+        in training is given others), so that a ply looks its position up once and adds what it finds."""
+        if self._moves_of is not book:
+            weights = self.book
+            moves: dict[int, tuple[vec[i64], vec[i64]]] = {}
+            for key, entry in book.items():
+                total = sum(entry.values())
+                if total >= BOOK_MIN:
+                    codes = sorted(entry)
+                    moves[key] = (int_array(codes),
+                                  int_array([weights[book_feature(entry[code], total) - F_BOOK] for code in codes]))
+            self._moves = moves
+            self._moves_of = book
+        return self._moves
 
 
 @final
@@ -135,11 +144,14 @@ class LinearAbaloneModel3(LinearAbaloneModel):
         if tables is None:
             tables = self._tables_3 = self.derived("tables 3", _Model3Tables)
         codes, n, scores = scored_codes_2(tables.model_2, position, history)
-        played = len(history)
-        if played < BOOK_DEPTH:
-            entry, total = book_entry(self.opening_book(), position, played)
-            if entry is not None:
-                _add_book(scores, codes, n, entry, total, tables.book)
+        if len(history) < BOOK_DEPTH:
+            found = tables.book_moves(self.opening_book()).get(position_key(position))
+            if found is not None:
+                book_codes, weights = found
+                for i in range(len(book_codes)):
+                    slot = _slot(codes, n, book_codes[i])
+                    if slot >= 0:
+                        scores[slot] += weights[i]
         return codes, n, scores
 
 

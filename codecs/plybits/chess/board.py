@@ -29,23 +29,28 @@ from plybits.chess.movegen import (
     _add_knight_moves,
     _add_pawn_move,
     _add_slides,
+    _add_targets,
+    _answer_bits,
     _attacked,
+    _castling_bit,
     _castling_legal,
     _checks_after,
     _discovers,
     _ep_legal,
     _evades,
     _king_lines,
+    _pin_bits,
+    slide_bits,
 )
 from plybits.chess.squares import (
     A1, ADJACENT, BISHOP, BIT_OF, BLACK, CODE_FROM, E, EMPTY, FILE_OF, GEOMETRY, KING, KING_STEPS, KNIGHT, KNIGHT_JUMP,
     KNIGHT_STEPS, LINE, LOWEST_BIT, MOVE_TABLE, N, NAMES, PAWN, PIECE_OF_SYMBOL, QUEEN, RANK_OF, ROOK, S, SIZE, SQUARE_OF_NAME,
     SQUARES, STRIDE, SYMBOLS, W, WHITE, _KING_STEP_ARRAY, _KING_STEPS_ABOVE, _KING_STEPS_ALONG, _KING_STEPS_BELOW,
-    Move, move, move_code, _MOVES, _ON_BOARD, _SLIDERS_ALONG, square,
+    Move, move, move_code, _JUMP_BITS, _MOVES, _ON_BOARD, _SLIDERS_ALONG, square,
 )
 from plybits.errors import IllegalMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Square
-from plybits.packed import int_array, zeros
+from plybits.packed import PACKED, int_array, zeros
 from plybits.text import ascii_text, decimal
 
 STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -515,13 +520,15 @@ def reused_codes(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) -
 
 
 def map_buffer(board: Board) -> vec[i64]:
-    """The board's own array of :data:`~plybits.chess.squares.SIZE` cells for a per-ply map of its squares (the
-    ``rank`` model's attack map: :func:`plybits.chess.rank._attack_maps` writes each of the 64 squares into it, its
-    border cells keep what they held), which the next call on the board lends again: no array made a ply, and none
-    shared between threads, as a module's would be."""
+    """The board's own array of twice :data:`~plybits.chess.squares.SIZE` cells for a per-ply map of its squares
+    (the ``rank`` model's attack map: :func:`plybits.chess.rank._attack_maps` writes each of the 64 squares into the
+    first :data:`~plybits.chess.squares.SIZE`, their border cells keep what they held; compiled, it writes beside them
+    bitboards: at ``SIZE + square`` each of the side to move's sliders' attacks, at ``SIZE`` the squares the opponent
+    attacks, which :func:`legal_codes` given that map reads as the sliders' and the king's targets), which the next call on the board lends again: no array made a ply,
+    and none shared between threads, as a module's would be."""
     cells = board._map
     if len(cells) == 0:
-        cells = board._map = zeros(SIZE)
+        cells = board._map = zeros(2 * SIZE)
     return cells
 
 
@@ -560,24 +567,21 @@ def has_legal_move(board: Board) -> bool:
     return len(legal_moves(board)) > 0
 
 
-def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -> i64:
+def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64, bits: bool = PACKED) -> i64:
     """The codes of the legal moves in canonical order, written from ``codes[0]``, and their count: by origin
     square, then target square, then promotion kind (knight, bishop, rook, queen). Square indices grow as a1 = 0
     ... h8 = 63 do and promotion kinds in that order, so this is the order of the moves as tuples and of their
-    codes (castling, king-takes-rook, sorts by the rook's square): each piece's moves are made in that order,
-    and only a slider's answers to a check are sorted afterwards.
-
-    ``attacks`` and ``attacked``: as :func:`legal_moves` takes them (``attacked`` 0: no map).
-
+    codes (castling, king-takes-rook, sorts by the rook's square): each piece's moves are made in that order.
+    ``attacks`` and ``attacked``: as :func:`legal_moves` takes them (``attacked`` 0: no map). ``bits``: a knight's or
+    slider's targets as a bitboard, pins and checks as masks (compiled code's way), else walked on the cells (pure
+    Python's: a 64-bit int's every operation makes an object), a slider's answers to a check sorted afterwards.
     :raises IndexError: if ``codes`` is too short (the cells as they were)."""
     b = board.cells
     us: i64 = board.turn  # squares and pieces in i64 locals: compiled, plain C arithmetic
     them: i64 = us ^ BLACK
     k: i64 = board.kings[us >> 3]
     n: i64 = 0
-    # the lines through the king: checks, and the pinned men (a bitboard)
-    # not in check when push found none or the map shows no attack on the king: no pawn or knight check looked for
-    checked = board._check is not False and (attacked == 0 or attacks[k] >= attacked)
+    checked = board._check is not False and (attacked == 0 or attacks[k] >= attacked)  # else no pawn, knight looked for
     checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(b, k, us, board.men[them >> 3], checked)
     forward: i64 = N if us == WHITE else S
     start_rank: i64 = 1 if us == WHITE else 6
@@ -586,6 +590,8 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
     unsorted = False  # a slider's answers to a check, made ray by ray
     s: i64
     men: i64 = board.men[us >> 3]
+    occupied, allowed, kept = _masks(board, men, k, checks, checker, check_step, attacks, attacked) if bits \
+        else _NO_MASKS
     rank: i64  # of ``s``: counted, not read from RANK_OF (a list: an int object a read)
     for rank in range(8):  # the side's men rank by rank, each rank's by file (a1..h8): no empty square read
         row: i64 = men >> (rank * 8) & 255
@@ -595,7 +601,8 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
             p = b[s]
             kind: i64 = p & 7
             if kind == KING:
-                n = _add_king_moves(board, k, checks, codes, n, attacks, attacked, hidden_a, hidden_b)
+                n = _add_king_targets(board, k, checks, codes, n, attacks, attacked, hidden_a, hidden_b) if kept \
+                    else _add_king_moves(board, k, checks, codes, n, attacks, attacked, hidden_a, hidden_b)
                 continue
             if checks >= 2:
                 continue
@@ -643,15 +650,17 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64) -
                 if double and us == WHITE:
                     codes[n] = (base + t + forward) * 8
                     n += 1
+            elif bits:  # a pinned knight never stays on its line: its pin's mask leaves it no square
+                a: i64 = _JUMP_BITS[p * SIZE + s] if kind == KNIGHT else attacks[SIZE + s] if kept else slide_bits(s, occupied, kind)
+                n = _add_targets(codes, n, s, a & allowed & _pin_bits(k, pin))
             elif kind == KNIGHT:
                 if not pin:  # a pinned knight never stays on its line
                     n = _add_knight_moves(codes, n, b, s, them, checks, k, checker, check_step)
             elif checks == 0:
                 n = _add_slides(codes, n, b, s, kind, pin, them)
-            else:
-                before: i64 = n
+            else:  # its answers to a check, made ray by ray: sorted below
                 n = _add_evasion_slides(codes, n, b, s, kind, pin, them, k, checker, check_step)
-                unsorted = unsorted or n > before
+                unsorted = True
     if unsorted:
         ordered = sorted(codes[:n])
         for i in range(n):
@@ -693,6 +702,41 @@ def _add_king_moves(
     finally:  # put back even when ``codes`` is full (legal_codes then tries a longer one)
         b[k] = king
     return n
+
+
+_NO_MASKS: Final[tuple[i64, i64, bool]] = (0, 0, False)
+""":func:`_masks` where :func:`_generate` walks the cells (pure Python's way): none read."""
+
+
+def _masks(
+    board: Board, men: i64, k: i64, checks: i64, checker: i64, check_step: i64, attacks: vec[i64], attacked: i64,
+) -> tuple[i64, i64, bool]:
+    """What :func:`_generate` reads its bitboards by: (every man, the squares our men (``men``) may go to other than
+    the king (none of ours, and answering a check), whether the map ``attacks`` is the board's buffer, whose bitboards
+    beside it are read (:func:`map_buffer`))."""
+    occupied: i64 = men | board.men[(board.turn >> 3) ^ 1]
+    allowed: i64 = ~men & _answer_bits(k, checks, checker, check_step)
+    return occupied, allowed, attacked != 0 and len(attacks) == 2 * SIZE
+
+
+def _add_king_targets(
+    board: Board, k: i64, checks: i64, codes: vec[i64], n: i64, attacks: vec[i64], attacked: i64, hidden_a: i64,
+    hidden_b: i64,
+) -> i64:
+    """:func:`_add_king_moves` from bitboards, given the map in the board's buffer (:func:`map_buffer`), beside which
+    ``attacks[SIZE]`` holds the squares the opponent attacks: the king's steps onto none of our men and none of those,
+    nor the ``hidden`` cells, and castling (:func:`~plybits.chess.movegen._castling_bit`) as the rook's square, in
+    one ascending pass."""
+    us: i64 = board.turn
+    targets: i64 = (_JUMP_BITS[(us | KING) * SIZE + k] & ~board.men[us >> 3] & ~attacks[SIZE]
+                    & ~BIT_OF[hidden_a] & ~BIT_OF[hidden_b])
+    castling = board.castling
+    if len(castling) != 0 and checks == 0:
+        back = 0 if us == WHITE else 7
+        for r in castling:
+            if RANK_OF[r] == back:
+                targets |= _castling_bit(board.cells, k, r, attacks, attacked)
+    return _add_targets(codes, n, k, targets)
 
 
 def gives_check(board: Board, m: Move) -> bool:

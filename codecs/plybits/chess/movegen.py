@@ -9,6 +9,7 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.chess.squares import (
+    A1,
     BISHOP,
     BIT_OF,
     BLACK,
@@ -20,6 +21,7 @@ from plybits.chess.squares import (
     KNIGHT,
     KNIGHT_JUMP,
     LINE,
+    LOWEST_BIT,
     N,
     PAWN,
     PAWN_CAPTURES,
@@ -27,6 +29,7 @@ from plybits.chess.squares import (
     ROOK,
     S,
     SIZE,
+    STRIDE,
     W,
     WHITE,
     _KING_STEP_ARRAY,
@@ -34,6 +37,7 @@ from plybits.chess.squares import (
     _KNIGHT_TARGETS,
     _KNIGHT_TARGETS_AT,
     _RAYS,
+    _RAY_OF_STEP,
     move,
     _SLIDER_STEPS_OF,
     _SLIDERS_ALONG,
@@ -174,6 +178,52 @@ def slide_bits(s: i64, occupied: i64, kind: i64) -> i64:
         attacks |= ray & ~((x | x >> (4 * spacing_b)) >> spacing_b)
         family += 1
     return attacks
+
+
+def _add_targets(codes: vec[i64], n: i64, s: i64, targets: i64) -> i64:
+    """Add from ``codes[n]`` a move from ``s`` to each square of the bitboard ``targets``
+    (:data:`~plybits.chess.squares.BIT_OF`), ascending (the legal moves' order); the new count. A rank at a time:
+    its byte's bits by :data:`~plybits.chess.squares.LOWEST_BIT` (compiled code has no bit-scan instruction)."""
+    lowest = LOWEST_BIT
+    first: i64 = (s * CODE_FROM + A1) * 8  # the code of s -> the rank's a-file square
+    row: i64
+    if targets & 0xFFFFFFFF == 0:  # the lower four ranks empty (a black piece's, the king's): passed at once
+        targets = targets >> 32 & 0xFFFFFFFF
+        first += 4 * STRIDE * 8
+    if targets & 0xFFFF == 0:
+        targets = targets >> 16 & 0xFFFFFFFFFFFF
+        first += 2 * STRIDE * 8
+    while targets != 0:
+        row = targets & 255
+        while row != 0:
+            codes[n] = first + lowest[row] * 8
+            n += 1
+            row &= row - 1
+        targets = targets >> 8 & 0xFFFFFFFFFFFFFF  # no sign bit brought down: the loop ends once the ranks are done
+        first += STRIDE * 8
+    return n
+
+
+def _answer_bits(k: i64, checks: i64, checker: i64, check_step: i64) -> i64:
+    """The squares a move other than the king's may go to with the king on ``k`` in ``checks`` checks (the last from
+    ``checker``, along ``check_step``: :func:`_king_lines`), as a bitboard: every square (-1) out of check, the checker
+    and the squares between for one check, none for two."""
+    if checks == 0:
+        return -1
+    if checks >= 2:
+        return 0
+    if check_step == 0:  # a knight or pawn: only taking it answers
+        return BIT_OF[checker]
+    ray: i64 = _RAY_OF_STEP[SIZE + check_step]
+    return _RAYS[k * 8 + ray] & ~_RAYS[checker * 8 + ray]  # from the king's neighbour to the checker, with it
+
+
+def _pin_bits(k: i64, pin: i64) -> i64:
+    """The squares a man pinned along ``pin`` (the step from the king on ``k`` towards it; 0: not pinned) may go to,
+    as a bitboard: its line from the king out to the pinner, with it (every square, -1, for no pin)."""
+    if pin == 0:
+        return -1
+    return _RAYS[k * 8 + _RAY_OF_STEP[SIZE + pin]]
 
 
 def _ep_legal(b: vec[i64], s: int, t: int, us: int, k: int) -> bool:
@@ -346,6 +396,18 @@ def _add_castling(
         n += 1
     b[k] = EMPTY
     return n
+
+
+def _castling_bit(b: vec[i64], k: i64, r: i64, attacks: vec[i64], attacked: i64) -> i64:
+    """The bit (:data:`~plybits.chess.squares.BIT_OF`) of the rook on ``r`` if the king on ``k`` (on its square) may
+    castle with it, its side not in check, else 0: read from the opponent's attack map (``attacks``, ``attacked``, as
+    :func:`_add_castling` takes them) for a king on the e-file and a rook in a corner, else tried on the cells."""
+    if FILE_OF[k] == 4 and (FILE_OF[r] == 0 or FILE_OF[r] == 7):
+        if _castling_mapped(b, k, r, attacks, attacked):
+            return BIT_OF[r]
+    elif _castling_legal(b, k, r, b[k] & BLACK):
+        return BIT_OF[r]
+    return 0
 
 
 def _castling_mapped(b: vec[i64], k: i64, r: i64, attacks: vec[i64], attacked: i64) -> bool:

@@ -203,7 +203,9 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
     ``men``: a bitboard (:data:`~plybits.chess.squares.BIT_OF`) of every man on the board, both sides'
     (:attr:`~plybits.chess.board.Board.men` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the
     map is written to (:func:`~plybits.chess.board.map_buffer`: every square written, the border cells left as they
-    were); the default, a new one (border cells 0). The map is read on the board's squares only.
+    were, and as bitboards, at ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the squares the enemy
+    attacks, which the move generator reads);
+    the default, a new one (border cells 0). The map is read on the board's squares only.
 
     Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
     (saturating at 3), the enemy's or'd by value (pawns, minor pieces, rooks, queens, king), of which the cheapest
@@ -217,6 +219,7 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
     jumps = _JUMP_BITS
     lowest = LOWEST_BIT
     colour: i64 = us
+    keep = len(into) == 2 * SIZE  # the board's buffer: room for our sliders' attacks beside the map
     s: i64
     rank: i64
     if men == -1:
@@ -242,6 +245,8 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
             a: i64
             if BISHOP <= kind <= QUEEN:
                 a = slide_bits(s, men, kind)
+                if keep and p & BLACK == colour:
+                    into[SIZE + s] = a
             else:
                 a = jumps[p * SIZE + s]
             if p & BLACK == colour:  # counted, up to 3: one more on each square of ``a`` not at 3
@@ -258,6 +263,8 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
                 queens |= a
             else:
                 king |= a
+    if keep:  # beside the map: the squares the enemy attacks, for the king's steps
+        into[SIZE] = pawns | minors | rooks | queens | king
     # the cheapest attacker's rank, 5 (pawn) ... 1 (king), as three bit planes
     rank4 = pawns | minors
     rank2 = ~rank4 & (rooks | queens)
@@ -269,9 +276,15 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
         entries: i64 = (spread[low >> shift & 255] + spread[256 + (high >> shift & 255)]
                         + spread[512 + (rank1 >> shift & 255)] + spread[768 + (rank2 >> shift & 255)]
                         + spread[1024 + (rank4 >> shift & 255)])
-        s = A1 + rank * STRIDE
-        for file in range(8):
-            attacks[s + file] = entries >> (file * 8) & 255
+        s = A1 + rank * STRIDE  # the rank's 8 entries, unrolled (compiled: no loop counter kept a cell)
+        attacks[s] = entries & 255
+        attacks[s + 1] = entries >> 8 & 255
+        attacks[s + 2] = entries >> 16 & 255
+        attacks[s + 3] = entries >> 24 & 255
+        attacks[s + 4] = entries >> 32 & 255
+        attacks[s + 5] = entries >> 40 & 255
+        attacks[s + 6] = entries >> 48 & 255
+        attacks[s + 7] = entries >> 56
     return attacks, material
 
 

@@ -163,6 +163,11 @@ for _sq in SQUARES:
         while GEOMETRY.on_board[_t]:
             _RAYS[_sq * 8 + _i] |= BIT_OF[_t]
             _t += _step
+_RAY_OF_STEP: Final = int_array([-1] * (2 * SIZE))
+"""_RAY_OF_STEP[SIZE + step]: the index of a king step in :data:`KING_STEPS` (its rays' in :data:`_RAYS`); -1 for
+another step."""
+for _i, _step in enumerate(KING_STEPS):
+    _RAY_OF_STEP[SIZE + _step] = _i
 _JUMP_BITS: Final = int_array([0] * (16 * SIZE))
 """_JUMP_BITS[piece * SIZE + sq]: the squares a pawn (of its colour), knight or king on ``sq`` attacks, as a bitboard
 (:data:`BIT_OF`); 0 for the other pieces."""
