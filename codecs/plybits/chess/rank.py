@@ -16,7 +16,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, final
+from typing import Final, cast, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -430,8 +430,17 @@ for _f in SQUARES:
             _SLIDE_LENGTH[_f * SIZE + _t] = (_t - _f) // LINE[_f * SIZE + _t]
 if CODE_FROM != 1 << 8:
     raise AssertionError("chess move codes and the shifts of _scores disagree")
+END_CODE: Final = -(1 << 12)
+"""Ends the codes :func:`_scores` reads in an array that holds more (a move code is at least 0; its origin,
+``code >> 11``, here -2: never the scorer's first origin, -1)."""
 _NO_ROW: Final = int_array([])
 """A :attr:`_Tables.rows` entry not made yet."""
+
+
+def _row_table(n: int) -> vec[vec[i64]]:
+    """``n`` rows not made yet (:data:`_NO_ROW`): compiled, a ``vec[vec[i64]]``, whose item is read as one load (a list's
+    is an object to check and unbox); in pure Python a list (which CPython indexes faster)."""
+    return vec[vec[i64]]([_NO_ROW] * n) if PACKED else cast("vec[vec[i64]]", [_NO_ROW] * n)
 _LEVELS: Final = 6 * _RANK_UNIT
 """The span of an attack map entry (enemy rank, own count): the stride of the safety and from-threat tables."""
 
@@ -448,7 +457,7 @@ class _Tables:
 
     def __init__(self, w: list[int]) -> None:
         self.w = w
-        self.rows: list[vec[i64]] = [_NO_ROW] * (4 * 16 * SIZE)
+        self.rows = _row_table(4 * 16 * SIZE)
         """rows[(phase * 16 + piece) * SIZE + from][to]: the weights of the features that depend on the piece,
         its squares and the phase only (to- and from-square, phase, pawn double step or slide length); each row made
         whole on first use and then set, so that scorers in threads sharing the model see a row whole or not at
@@ -480,11 +489,13 @@ class _Tables:
         """from_threat[(in check) * 7 * _LEVELS + kind * _LEVELS + attack map entry]: the ``F_FROM_THREAT`` weight, and
         in check the ``F_EVASION`` weight of the kind."""
         self.captures = int_array([
-            w[F_CAPTURE + victim_mover] + (w[F_HANGING_VICTIM + victim_mover // 7] if rank == 0 else 0)
-            for victim_mover in range(7 * 7) for rank in range(_BY_RANK)
+            w[F_CAPTURE + victim_mover] + (w[F_HANGING_VICTIM + victim_mover // 7] if entry < _RANK_UNIT else 0)
+            + safety[(victim_mover % 7 * 2 + 1) * levels + entry]
+            for victim_mover in range(7 * 7) for entry in range(levels)
         ])
-        """captures[(victim * 7 + mover) * _BY_RANK + the target's enemy rank]: the weights of the capture
-        (``F_CAPTURE``, and ``F_HANGING_VICTIM`` where the enemy does not attack the target)."""
+        """captures[(victim * 7 + mover) * _LEVELS + the target's attack map entry]: the weights of the capture
+        (``F_CAPTURE``, ``F_HANGING_VICTIM`` where the enemy does not attack the target, and the capture's
+        ``F_SAFETY``)."""
         self.recapture = int_array(w[F_RECAPTURE:F_RECAPTURE + 7])
         self.takes_last = int_array(w[F_TAKES_LAST:F_TAKES_LAST + 7])
         self.promotion = int_array(w[F_PROMOTION:F_PROMOTION + 7])
@@ -529,8 +540,8 @@ class _Tables:
             self.from_threat[i] += from_terms[i]
             self.from_threat[7 * _LEVELS + i] += from_terms[i]
         for victim_mover in range(7 * 7):
-            for rank in range(1, _BY_RANK):
-                self.captures[victim_mover * _BY_RANK + rank] += captures_attacked[victim_mover]
+            for entry in range(_RANK_UNIT, _LEVELS):  # attacked by the enemy
+                self.captures[victim_mover * _LEVELS + entry] += captures_attacked[victim_mover]
         self.target_terms = target_terms
         self.near_last = near_last
         self.last_attacks = last_attacks
@@ -601,6 +612,8 @@ class LinearChessModel(LinearModel):
         codes, n = reused_codes(position, attacks, _RANK_UNIT)  # read below, before the board's next call
         codes[n] = 0  # the null move (reused_codes leaves room)
         n += 1
+        if n < len(codes):
+            codes[n] = END_CODE  # where _scores stops: the buffer holds codes of earlier plies past the null move
         scores = self.scored_codes(position, codes, n, history, attacks, material)
         scores[n - 1] = NULL_SCORE
         return codes, n, scores
@@ -753,11 +766,11 @@ def _reply_terms(tables: _Tables, b: vec[i64], last_to: i64, attacks: vec[i64]) 
 def _scores(
     tables: _Tables, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], attacks: vec[i64], material: int,
 ) -> vec[i64]:
-    """:meth:`LinearChessModel.scores` of the first ``n`` ``codes``, given the position's map (check marks added),
-    and a later model's features folded into ``tables`` (:meth:`_Tables.add_terms`), in one pass over the moves."""
+    """:meth:`LinearChessModel.scores` of the ``n`` ``codes`` (the array ends there or at :data:`END_CODE`) given the
+    map (check marks added), a later model's features folded into ``tables`` (:meth:`_Tables.add_terms`), in one pass."""
     b: vec[i64] = board.cells
     colour: i64 = board.turn
-    ek: i64 = board.kings[(colour >> 3) ^ 1]
+    king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_KING is indexed
     last_to, my_last_to, last_capture = _last_moves(board, history)
     phase, in_check = _position_terms(board, attacks, material)
     near_base, last_value = _reply_terms(tables, b, last_to, attacks)
@@ -778,8 +791,7 @@ def _scores(
     near_bit = _NEAR_BIT
     check_marks = _CHECK_MARKS
     out = zeros(n)
-    # squares, indices, weights and scores in i64 locals (plain C compiled: packed_weights); below, what depends on
-    # the origin square only, set when it changes (by statements: a conditional expression with a literal is boxed)
+    # i64 locals (plain C compiled); below, what depends on the origin only, set by statements when it changes
     origin: i64 = -1
     row = _NO_ROW
     kind: i64 = 0
@@ -792,13 +804,15 @@ def _scores(
     check: i64 = 0
     zone: i64 = 0
     near_at: i64 = 0
-    i: i64
-    for i in range(n):
-        code: i64 = codes[i]
+    i: i64 = -1
+    for code in codes:  # iterated, not indexed: compiled, no bounds check an item
+        i += 1
         f: i64 = code >> 11
         t: i64 = code >> 3 & 255
         if f != origin:
-            if f == 0:
+            if f <= 0:  # the null move, or END_CODE
+                if f < 0:
+                    break
                 out[i] = tables.null
                 continue
             origin = f
@@ -812,7 +826,7 @@ def _scores(
             if entry & _LAST_MARK or f == my_last_to or (kind == ROOK or kind == KING) and len(castling):  # seldom
                 fixed += _origin_terms(tables, kind, f, entry, last_value, f == my_last_to, colour, castling)
             safe_at = kind * 2 * _LEVELS
-            captures_at = kind * _BY_RANK
+            captures_at = kind * _LEVELS
             pawn_ep = -1
             if kind == PAWN:
                 pawn_ep = ep
@@ -829,15 +843,14 @@ def _scores(
             if q & BLACK == colour:  # castling: the king takes its own rook (a later model's terms: none)
                 out[i] = tables.castle_h[phase] if t > f else tables.castle_a[phase]
                 continue
-            score += safety[safe_at + _LEVELS + a] + captures[
-                (q & 7) * (7 * _BY_RANK) + captures_at + (a >> _RANK_SHIFT)]
+            score += captures[(q & 7) * (7 * _LEVELS) + captures_at + a]
             if t == last_to:
                 score += last_w[kind]
         elif t == pawn_ep:
             score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a]
         else:
             score += safety[safe_at + a]
-        near: i64 = near_king[SIZE + ek - t]
+        near: i64 = near_king[king_at - t]
         if near & _ZONE:
             score += zone
         # a direct check: the piece on its target attacks the king past the cells as they stand now
