@@ -380,6 +380,10 @@ def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
             t += d
 
 
+_CHECK_MARK_BITS: Final = _DIAGONAL_MARK | _ORTHOGONAL_MARK
+"""The check marks of an attack map entry (:func:`_mark_checks`)."""
+_NEAR_SPAN: Final = 256 * 4
+"""The stride of :attr:`_Tables.near_king`: every :data:`_NEAR_KING` entry (8 bits) times the check marks (2)."""
 _ZONE: Final = 1
 """Bit of a :data:`_NEAR_KING` entry: the square touches the king."""
 _NEAR_BIT: Final = int_array([
@@ -452,7 +456,7 @@ class _Tables:
     :func:`~plybits.packed.int_array` arrays (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "captures", "recapture", "takes_last", "promotion", "check",
-                 "zone", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
+                 "zone", "near_king", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
                  "target_terms", "near_last", "last_attacks", "replies")
 
     def __init__(self, w: list[int]) -> None:
@@ -503,6 +507,14 @@ class _Tables:
         """By kind: the weight of a direct check."""
         self.zone = int_array(w[F_KING_ZONE:F_KING_ZONE + 7])
         """By kind: the weight of landing next to the enemy king."""
+        self.near_king = int_array([
+            (w[F_KING_ZONE + (piece & 7)] if near & _ZONE else 0)
+            + (w[F_CHECK + (piece & 7)] if near & _NEAR_BIT[piece] or marks & _CHECK_MARKS[piece & 7] else 0)
+            for piece in range(16) for near in range(256) for marks in range(4)
+        ])
+        """near_king[piece * _NEAR_SPAN + (the target's :data:`_NEAR_KING` entry << 2 | its check marks)]: the
+        weights of landing next to the enemy king (``F_KING_ZONE``) and of a direct check (``F_CHECK``) by the
+        piece (a pawn's on a promotion: none, its check is the promoted piece's)."""
         self.same = int_array(w[F_SAME_PIECE:F_SAME_PIECE + 7])
         """By kind: the weight of moving again the piece this side moved last."""
         self.castle_h = int_array([w[F_CASTLE] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
@@ -786,7 +798,7 @@ def _scores(
     promotion_w = tables.promotion
     check_w = tables.check
     near_last = tables.near_last
-    zone_w = tables.zone
+    near_king_w = tables.near_king
     near_king = _NEAR_KING
     near_bit = _NEAR_BIT
     check_marks = _CHECK_MARKS
@@ -798,11 +810,8 @@ def _scores(
     safe_at: i64 = 0
     captures_at: i64 = 0
     pawn_ep: i64 = -1
-    check_bit: i64 = 0
-    slider_marks: i64 = 0
     fixed: i64 = 0
-    check: i64 = 0
-    zone: i64 = 0
+    near_king_at: i64 = 0
     near_at: i64 = 0
     i: i64 = -1
     for code in codes:  # iterated, not indexed: compiled, no bounds check an item
@@ -830,10 +839,7 @@ def _scores(
             pawn_ep = -1
             if kind == PAWN:
                 pawn_ep = ep
-            check = check_w[kind]
-            check_bit = near_bit[p]
-            slider_marks = check_marks[kind]
-            zone = zone_w[kind]
+            near_king_at = p * _NEAR_SPAN
             near_at = near_base + kind * SIZE
         promotion: i64 = code & 7
         q: i64 = b[t]
@@ -850,16 +856,13 @@ def _scores(
             score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a]
         else:
             score += safety[safe_at + a]
+        # next to the king, and a direct check: the piece on its target attacks the king past the cells as they stand
         near: i64 = near_king[king_at - t]
-        if near & _ZONE:
-            score += zone
-        # a direct check: the piece on its target attacks the king past the cells as they stand now
+        score += near_king_w[near_king_at + (near << 2 | a & _CHECK_MARK_BITS)]
         if promotion:
             score += promotion_w[promotion]
             if near & near_bit[colour | promotion] or a & check_marks[promotion]:
                 score += check_w[promotion]
-        elif near & check_bit or a & slider_marks:
-            score += check
         out[i] = score
     return out
 
