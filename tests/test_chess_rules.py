@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import chess
 import pytest
@@ -85,21 +86,36 @@ def test_move_codes_overflowing_their_array_leave_the_cells_as_they_were():
     assert [move_code(m) for m in moves] == [codes[i] for i in range(n)]
 
 
+def random_game(seed: int, plies: int, special: float) -> Iterator[tuple[chess.Board, Board]]:
+    """python-chess's board and ours, ply after ply of a random game up to ``plies`` (or mate, or stalemate), a check,
+    capture or promotion picked first with chance ``special`` when there is one."""
+    rng = random.Random(seed)
+    board = chess.Board()
+    position = GAME.position(board.fen())
+    for _ in range(plies):
+        yield board, position
+        legal = list(board.legal_moves)
+        sharp = [m for m in legal if board.gives_check(m) or board.is_capture(m) or m.promotion]
+        pool = sharp if sharp and rng.random() < special else legal
+        if not pool:
+            return
+        chosen = rng.choice(pool)
+        position.push(position.parse_move(board.uci(chosen), "uci"))
+        board.push(chosen)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_bitboard_and_the_walked_generators_list_python_chess_moves_in_one_order(seed):
     """Compiled code makes a knight's or slider's moves from bitboards (pins and checks as masks), pure Python walks
     the cells (each build runs its own in the other tests): here both run in either build, with and without the rank
-    model's map, on positions of random games (checks, pins, captures, castling, promotions preferred now and then),
-    and list the same codes, python-chess's legal moves in canonical order."""
+    model's map, on positions of random games (checks, captures and promotions preferred half the time), and list
+    the same codes, python-chess's legal moves in canonical order."""
     from plybits.chess.board import _NO_MAP, _generate, map_buffer
     from plybits.chess.squares import MOVE_TABLE
     from plybits.packed import zeros
 
-    rng = random.Random(seed)
-    board = chess.Board()
-    position = GAME.position(board.fen())
     checks = 0
-    for ply in range(200):
+    for board, position in random_game(seed, 200, 0.5):
         expected = sorted(board.legal_moves, key=lambda m: (m.from_square, m.to_square, m.promotion or 0))
         checks += board.is_check()
         for mapped in (False, True):
@@ -111,13 +127,7 @@ def test_the_bitboard_and_the_walked_generators_list_python_chess_moves_in_one_o
                 codes = zeros(256)
                 n = _generate(position, codes, attacks, attacked, bits)
                 listed.append([uci(position, MOVE_TABLE[codes[i]]) for i in range(n)])
-            assert listed[0] == listed[1] == [board.uci(m) for m in expected], f"seed {seed} ply {ply} {board.fen()}"
-        if not expected:
-            break
-        special = [m for m in expected if board.gives_check(m) or board.is_capture(m) or m.promotion]
-        move = rng.choice(special if special and rng.random() < 0.5 else expected)
-        position.push(position.parse_move(board.uci(move), "uci"))
-        board.push(move)
+            assert listed[0] == listed[1] == [board.uci(m) for m in expected], f"seed {seed} {board.fen()}"
     assert checks > 5  # the evasions were exercised
 
 
@@ -129,11 +139,8 @@ def test_the_map_buffer_holds_our_sliders_attacks_and_the_squares_the_opponent_a
     from plybits.chess.board import map_buffer
     from plybits.chess.squares import SIZE, SQUARE_OF_NAME
 
-    rng = random.Random(11)
-    board = chess.Board()
-    position = GAME.position(board.fen())
     low64 = (1 << 64) - 1
-    for ply in range(150):
+    for board, position in random_game(11, 150, 0.2):
         men = position.men
         buffer = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position))[0]
         theirs = 0
@@ -142,14 +149,8 @@ def test_the_map_buffer_holds_our_sliders_attacks_and_the_squares_the_opponent_a
                 theirs |= int(board.attacks_mask(square))
             elif piece.piece_type in (chess.BISHOP, chess.ROOK, chess.QUEEN):
                 at = SQUARE_OF_NAME[chess.square_name(square)]
-                assert buffer[SIZE + at] & low64 == int(board.attacks_mask(square)), f"ply {ply} {board.fen()}"
-        assert buffer[SIZE] & low64 == theirs, f"ply {ply} {board.fen()}"
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        move = rng.choice(moves)
-        position.push(position.parse_move(board.uci(move), "uci"))
-        board.push(move)
+                assert buffer[SIZE + at] & low64 == int(board.attacks_mask(square)), board.fen()
+        assert buffer[SIZE] & low64 == theirs, board.fen()
 
 
 def ucis(fen: str) -> set[str]:

@@ -9,6 +9,8 @@ from bisect import bisect_right
 from itertools import accumulate
 
 import pytest
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from plybits.errors import InvalidDataError
 from plybits.rangecoder import MASK, MAX_TOTAL, RangeDecoder, RangeEncoder
@@ -94,10 +96,9 @@ def test_carry_propagates_into_written_bytes():
 
 def test_carry_reaches_the_written_bytes_by_hand():
     enc = RangeEncoder()
-    enc.low, enc.range = 0xFFFFFFF0, 0x100
-    enc.out.write(b"\x12\xff\xff")
+    enc.low, enc.range, enc.out = 0xFFFFFFF0, 0x100, vec[i64]([0x12, 0xFF, 0xFF])
     enc._encode(1, 1, 2)  # r = 0x80, low = 0x1_0000_0070: the carry ripples through ff ff into 12
-    assert enc.out.getvalue()[:3] == b"\x13\x00\x00"
+    assert list(enc.out[:3]) == [0x13, 0x00, 0x00]
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 255, 256, 1000, MAX_TOTAL])

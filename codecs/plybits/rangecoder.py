@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from librt.strings import BytesWriter
-from mypy_extensions import i64, mypyc_attr, u8
+from librt.vecs import append, vec
+from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import InvalidDataError
 
@@ -56,9 +56,9 @@ class RangeEncoder:
     def __init__(self) -> None:
         self.low: i64 = 0
         self.range: i64 = MASK
-        self.out = BytesWriter()
-        """The bytes shifted out: a librt ``BytesWriter``, whose append and item access are native compiled (a
-        bytearray's ``append`` is a call by name), and the same C type's methods in pure Python."""
+        self.out = vec[i64]()
+        """The bytes shifted out, a librt ``vec[i64]``: compiled, its append and items are native (a bytearray's
+        ``append`` is a call by name); :meth:`finish` makes the bytes."""
 
     def encode(self, cum_low: int, freq: int, total: int) -> None:
         """Code the symbol occupying ``[cum_low, cum_low + freq)`` of ``total``.
@@ -97,9 +97,10 @@ class RangeEncoder:
             low &= MASK
         out = self.out
         while rng < TOP:
-            out.append(u8(low >> 24))
+            out = append(out, low >> 24)
             low = (low << 8) & MASK
             rng <<= 8
+        self.out = out
         self.low = low
         self.range = rng
 
@@ -117,9 +118,11 @@ class RangeEncoder:
         if value > MASK:
             self._carry()
             value &= MASK
+        out = self.out
         for k in range(nbytes):
-            self.out.append(u8((value >> (RANGE_BITS - 8 - 8 * k)) & 0xFF))
-        return self.out.getvalue()
+            out = append(out, (value >> (RANGE_BITS - 8 - 8 * k)) & 0xFF)
+        self.out = out
+        return bytes([out[i] for i in range(len(out))])
 
 
 def final_value(low: int, rng: int) -> tuple[int, int]:

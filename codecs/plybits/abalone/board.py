@@ -227,6 +227,8 @@ def _row_text(values: list[int]) -> str:
     return out
 
 
+_EMPTY_GRID: Final = int_array(GEOMETRY.empty_cells(EMPTY))
+"""The :attr:`Board.grid` of an empty board, which a compiled board starts as a copy of (no array built from a list)."""
 _EJECTED_SUFFIX: Final = re.compile(r"-([0-9]+)b([0-9]+)w$")
 
 
@@ -241,7 +243,7 @@ class Board:
         self.cells: list[int] = GEOMETRY.empty_cells(EMPTY)
         """Mailbox cells: ``EMPTY``, ``BLACK``, ``WHITE``, or ``OFF`` around and outside the hexagon. Who writes
         them directly (not by :meth:`push` or :meth:`set_fen`) calls :meth:`sync_grid` after."""
-        self.grid: vec[i64] = int_array(self.cells)
+        self.grid: vec[i64] = _EMPTY_GRID[:] if PACKED else int_array(self.cells)  # compiled, one memory copy
         """The cells again as an :func:`~plybits.packed.int_array` (compiled, a ``vec[i64]`` whose items are read
         as machine ints; in pure Python the :attr:`cells` list itself), which the ``rank`` scorer reads: kept equal to
         :attr:`cells` by :meth:`push`, :meth:`set_fen`, :meth:`copy` and :meth:`sync_grid`."""

@@ -16,7 +16,7 @@ Feature ids are part of model 1's format: never change them; a new feature set i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, final
+from typing import Final, cast, final
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -393,6 +393,10 @@ def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
             t += d
 
 
+_CHECK_MARK_BITS: Final = _DIAGONAL_MARK | _ORTHOGONAL_MARK
+"""The check marks of an attack map entry (:func:`_mark_checks`)."""
+_NEAR_SPAN: Final = 256 * 4
+"""The stride of :attr:`_Tables.near_king`: every :data:`_NEAR_KING` entry (8 bits) times the check marks (2)."""
 _ZONE: Final = 1
 """Bit of a :data:`_NEAR_KING` entry: the square touches the king."""
 _NEAR_BIT: Final = int_array([
@@ -443,8 +447,17 @@ for _f in SQUARES:
             _SLIDE_LENGTH[_f * SIZE + _t] = (_t - _f) // LINE[_f * SIZE + _t]
 if CODE_FROM != 1 << 8:
     raise AssertionError("chess move codes and the shifts of _scores disagree")
+END_CODE: Final = -(1 << 12)
+"""Ends the codes :func:`_scores` reads in an array that holds more (a move code is at least 0; its origin,
+``code >> 11``, here -2: never the scorer's first origin, -1)."""
 _NO_ROW: Final = int_array([])
 """A :attr:`_Tables.rows` entry not made yet."""
+
+
+def _row_table(n: int) -> vec[vec[i64]]:
+    """``n`` rows not made yet (:data:`_NO_ROW`): compiled, a ``vec[vec[i64]]``, whose item is read as one load (a list's
+    is an object to check and unbox); in pure Python a list (which CPython indexes faster)."""
+    return vec[vec[i64]]([_NO_ROW] * n) if PACKED else cast("vec[vec[i64]]", [_NO_ROW] * n)
 _LEVELS: Final = 6 * _RANK_UNIT
 """The span of an attack map entry (enemy rank, own count): the stride of the safety and from-threat tables."""
 
@@ -456,12 +469,12 @@ class _Tables:
     :func:`~plybits.packed.int_array` arrays (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "captures", "recapture", "takes_last", "promotion", "check",
-                 "zone", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
+                 "zone", "near_king", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
                  "target_terms", "near_last", "last_attacks", "replies")
 
     def __init__(self, w: list[int]) -> None:
         self.w = w
-        self.rows: list[vec[i64]] = [_NO_ROW] * (4 * 16 * SIZE)
+        self.rows = _row_table(4 * 16 * SIZE)
         """rows[(phase * 16 + piece) * SIZE + from][to]: the weights of the features that depend on the piece,
         its squares and the phase only (to- and from-square, phase, pawn double step or slide length); each row made
         whole on first use and then set, so that scorers in threads sharing the model see a row whole or not at
@@ -493,11 +506,13 @@ class _Tables:
         """from_threat[(in check) * 7 * _LEVELS + kind * _LEVELS + attack map entry]: the ``F_FROM_THREAT`` weight, and
         in check the ``F_EVASION`` weight of the kind."""
         self.captures = int_array([
-            w[F_CAPTURE + victim_mover] + (w[F_HANGING_VICTIM + victim_mover // 7] if rank == 0 else 0)
-            for victim_mover in range(7 * 7) for rank in range(_BY_RANK)
+            w[F_CAPTURE + victim_mover] + (w[F_HANGING_VICTIM + victim_mover // 7] if entry < _RANK_UNIT else 0)
+            + safety[(victim_mover % 7 * 2 + 1) * levels + entry]
+            for victim_mover in range(7 * 7) for entry in range(levels)
         ])
-        """captures[(victim * 7 + mover) * _BY_RANK + the target's enemy rank]: the weights of the capture
-        (``F_CAPTURE``, and ``F_HANGING_VICTIM`` where the enemy does not attack the target)."""
+        """captures[(victim * 7 + mover) * _LEVELS + the target's attack map entry]: the weights of the capture
+        (``F_CAPTURE``, ``F_HANGING_VICTIM`` where the enemy does not attack the target, and the capture's
+        ``F_SAFETY``)."""
         self.recapture = int_array(w[F_RECAPTURE:F_RECAPTURE + 7])
         self.takes_last = int_array(w[F_TAKES_LAST:F_TAKES_LAST + 7])
         self.promotion = int_array(w[F_PROMOTION:F_PROMOTION + 7])
@@ -505,6 +520,14 @@ class _Tables:
         """By kind: the weight of a direct check."""
         self.zone = int_array(w[F_KING_ZONE:F_KING_ZONE + 7])
         """By kind: the weight of landing next to the enemy king."""
+        self.near_king = int_array([
+            (w[F_KING_ZONE + (piece & 7)] if near & _ZONE else 0)
+            + (w[F_CHECK + (piece & 7)] if near & _NEAR_BIT[piece] or marks & _CHECK_MARKS[piece & 7] else 0)
+            for piece in range(16) for near in range(256) for marks in range(4)
+        ])
+        """near_king[piece * _NEAR_SPAN + (the target's :data:`_NEAR_KING` entry << 2 | its check marks)]: the
+        weights of landing next to the enemy king (``F_KING_ZONE``) and of a direct check (``F_CHECK``) by the
+        piece (a pawn's on a promotion: none, its check is the promoted piece's)."""
         self.same = int_array(w[F_SAME_PIECE:F_SAME_PIECE + 7])
         """By kind: the weight of moving again the piece this side moved last."""
         self.castle_h = int_array([w[F_CASTLE] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
@@ -542,8 +565,8 @@ class _Tables:
             self.from_threat[i] += from_terms[i]
             self.from_threat[7 * _LEVELS + i] += from_terms[i]
         for victim_mover in range(7 * 7):
-            for rank in range(1, _BY_RANK):
-                self.captures[victim_mover * _BY_RANK + rank] += captures_attacked[victim_mover]
+            for entry in range(_RANK_UNIT, _LEVELS):  # attacked by the enemy
+                self.captures[victim_mover * _LEVELS + entry] += captures_attacked[victim_mover]
         self.target_terms = target_terms
         self.near_last = near_last
         self.last_attacks = last_attacks
@@ -614,6 +637,8 @@ class LinearChessModel(LinearModel):
         codes, n = reused_codes(position, attacks, _RANK_UNIT)  # read below, before the board's next call
         codes[n] = 0  # the null move (reused_codes leaves room)
         n += 1
+        if n < len(codes):
+            codes[n] = END_CODE  # where _scores stops: the buffer holds codes of earlier plies past the null move
         scores = self.scored_codes(position, codes, n, history, attacks, material)
         scores[n - 1] = NULL_SCORE
         return codes, n, scores
@@ -766,11 +791,11 @@ def _reply_terms(tables: _Tables, b: vec[i64], last_to: i64, attacks: vec[i64]) 
 def _scores(
     tables: _Tables, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], attacks: vec[i64], material: int,
 ) -> vec[i64]:
-    """:meth:`LinearChessModel.scores` of the first ``n`` ``codes``, given the position's map (check marks added),
-    and a later model's features folded into ``tables`` (:meth:`_Tables.add_terms`), in one pass over the moves."""
+    """:meth:`LinearChessModel.scores` of the ``n`` ``codes`` (the array ends there or at :data:`END_CODE`) given the
+    map (check marks added), a later model's features folded into ``tables`` (:meth:`_Tables.add_terms`), in one pass."""
     b: vec[i64] = board.cells
     colour: i64 = board.turn
-    ek: i64 = board.kings[(colour >> 3) ^ 1]
+    king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_KING is indexed
     last_to, my_last_to, last_capture = _last_moves(board, history)
     phase, in_check = _position_terms(board, attacks, material)
     near_base, last_value = _reply_terms(tables, b, last_to, attacks)
@@ -786,32 +811,30 @@ def _scores(
     promotion_w = tables.promotion
     check_w = tables.check
     near_last = tables.near_last
-    zone_w = tables.zone
+    near_king_w = tables.near_king
     near_king = _NEAR_KING
     near_bit = _NEAR_BIT
     check_marks = _CHECK_MARKS
     out = zeros(n)
-    # squares, indices, weights and scores in i64 locals (plain C compiled: packed_weights); below, what depends on
-    # the origin square only, set when it changes (by statements: a conditional expression with a literal is boxed)
+    # i64 locals (plain C compiled); below, what depends on the origin only, set by statements when it changes
     origin: i64 = -1
     row = _NO_ROW
     kind: i64 = 0
     safe_at: i64 = 0
     captures_at: i64 = 0
     pawn_ep: i64 = -1
-    check_bit: i64 = 0
-    slider_marks: i64 = 0
     fixed: i64 = 0
-    check: i64 = 0
-    zone: i64 = 0
+    near_king_at: i64 = 0
     near_at: i64 = 0
-    i: i64
-    for i in range(n):
-        code: i64 = codes[i]
+    i: i64 = -1
+    for code in codes:  # iterated, not indexed: compiled, no bounds check an item
+        i += 1
         f: i64 = code >> 11
         t: i64 = code >> 3 & 255
         if f != origin:
-            if f == 0:
+            if f <= 0:  # the null move, or END_CODE
+                if f < 0:
+                    break
                 out[i] = tables.null
                 continue
             origin = f
@@ -825,14 +848,11 @@ def _scores(
             if entry & _LAST_MARK or f == my_last_to or (kind == ROOK or kind == KING) and len(castling):  # seldom
                 fixed += _origin_terms(tables, kind, f, entry, last_value, f == my_last_to, colour, castling)
             safe_at = kind * 2 * _LEVELS
-            captures_at = kind * _BY_RANK
+            captures_at = kind * _LEVELS
             pawn_ep = -1
             if kind == PAWN:
                 pawn_ep = ep
-            check = check_w[kind]
-            check_bit = near_bit[p]
-            slider_marks = check_marks[kind]
-            zone = zone_w[kind]
+            near_king_at = p * _NEAR_SPAN
             near_at = near_base + kind * SIZE
         promotion: i64 = code & 7
         q: i64 = b[t]
@@ -842,24 +862,20 @@ def _scores(
             if q & BLACK == colour:  # castling: the king takes its own rook (a later model's terms: none)
                 out[i] = tables.castle_h[phase] if t > f else tables.castle_a[phase]
                 continue
-            score += safety[safe_at + _LEVELS + a] + captures[
-                (q & 7) * (7 * _BY_RANK) + captures_at + (a >> _RANK_SHIFT)]
+            score += captures[(q & 7) * (7 * _LEVELS) + captures_at + a]
             if t == last_to:
                 score += last_w[kind]
         elif t == pawn_ep:
             score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a]
         else:
             score += safety[safe_at + a]
-        near: i64 = near_king[SIZE + ek - t]
-        if near & _ZONE:
-            score += zone
-        # a direct check: the piece on its target attacks the king past the cells as they stand now
+        # next to the king, and a direct check: the piece on its target attacks the king past the cells as they stand
+        near: i64 = near_king[king_at - t]
+        score += near_king_w[near_king_at + (near << 2 | a & _CHECK_MARK_BITS)]
         if promotion:
             score += promotion_w[promotion]
             if near & near_bit[colour | promotion] or a & check_marks[promotion]:
                 score += check_w[promotion]
-        elif near & check_bit or a & slider_marks:
-            score += check
         out[i] = score
     return out
 
