@@ -16,7 +16,7 @@ from plybits.packed import PACKED
 from plybits.registry import get_game, get_scheme
 from plybits.xiangqi.rank import MODEL2, RANK, canonical_moves
 from plybits.openingbook import ZOBRIST
-from plybits.xiangqi.rankmodel2 import N_FEATURES, LinearXiangqiModel2, capture_map, position_key
+from plybits.xiangqi.rankmodel2 import N_FEATURES, LinearXiangqiModel2, capture_map, position_key, sides
 from tests.conftest import shared_data
 from tests.test_rank_scorers import playouts
 
@@ -101,6 +101,24 @@ def test_scores_are_the_sums_of_the_weights_of_the_features():
         checked += 1
     assert checked > 200
 
+
+def test_sides_lists_each_sides_pieces_and_their_material_alike_in_both_ways():
+    """:func:`sides` (a loop, compiled) and ``_sides_translated`` (pure Python's way, with no bytecode a point) give
+    the same cells of each side's pieces in point order and the same material, as the board holds them."""
+    from plybits.xiangqi.board import POINT_CELLS
+    from plybits.xiangqi.rankmodel2 import _MATERIAL, _sides_translated
+
+    checked = 0
+    for position, _, _ in itertools.islice(playouts("xiangqi"), 0, None, 3):
+        cells = position.cells
+        red = [sq for sq in POINT_CELLS if 0 < cells[sq] < 8]
+        black = [sq for sq in POINT_CELLS if cells[sq] > 8]
+        material = sum(_MATERIAL[cells[sq] & 7] for sq in red + black)
+        for way in (sides, _sides_translated):
+            got_red, got_black, got_material = way(cells)
+            assert (list(got_red), list(got_black), got_material) == (red, black, material)
+        checked += 1
+    assert checked > 50
 
 def test_capture_map_counts_attackers_and_the_cheapest():
     board = get_game("xiangqi").position("4k4/9/9/9/4p4/9/4R4/9/9/3K5 w - - 0 1")  # a chariot on e3 faces a soldier e5

@@ -16,6 +16,8 @@ Feature ids, the hash and the book are part of model 2's format: never change th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import itemgetter
 from typing import Any, Final, final
 
 from librt.vecs import vec
@@ -39,8 +41,10 @@ from plybits.xiangqi.board import (
     MAX_MOVES,
     MOVES,
     ORTHOGONAL,
+    POINT_CELLS,
     POINTS,
     RANK_OF,
+    RED,
     SOLDIER,
     SQUARES,
     Board,
@@ -93,8 +97,8 @@ F_TO_PHASE: Final = _ids.block(4 * 8 * 90)  # material phase x kind x relative t
 F_FROM_PHASE: Final = _ids.block(4 * 8 * 90)  # material phase x kind x relative from-point
 F_PHASE: Final = _ids.block(4 * 8)  # material phase x kind
 F_CAPTURE: Final = _ids.block(8 * 8 * 2)  # victim kind x mover kind x the opponent can take back
-F_TARGET: Final = _ids.block(2 * 8 * 4)  # capture? x mover kind x target state (_state)
-F_ORIGIN: Final = _ids.block(8 * 4)  # mover kind x origin state (_state)
+F_TARGET: Final = _ids.block(2 * 8 * 4)  # capture? x mover kind x target state (_STATES)
+F_ORIGIN: Final = _ids.block(8 * 4)  # mover kind x origin state (_STATES)
 F_RECAPTURE: Final = _ids.block(8)  # captures on the point the opponent just captured on, by mover kind
 F_TAKES_LAST: Final = _ids.block(8)  # captures the piece that just moved
 F_SAME_PIECE: Final = _ids.block(8)  # moves again the piece this side moved last
@@ -139,6 +143,21 @@ _SIDE: Final = GEOMETRY.size
 """The offset of black's rows in the board's packed step tables (a cell's red row is the cell itself)."""
 
 
+_STEPPING: Final = 1
+_JUMPING: Final = 2
+_SCREENED: Final = 3
+_HOW: Final = int_array([0, _STEPPING, _STEPPING, _JUMPING, _JUMPING, 0, _SCREENED, _STEPPING] * 2)
+"""By piece code, how :func:`_mark_captures` walks its targets: steps (general, advisor, soldier: its
+:data:`_PIECE_ROWS` row), jumps over a leg or an eye (horse, elephant: ``target << 8 | blocking cell`` rows), lines
+(chariot, 0; cannon, past a screen)."""
+_PIECE_ROWS: Final = [
+    rows[side: side + _SIDE] if rows else []
+    for side in (0, _SIDE)
+    for rows in ([], _KING_ROWS, _ADVISOR_ROWS, _ELEPHANT_ROWS, _HORSE_ROWS + _HORSE_ROWS, [], [], _SOLDIER_ROWS)
+]
+"""``_PIECE_ROWS[piece][cell]``: the board's step row of that piece on that cell (by colour where the rules are)."""
+
+
 def _mark_captures(
     cells: vec[i64], squares: vec[i64], marks: vec[i64], us: i64, bits: vec[i64], plus: i64, threat: i64,
 ) -> None:
@@ -153,12 +172,22 @@ def _mark_captures(
         piece = cells[sq]
         if piece & BLACK == us:
             continue
-        kind = piece & 7
-        bit = bits[kind] | (_THREAT_BIT if sq == threat else 0)
-        if kind == CHARIOT or kind == CANNON:
+        bit = bits[piece & 7]
+        if sq == threat:
+            bit |= _THREAT_BIT
+        how = _HOW[piece]
+        if how == _STEPPING:
+            for t in _PIECE_ROWS[piece][sq]:
+                marks[t] = (marks[t] | bit) + plus
+        elif how == _JUMPING:
+            for e in _PIECE_ROWS[piece][sq]:
+                if cells[e & 255] == 0:
+                    t = e >> 8
+                    marks[t] = (marks[t] | bit) + plus
+        else:
             for step in lines:
                 t = sq + step
-                if kind == CANNON:  # past the screen, up to and including the next piece
+                if how == _SCREENED:  # a cannon: past the screen, up to and including the next piece
                     while cells[t] == 0:
                         t += step
                     if cells[t] == OFF:
@@ -171,15 +200,6 @@ def _mark_captures(
                     q = cells[t]
                 if q != OFF:
                     marks[t] = (marks[t] | bit) + plus
-        elif kind == HORSE or kind == ELEPHANT:
-            for e in _HORSE_ROWS[sq] if kind == HORSE else _ELEPHANT_ROWS[(piece >> 3) * _SIDE + sq]:
-                if cells[e & 255] == 0:
-                    t = e >> 8
-                    marks[t] = (marks[t] | bit) + plus
-        else:
-            side = (piece >> 3) * _SIDE + sq
-            for t in (_SOLDIER_ROWS if kind == SOLDIER else _KING_ROWS if kind == KING else _ADVISOR_ROWS)[side]:
-                marks[t] = (marks[t] | bit) + plus
 
 
 def capture_map(cells: vec[i64], color: int, scan: list[int]) -> vec[i64]:
@@ -272,6 +292,12 @@ _RANK_BITS: Final = int_array([1 << (_COUNT_BITS + rank) for rank in RANK_OF_KIN
 _CHEAPER: Final = int_array([(1 << (_COUNT_BITS + r)) - (1 << (_COUNT_BITS + 1)) if r else 0 for r in RANK_OF_KIND])
 """By kind: the rank bits of the kinds cheaper than it (attackers that win an exchange on its point)."""
 _CHECK_BITS: Final = int_array(_CHECK_BIT)
+_NOTABLE: Final = int_array([_THEIRS | _CHECK_BIT[kind] | (0 if kind == CANNON else _SCREEN_BIT) for kind in range(8)])
+"""By kind: the marks of a target that call for :func:`_rare_weights` (attacked, a check, a cannon's screen)."""
+_STATES: Final = ("safe", "defended", "cheaper attacker", "hangs")
+"""A point's state (``F_TARGET``, ``F_ORIGIN``), 0..3: no attacker; attacked and defended by no cheaper piece;
+attacked by a cheaper piece (and defended); attacked and not defended. From the marks: the attackers' rank bits
+against the piece's :data:`_CHEAPER`, the defenders' count."""
 _FILE: Final = int_array(FILE_OF)
 _RANK: Final = int_array(RANK_OF)
 _VALUE: Final = int_array(_MATERIAL)
@@ -283,7 +309,7 @@ class _Tables:
     arrays (compiled, a read is one load): piece-square sums by phase, made per phase and per last target on
     first use (a process that codes a few plies pays for no more)."""
 
-    __slots__ = ("weights", "w", "to", "origin", "near", "slide")
+    __slots__ = ("weights", "w", "to", "origin", "near", "slide", "slides")
 
     def __init__(self, w: list[int]) -> None:
         # model 1's point tables; imported here, not at the top: plybits.xiangqi.rank imports this module
@@ -296,7 +322,10 @@ class _Tables:
         self.to: list[vec[i64] | None] = [None] * 4
         """to[phase][piece * SIZE + t]: ``F_TO`` + ``F_TO_PHASE`` of that piece's move to ``t``."""
         self.origin: list[vec[i64] | None] = [None] * 4
-        """origin[phase][piece * SIZE + f]: ``F_FROM`` + ``F_FROM_PHASE`` + ``F_PHASE`` of a move from ``f``."""
+        """origin[phase][piece * SIZE + f]: ``F_FROM`` + ``F_FROM_PHASE`` + ``F_PHASE`` of a move from ``f``, with the
+        ``F_ORIGIN`` weight of a safe origin and the ``F_TARGET`` one of a quiet move to a safe point (most moves')."""
+        self.slides: list[vec[i64] | None] = [None] * (2 * _SIZE)
+        """slides[cannon? * SIZE + f][t]: the ``F_SLIDE`` weight of a chariot's (a cannon's) slide from ``f`` to ``t``."""
         self.near: list[vec[i64] | None] = [None] * (_SIZE + 1)
         """near[last_to][t]: the ``F_NEAR_LAST`` weight of target ``t`` (row SIZE: no last move, no weight)."""
 
@@ -314,10 +343,25 @@ class _Tables:
         for index, kind, point in piece_points():
             r = kind * 90 + point
             to[index] = w[F_TO + r] + w[F_TO_PHASE + phase * 720 + r]
-            origin[index] = w[F_FROM + r] + w[F_FROM_PHASE + phase * 720 + r] + w[F_PHASE + phase * 8 + kind]
+            origin[index] = (w[F_FROM + r] + w[F_FROM_PHASE + phase * 720 + r] + w[F_PHASE + phase * 8 + kind]
+                             + w[F_ORIGIN + kind * 4] + w[F_TARGET + kind * 4])
         to_row = self.to[phase] = int_array(to)
         origin_row = self.origin[phase] = int_array(origin)
         return to_row, origin_row
+
+    def slide_row(self, kind: i64, f: i64) -> vec[i64]:
+        """``slides[...]`` of a chariot or a cannon (``kind``) on ``f``, made on first use."""
+        at = (_SIZE if kind == CANNON else 0) + f
+        row = self.slides[at]
+        if row is not None:
+            return row
+        block = F_SLIDE + (20 if kind == CANNON else 0)
+        steps = self.slide[f]
+        made = zeros(_SIZE)
+        for t in SQUARES:
+            made[t] = self.w[block + steps[t]]
+        self.slides[at] = made
+        return made
 
     def near_row(self, last_to: int) -> vec[i64]:
         """``near[last_to]`` (``last_to`` -1: the first ply's row, no weight), made on first use."""
@@ -335,16 +379,6 @@ class _Tables:
                 made[t] = self.w[F_NEAR_LAST + steps[t]]
         self.near[last_to] = made
         return made
-
-
-def _state(attackers: i64, defended: bool, cheaper: i64) -> i64:
-    """0 safe (no attacker), 1 attacked and defended by no cheaper piece, 2 attacked by a cheaper piece, 3 attacked
-    and not defended; ``attackers`` as :func:`_capture_maps` marks a cell, ``cheaper`` the piece's :data:`_CHEAPER`."""
-    if attackers == 0:
-        return 0
-    if not defended:
-        return 3
-    return 2 if attackers & cheaper else 1
 
 
 class CodedXiangqiModel(LinearModel):
@@ -418,18 +452,19 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         us = position.turn
         kings = position.kings
         k = kings[us >> 3]
-        scan = occupied_points(cells)
+        red, black, material = sides(cells)
+        mine, theirs = (black, red) if us == BLACK else (red, black)
         maps = _NO_MARKS[:]  # :func:`_capture_maps`: the opponent's marks, and ours as the moves are listed
-        _mark_captures(cells, scan, maps, us, _RANK_BITS, 1, history[-1].to_square if history else -1)
+        _mark_captures(cells, theirs, maps, us, _RANK_BITS, 1, history[-1].to_square if history else -1)
         # the opponent's marks hit the general iff it is in check, the flying general aside
         checked = 1 if maps[k] & _THEIRS or generals_face(cells, kings[0], kings[1]) else 0
-        codes, n = legal_codes(cells, k, us, scan, checked, maps, 1 << _OURS)
-        return codes, n, self._scores(position, codes, n, history, scan, maps)
+        codes, n = legal_codes(cells, k, us, mine, checked, maps, 1 << _OURS)
+        return codes, n, self._scores(position, codes, n, history, mine, theirs, material, maps)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features (``kind`` the mover's, points relative to the
         side to move): ``F_TO``/``F_FROM`` and their crosses with the material phase, ``F_PHASE``, ``F_SLIDE``;
-        ``F_TARGET`` and ``F_ORIGIN`` by the safety of the two points (:func:`_state`); a capture's
+        ``F_TARGET`` and ``F_ORIGIN`` by the safety of the two points (:data:`_STATES`); a capture's
         ``F_CAPTURE`` (victim, mover, can be taken back), ``F_RECAPTURE``/``F_TAKES_LAST``; ``F_NEAR_LAST``,
         ``F_SAME_PIECE``, ``F_EVASION``; ``F_CHECK``/``F_DISCOVERED`` (:func:`_mark_checks`); ``F_FLEE`` (the origin
         is attacked by the piece the opponent just moved); ``F_BACK``, ``F_REPEAT``; ``F_BOOK``."""
@@ -438,9 +473,11 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         for i in range(n):
             codes[i] = moves[i].from_square << 8 | moves[i].to_square
         cells = board.cells
-        scan = occupied_points(cells)
+        red, black, material = sides(cells)
+        mine, theirs = (black, red) if board.turn == BLACK else (red, black)
         last_to = history[-1].to_square if history else -1
-        return int_list(self._scores(board, codes, n, history, scan, _capture_maps(cells, board.turn, scan, last_to)))
+        maps = _capture_maps(cells, board.turn, occupied_points(cells), last_to)
+        return int_list(self._scores(board, codes, n, history, mine, theirs, material, maps))
 
     def _derive(self) -> _Tables:
         """:attr:`_tables`, made once from the weights (the opening book read first: one read of the file for both)."""
@@ -448,10 +485,12 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         tables = self._tables = self.derived("tables2", _Tables)
         return tables
 
-    def _book_entry(self, cells: vec[i64], us: int, scan: vec[i64]) -> tuple[dict[int, int] | None, int]:
-        """The opening book's moves of this position and the times it was reached, ``(None, 0)`` if the training
-        games reached it fewer than :data:`BOOK_MIN` times."""
-        entry = self.opening_book().get(_position_key(cells, us, scan))
+    def _book_entry(
+        self, cells: vec[i64], us: int, mine: vec[i64], theirs: vec[i64],
+    ) -> tuple[dict[int, int] | None, int]:
+        """The opening book's moves of this position (the pieces of each side on ``mine`` and ``theirs``) and the times
+        it was reached, ``(None, 0)`` if the training games reached it fewer than :data:`BOOK_MIN` times."""
+        entry = self.opening_book().get(_position_key(cells, us, mine) ^ _position_key(cells, RED, theirs))
         if entry is None:
             return None, 0
         total = 0
@@ -460,19 +499,21 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         return (entry, total) if total >= BOOK_MIN else (None, 0)
 
     def _book_weights(
-        self, cells: vec[i64], us: int, scan: vec[i64], played: int, w: vec[i64],
+        self, cells: vec[i64], us: int, mine: vec[i64], theirs: vec[i64], played: int, w: vec[i64],
     ) -> tuple[dict[int, int] | None, int, i64, i64]:
         """:meth:`_book_entry` (none after :data:`BOOK_DEPTH` plies ``played``), its row of ``F_BOOK`` weights and
         the weight of a move not in the book (0 without an entry)."""
-        entry, total = self._book_entry(cells, us, scan) if played < BOOK_DEPTH else (None, 0)
+        entry, total = self._book_entry(cells, us, mine, theirs) if played < BOOK_DEPTH else (None, 0)
         book_base = F_BOOK + 8 * _TOTAL_BUCKET[min(total, 255)]
         return entry, total, book_base, w[book_base] if entry is not None else 0
 
     def _scores(
-        self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], maps: vec[i64],
+        self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], mine: vec[i64], opponents: vec[i64],
+        material: i64, maps: vec[i64],
     ) -> vec[i64]:
-        """:meth:`scores` of the first ``n`` move codes, given the board's occupied points and both sides' marks
-        (:func:`_capture_maps` given ``history``'s last target, to which it adds its :data:`_CHECKS` bits)."""
+        """:meth:`scores` of the first ``n`` move codes, given the board's pieces by side (``mine``, ``opponents``) and
+        their material (:func:`sides`) and both sides' marks (:func:`_capture_maps` given ``history``'s last target, to which it adds
+        its :data:`_CHECKS` bits)."""
         tables = self._tables or self._derive()
         w = tables.w
         cells = board.cells
@@ -480,94 +521,94 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         their_king: i64 = board.kings[(us ^ BLACK) >> 3]
         last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history)
         near = tables.near_row(last_to)
-        to_w, origin_w = tables.phase_rows(_phase(cells, scan))
+        to_w, origin_w = tables.phase_rows(_phase(material))
         in_check = maps[board.kings[us >> 3]] & _THEIRS != 0
-        entry, total, book_base, unplayed = self._book_weights(cells, us, scan, len(history), w)
+        entry, total, book_base, unplayed = self._book_weights(cells, us, mine, opponents, len(history), w)
         _mark_checks(cells, their_king, us, maps)
         took = F_RECAPTURE if last_to >= 0 and board.halfmove_clock == 0 else F_TAKES_LAST
         out = _NO_SCORES[:n] if n <= MAX_MOVES else zeros(n)
         ours: i64 = _OURS  # read in the loop: a local is cheaper in pure Python (a global is a lookup)
         theirs: i64 = _THEIRS
         origin: i64 = -1  # the moves come grouped by origin: what depends on it only is set when it changes
-        fixed: i64 = 0  # the origin's weights (the book's unplayed one too) and ``safe`` (taken back if not the move's)
+        limit: i64 = -1  # the first code past the origin's moves
+        fixed: i64 = 0  # the origin's weights, the book's unplayed one and a safe quiet target's (origin_w has it)
         kind: i64 = 0
         base: i64 = 0  # the mover's row in to_w
-        cheaper: i64 = 0  # _CHEAPER of the mover
-        target: i64 = 0  # the mover's F_TARGET block
-        safe: i64 = 0  # its weight of a quiet move to a safe point (most moves)
-        capture: i64 = 0  # the mover's F_CAPTURE offset (victim kind 0)
-        quiet: i64 = 0  # the mover counted among the defenders of a quiet move's target (not a cannon)
-        check_bit: i64 = 0  # the mover's _CHECK_BIT
-        screen: i64 = 0  # _SCREEN_BIT unless the mover is a cannon
-        rare: i64 = 0  # check_bit | screen: the marks that call for the rarer features below
-        line_at: i64 = 0  # the file or rank of the origin's line to their general
-        back: i64 = -1  # the target that moves back this side's last move
-        repeat: i64 = -1  # the target that repeats this side's move of two turns ago
-        slide: i64 = -1  # the F_SLIDE block of a chariot or a cannon; -1 for the other kinds
-        opens = special = False  # special: opens, back or repeat can apply to the origin's moves
-        slide_steps = line = _FILE
+        at: i64 = 0  # the origin's marks
+        notable: i64 = 0  # the marks of a target that call for more than the common weights (_NOTABLE of the mover)
+        special = False  # a move from the origin can open a line, move back or repeat
+        slide_row = _NO_MARKS  # the F_SLIDE weights of a chariot's or a cannon's moves (zeros for the other kinds)
         for i in range(n):
             c = codes[i]
             t = c & 255
-            if c >> 8 != origin:
-                f = origin = c >> 8
-                p = cells[f]
+            if c >= limit:
+                origin = c >> 8
+                limit = (origin + 1) << 8
+                p = cells[origin]
                 kind = p & 7
                 base = p * _SIZE
-                cheaper = _CHEAPER[kind]
-                at = maps[f]
-                defended = at >> ours != 0
-                target = F_TARGET + kind * 4
-                safe = w[target]
-                fixed = origin_w[base + f] + unplayed + safe
-                fixed += w[F_ORIGIN + kind * 4 + _state(at & theirs, defended, cheaper)]
-                fixed += w[F_SAME_PIECE + kind] if f == my_last_to else 0
-                fixed += w[F_EVASION + kind] if in_check else 0
-                fixed += w[F_FLEE + kind * 2 + (1 if defended else 0)] if at & _THREAT_BIT else 0
-                slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
-                slide_steps = tables.slide[f]
-                capture = F_CAPTURE + kind * 2
-                quiet = 0 if kind == CANNON else 1  # a cannon's marks count it where it captures, not slides to
-                check_bit = _CHECK_BITS[kind]
-                screen = 0 if kind == CANNON else _SCREEN_BIT
-                rare = check_bit | screen
-                opens = at & _OPEN_BIT != 0  # and moving off the line through f and their general opens it
-                line = _FILE if _FILE[f] == _FILE[their_king] else _RANK
-                line_at = line[f]
-                back = my_last_from if f == my_last_to else -1
-                repeat = repeat_to if f == repeat_from else -1
-                special = opens or back >= 0 or repeat >= 0
-            score: i64 = to_w[base + t] + fixed + near[t]
-            if slide >= 0:
-                score += w[slide + slide_steps[t]]
+                at = maps[origin]
+                fixed = origin_w[base + origin] + unplayed
+                hit: i64 = at & theirs
+                if hit:  # F_ORIGIN of an attacked origin, for the safe one's that origin_w holds
+                    state: i64 = 3 if at >> ours == 0 else 2 if hit & _CHEAPER[kind] else 1
+                    fixed += w[F_ORIGIN + kind * 4 + state] - w[F_ORIGIN + kind * 4]
+                if at & _THREAT_BIT:
+                    fixed += w[F_FLEE + kind * 2 + (1 if at >> ours != 0 else 0)]
+                if origin == my_last_to:
+                    fixed += w[F_SAME_PIECE + kind]
+                if in_check:
+                    fixed += w[F_EVASION + kind]
+                slide_row = tables.slide_row(kind, origin) if kind == CHARIOT or kind == CANNON else _NO_MARKS
+                notable = _NOTABLE[kind]
+                special = at & _OPEN_BIT != 0 or origin == my_last_to or origin == repeat_from
             q = cells[t]
             m = maps[t]
-            hit: i64 = m & theirs  # the opponent attacks t
-            if hit or q:
-                state: i64 = 0  # of t after the move, as _state: our other pieces there, all but the mover
-                if hit:
-                    others: i64 = (m >> ours) - quiet if q == 0 else (m >> ours) - 1
-                    state = (2 if hit & cheaper else 1) if others > 0 else 3
+            score: i64 = to_w[base + t] + fixed + near[t] + slide_row[t]
+            if m & notable or q or special:  # rarer: F_TARGET of an attacked or captured-on target, F_CAPTURE, ...
+                hit = m & theirs
+                target = F_TARGET + kind * 4  # its weight of a quiet move to a safe target is in fixed: taken back
+                if hit:  # the state of t after the move (_STATES): its defenders are ours but the mover (a cannon's
+                    # marks count it where it captures, not where it slides to)
+                    others: i64 = (m >> ours) - (0 if q == 0 and kind == CANNON else 1)
+                    state = (2 if hit & _CHEAPER[kind] else 1) if others > 0 else 3
                     hit = 1
+                    score += w[target + 32 + state] - w[target] if q else w[target + state] - w[target]
+                elif q:
+                    score += w[target + 32] - w[target]
                 if q:
-                    score += w[capture + (q & 7) * 16 + hit] + w[target + 32 + state] - safe
+                    score += w[F_CAPTURE + kind * 2 + (q & 7) * 16 + hit]
                     if t == last_to:
                         score += w[took + kind]
-                else:
-                    score += w[target + state] - safe
-            if m & rare or special:
-                if m & check_bit:
-                    score += w[F_CHECK + kind * 2 + (1 if m & theirs else 0)]
-                if m & screen or (opens and line[t] != line_at):
+                if m & _CHECK_BITS[kind]:
+                    score += w[F_CHECK + kind * 2 + hit]
+                screened = m & _SCREEN_BIT != 0 and kind != CANNON
+                if screened:
                     score += w[F_DISCOVERED + kind]
-                if t == back:
-                    score += w[F_BACK + kind]
-                if t == repeat:
-                    score += w[F_REPEAT + kind]
+                if special:
+                    score += _special_weights(w, kind, origin, t, at, screened, their_king, my_last_from, my_last_to,
+                                              repeat_from, repeat_to)
             out[i] = score
         if entry is not None:
             _add_book(out, codes, n, entry, total, w, book_base, unplayed)
         return out
+
+
+def _special_weights(
+    w: vec[i64], kind: i64, f: i64, t: i64, at: i64, screened: bool, their_king: i64, my_last_from: i64,
+    my_last_to: i64, repeat_from: i64, repeat_to: i64,
+) -> i64:
+    """``F_DISCOVERED`` (unless ``screened``: given for the screen), ``F_BACK`` and ``F_REPEAT`` of a move of a
+    ``kind`` from ``f`` (marks ``at``) to ``t``, which :meth:`LinearXiangqiModel2._scores` adds where the origin may open a line, moves back or
+    repeats (rare: out of its loop)."""
+    score: i64 = 0
+    if not screened and at & _OPEN_BIT and (_FILE[t] != _FILE[f] if _FILE[f] == _FILE[their_king] else _RANK[t] != _RANK[f]):
+        score += w[F_DISCOVERED + kind]  # moves off the line through f and their general
+    if f == my_last_to and t == my_last_from:
+        score += w[F_BACK + kind]
+    if f == repeat_from and t == repeat_to:
+        score += w[F_REPEAT + kind]
+    return score
 
 
 def _add_book(
@@ -585,12 +626,50 @@ def _add_book(
             out[i] += w[book_base + _SHARE_BUCKET[times * 64 // whole]] - unplayed
 
 
-def _phase(cells: vec[i64], scan: vec[i64]) -> int:
-    """The material phase, 0 (the start) .. 3, of the pieces on the occupied points ``scan``."""
-    material: i64 = 0
-    for sq in scan:
-        material += _VALUE[cells[sq] & 7]
+def _phase(material: i64) -> int:
+    """The material phase, 0 (the start) .. 3, of the pieces' summed :data:`_MATERIAL`."""
     return 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
+
+
+_POINT_PIECES: Final = itemgetter(*POINT_CELLS)
+"""The pieces on the 90 points in point order, as a tuple (one call)."""
+_OF_RED: Final = bytes(1 if 0 < code < BLACK else 0 for code in range(256))
+_OF_BLACK: Final = bytes(1 if BLACK < code < 16 else 0 for code in range(256))
+_WORTH: Final = bytes(_MATERIAL[code & 7] if code < 16 else 0 for code in range(256))
+"""By piece code (a byte): 1 for red's pieces, for black's; its :data:`_MATERIAL`."""
+_NO_SIDE: Final = zeros(16)
+
+
+def sides(cells: vec[i64]) -> tuple[vec[i64], vec[i64], i64]:
+    """The cells of red's pieces and of black's, each in point order (the scans of the code generators and the
+    marks), and the pieces' summed :data:`_MATERIAL`. Pure Python: :func:`_sides_translated`."""
+    if not PACKED:
+        return _sides_translated(cells)
+    red = _NO_SIDE[:]
+    black = _NO_SIDE[:]
+    n_red: i64 = 0
+    n_black: i64 = 0
+    material: i64 = 0
+    for i in POINTS:
+        p = cells[i]
+        if p:
+            material += _VALUE[p & 7]
+            if p & BLACK:
+                black[n_black] = i
+                n_black += 1
+            else:
+                red[n_red] = i
+                n_red += 1
+    return red[:n_red], black[:n_black], material
+
+
+def _sides_translated(cells: vec[i64]) -> tuple[vec[i64], vec[i64], i64]:
+    """:func:`sides` with no bytecode a point (pure Python's way, where each costs; tests hold the two equal): the
+    pieces as bytes, translated to each side's selectors and to their worth."""
+    pieces = bytes(_POINT_PIECES(cells))
+    red = int_array(list(compress(POINT_CELLS, pieces.translate(_OF_RED))))
+    black = int_array(list(compress(POINT_CELLS, pieces.translate(_OF_BLACK))))
+    return red, black, sum(pieces.translate(_WORTH))
 
 
 def _recent(history: Sequence[Move]) -> tuple[i64, i64, i64, i64, i64]:
