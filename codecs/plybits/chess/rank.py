@@ -380,13 +380,18 @@ def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
             t += d
 
 
-_ZONE: Final = 1
+_CHECK_MARK_BITS: Final = _DIAGONAL_MARK | _ORTHOGONAL_MARK
+"""The check marks of an attack map entry (:func:`_mark_checks`)."""
+_NEAR_SPAN: Final = 1 << 10
+"""The stride of :attr:`_Tables.near_king`: a :data:`_NEAR_KING` entry or'd with an attack map entry's check marks
+(bits 0-1, which the near bits leave free) is below it."""
+_ZONE: Final = 1 << 2
 """Bit of a :data:`_NEAR_KING` entry: the square touches the king."""
 _NEAR_BIT: Final = int_array([
-    1 << KNIGHT if p & 7 == KNIGHT else 1 << (PAWN if p == WHITE | PAWN else 7) if p & 7 == PAWN else 0
+    1 << (KNIGHT + 2) if p & 7 == KNIGHT else 1 << (PAWN + 2 if p == WHITE | PAWN else 9) if p & 7 == PAWN else 0
     for p in range(16)
 ])
-"""_NEAR_BIT[piece]: its bit in a :data:`_NEAR_KING` entry, set where a knight or pawn checks from (bit 7: a black
+"""_NEAR_BIT[piece]: its bit in a :data:`_NEAR_KING` entry, set where a knight or pawn checks from (bit 9: a black
 pawn); 0 for the other pieces (a slider's check needs the cells between)."""
 _NEAR_KING: Final = int_array([0] * (2 * SIZE))
 """_NEAR_KING[SIZE + king - square]: :data:`_ZONE` if the square touches the king, and the :data:`_NEAR_BIT` of
@@ -395,9 +400,9 @@ in one look-up)."""
 for _d in range(1 - SIZE, SIZE):
     _NEAR_KING[SIZE + _d] = (
         (_ZONE if ADJACENT[SIZE + _d] else 0)
-        | (1 << KNIGHT if KNIGHT_JUMP[SIZE + _d] else 0)
-        | (1 << PAWN if _d in PAWN_CAPTURES[WHITE >> 3] else 0)
-        | (1 << 7 if _d in PAWN_CAPTURES[BLACK >> 3] else 0)
+        | (_NEAR_BIT[KNIGHT] if KNIGHT_JUMP[SIZE + _d] else 0)
+        | (_NEAR_BIT[WHITE | PAWN] if _d in PAWN_CAPTURES[WHITE >> 3] else 0)
+        | (_NEAR_BIT[BLACK | PAWN] if _d in PAWN_CAPTURES[BLACK >> 3] else 0)
     )
 
 
@@ -452,7 +457,7 @@ class _Tables:
     :func:`~plybits.packed.int_array` arrays (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "captures", "recapture", "takes_last", "promotion", "check",
-                 "zone", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
+                 "zone", "near_king", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
                  "target_terms", "near_last", "last_attacks", "replies")
 
     def __init__(self, w: list[int]) -> None:
@@ -503,6 +508,14 @@ class _Tables:
         """By kind: the weight of a direct check."""
         self.zone = int_array(w[F_KING_ZONE:F_KING_ZONE + 7])
         """By kind: the weight of landing next to the enemy king."""
+        self.near_king = int_array([
+            (w[F_KING_ZONE + (piece & 7)] if near & _ZONE else 0)
+            + (w[F_CHECK + (piece & 7)] if near & _NEAR_BIT[piece] or near & _CHECK_MARKS[piece & 7] else 0)
+            for piece in range(16) for near in range(_NEAR_SPAN)
+        ])
+        """near_king[piece * _NEAR_SPAN + (the target's :data:`_NEAR_KING` entry | its check marks)]: the
+        weights of landing next to the enemy king (``F_KING_ZONE``) and of a direct check (``F_CHECK``) by the
+        piece (a pawn's on a promotion: none, its check is the promoted piece's)."""
         self.same = int_array(w[F_SAME_PIECE:F_SAME_PIECE + 7])
         """By kind: the weight of moving again the piece this side moved last."""
         self.castle_h = int_array([w[F_CASTLE] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
@@ -786,7 +799,8 @@ def _scores(
     promotion_w = tables.promotion
     check_w = tables.check
     near_last = tables.near_last
-    zone_w = tables.zone
+    near_king_w = tables.near_king
+    mark_bits: i64 = _CHECK_MARK_BITS
     near_king = _NEAR_KING
     near_bit = _NEAR_BIT
     check_marks = _CHECK_MARKS
@@ -798,11 +812,8 @@ def _scores(
     safe_at: i64 = 0
     captures_at: i64 = 0
     pawn_ep: i64 = -1
-    check_bit: i64 = 0
-    slider_marks: i64 = 0
     fixed: i64 = 0
-    check: i64 = 0
-    zone: i64 = 0
+    near_king_at: i64 = 0
     near_at: i64 = 0
     i: i64 = -1
     for code in codes:  # iterated, not indexed: compiled, no bounds check an item
@@ -830,10 +841,7 @@ def _scores(
             pawn_ep = -1
             if kind == PAWN:
                 pawn_ep = ep
-            check = check_w[kind]
-            check_bit = near_bit[p]
-            slider_marks = check_marks[kind]
-            zone = zone_w[kind]
+            near_king_at = p * _NEAR_SPAN
             near_at = near_base + kind * SIZE
         promotion: i64 = code & 7
         q: i64 = b[t]
@@ -850,16 +858,13 @@ def _scores(
             score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a]
         else:
             score += safety[safe_at + a]
+        # next to the king, and a direct check: the piece on its target attacks the king past the cells as they stand
         near: i64 = near_king[king_at - t]
-        if near & _ZONE:
-            score += zone
-        # a direct check: the piece on its target attacks the king past the cells as they stand now
+        score += near_king_w[near_king_at + (near | a & mark_bits)]
         if promotion:
             score += promotion_w[promotion]
             if near & near_bit[colour | promotion] or a & check_marks[promotion]:
                 score += check_w[promotion]
-        elif near & check_bit or a & slider_marks:
-            score += check
         out[i] = score
     return out
 
