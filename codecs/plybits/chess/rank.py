@@ -395,15 +395,16 @@ def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
 
 _CHECK_MARK_BITS: Final = _DIAGONAL_MARK | _ORTHOGONAL_MARK
 """The check marks of an attack map entry (:func:`_mark_checks`)."""
-_NEAR_SPAN: Final = 256 * 4
-"""The stride of :attr:`_Tables.near_king`: every :data:`_NEAR_KING` entry (8 bits) times the check marks (2)."""
-_ZONE: Final = 1
+_NEAR_SPAN: Final = 1 << 10
+"""The stride of :attr:`_Tables.near_king`: a :data:`_NEAR_KING` entry or'd with an attack map entry's check marks
+(bits 0-1, which the near bits leave free) is below it."""
+_ZONE: Final = 1 << 2
 """Bit of a :data:`_NEAR_KING` entry: the square touches the king."""
 _NEAR_BIT: Final = int_array([
-    1 << KNIGHT if p & 7 == KNIGHT else 1 << (PAWN if p == WHITE | PAWN else 7) if p & 7 == PAWN else 0
+    1 << (KNIGHT + 2) if p & 7 == KNIGHT else 1 << (PAWN + 2 if p == WHITE | PAWN else 9) if p & 7 == PAWN else 0
     for p in range(16)
 ])
-"""_NEAR_BIT[piece]: its bit in a :data:`_NEAR_KING` entry, set where a knight or pawn checks from (bit 7: a black
+"""_NEAR_BIT[piece]: its bit in a :data:`_NEAR_KING` entry, set where a knight or pawn checks from (bit 9: a black
 pawn); 0 for the other pieces (a slider's check needs the cells between)."""
 _NEAR_KING: Final = int_array([0] * (2 * SIZE))
 """_NEAR_KING[SIZE + king - square]: :data:`_ZONE` if the square touches the king, and the :data:`_NEAR_BIT` of
@@ -412,9 +413,9 @@ in one look-up)."""
 for _d in range(1 - SIZE, SIZE):
     _NEAR_KING[SIZE + _d] = (
         (_ZONE if ADJACENT[SIZE + _d] else 0)
-        | (1 << KNIGHT if KNIGHT_JUMP[SIZE + _d] else 0)
-        | (1 << PAWN if _d in PAWN_CAPTURES[WHITE >> 3] else 0)
-        | (1 << 7 if _d in PAWN_CAPTURES[BLACK >> 3] else 0)
+        | (_NEAR_BIT[KNIGHT] if KNIGHT_JUMP[SIZE + _d] else 0)
+        | (_NEAR_BIT[WHITE | PAWN] if _d in PAWN_CAPTURES[WHITE >> 3] else 0)
+        | (_NEAR_BIT[BLACK | PAWN] if _d in PAWN_CAPTURES[BLACK >> 3] else 0)
     )
 
 
@@ -522,10 +523,10 @@ class _Tables:
         """By kind: the weight of landing next to the enemy king."""
         self.near_king = int_array([
             (w[F_KING_ZONE + (piece & 7)] if near & _ZONE else 0)
-            + (w[F_CHECK + (piece & 7)] if near & _NEAR_BIT[piece] or marks & _CHECK_MARKS[piece & 7] else 0)
-            for piece in range(16) for near in range(256) for marks in range(4)
+            + (w[F_CHECK + (piece & 7)] if near & _NEAR_BIT[piece] or near & _CHECK_MARKS[piece & 7] else 0)
+            for piece in range(16) for near in range(_NEAR_SPAN)
         ])
-        """near_king[piece * _NEAR_SPAN + (the target's :data:`_NEAR_KING` entry << 2 | its check marks)]: the
+        """near_king[piece * _NEAR_SPAN + (the target's :data:`_NEAR_KING` entry | its check marks)]: the
         weights of landing next to the enemy king (``F_KING_ZONE``) and of a direct check (``F_CHECK``) by the
         piece (a pawn's on a promotion: none, its check is the promoted piece's)."""
         self.same = int_array(w[F_SAME_PIECE:F_SAME_PIECE + 7])
@@ -812,6 +813,7 @@ def _scores(
     check_w = tables.check
     near_last = tables.near_last
     near_king_w = tables.near_king
+    mark_bits: i64 = _CHECK_MARK_BITS
     near_king = _NEAR_KING
     near_bit = _NEAR_BIT
     check_marks = _CHECK_MARKS
@@ -871,7 +873,7 @@ def _scores(
             score += safety[safe_at + a]
         # next to the king, and a direct check: the piece on its target attacks the king past the cells as they stand
         near: i64 = near_king[king_at - t]
-        score += near_king_w[near_king_at + (near << 2 | a & _CHECK_MARK_BITS)]
+        score += near_king_w[near_king_at + (near | a & mark_bits)]
         if promotion:
             score += promotion_w[promotion]
             if near & near_bit[colour | promotion] or a & check_marks[promotion]:
