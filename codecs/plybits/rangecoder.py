@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from librt.strings import BytesWriter
 from librt.vecs import append, vec
-from mypy_extensions import i64, mypyc_attr
+from mypy_extensions import i64, mypyc_attr, u8
 
 from plybits.errors import InvalidDataError
 
@@ -122,7 +123,10 @@ class RangeEncoder:
         for k in range(nbytes):
             out = append(out, (value >> (RANGE_BITS - 8 - 8 * k)) & 0xFF)
         self.out = out
-        return bytes([out[i] for i in range(len(out))])
+        data = BytesWriter()  # native appends compiled (a local: mypyc cannot hold a BytesWriter in an attribute)
+        for i in range(len(out)):
+            data.append(u8(out[i]))
+        return data.getvalue()
 
 
 def final_value(low: int, rng: int) -> tuple[int, int]:

@@ -178,7 +178,11 @@ class Writer(Coder):
         node: i64 = 0 if unary else 1  # a run's node is its length so far
         k: i64
         for k in range(steps):
-            bit: i64 = (1 if node < value else 0) if unary else (value >> (steps - 1 - k)) & 1
+            bit: i64 = 0  # statements, not a conditional expression: mypyc boxes the latter's i64 to join its arms
+            if not unary:
+                bit = (value >> (steps - 1 - k)) & 1
+            elif node < value:
+                bit = 1
             ctx: i64 = base + node
             word: i64 = state[ctx]
             if not word & _TOUCHED:
@@ -197,11 +201,16 @@ class Writer(Coder):
                 enc._narrow(offset, rng)
                 low = enc.low
                 rng = enc.range
-            if unary and not bit:
-                break
-            node = node + 1 if unary else node << 1 | bit
+            if unary:
+                if not bit:
+                    break
+                node += 1
+            else:
+                node = node << 1 | bit
         enc.low, enc.range = low, rng
-        return node if unary else node - (1 << steps)
+        if unary:
+            return node
+        return node - (1 << steps)
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         costs = self.costs
@@ -280,9 +289,12 @@ class Reader(Coder):
                 dec._narrow(offset, rng)
                 code, low, rng = dec.code, dec.low, dec.range
             state[ctx] = adapted(word, bit)
-            if unary and not bit:
+            if not unary:
+                node = node << 1 | bit
+            elif bit:
+                node += 1
+            else:
                 break
-            node = node + 1 if unary else node << 1 | bit
             k += 1
         dec.code, dec.low, dec.range = code, low, rng
         return node if unary else node - (1 << steps)
