@@ -276,15 +276,9 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
         entries: i64 = (spread[low >> shift & 255] + spread[256 + (high >> shift & 255)]
                         + spread[512 + (rank1 >> shift & 255)] + spread[768 + (rank2 >> shift & 255)]
                         + spread[1024 + (rank4 >> shift & 255)])
-        s = A1 + rank * STRIDE  # the rank's 8 entries, unrolled (compiled: no loop counter kept a cell)
-        attacks[s] = entries & 255
-        attacks[s + 1] = entries >> 8 & 255
-        attacks[s + 2] = entries >> 16 & 255
-        attacks[s + 3] = entries >> 24 & 255
-        attacks[s + 4] = entries >> 32 & 255
-        attacks[s + 5] = entries >> 40 & 255
-        attacks[s + 6] = entries >> 48 & 255
-        attacks[s + 7] = entries >> 56
+        s = A1 + rank * STRIDE
+        for file in range(8):
+            attacks[s + file] = entries >> (file * 8) & 255
     return attacks, material
 
 
