@@ -14,6 +14,7 @@ from mypy_extensions import i64
 
 from plybits.errors import InvalidDataError
 from plybits.rangecoder import MASK, MAX_TOTAL, RangeDecoder, RangeEncoder
+from plybits.recordcoder import PROB_MAX, PROB_MIN, PROB_ONE, Bits, Reader, Writer
 
 
 def encode(symbols: list[int], freqs: list[int]) -> bytes:
@@ -285,27 +286,31 @@ def test_finish_refuses_exactly_what_the_replayed_encoder_would():
     assert checked > 5000
 
 
-def test_a_binary_decision_by_shift_codes_and_reads_as_the_divided_one():
-    """``_encode_bit``/``_decode_bit`` (the record section's decisions, a shift for the division) write the bytes
-    ``_encode`` of ``(0, p)`` or ``(p, 4096 - p)`` of 4096 writes, and read back what ``_target``/``_consume`` read."""
+def test_a_record_decision_by_shift_codes_and_reads_as_the_divided_one():
+    """The record section's binary decisions (:class:`~plybits.recordcoder.Writer`/``Reader``, the range step inline,
+    a shift for the division) write the bytes ``_encode`` of ``(0, p)`` or ``(p, 4096 - p)`` of 4096 writes, and read
+    back what ``_target``/``_consume`` read."""
     rng = random.Random(25)
-    decisions = [(rng.choice([16, 17, 100, 2048, 4000, 4080, rng.randrange(16, 4081)]), rng.randrange(2))
-                 for _ in range(20_000)]
-    divided, shifted = RangeEncoder(), RangeEncoder()
+    decisions = [(rng.choice([PROB_MIN, PROB_MIN + 1, 100, 2048, 4000, PROB_MAX, rng.randrange(PROB_MIN, PROB_MAX + 1)]),
+                  rng.randrange(2)) for _ in range(20_000)]
+    bits = Bits(1)
+    divided, writer = RangeEncoder(), Writer()
     for p, bit in decisions:
-        divided._encode(p if bit else 0, 4096 - p if bit else p, 4096)
-        shifted._encode_bit(p, bit, 12)
+        divided._encode(p if bit else 0, PROB_ONE - p if bit else p, PROB_ONE)
+        bits.set(0, p, 0)
+        writer.bit(bits, 0, bit)
     data = divided.finish()
-    assert shifted.finish() == data
-    by_shift, by_division = RangeDecoder(data), RangeDecoder(data)
+    assert writer.finish() == data
+    reader, by_division = Reader(data), RangeDecoder(data)
     for p, bit in decisions:
-        assert by_shift._decode_bit(p, 12) == bit
-        target = by_division._target(4096)
-        by_division._consume(*((0, p) if target < p else (p, 4096 - p)))
+        bits.set(0, p, 0)
+        assert reader.bit(bits, 0) == bit
+        target = by_division._target(PROB_ONE)
+        by_division._consume(*((0, p) if target < p else (p, PROB_ONE - p)))
+        by_shift = reader.dec
         assert (by_shift.code, by_shift.low, by_shift.range) == (by_division.code, by_division.low, by_division.range)
-    by_shift.finish()
 
 
-def test_a_binary_decision_outside_its_total_is_invalid_data():
+def test_a_record_decision_outside_its_total_is_invalid_data():
     with pytest.raises(InvalidDataError, match="outside the 4096 frequencies"):
-        RangeDecoder(b"\xff\xff\xff\xff")._decode_bit(100, 12)  # code 2^32 - 1 is past r * 4096 = 2^32 - 4096
+        Reader(b"\xff\xff\xff\xff").bit(Bits(1), 0)  # code 2^32 - 1 is past r * 4096 = 2^32 - 4096

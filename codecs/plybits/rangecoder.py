@@ -73,22 +73,6 @@ class RangeEncoder:
         r: i64 = self.range // total
         self._narrow(r * cum_low, r * freq)
 
-    def _encode_bit(self, p: i64, bit: i64, shift: i64) -> None:
-        """:meth:`_encode` of a binary decision: ``bit`` 0 is ``[0, p)`` of ``1 << shift``, 1 is ``[p, 1 << shift)``
-        (unchecked: ``0 < p < 1 << shift <= MAX_TOTAL``). The same bytes, with a shift for the division."""
-        r: i64 = self.range >> shift
-        offset: i64 = 0
-        rng: i64 = r * p
-        if bit:
-            offset = rng
-            rng = r * ((1 << shift) - p)
-        low: i64 = self.low + offset
-        if low <= MASK and rng >= TOP:  # _narrow's usual case inline: no carry, no byte settled
-            self.low = low
-            self.range = rng
-        else:
-            self._narrow(offset, rng)
-
     def _narrow(self, offset: i64, rng: i64) -> None:
         """Move ``low`` up by ``offset`` (carrying into the bytes written) and take ``rng`` as the range, shifting
         out the bytes that settled."""
@@ -216,32 +200,6 @@ class RangeDecoder:
         self.target = -1
         r: i64 = self.r
         self._narrow(r * cum_low, r * freq)
-
-    def _decode_bit(self, p: i64, shift: i64) -> i64:
-        """The binary decision :meth:`RangeEncoder._encode_bit` coded with ``p`` and ``shift``, consumed: the same as
-        :meth:`_target` of ``1 << shift`` then :meth:`_consume` of the symbol holding it, with no division (the
-        target is below ``p`` exactly when ``code`` is below ``r * p``).
-
-        :raises InvalidDataError: if the data points outside ``1 << shift`` (corruption).
-        """
-        r: i64 = self.range >> shift
-        code: i64 = self.code
-        if code >= r << shift:
-            raise InvalidDataError(f"coded value {code // r} is outside the {1 << shift} frequencies of this symbol")
-        offset: i64 = 0
-        rng: i64 = r * p
-        bit: i64 = 0
-        if code >= rng:
-            bit = 1
-            offset = rng
-            rng = r * ((1 << shift) - p)
-        if rng >= TOP:  # _narrow's usual case inline: no byte to read
-            self.code = code - offset
-            self.low = (self.low + offset) & MASK
-            self.range = rng
-        else:
-            self._narrow(offset, rng)
-        return bit
 
     def _narrow(self, offset: i64, rng: i64) -> None:
         """The encoder's :meth:`RangeEncoder._narrow`: ``code`` and ``low`` move by ``offset``, the range is ``rng``,
