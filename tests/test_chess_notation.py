@@ -3,6 +3,7 @@ every position, and the store stays bounded however many distinct tokens come.""
 
 from __future__ import annotations
 
+import chess
 import pytest
 
 from plybits.chess import notation
@@ -51,3 +52,73 @@ def test_a_kept_uci_token_is_read_against_each_position() -> None:
         with pytest.raises(InvalidMoveError, match="invalid uci: 'g1f9'"):
             parse_uci(Board(), "g1f9")
     assert "g1f9" not in notation._UCI_SYNTAX
+
+
+# san_index: the rank encoder's read of a SAN token among the codes it ranks (no move checked a second time) must
+# take exactly the move parse_move reads, and give way (-1) wherever parse_move answers an error
+
+
+def _tokens(board: Board, peer: chess.Board) -> list[str]:
+    """python-chess's SAN of every legal move, each also without its check mark, over-specified and with a stray
+    ``x``, and tokens that parse_move refuses or reads otherwise: wrong pawn file, king takes own rook, no
+    promotion piece, promotion of a piece, a piece not there."""
+    out: list[str] = []
+    for move in peer.legal_moves:
+        text = peer.san(move)
+        out += [text, text.rstrip("+#"), f"{text}!", chess.square_name(move.from_square) + chess.square_name(move.to_square)]
+        piece = peer.piece_at(move.from_square)
+        if piece is not None and piece.piece_type != chess.PAWN and not peer.is_castling(move):
+            letter = piece.symbol().upper()
+            out += [letter + chess.square_name(move.from_square) + chess.square_name(move.to_square),
+                    letter + chess.square_name(move.to_square), letter + "x" + chess.square_name(move.to_square),
+                    letter + chess.square_name(move.to_square) + "=Q"]
+        if piece is not None and piece.piece_type == chess.PAWN:
+            out += [chess.square_name(move.to_square), text.split("=")[0]]
+    king = peer.king(peer.turn)
+    for rook in peer.pieces(chess.ROOK, peer.turn):
+        out += [f"Kx{chess.square_name(rook)}", f"K{chess.square_name(rook)}"]
+    out += [f"K{chess.square_name(king)}", "O-O", "O-O-O", "--", "Qz9", "e9", "Nf3"]
+    return out
+
+
+def test_san_index_takes_what_parse_move_reads_or_gives_way() -> None:
+    """In every position of real games and of edge positions (promotions, en passant, pins, Chess960 castling),
+    for every token: san_index finds parse_move's move among the legal codes, or answers -1; it answers -1 for
+    every token parse_move refuses, and finds every plain SAN move (not castling) python-chess writes."""
+    from plybits.chess.board import legal_codes
+    from plybits.chess.squares import MOVE_TABLE
+    from plybits.errors import PlybitsError
+    from plybits.registry import get_game
+
+    game = get_game("chess")
+    fens = ["8/1P4k1/8/3pP3/8/8/6K1/8 w - d6 0 1", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1",
+            "4k3/8/8/8/8/8/3N4/4K1N1 w - - 0 1", "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", "2k5/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+            "1nbrkbnr/8/8/8/8/8/8/1RBNK1R1 w GBd - 0 1", "4k3/8/8/2N1N3/8/2N1N3/8/4K3 w - - 0 1"]
+    record = game.parse_record(
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 "
+        "11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 "
+        "19. exd6 Qf6 20. Nbd2 Nxd6 21. Nc4 Nxc4 22. Bxc4 Nb6 23. Ne5 Rae8 24. Bxf7+ Rxf7 25. Nxf7 Rxe1+")
+    board = game.position()
+    for token in record.moves:
+        fens.append(board.fen())
+        board.push(board.parse_move(token, "san"))
+    found = 0
+    for fen in fens:
+        board = game.position(fen)
+        peer = chess.Board(board.fen(), chess960=board.chess960)
+        written = {peer.san(move) for move in peer.legal_moves if not peer.is_castling(move)}
+        codes, n = legal_codes(board)
+        for token in _tokens(board, peer):
+            for given in (None, "san", "uci"):
+                try:
+                    want = notation.parse_move(board, token, given)
+                except PlybitsError:
+                    want = None
+                index = notation.san_index(board, token, given, codes, n)
+                if index >= 0:
+                    assert MOVE_TABLE[codes[index]] == want, (fen, token, given)
+                    found += 1
+                else:
+                    assert given == "uci" or token not in written, (fen, token, given)
+    assert found > 1000

@@ -41,6 +41,7 @@ def _random_head(rng: random.Random) -> str:
         lines.append(rng.choice([
             f'[{name} "{value}"]', f'[{name}  "{value}"]', f' [{name} "{value}"] ', f'[ {name} "{value}" ]',
             f'[{name} "{value}"]\r', "", "% escape", f'[{name}\t"{value}"]',
+            f'[{name} "]', f'[{name} "{value}" "]', f'[{name}é "{value}"]', f'[{name} "{value}"]]', f'[{name} "{value}"] ',
         ]))
     return "\n".join(lines) + rng.choice(["\n\n1. e4 e5 *\n", "\n", "", "\n1. d4"])
 

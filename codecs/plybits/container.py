@@ -9,21 +9,22 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
+from typing import Final
 
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
 
-MAGIC = b"PB"
-VERSION = 1
-FLAG_START = 0x01
-FLAG_TAGS = 0x02
-FLAG_RECORD = 0x04
+MAGIC: Final = b"PB"
+VERSION: Final = 1
+FLAG_START: Final = 0x01
+FLAG_TAGS: Final = 0x02
+FLAG_RECORD: Final = 0x04
 """A record section follows (a full-fidelity container): tags and annotations, :mod:`plybits.recordsection`."""
-FLAG_TAGS_ONLY = 0x08
+FLAG_TAGS_ONLY: Final = 0x08
 """With :data:`FLAG_RECORD`: the record section holds the tags alone (a moves-fidelity container)."""
-KNOWN_FLAGS = FLAG_START | FLAG_TAGS | FLAG_RECORD | FLAG_TAGS_ONLY
-MAX_STRING = 1 << 16
+KNOWN_FLAGS: Final = FLAG_START | FLAG_TAGS | FLAG_RECORD | FLAG_TAGS_ONLY
+MAX_STRING: Final = 1 << 16
 """Longest start or tag string a container may hold, in bytes."""
-MAX_TAGS = 256
+MAX_TAGS: Final = 256
 
 
 @dataclass

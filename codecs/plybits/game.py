@@ -290,6 +290,12 @@ class StepEncoder(Generic[BoardT, MoveT]):
         """Take ``move`` (legal), played from ``position`` (before the move; not to be changed)."""
         self.moves.append(move)
 
+    def add_text(self, position: BoardT, text: str, notation: str | None) -> MoveT | None:
+        """The legal move ``text`` writes in ``notation`` in ``position``, taken as :meth:`add` takes it, where this
+        encoder reads it itself among the moves it looks at anyway (a ``rank`` model's); ``None`` (this default),
+        nothing taken: the replay reads the move and calls :meth:`add` (and tells a bad token's error)."""
+        return None
+
     def finish(self, start: BoardT) -> bitarray:
         """The payload bits of every move added, played from ``start``: the same as :meth:`Scheme.encode`'s."""
         return self.scheme.encode(start.copy(), self.moves)

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
 from plybits.annotations import MAX_DEPTH, MAX_NAG, Comment, Line, Notes, Step
+from plybits.compiled import is_compiled
 from plybits.errors import InvalidRecordError, LimitExceededError
 
 RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
@@ -236,6 +238,11 @@ def _tags(text: str, kind: str) -> tuple[dict[str, str], int]:
     length = len(text)
     number = 0
     while pos < length:
+        end = _plain_tag_line(text, pos, tags) if _COMPILED else 0
+        if end:
+            number += 1
+            pos = end
+            continue
         plain = _PLAIN_TAGS.match(text, pos)
         if plain is not None:
             lines = _PLAIN_TAG.findall(text, pos, plain.end())
@@ -257,6 +264,31 @@ def _tags(text: str, kind: str) -> tuple[dict[str, str], int]:
             tags[match.group(1)] = unescape(match.group(2))
         pos = end
     return tags, pos
+
+
+_COMPILED: Final = is_compiled(sys.modules[__name__])
+"""Whether this module runs compiled: :func:`_tags` then reads the common tag line by :func:`_plain_tag_line` (string
+methods in C, where the two regex passes over the tag lines cost more); interpreted, the regexes are cheaper."""
+
+
+def _plain_tag_line(text: str, pos: int, tags: dict[str, str]) -> int:
+    """Where the line at ``pos`` ends (after its ``\\n``) when it is a :data:`_PLAIN_TAG` line with an ASCII
+    letter-and-digit name (the common one), read into ``tags`` by string methods (no regex; compiled only, see
+    :data:`_COMPILED`); else 0, nothing read."""
+    if text[pos:pos + 1] != "[":
+        return 0
+    end = text.find("\n", pos)
+    if end < 0:
+        return 0
+    space = text.find(' "', pos, end)
+    if space < 0 or space + 1 >= end - 2 or text[end - 2:end] != '"]':  # two quotes, the value between them
+        return 0
+    name = text[pos + 1:space]
+    value = text[space + 2:end - 2]
+    if not (name.isascii() and name.isalnum()) or '"' in value or "\\" in value or "\r" in value:
+        return 0
+    tags[name] = value
+    return end + 1
 
 
 _NOTED: Final = "{}();$!?"

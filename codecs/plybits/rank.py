@@ -337,6 +337,14 @@ class MoveModel:
         else:
             encode_packed(encoder, scores, index)
 
+    def encode_text(
+        self, encoder: RangeEncoder, position: Any, text: str, notation: str | None, history: Sequence[Any],
+    ) -> Any:
+        """The legal move ``text`` writes in ``notation``, coded as :meth:`encode_ply` codes it, where the model reads
+        it among the moves it ranks (no second look at the position); ``None`` (this default), nothing coded: the
+        game's notation reads it, then :meth:`encode_ply` codes it."""
+        return None
+
     def decode_ply(self, decoder: RangeDecoder, position: Any, history: Sequence[Any]) -> Any:
         """The next move, read from ``decoder`` (always one of ``position``'s legal moves).
 
@@ -645,6 +653,22 @@ class _RankSteps(Generic[BoardT, MoveT]):
                     self.error = UnsupportedError(f"move {move!r} cannot be ranked: {err}").at(ply)
         moves.append(move)
 
+    def add_text(self, position: BoardT, text: str, notation: str | None) -> MoveT | None:
+        """:meth:`RankStepEncoder.add_text`."""
+        if self.error is not None:
+            return None
+        moves = self.moves
+        ply = len(moves)
+        if ply % EVERY == 0:
+            check_deadline(ply)
+        try:
+            move: MoveT | None = self.model.encode_text(self.encoder, position, text, notation, moves)
+        except ValueError:  # add meets it again, and keeps it for finish
+            return None
+        if move is not None:
+            moves.append(move)
+        return move
+
 
 class RankStepEncoder(StepEncoder[BoardT, MoveT]):
     """A ``rank`` scheme's step encoder: each move ranked and range-coded from the position before it, as the
@@ -672,6 +696,11 @@ class RankStepEncoder(StepEncoder[BoardT, MoveT]):
 
     def add(self, position: BoardT, move: MoveT) -> None:
         self.steps.add(position, move)
+
+    def add_text(self, position: BoardT, text: str, notation: str | None) -> MoveT | None:
+        """The move ``text`` writes, ranked and coded as :meth:`add` takes it, where the model reads it among the moves
+        it ranks (:meth:`MoveModel.encode_text`); else ``None``."""
+        return self.steps.add_text(position, text, notation)
 
     def finish(self, start: BoardT) -> bitarray:
         """The payload bits of every move added.

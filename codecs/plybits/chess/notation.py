@@ -10,7 +10,7 @@ promotion letters, over-specified moves (``Ng1f3``, ``e2e4``), and trailing
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, cast
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -43,7 +43,7 @@ from plybits.chess.squares import (
     square,
 )
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PlybitsError
-from plybits.packed import int_array
+from plybits.packed import PACKED, int_array
 
 SAN_REGEX = re.compile(r"^([NBKRQ])?([a-h])?([1-8])?[\-x]?([a-h][1-8])(=?[nbrqkNBRQK])?\Z")
 UCI_REGEX = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)\Z")
@@ -89,6 +89,8 @@ stays bounded)."""
 _SAN_SYNTAX: Final[dict[str, int]] = {}
 _UCI_SYNTAX: Final[dict[str, int]] = {}
 """A UCI token's squares and promotion: from | to << 8 | promotion << 16."""
+_READ_AS_SAN: Final[dict[str, int]] = {}
+"""The SAN syntax of tokens that :func:`parse_move` reads as SAN when no notation is named (not UCI-like)."""
 
 
 def _illegal(board: Board, text: str, why: str = "no legal move matches") -> IllegalMoveError:
@@ -193,9 +195,7 @@ def parse_san(board: Board, text: str) -> Move:
     if target_piece and target_piece & BLACK == us:
         raise _illegal(board, text, f"{NAMES[to_sq]} holds a piece of the side to move")
     found: Move | None = None
-    for f in _origins(board, kind, to_sq):
-        if (from_file >= 0 and FILE_OF[f] != from_file) or (from_rank >= 0 and RANK_OF[f] != from_rank):
-            continue
+    for f in _candidates(board, kind, to_sq, from_file, from_rank):
         try:
             m = checked_move(board, f, to_sq, promotion)
         except IllegalMoveError:
@@ -208,8 +208,92 @@ def parse_san(board: Board, text: str) -> Move:
     return found
 
 
+def san_index(board: Board, text: str, notation: str | None, codes: vec[i64], n: int) -> int:
+    """The index among the first ``n`` of ``codes`` (the legal moves' :func:`~plybits.chess.squares.move_code`, as
+    the ``rank`` model lists them) of the move that :func:`parse_move` reads ``text`` in ``notation`` as, found
+    there without checking a move again (castling and the null move too, as their codes); -1 where
+    :func:`parse_move` must tell: a token it would read as UCI, long algebraic, bad syntax, no match or several
+    (its move, or its error)."""
+    if notation == "uci":
+        return -1
+    code = (_SAN_SYNTAX if notation is not None else _READ_AS_SAN).get(text, 0)
+    if not code:
+        if notation is None and _may_be_uci(text) and UCI_REGEX.match(text):
+            return -1
+        try:
+            code = _san_syntax(text)
+        except InvalidMoveError:
+            return -1
+        if notation is None:
+            _keep(_READ_AS_SAN, text, code)
+    if code < 0:
+        if code == _NULL_CODE:
+            return _code_index(codes, n, 0)
+        r = _castling_rook(board, code == _KINGSIDE_CODE)
+        return _code_index(codes, n, (board.kings[board.turn >> 3] << 8 | r) << 3) if r >= 0 else -1
+    kind: i64 = code & 7
+    from_file: i64 = (code >> _FILE_SHIFT & 15) - 1
+    from_rank: i64 = (code >> _RANK_SHIFT & 15) - 1
+    promotion: i64 = code >> _PROMOTION_SHIFT & 7
+    to_sq: i64 = code >> _TARGET_SHIFT
+    if kind == 0:
+        if from_file >= 0 and from_rank >= 0:  # long algebraic: parse_san reads it as UCI
+            return -1
+        kind = PAWN
+        if from_file < 0:  # a pawn capture must name its file
+            from_file = FILE_OF[to_sq]
+    target = board.cells[to_sq]
+    if target and target & BLACK == board.turn:  # parse_san's error (a king-takes-rook castling code is no SAN move)
+        return -1
+    # a code is (from * 256 + to) * 8 + promotion (legal_codes): parse_san's candidates, each looked up among the codes
+    found = -1
+    for f in _candidates(board, kind, to_sq, from_file, from_rank):
+        i = _code_index(codes, n, (f << 8 | to_sq) << 3 | promotion)
+        if i < 0:
+            continue
+        if found >= 0:  # ambiguous: parse_san's error
+            return -1
+        found = i
+    return found
+
+
+def _code_index(codes: vec[i64], n: int, code: int) -> int:
+    """The index of ``code`` among the first ``n`` of ``codes``, or -1: a loop of C integers compiled, the list's
+    own search in pure Python (whose loop would cost a bytecode an item)."""
+    if not PACKED:
+        try:
+            return cast("list[int]", codes).index(code, 0, n)
+        except ValueError:
+            return -1
+    wanted: i64 = code
+    count: i64 = n
+    i: i64
+    for i in range(count):
+        if codes[i] == wanted:
+            return i
+    return -1
+
+
+def _candidates(board: Board, kind: int, to_sq: int, from_file: int, from_rank: int) -> list[int]:
+    """The squares of :func:`_origins` on ``from_file`` and ``from_rank`` (-1: any): where a SAN move may come from."""
+    return [f for f in _origins(board, kind, to_sq) if (from_file < 0 or FILE_OF[f] == from_file)
+            and (from_rank < 0 or RANK_OF[f] == from_rank)]
+
+
 def _castle(board: Board, text: str, kingside: bool) -> Move:
     """The castling move on the king's side (``kingside``) or the queen's side, if it is legal here."""
+    r = _castling_rook(board, kingside)
+    if r >= 0:
+        try:
+            return checked_move(board, board.kings[board.turn >> 3], r)
+        except IllegalMoveError:
+            pass
+    raise _illegal(board, text, "castling is not legal here")
+
+
+def _castling_rook(board: Board, kingside: bool) -> int:
+    """The square of the side to move's castling rook on the king's side (``kingside``) or the queen's side
+    (castling is the king's move onto it); -1: none."""
     us = board.turn
     k = board.kings[us >> 3]
     back_rank = 0 if us == 0 else 7
@@ -217,11 +301,8 @@ def _castle(board: Board, text: str, kingside: bool) -> Move:
     b = board.cells
     for r in board.castling:  # at most one castling rook a side
         if RANK_OF[r] == back_rank and b[r] == rook and (r > k) == kingside:
-            try:
-                return checked_move(board, k, r)
-            except IllegalMoveError:
-                break
-    raise _illegal(board, text, "castling is not legal here")
+            return r
+    return -1
 
 
 def _legal(board: Board, f: int, t: int) -> bool:
@@ -431,4 +512,4 @@ def move_text(board: Board, m: Move, notation: str | None = None) -> str:
     return san(board, m)
 
 
-__all__ = ["move_text", "parse_move", "parse_san", "parse_uci", "play_text", "san", "uci"]
+__all__ = ["move_text", "parse_move", "parse_san", "parse_uci", "play_text", "san", "san_index", "uci"]

@@ -23,6 +23,7 @@ from mypy_extensions import i64
 
 from plybits.chess.board import Board, legal_moves, map_buffer, reused_codes
 from plybits.chess.movegen import slide_bits
+from plybits.chess.notation import san_index
 from plybits.chess.squares import (
     A1,
     ADJACENT,
@@ -655,6 +656,19 @@ class LinearChessModel(LinearModel):
                 encode_packed(encoder, scores, i)
                 return
         raise ValueError(f"{move!r} is not a legal move here")
+
+    def encode_text(
+        self, encoder: RangeEncoder, position: Board, text: str, notation: str | None, history: Sequence[Move],
+    ) -> Move | None:
+        """The move ``text`` writes, found among the codes ranked here (:func:`~plybits.chess.notation.san_index`:
+        no move checked a second time) and coded as :meth:`encode_ply` codes it; ``None``, nothing coded, where
+        the notation module must read it."""
+        codes, n, scores = self.coded(position, history)
+        i = san_index(position, text, notation, codes, n)
+        if i < 0:
+            return None
+        encode_packed(encoder, scores, i)
+        return MOVE_TABLE[codes[i]]
 
     def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
         codes, n, scores = self.coded(position, history)
