@@ -173,6 +173,22 @@ def test_capture_map_matches_the_movement_rules_on_playouts():
     assert checked > 10_000
 
 
+def test_importing_the_training_tool_leaves_the_build_choice_alone():
+    """Imported (as the held-out test below does), ``tools.train_xiangqi`` must not set ``PLYBITS_PURE``: the tests
+    after it in the same process would read it and skip the compiled build's checks."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "PLYBITS_PURE"}
+    env["PYTHONPATH"] = os.pathsep.join([str(root), str(root / "codecs")])
+    code = "import os, tools.train_xiangqi; print(os.environ.get('PLYBITS_PURE'))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "None"
+
+
 @pytest.mark.data
 def test_the_held_out_games_are_not_in_training():
     from tools.train_xiangqi import split

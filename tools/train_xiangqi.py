@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("PLYBITS_PURE", "1")  # features are read back under big-integer indicator weights
+if __name__ == "__main__":  # run as the tool; imported (a test reads its split), the environment is left alone
+    os.environ.setdefault("PLYBITS_PURE", "1")  # features are read back under big-integer indicator weights
 
 import argparse
 import math

@@ -418,10 +418,10 @@ _NO_MOVES: Final = int_array([])
 
 @final
 class _Scratch:
-    """The arrays :func:`scored_codes` works in, kept between plies (:data:`_SPARES`) rather than copied from
-    templates each ply: the own neighbours, exposure and marbles of :func:`_neighbourhood` (and what is next to each own marble), and room for the codes (first half) and scores
-    (second) of the moves of 14 marbles.
-    What a ply reads of them it wrote, or :func:`_neighbourhood` cleared."""
+    """The arrays :func:`scored_codes` works in, kept between plies (:data:`_SPARES`) rather than copied from templates
+    each ply: the own neighbours, exposure and marbles of :func:`_neighbourhood` (and what is next to each own marble),
+    and room for the codes (first half) and scores (second) of the moves of 14 marbles. What a ply reads of them it
+    wrote, or :func:`_neighbourhood` cleared."""
 
     def __init__(self) -> None:
         self.own: vec[i64] = _ZEROS[:]

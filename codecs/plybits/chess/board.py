@@ -524,8 +524,8 @@ def map_buffer(board: Board) -> vec[i64]:
     (the ``rank`` model's attack map: :func:`plybits.chess.rank._attack_maps` writes each of the 64 squares into the
     first :data:`~plybits.chess.squares.SIZE`, their border cells keep what they held; compiled, it writes beside them
     bitboards: at ``SIZE + square`` each of the side to move's sliders' attacks, at ``SIZE`` the squares the opponent
-    attacks, which :func:`legal_codes` given that map reads as the sliders' and the king's targets), which the next call on the board lends again: no array made a ply,
-    and none shared between threads, as a module's would be."""
+    attacks, which :func:`legal_codes` given that map reads as the sliders' and the king's targets), which the next call
+    on the board lends again: no array made a ply, and none shared between threads, as a module's would be."""
     cells = board._map
     if len(cells) == 0:
         cells = board._map = zeros(2 * SIZE)
@@ -651,7 +651,8 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64, b
                     codes[n] = (base + t + forward) * 8
                     n += 1
             elif bits:  # a pinned knight never stays on its line: its pin's mask leaves it no square
-                a: i64 = _JUMP_BITS[p * SIZE + s] if kind == KNIGHT else attacks[SIZE + s] if kept else slide_bits(s, occupied, kind)
+                a: i64 = (_JUMP_BITS[p * SIZE + s] if kind == KNIGHT
+                          else attacks[SIZE + s] if kept else slide_bits(s, occupied, kind))
                 n = _add_targets(codes, n, s, a & allowed & _pin_bits(k, pin))
             elif kind == KNIGHT:
                 if not pin:  # a pinned knight never stays on its line

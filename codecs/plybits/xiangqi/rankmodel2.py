@@ -512,8 +512,8 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         material: i64, maps: vec[i64],
     ) -> vec[i64]:
         """:meth:`scores` of the first ``n`` move codes, given the board's pieces by side (``mine``, ``opponents``) and
-        their material (:func:`sides`) and both sides' marks (:func:`_capture_maps` given ``history``'s last target, to which it adds
-        its :data:`_CHECKS` bits)."""
+        their material (:func:`sides`) and both sides' marks (:func:`_capture_maps` given ``history``'s last target, to
+        which it adds its :data:`_CHECKS` bits)."""
         tables = self._tables or self._derive()
         w = tables.w
         cells = board.cells
@@ -598,11 +598,12 @@ def _special_weights(
     w: vec[i64], kind: i64, f: i64, t: i64, at: i64, screened: bool, their_king: i64, my_last_from: i64,
     my_last_to: i64, repeat_from: i64, repeat_to: i64,
 ) -> i64:
-    """``F_DISCOVERED`` (unless ``screened``: given for the screen), ``F_BACK`` and ``F_REPEAT`` of a move of a
-    ``kind`` from ``f`` (marks ``at``) to ``t``, which :meth:`LinearXiangqiModel2._scores` adds where the origin may open a line, moves back or
-    repeats (rare: out of its loop)."""
+    """``F_DISCOVERED`` (unless ``screened``: given for the screen), ``F_BACK`` and ``F_REPEAT`` of a move of a ``kind``
+    from ``f`` (marks ``at``) to ``t``, which :meth:`LinearXiangqiModel2._scores` adds where the origin may open a line,
+    moves back or repeats (rare: out of its loop)."""
     score: i64 = 0
-    if not screened and at & _OPEN_BIT and (_FILE[t] != _FILE[f] if _FILE[f] == _FILE[their_king] else _RANK[t] != _RANK[f]):
+    off_line = _FILE[t] != _FILE[f] if _FILE[f] == _FILE[their_king] else _RANK[t] != _RANK[f]
+    if not screened and at & _OPEN_BIT and off_line:
         score += w[F_DISCOVERED + kind]  # moves off the line through f and their general
     if f == my_last_to and t == my_last_from:
         score += w[F_BACK + kind]
