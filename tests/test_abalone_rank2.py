@@ -119,6 +119,8 @@ def test_the_features_of_known_moves():
     ("4bbbw1", "e5e6", 4),  # three push one onto the edge, off next
     ("5bbbw", "e6e7", -1),  # three push one off the board: the ejection is model 1's feature
     ("bb7", "e1e2", -1),  # nothing ahead
+    ("b1w6", "e1e2", 0),  # a lone marble lands against one: one never pushes one, no threat (the scorer's own path)
+    ("b8", "e1e2", -1),  # a lone marble, nothing ahead
 ])
 def test_what_an_inline_move_leaves_in_front_of_it(row, text, state):
     """Worked out by hand on row e (e1..e9 from the left, black to move, the other rows empty): the state of

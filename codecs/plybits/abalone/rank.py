@@ -538,7 +538,17 @@ def _add_inline_moves(
             directions &= directions - 1
             step = steps[direction]
             t = sq + step
-            c = empty if (next_to >> direction) & 1 else me
+            if (next_to >> direction) & 1:  # a lone marble's step into an empty cell: kind 0, pushes nothing
+                score = w_inline[row + direction * 3] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight
+                if rear_threat:
+                    score += w_threat[rear_threat]
+                if attacks and cells[t + step] == opp:  # against an opposing line, which one marble never pushes
+                    score += w_attack[0]
+                codes[count] = sq * 6 + direction
+                codes[room + count] = score
+                count += 1
+                continue
+            c = me
             n: i64 = 1
             threat = rear_threat
             while c == me:
@@ -576,7 +586,7 @@ def _add_inline_moves(
                     u += step
                 beyond = cells[u]
                 score += w_attack[kind * 5 + (0 if facing >= n or beyond == me else (2 if beyond == off else 1))]
-            score += w_cohesion[(lone_row if n == 1 else kind * 61 + line_row) + own[t]]
+            score += w_cohesion[kind * 61 + line_row + own[t]]  # a line: n >= 2 here
             score += last_weight[t] + rear_weight
             if threat:  # no weight read for the common no threat (w_threat[0] is 0)
                 score += w_threat[threat]
