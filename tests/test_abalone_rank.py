@@ -165,11 +165,12 @@ def test_the_neighbourhood_sets_what_is_next_to_each_own_marble() -> None:
     scratch = _Scratch()
     for board, _ in POSITIONS[::9] + POSITIONS[5::9]:
         me = board.turn
-        count = _neighbourhood(board.grid, me, 3 - me, scratch.own, scratch.exposure, scratch.marbles, scratch.around)
+        count = _neighbourhood(board.grid, me, 3 - me, scratch.own, scratch.marbles, scratch.around)
         mine = [sq for sq in SQUARES if board.cells[sq] == me]
         assert list(scratch.marbles[:count + 1]) == mine + [-1]
         for sq in mine:
             expected = sum(1 << d for d in range(6) if board.cells[sq + STEPS[d]] == EMPTY)
             expected += sum(64 << d for d in range(6) if board.cells[sq + STEPS[d]] == me)
             assert scratch.around[sq] == expected, (board, sq)
-            assert scratch.own[sq] == sum(1 for step in STEPS if board.cells[sq + step] == me)
+            assert scratch.own[sq] & 15 == sum(1 for step in STEPS if board.cells[sq + step] == me)
+            assert scratch.own[sq] >> 4 in (0, 1, 2)  # its exposure to a push

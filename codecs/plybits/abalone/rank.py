@@ -92,6 +92,10 @@ _EMPTY_BITS: Final = 63
 """The bits of :func:`_neighbourhood`'s ``around`` for the empty neighbours of a marble, bit ``d`` in direction ``d``."""
 _OWN_SHIFT: Final = 6
 """Where the bits of ``around`` for a marble's own neighbours start (bit ``6 + d``: one in direction ``d``)."""
+_EXPOSURE_SHIFT: Final = 4
+"""Where an own marble's exposure (0..2) starts in :func:`_neighbourhood`'s ``own``, above its count (0..6)."""
+_OWN_COUNT: Final = 15
+"""The bits of ``own`` below :data:`_EXPOSURE_SHIFT`: the count of own neighbours."""
 _LOWEST_DIRECTION: Final = int_array([(bits & -bits).bit_length() - 1 for bits in range(64)])
 """By a set of directions (bit ``d``: direction ``d``), the lowest in it (-1: none)."""
 _BROADSIDE_CODES: Final = int_array([-1] * (3 * _SIZE))
@@ -137,16 +141,16 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _neighbourhood(cells: vec[i64], me: i64, opp: i64, own: vec[i64], exposed: vec[i64], marbles: vec[i64],
-                   around: vec[i64]) -> i64:
+def _neighbourhood(cells: vec[i64], me: i64, opp: i64, own: vec[i64], marbles: vec[i64], around: vec[i64]) -> i64:
     """Of the board whose :attr:`~plybits.abalone.board.Board.grid` is ``cells``: fill ``own`` with the number of
-    ``me``'s marbles next to each cell, and ``exposed`` with the own marbles an opposing line could push now, by cell:
-    1 pushable, 2 pushable off the board (0: neither); set ``around`` of each of ``me``'s marbles to what is next to
-    it, bit ``d`` an empty cell in direction ``d`` and bit ``6 + d`` an own marble (:data:`_EMPTY_BITS`,
-    :data:`_OWN_SHIFT`); list the cells of ``me``'s marbles in ``marbles``, in cell order, ended by a -1, and return
+    ``me``'s marbles next to each cell (below :data:`_EXPOSURE_SHIFT`'s bit) plus, shifted by it, how exposed each own
+    marble is to an opposing line that could push it now: 1 pushable, 2 pushable off the board (0: neither; so an
+    empty or opposing cell holds its count alone, and an own marble's count is ``& _OWN_COUNT``); set ``around`` of
+    each of ``me``'s marbles to what is next to it, bit ``d`` an empty cell in direction ``d`` and bit ``6 + d`` an
+    own marble (:data:`_EMPTY_BITS`, :data:`_OWN_SHIFT`); list the cells of ``me``'s marbles in ``marbles``, in cell order, ended by a -1, and return
     how many ``me`` has. The arrays are a :class:`_Scratch`'s, kept from an earlier ply: the on-board cells of ``own``
-    and the cells of ``me``'s marbles in ``exposed`` and ``around`` (all the scorer reads of them) are written here,
-    which costs less than copying zeroed templates.
+    and the cells of ``me``'s marbles in ``around`` (all the scorer reads of them) are written here, which costs less
+    than copying zeroed templates; the scorer reads a marble's count and exposure in one read.
 
     A push is found from the own marble it meets: where an own marble has an opposing one next to it, that one is
     the front of the opposing line that would push along the step back, so one pass over the own marbles' steps
@@ -159,7 +163,6 @@ def _neighbourhood(cells: vec[i64], me: i64, opp: i64, own: vec[i64], exposed: v
     for sq in _SQUARE_LIST:
         own[sq] = 0
         if cells[sq] == me:
-            exposed[sq] = 0
             marbles[count] = sq
             count += 1
     marbles[count] = -1
@@ -192,8 +195,9 @@ def _neighbourhood(cells: vec[i64], me: i64, opp: i64, own: vec[i64], exposed: v
                         level: i64 = 2 if cells[u] == off else 1
                         for j in range(k):
                             c = sq - j * step
-                            if exposed[c] < level:
-                                exposed[c] = level
+                            held = own[c]
+                            if held >> _EXPOSURE_SHIFT < level:
+                                own[c] = (held & _OWN_COUNT) + (level << _EXPOSURE_SHIFT)
             bit <<= 1
         around[sq] = next_to
     return count
@@ -419,13 +423,12 @@ _NO_MOVES: Final = int_array([])
 @final
 class _Scratch:
     """The arrays :func:`scored_codes` works in, kept between plies (:data:`_SPARES`) rather than copied from templates
-    each ply: the own neighbours, exposure and marbles of :func:`_neighbourhood` (and what is next to each own marble),
-    and room for the codes (first half) and scores (second) of the moves of 14 marbles. What a ply reads of them it
+    each ply: the own neighbours and exposure, and the marbles of :func:`_neighbourhood` (and what is next to each own
+    marble), and room for the codes (first half) and scores (second) of the moves of 14 marbles. What a ply reads of them it
     wrote, or :func:`_neighbourhood` cleared."""
 
     def __init__(self) -> None:
         self.own: vec[i64] = _ZEROS[:]
-        self.exposure: vec[i64] = _ZEROS[:]
         self.marbles: vec[i64] = _NO_CELLS[:]
         self.around: vec[i64] = _ZEROS[:]
         self.room: vec[i64] = _ROOM[:]
@@ -482,15 +485,14 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
         scratch = _Scratch()
     cells = board.grid
     own = scratch.own
-    exposure = scratch.exposure
     marbles = scratch.marbles
     around = scratch.around
-    count = _neighbourhood(cells, me, opp, own, exposure, marbles, around)
+    count = _neighbourhood(cells, me, opp, own, marbles, around)
     codes = scratch.room if count <= MARBLES_PER_SIDE else int_array([0] * (2 * MOVES_PER_MARBLE * count))
     room: i64 = len(codes) // 2
-    n = _add_inline_moves(codes, room, tables, marbles, cells, own, exposure, around, me, side * INLINE_CODES * 3,
+    n = _add_inline_moves(codes, room, tables, marbles, cells, own, around, me, side * INLINE_CODES * 3,
                           last_weight, mine_weight)
-    n = _add_broadsides(codes, room, n, tables, marbles, own, exposure, around, side * N_CODES, DISTANCE[last],
+    n = _add_broadsides(codes, room, n, tables, marbles, own, around, side * N_CODES, DISTANCE[last],
                         DISTANCE[mine], has_last, tables.near_mine if has_mine else tables.nothing)
     scores = codes[room:room + n]
     listed = codes[:n]
@@ -500,10 +502,10 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
 
 def _add_inline_moves(
     codes: vec[i64], room: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
-    exposure: vec[i64], around: vec[i64], me: i64, inline_base: i64, last_weight: vec[i64], mine_weight: vec[i64],
+    around: vec[i64], me: i64, inline_base: i64, last_weight: vec[i64], mine_weight: vec[i64],
 ) -> i64:
     """Write into ``codes`` from 0 (their scores from ``room``) the inline moves of :func:`scored_codes` (of ``me``,
-    whose marbles, cells, own neighbours, exposure and neighbours' bits :func:`_neighbourhood` made), by rear marble
+    whose marbles, cells, own neighbours and exposure, and neighbours' bits :func:`_neighbourhood` made), by rear marble
     and direction, and return how many; ``inline_base``: the side's row of the inline weights; ``last_weight``,
     ``mine_weight``: the nearness weights by cell. A direction whose neighbour's bits say neither empty nor own (an
     opposing marble, or off the board) is passed over, and one that says empty is a lone marble's step."""
@@ -523,12 +525,13 @@ def _add_inline_moves(
         if sq < 0:
             break
         next_to = around[sq]
-        rear_own = own[sq]
+        held = own[sq]
+        rear_own = held & _OWN_COUNT
         # the cohesion index less the own neighbours of the front's cell: 30 - the rear's, and - 1 for a lone marble
         # (its front cell counts it, which leaves); a line's from its kind's row
         lone_row = 29 - rear_own
         line_row = 30 - rear_own
-        rear_threat = exposure[sq]
+        rear_threat = held >> _EXPOSURE_SHIFT
         rear_weight = mine_weight[sq]
         row = inline_base + sq * 18
         # the directions to an empty cell or an own marble (a lone marble pushes nothing; off the board is suicide)
@@ -552,7 +555,7 @@ def _add_inline_moves(
             n: i64 = 1
             threat = rear_threat
             while c == me:
-                level = exposure[t]
+                level = own[t] >> _EXPOSURE_SHIFT
                 if level > threat:
                     threat = level
                 n += 1
@@ -598,7 +601,7 @@ def _add_inline_moves(
 
 def _add_broadsides(
     codes: vec[i64], room: i64, count: i64, tables: _ScorerTables, marbles: vec[i64], own: vec[i64],
-    exposure: vec[i64], around: vec[i64], broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64],
+    around: vec[i64], broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64],
     has_last: bool, w_near_mine: vec[i64],
 ) -> i64:
     """Write into ``codes`` from ``count`` (their scores from ``room + count``) the broadsides of :func:`scored_codes`,
@@ -632,9 +635,12 @@ def _add_broadsides(
             if free == 0:
                 continue
             code = broadside_codes[sq * 3 + line]
-            group_change = -own[sq] - own[a]
-            threat = exposure[sq]
-            level = exposure[a]
+            held = own[sq]
+            threat = held >> _EXPOSURE_SHIFT
+            group_change = -(held & _OWN_COUNT)
+            held = own[a]
+            level = held >> _EXPOSURE_SHIFT
+            group_change -= held & _OWN_COUNT
             if level > threat:
                 threat = level
             near_mine = mine_dist[sq]
@@ -667,8 +673,9 @@ def _add_broadsides(
             free &= around[b]
             if free == 0:
                 continue
-            group_change -= own[b]  # the line of three: the line of two's, and its third marble's
-            level = exposure[b]
+            held = own[b]  # the line of three: the line of two's, and its third marble's
+            group_change -= held & _OWN_COUNT
+            level = held >> _EXPOSURE_SHIFT
             near = mine_dist[b]
             group_weight = w_threat[level if level > threat else threat] + w_near_mine[
                 near if near < near_mine else near_mine]
