@@ -714,22 +714,27 @@ class LinearChessModel(LinearModel):
 def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
     """(the square the opponent's last move went to, the square this side's last move went to (each -1: none or a
     null move), whether the opponent's last move captured)."""
-    count = len(history)
     last_to: i64 = -1
     my_last_to: i64 = -1
     last_capture = False
-    if count == 0:
-        return last_to, my_last_to, last_capture
     # each move read into a local typed Move (compiled, its items are then tuple reads, not generic item calls)
     last: Move
     mine: Move
-    if isinstance(history, list):  # the coders' history: read as a list (a generic sequence's item is a call)
+    count: i64
+    if isinstance(history, list):  # the coders' history: read as a list (a generic sequence's size and item are calls)
+        count = len(history)
+        if count == 0:
+            return last_to, my_last_to, last_capture
         last = history[count - 1]
         mine = history[count - 2] if count >= 2 else NULL_MOVE
     else:
+        count = len(history)
+        if count == 0:
+            return last_to, my_last_to, last_capture
         last = history[count - 1]
         mine = history[count - 2] if count >= 2 else NULL_MOVE
-    if mine[0]:
+    mine_from: i64 = mine[0]  # an i64 local: a C test, not an int object's truth
+    if mine_from:
         my_last_to = mine[1]
     last_from: i64 = last[0]
     if last_from == 0:
