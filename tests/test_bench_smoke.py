@@ -173,3 +173,16 @@ def test_a_label_must_name_the_build_imported() -> None:
     with pytest.raises(SystemExit, match="--label"):
         timing.label_of(argparse.Namespace(label=wrong))
     assert timing.label_of(argparse.Namespace(label=None)) == timing.build()
+
+
+def test_verb_instructions_counts_the_plies_of_one_pass(capsys):
+    from bench import verb_instructions
+    from plybits.records import read_record
+    from plybits.registry import get_game
+
+    path = ROOT / "tests" / "fixtures" / "records" / "v1_lichess.pgn"
+    records = list(get_game("chess").split_records(path.read_text(encoding="utf-8")))[:2]
+    expected = sum(len(read_record("chess", record=r).moves) for r in records)
+    assert expected > 0
+    assert verb_instructions.main(["chess", str(path), "2", "2"]) == expected
+    assert f"{expected} plies a pass" in capsys.readouterr().err
