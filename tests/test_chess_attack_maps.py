@@ -5,17 +5,19 @@ passant and promotions): each square's cheapest enemy attacker and our count (up
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import chess
 import pytest
 
 from plybits.chess import GAME
-from plybits.chess.board import map_buffer
+from plybits.chess.board import Board as Position, map_buffer
 from plybits.chess.movegen import slide_bits
 from plybits.chess.rank import (
-    _COUNT_UNIT, _RANK_UNIT, _THREAT_LEVELS, ATTACK_VALUE, VALUE, _attack_maps, _walked_attack_maps,
+    _COUNT_UNIT, _DIAGONAL_MARK, _LAST_MARK, _ORTHOGONAL_MARK, _RANK_UNIT, _THREAT_LEVELS, ATTACK_VALUE, VALUE,
+    _attack_maps, _mark_checks, _mark_last, _position_terms, _walked_attack_maps, _walked_mark_last,
 )
-from plybits.chess.squares import FILE_OF, RANK_OF, SIZE, SQUARES
+from plybits.chess.squares import FILE_OF, RANK_OF, SIZE, SQUARES, Move
 
 _KIND = {chess.PAWN: 1, chess.KNIGHT: 2, chess.BISHOP: 3, chess.ROOK: 4, chess.QUEEN: 5, chess.KING: 6}
 
@@ -34,12 +36,28 @@ def expected_material(board: chess.Board) -> int:
     return sum(VALUE[_KIND[p.piece_type]] for p in board.piece_map().values() if p.piece_type != chess.PAWN)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_the_bitboard_walk_gives_python_chess_attackers(seed: int) -> None:
+def _random_game(seed: int, plies: int) -> Iterator[tuple[int, chess.Board, Position, Move | None]]:
+    """The positions of a random game (captures, promotions and castling favoured), each as (its ply, python-chess's
+    board, ours, the move of ours that led to it (``None`` first)): both boards are pushed on after each."""
     rng = random.Random(seed)
     board = chess.Board()
     position = GAME.position(board.fen())
-    for ply in range(160):
+    played = None
+    for ply in range(plies):
+        yield ply, board, position, played
+        moves = list(board.legal_moves)
+        if not moves:
+            return
+        special = [m for m in moves if board.is_capture(m) or m.promotion or board.is_castling(m)]
+        move = rng.choice(special if special and rng.random() < 0.4 else moves)
+        played = position.parse_move(board.uci(move), "uci")
+        position.push(played)
+        board.push(move)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_bitboard_walk_gives_python_chess_attackers(seed: int) -> None:
+    for ply, board, position, _ in _random_game(seed, 160):
         men = position.men
         attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1])
         at = f"seed {seed} ply {ply} {board.fen()}"
@@ -51,13 +69,6 @@ def test_the_bitboard_walk_gives_python_chess_attackers(seed: int) -> None:
         assert [full_scan[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and full_scan[1] == material, at
         walked = _walked_attack_maps(position.cells, position.turn, men[0] | men[1])  # pure Python's way: the same
         assert [walked[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and walked[1] == material, at
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        special = [m for m in moves if board.is_capture(m) or m.promotion or board.is_castling(m)]
-        move = rng.choice(special if special and rng.random() < 0.4 else moves)
-        position.push(position.parse_move(board.uci(move), "uci"))
-        board.push(move)
 
 
 def _square_set(bits: int) -> set[int]:
@@ -94,9 +105,42 @@ def test_slide_bits_are_python_chess_slider_attacks(seed: int) -> None:
                 assert got == set(board.attacks(square)), f"{board.fen()} {chess.square_name(square)}"
 
 
+def expected_marks(board: chess.Board, square: int) -> int:
+    """The check marks of a square by python-chess: a bishop's or a rook's attacks from the enemy king's square (its
+    lines up to and with their first man) hold it."""
+    king = board.king(not board.turn)
+    assert king is not None
+    occupied = board.occupied
+    diagonal = chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
+    orthogonal = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
+                  | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
+    return (_DIAGONAL_MARK if diagonal >> square & 1 else 0) | (_ORTHOGONAL_MARK if orthogonal >> square & 1 else 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_map_in_the_board_buffer_holds_python_chess_attackers_and_the_check_marks(seed: int) -> None:
+    """Compiled, :func:`_attack_maps` into the board's buffer (:func:`map_buffer`) adds the enemy king's check marks to
+    each square's entry (python-chess's lines from that king), which :func:`_mark_checks` adds to a new map: the
+    scorer reads the same entries either way (:func:`_position_terms` marks only a new map). Pure Python's map (a new
+    one, the buffer ignored) is marked by :func:`_position_terms`: the same entries again."""
+    for ply, board, position, _ in _random_game(100 + seed, 120):
+        men = position.men
+        mapped, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position))
+        if len(mapped) != 2 * SIZE:  # pure Python: a new map, marked as the scorer marks it
+            _position_terms(position, mapped, material)
+        at = f"seed {seed} ply {ply} {board.fen()}"
+        for sq in SQUARES:
+            square = chess.square(FILE_OF[sq], RANK_OF[sq])
+            want = expected_entry(board, square) + expected_marks(board, square)
+            assert mapped[sq] == want, f"{at} {chess.square_name(square)}"
+        fresh, _ = _attack_maps(position.cells, position.turn, men[0] | men[1])
+        _mark_checks(fresh, position.cells, position.kings[(position.turn >> 3) ^ 1])
+        assert [fresh[sq] for sq in SQUARES] == [mapped[sq] for sq in SQUARES], at
+
+
 def test_a_map_written_into_a_used_buffer_is_the_new_map() -> None:
     """:func:`_attack_maps` into the board's buffer (:func:`map_buffer`, every cell first set to garbage) writes every
-    square: the same map as a new one, ply after ply of a game."""
+    square: the same map as a new one with the check marks (:func:`_mark_checks`), ply after ply of a game."""
     rng = random.Random(7)
     board = chess.Board()
     position = GAME.position(board.fen())
@@ -109,6 +153,8 @@ def test_a_map_written_into_a_used_buffer_is_the_new_map() -> None:
         fresh, material = _attack_maps(position.cells, position.turn, men[0] | men[1])
         written, written_material = _attack_maps(position.cells, position.turn, men[0] | men[1], buffer)
         assert written_material == material
+        if len(written) == 2 * SIZE:  # compiled: the buffer, which holds the check marks (pure: a new map)
+            _mark_checks(fresh, position.cells, position.kings[(position.turn >> 3) ^ 1])
         assert [written[sq] for sq in SQUARES] == [fresh[sq] for sq in SQUARES], f"ply {ply} {board.fen()}"
         lent = map_buffer(position)  # the same cells, lent again
         assert [lent[cell] for cell in range(SIZE)] == [buffer[cell] for cell in range(SIZE)]
@@ -121,3 +167,24 @@ def test_a_map_written_into_a_used_buffer_is_the_new_map() -> None:
     other = map_buffer(position.copy())  # a copy lends cells of its own
     other[SQUARES[0]] = 99
     assert map_buffer(position)[SQUARES[0]] != 99
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_last_moved_piece_marks_python_chess_attacks(seed: int) -> None:
+    """:func:`_mark_last` (compiled: a walk along the steps; pure Python: :func:`_walked_mark_last`) sets
+    :data:`_LAST_MARK` on exactly the squares python-chess says the piece just moved attacks, and leaves the other
+    bits of every square's entry as they were; the walked way marks the same squares in either build."""
+    for ply, board, position, played in _random_game(200 + seed, 120):
+        if played is None or position.cells[played[1]] == 0:  # castling: the king lands elsewhere than the rook square
+            continue
+        men = position.men
+        last_to = played[1]
+        square = chess.square(FILE_OF[last_to], RANK_OF[last_to])
+        at = f"seed {seed} ply {ply} {board.fen()}"
+        for mark in (_mark_last, _walked_mark_last):
+            attacks, _ = _attack_maps(position.cells, position.turn, men[0] | men[1])
+            before = [attacks[sq] for sq in SQUARES]
+            mark(attacks, position.cells, last_to)
+            marked = {chess.square(FILE_OF[sq], RANK_OF[sq]) for sq in SQUARES if attacks[sq] & _LAST_MARK}
+            assert marked == set(board.attacks(square)), f"{at} {mark.__name__}"
+            assert [attacks[sq] & ~_LAST_MARK for sq in SQUARES] == before, f"{at} {mark.__name__}"

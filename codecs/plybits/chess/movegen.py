@@ -16,6 +16,7 @@ from plybits.chess.squares import (
     CODE_FROM,
     E,
     EMPTY,
+    FILE_A,
     FILE_OF,
     KING,
     KNIGHT,
@@ -32,12 +33,17 @@ from plybits.chess.squares import (
     STRIDE,
     W,
     WHITE,
+    _FILE_INDEX,
     _KING_STEP_ARRAY,
     _KNIGHT_JUMPS,
     _KNIGHT_TARGETS,
     _KNIGHT_TARGETS_AT,
     _RAYS,
     _RAY_OF_STEP,
+    _LINE_INDEX,
+    _SLIDE_FILE_AT,
+    _SLIDE_LINES_AT,
+    _SLIDE_TABLE,
     move,
     _SLIDER_STEPS_OF,
     _SLIDERS_ALONG,
@@ -141,42 +147,26 @@ def slide_bits(s: i64, occupied: i64, kind: i64) -> i64:
     """The squares a slider of ``kind`` on ``s`` attacks, each ray up to and with its first man of ``occupied``, as a
     bitboard (:data:`~plybits.chess.squares.BIT_OF`).
 
-    No square is walked: a ray's men are ``ray & occupied``. Along a ray to higher bits (north, east, north-east,
-    north-west) the nearest is the lowest, and ``x ^ (x - 1)`` keeps the bits up to it (all of them for none); along
-    one to lower bits the nearest is the highest, and ``x`` smeared down by the ray's spacing (8, 1, 7, 9) keeps the
-    bits below it, which go. Pure Python may hold a result with h8 as its 64 bits unsigned: only its bits are read.
+    No square is walked (kindergarten bitboards): the men of each line through ``s`` are gathered into a 6-bit index
+    (a rank's by a shift, a file's and a diagonal's by a multiplication, whose carries out of 64 bits do not matter),
+    and the line's reach is looked up in :data:`~plybits.chess.squares._SLIDE_TABLE`. Pure Python may hold a result
+    with h8 as its 64 bits unsigned: only its bits are read.
     """
-    rays = _RAYS  # KING_STEPS order: N, S, E, W, then NE, NW, SE, SW
-    ray: i64
-    x: i64
+    table = _SLIDE_TABLE
+    at: i64 = _SLIDE_LINES_AT + s * 4
+    bit: i64 = table[at]
+    file: i64 = bit & 7
+    reach: i64 = file * 64  # the rows of the slider's file
+    mask: i64
     attacks: i64 = 0
-    family: i64 = 0 if kind != BISHOP else 1  # 0: the orthogonal rays, 1: the diagonal ones
-    end: i64 = 2 if kind != ROOK else 1
-    while family < end:
-        base: i64 = s * 8 + family * 4
-        # the family's second ray to higher bits (E, NW), its rays to lower bits (S and W, SE and SW), their spacings
-        up: i64 = 2 - family
-        down_a: i64 = 1 + family
-        down_b: i64 = 3
-        spacing_a: i64 = 8 - family
-        spacing_b: i64 = 1 + 8 * family
-        ray = rays[base]
-        x = ray & occupied
-        attacks |= ray & (x ^ (x - 1))
-        ray = rays[base + up]
-        x = ray & occupied
-        attacks |= ray & (x ^ (x - 1))
-        ray = rays[base + down_a]
-        x = ray & occupied
-        x |= x >> spacing_a
-        x |= x >> (2 * spacing_a)
-        attacks |= ray & ~((x | x >> (4 * spacing_a)) >> spacing_a)
-        ray = rays[base + down_b]
-        x = ray & occupied
-        x |= x >> spacing_b
-        x |= x >> (2 * spacing_b)
-        attacks |= ray & ~((x | x >> (4 * spacing_b)) >> spacing_b)
-        family += 1
+    if kind != BISHOP:
+        attacks = table[reach + (occupied >> ((bit & 56) + 1) & 63)] & table[at + 1]
+        attacks |= table[_SLIDE_FILE_AT + (bit >> 3) * 64 + ((occupied >> file & FILE_A) * _FILE_INDEX >> 58 & 63)] << file
+    if kind != ROOK:
+        mask = table[at + 2]
+        attacks |= table[reach + ((occupied & mask) * _LINE_INDEX >> 58 & 63)] & mask
+        mask = table[at + 3]
+        attacks |= table[reach + ((occupied & mask) * _LINE_INDEX >> 58 & 63)] & mask
     return attacks
 
 

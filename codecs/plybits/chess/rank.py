@@ -47,6 +47,7 @@ from plybits.chess.squares import (
     PAWN_CAPTURES,
     QUEEN,
     RANK_OF,
+    RAY_SQUARES,
     ROOK,
     S,
     SIZE,
@@ -55,7 +56,9 @@ from plybits.chess.squares import (
     W,
     WHITE,
     CODE_FROM,
+    JUMP_SQUARES,
     MOVE_TABLE,
+    SLIDER_RAYS,
     _JUMP_BITS,
     Move,
     move_code,
@@ -175,10 +178,8 @@ piece's are ``_ATTACK_STEPS[_ATTACK_STEPS_AT[piece]:_ATTACK_STEPS_AT[piece + 1]]
 :func:`~plybits.packed.int_array` (compiled, a vec[i64]): a loop over it reads plain C integers, and no array of
 arrays is unboxed a piece."""
 _ATTACK_STEPS_AT: Final = int_array([sum(len(steps) for steps in _STEPS_OF_PIECE[:p]) for p in range(17)])
-if KING_STEPS[:len(ORTHOGONAL)] != ORTHOGONAL:
-    raise AssertionError("_mark_checks reads the king's orthogonal steps first")
-_KING_ORTHOGONAL_END: Final = _ATTACK_STEPS_AT[KING] + len(ORTHOGONAL)
-"""The end of the king's orthogonal steps in :data:`_ATTACK_STEPS` (its diagonal ones follow)."""
+if KING_STEPS[:len(ORTHOGONAL)] != ORTHOGONAL or len(KING_STEPS) != 8:
+    raise AssertionError("_mark_checks reads the king's 8 rays, the orthogonal ones first")
 
 _NO_MAP: Final = vec[i64]()
 """No array given: :func:`_attack_maps` makes one."""
@@ -189,11 +190,13 @@ _NO_ATTACKS: Final = int_array([0] * SIZE)
 
 _SPREAD: Final = int_array([
     sum(1 << (8 * file) for file in range(8) if row >> file & 1) * unit
-    for unit in (_COUNT_UNIT, 2 * _COUNT_UNIT, _RANK_UNIT, 2 * _RANK_UNIT, 4 * _RANK_UNIT) for row in range(256)
+    for unit in (_COUNT_UNIT, 2 * _COUNT_UNIT, _RANK_UNIT, 2 * _RANK_UNIT, 4 * _RANK_UNIT, _DIAGONAL_MARK,
+                 _ORTHOGONAL_MARK)
+    for row in range(256)
 ])
 """_SPREAD[plane * 256 + row]: a rank's 8 bits of one bit plane of the map (our count's two bits, the enemy rank's
-three) spread to one byte a file, each times the plane's unit: the sum of a rank's five is its 8 entries, a byte
-each (every entry below 2^7: no carry)."""
+three, the check marks' two) spread to one byte a file, each times the plane's unit: the sum of a rank's seven is its
+8 entries, a byte each (every entry below 2^7: no carry)."""
 
 # The map is made as bitboards (:data:`~plybits.chess.squares.BIT_OF`) and spread to the cells once: in i64 locals
 # (docs/architecture.md, "What makes compiled code fast"), compiled plain C; no square of a ray is walked.
@@ -203,15 +206,17 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
 
     ``men``: a bitboard (:data:`~plybits.chess.squares.BIT_OF`) of every man on the board, both sides'
     (:attr:`~plybits.chess.board.Board.men` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the
-    map is written to (:func:`~plybits.chess.board.map_buffer`: every square written, the border cells left as they
-    were, and as bitboards, at ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the squares the enemy
-    attacks, which the move generator reads);
-    the default, a new one (border cells 0). The map is read on the board's squares only.
+    map is written to (:func:`~plybits.chess.board.map_buffer`: every square written, with the check marks of
+    :func:`_mark_checks` of the enemy king too, the border cells left as they were, and as bitboards, at
+    ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the squares the enemy attacks, which the move
+    generator reads); the default, a new one (border cells 0, no check marks). The map is read on the board's squares
+    only.
 
     Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
     (saturating at 3), the enemy's or'd by value (pawns, minor pieces, rooks, queens, king), of which the cheapest
-    gives the rank's three bit planes; :data:`_SPREAD` turns a rank of the five planes into its 8 entries. That is
-    compiled code's way; pure Python walks each attacked square (:func:`_walked_attack_maps`), and ignores ``into``.
+    gives the rank's three bit planes; the check marks are the enemy king's lines (:func:`slide_bits` from it);
+    :data:`_SPREAD` turns a rank of the seven planes into its 8 entries. That is compiled code's way; pure Python walks
+    each attacked square (:func:`_walked_attack_maps`), and ignores ``into``.
     """
     if not PACKED:
         return _walked_attack_maps(b, us, men)
@@ -235,10 +240,12 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
     rooks: i64 = 0
     queens: i64 = 0
     king: i64 = 0
+    their_king: i64 = -1
     for rank in range(8):  # the men rank by rank, each rank's by its lowest bit (no empty cell read)
         row: i64 = men >> (rank * 8) & 255
+        first: i64 = A1 + rank * STRIDE
         while row != 0:
-            s = A1 + rank * STRIDE + lowest[row]
+            s = first + lowest[row]
             row &= row - 1
             p: i64 = b[s]
             material += material_of[p]
@@ -264,8 +271,14 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
                 queens |= a
             else:
                 king |= a
+                their_king = s
+    diagonal: i64 = 0  # the check marks' planes (the board's buffer only)
+    orthogonal: i64 = 0
     if keep:  # beside the map: the squares the enemy attacks, for the king's steps
         into[SIZE] = pawns | minors | rooks | queens | king
+        if their_king >= 0:
+            diagonal = slide_bits(their_king, men, BISHOP)
+            orthogonal = slide_bits(their_king, men, ROOK)
     # the cheapest attacker's rank, 5 (pawn) ... 1 (king), as three bit planes
     rank4 = pawns | minors
     rank2 = ~rank4 & (rooks | queens)
@@ -276,26 +289,37 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
         shift: i64 = rank * 8
         entries: i64 = (spread[low >> shift & 255] + spread[256 + (high >> shift & 255)]
                         + spread[512 + (rank1 >> shift & 255)] + spread[768 + (rank2 >> shift & 255)]
-                        + spread[1024 + (rank4 >> shift & 255)])
-        s = A1 + rank * STRIDE
-        for file in range(8):
-            attacks[s + file] = entries >> (file * 8) & 255
+                        + spread[1024 + (rank4 >> shift & 255)] + spread[1280 + (diagonal >> shift & 255)]
+                        + spread[1536 + (orthogonal >> shift & 255)])
+        s = A1 + rank * STRIDE  # the rank's 8 cells, a statement each (no loop's counter and shift to compute)
+        attacks[s] = entries & 255
+        attacks[s + 1] = entries >> 8 & 255
+        attacks[s + 2] = entries >> 16 & 255
+        attacks[s + 3] = entries >> 24 & 255
+        attacks[s + 4] = entries >> 32 & 255
+        attacks[s + 5] = entries >> 40 & 255
+        attacks[s + 6] = entries >> 48 & 255
+        attacks[s + 7] = entries >> 56 & 255
     return attacks, material
 
 
 def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> tuple[vec[i64], int]:
     """:func:`_attack_maps` in pure Python, where a 64-bit int's every operation makes an object: each attacked
-    square marked by a walk (a new map; the border cells a walk ends on hold counts of no meaning).
+    square marked by a walk over the tuples of its squares (:data:`~plybits.chess.squares.JUMP_SQUARES`,
+    :data:`~plybits.chess.squares.SLIDER_RAYS`: no step added, no border cell read or written; a new map).
 
     ``men``: as :func:`_attack_maps` takes it (-1: every square, the empty ones passed over)."""
     material: i64 = 0
     attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
     material_of = _MATERIAL
     threat = _THREAT
-    steps = _ATTACK_STEPS
-    steps_at = _ATTACK_STEPS_AT
+    jumps = JUMP_SQUARES
+    slider_rays = SLIDER_RAYS
     lowest = LOWEST_BIT
     pawn_rank: i64 = threat[PAWN]
+    full: i64 = _COUNT_FULL
+    unit: i64 = _COUNT_UNIT
+    low_bits: i64 = _RANK_UNIT - 1
     colour: i64 = us
     # the men rank by rank, each rank's by its lowest bit (no empty cell read), each walked as it comes: a pawn's two
     # targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays by
@@ -304,11 +328,11 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> tuple[vec[i64], int]:
     rank: i64
     t: i64
     a: i64
-    j: i64
     for rank in range(8):
         row: i64 = men >> (rank * 8) & 255
+        first: i64 = A1 + rank * STRIDE
         while row != 0:
-            s = A1 + rank * STRIDE + lowest[row]
+            s = first + lowest[row]
             row &= row - 1
             p: i64 = b[s]
             if p == 0:  # the default bitboard's empty squares
@@ -316,76 +340,73 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> tuple[vec[i64], int]:
             material += material_of[p]
             kind: i64 = p & 7
             if kind == PAWN:
-                t = s + (N + W if p == WHITE | PAWN else S + W)
+                t = s + (N + W if p == WHITE | PAWN else S + W)  # and t + 2 (a border cell past the a- or h-file)
                 if p & BLACK == colour:
                     a = attacks[t]
-                    if a & _COUNT_FULL != _COUNT_FULL:
-                        attacks[t] = a + _COUNT_UNIT
+                    if a & full != full:
+                        attacks[t] = a + unit
                     a = attacks[t + 2]
-                    if a & _COUNT_FULL != _COUNT_FULL:
-                        attacks[t + 2] = a + _COUNT_UNIT
+                    if a & full != full:
+                        attacks[t + 2] = a + unit
                 else:  # an enemy pawn, the cheapest attacker: the square's rank becomes the pawn's
-                    attacks[t] = pawn_rank + (attacks[t] & (_RANK_UNIT - 1))
-                    attacks[t + 2] = pawn_rank + (attacks[t + 2] & (_RANK_UNIT - 1))
+                    attacks[t] = pawn_rank + (attacks[t] & low_bits)
+                    attacks[t + 2] = pawn_rank + (attacks[t + 2] & low_bits)
             elif BISHOP <= kind <= QUEEN:
-                _slide_attacks(attacks, b, s, steps_at[p], steps_at[p + 1], 0 if p & BLACK == colour else threat[kind])
+                _slide_attacks(attacks, b, slider_rays[p * SIZE + s], 0 if p & BLACK == colour else threat[kind])
             elif p & BLACK == colour:  # our knight's or king's jumps: counted
-                for j in range(steps_at[p], steps_at[p + 1]):
-                    t = s + steps[j]
+                for t in jumps[p * SIZE + s]:
                     a = attacks[t]
-                    if a & _COUNT_FULL != _COUNT_FULL:
-                        attacks[t] = a + _COUNT_UNIT
+                    if a & full != full:
+                        attacks[t] = a + unit
             else:  # the enemy's: its rank raised to theirs
                 value: i64 = threat[kind]
-                for j in range(steps_at[p], steps_at[p + 1]):
-                    t = s + steps[j]
+                for t in jumps[p * SIZE + s]:
                     a = attacks[t]
                     if a < value:
-                        attacks[t] = value + (a & (_RANK_UNIT - 1))
+                        attacks[t] = value + (a & low_bits)
     return attacks, material
 
 
-def _slide_attacks(attacks: vec[i64], b: vec[i64], s: i64, first: i64, end: i64, value: i64) -> None:
-    """The slider on ``s``: each square along its rays ``_ATTACK_STEPS[first:end]``, up to and with the first piece,
-    marked (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``). The border of 2 keeps
-    every step inside the map."""
-    steps = _ATTACK_STEPS
-    j: i64
-    for j in range(first, end):
-        d: i64 = steps[j]
-        t: i64 = s + d
-        while True:
-            a: i64 = attacks[t]
-            if value == 0:
-                if a & _COUNT_FULL != _COUNT_FULL:
-                    attacks[t] = a + _COUNT_UNIT
-            elif a < value:
-                attacks[t] = value + (a & (_RANK_UNIT - 1))
-            q: i64 = b[t]
-            if q:
-                break
-            t += d
+def _slide_attacks(attacks: vec[i64], b: vec[i64], rays: tuple[tuple[int, ...], ...], value: i64) -> None:
+    """A slider's ``rays`` (:data:`~plybits.chess.squares.SLIDER_RAYS`): each square along them, up to and with the
+    first piece, marked (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``)."""
+    t: i64
+    a: i64
+    if value == 0:
+        full: i64 = _COUNT_FULL
+        unit: i64 = _COUNT_UNIT
+        for ray in rays:
+            for t in ray:
+                a = attacks[t]
+                if a & full != full:
+                    attacks[t] = a + unit
+                if b[t]:
+                    break
+    else:
+        low_bits: i64 = _RANK_UNIT - 1
+        for ray in rays:
+            for t in ray:
+                a = attacks[t]
+                if a < value:
+                    attacks[t] = value + (a & low_bits)
+                if b[t]:
+                    break
 
 
 def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
     """Mark in ``attacks`` the squares a slider would attack the ``king`` from, with the cells as they stand
-    (:data:`_DIAGONAL_MARK`, :data:`_ORTHOGONAL_MARK`): each line from the king up to its first piece."""
-    steps = _ATTACK_STEPS
-    orthogonal_end: i64 = _KING_ORTHOGONAL_END
-    j: i64
-    for j in range(_ATTACK_STEPS_AT[KING], _ATTACK_STEPS_AT[KING + 1]):  # the king's steps
-        d: i64 = steps[j]
-        mark: i64 = _DIAGONAL_MARK
-        if j < orthogonal_end:
-            mark = _ORTHOGONAL_MARK
-        t: i64 = king + d
-        while True:
-            a: i64 = attacks[t]
-            attacks[t] = a | mark
-            q: i64 = b[t]
-            if q:
+    (:data:`_DIAGONAL_MARK`, :data:`_ORTHOGONAL_MARK`): each line from the king up to its first piece
+    (:data:`~plybits.chess.squares.RAY_SQUARES`, the orthogonal ones first)."""
+    rays = RAY_SQUARES
+    at: i64 = king * 8
+    i: i64
+    t: i64
+    for i in range(8):
+        mark: i64 = _ORTHOGONAL_MARK if i < 4 else _DIAGONAL_MARK
+        for t in rays[at + i]:
+            attacks[t] = attacks[t] | mark
+            if b[t]:
                 break
-            t += d
 
 
 _CHECK_MARK_BITS: Final = _DIAGONAL_MARK | _ORTHOGONAL_MARK
@@ -750,10 +771,12 @@ def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
 
 def _position_terms(board: Board, attacks: vec[i64], material: int) -> tuple[int, bool]:
     """(the material phase 0-3, whether the side to move is in check) of the position whose :func:`_attack_maps`
-    ``attacks`` is, to which this adds the check marks (:func:`_mark_checks`)."""
+    ``attacks`` is, to which this adds the check marks (:func:`_mark_checks`) unless it is the board's buffer, which
+    holds them already."""
     side = board.turn >> 3
     in_check = attacks[board.kings[side]] >= _RANK_UNIT
-    _mark_checks(attacks, board.cells, board.kings[side ^ 1])
+    if len(attacks) != 2 * SIZE:  # the board's buffer holds them already (:func:`_attack_maps`)
+        _mark_checks(attacks, board.cells, board.kings[side ^ 1])
     return _phase(material), in_check
 
 
@@ -770,7 +793,12 @@ _MAP_BITS: Final = _LAST_MARK - 1
 
 
 def _mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
-    """Set :data:`_LAST_MARK` on each square the piece on ``last_to`` attacks (blockers as they stand)."""
+    """Set :data:`_LAST_MARK` on each square the piece on ``last_to`` attacks (blockers as they stand): compiled, along
+    its steps (:data:`_ATTACK_STEPS`, the border of 2 keeping every step inside the map); pure Python by
+    :func:`_walked_mark_last`."""
+    if not PACKED:
+        _walked_mark_last(attacks, b, last_to)
+        return
     p: i64 = b[last_to]
     kind: i64 = p & 7
     steps = _ATTACK_STEPS
@@ -787,6 +815,22 @@ def _mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
                     break
                 t += d
         else:
+            attacks[t] = attacks[t] | _LAST_MARK
+
+
+def _walked_mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
+    """:func:`_mark_last` over the tuples of the squares (:data:`~plybits.chess.squares.SLIDER_RAYS`,
+    :data:`~plybits.chess.squares.JUMP_SQUARES`; no border cell written): pure Python's faster way."""
+    p: i64 = b[last_to]
+    t: i64
+    if BISHOP <= p & 7 <= QUEEN:
+        for ray in SLIDER_RAYS[p * SIZE + last_to]:
+            for t in ray:
+                attacks[t] = attacks[t] | _LAST_MARK
+                if b[t]:
+                    break
+    else:
+        for t in JUMP_SQUARES[p * SIZE + last_to]:
             attacks[t] = attacks[t] | _LAST_MARK
 
 

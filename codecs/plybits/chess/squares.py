@@ -163,6 +163,97 @@ for _sq in SQUARES:
         while GEOMETRY.on_board[_t]:
             _RAYS[_sq * 8 + _i] |= BIT_OF[_t]
             _t += _step
+
+
+def _signed64(bits: int) -> int:
+    """A 64-bit pattern (0 ... 2^64 - 1) as the signed value an ``i64`` holds (h8, bit 63, the sign)."""
+    return bits - (1 << 64) if bits >> 63 else bits
+
+
+def _rank_reach(file: int, inner: int) -> int:
+    """The files a slider on ``file`` of a line of 8 reaches (8 bits), the men of the line's inner six (files b-g)
+    being the bits of ``inner``: each way up to and with the first man, or to the end."""
+    men = inner << 1
+    reach = 0
+    for step in (1, -1):
+        f = file + step
+        while 0 <= f < 8:
+            reach |= 1 << f
+            if men >> f & 1:
+                break
+            f += step
+    return reach
+
+
+_LINE_INDEX: Final = 0x0202020202020202
+"""The multiplier that gathers a diagonal's men (one a rank, each on its own file) into bits 57-63, files b-g at bits
+58-63 (kindergarten bitboards): ``(men & diagonal) * _LINE_INDEX >> 58 & 63`` is their index into :data:`_SLIDE_TABLE`."""
+_FILE_INDEX: Final = 0x0004081020408000
+"""The multiplier that gathers file a's men of ranks 2-7 into bits 58-63, rank by rank: ``(men >> file & FILE_A) *
+_FILE_INDEX >> 58 & 63``."""
+FILE_A: Final = 0x0101010101010101
+"""The bitboard of file a."""
+_SLIDE_FILE_AT: Final = 512
+"""Where :data:`_SLIDE_TABLE`'s file-a reaches start (8 files of 64: a literal, a C constant compiled)."""
+_SLIDE_LINES_AT: Final = 1024
+"""Where :data:`_SLIDE_TABLE`'s rows of the squares start."""
+_SLIDE_TABLE: Final = int_array(
+    [_signed64(_rank_reach(file, inner) * FILE_A) for file in range(8) for inner in range(64)]
+    + [sum(1 << (8 * rank) for rank in range(8) if _rank_reach(row, inner) >> rank & 1)
+       for row in range(8) for inner in range(64)]
+    + [0] * (4 * SIZE)
+)
+if len(_SLIDE_TABLE) != _SLIDE_LINES_AT + 4 * SIZE or _SLIDE_FILE_AT != 8 * 64:
+    raise AssertionError("_SLIDE_TABLE and its offsets disagree")
+"""What :func:`~plybits.chess.movegen.slide_bits` looks a slider's reach up in, by the men of each line through it
+(kindergarten bitboards), one array (compiled, one module read a call):
+
+- ``[file * 64 + inner]``: the reach along a line of a slider on ``file`` (files b-g's men ``inner``), as a byte
+  repeated on every rank (read through a rank's or a diagonal's mask: that line's squares);
+- ``[_SLIDE_FILE_AT + rank * 64 + inner]``: the reach on file a of a rook on ``rank`` (ranks 2-7's men ``inner``),
+  shifted to the rook's file;
+- ``[_SLIDE_LINES_AT + sq * 4 + i]``: square ``sq``'s bit number (``rank * 8 + file``), then its rank's, diagonal's
+  (a1-h8 way) and anti-diagonal's squares (bitboards of :data:`BIT_OF`)."""
+for _sq in SQUARES:
+    _at = _SLIDE_LINES_AT + _sq * 4
+    _SLIDE_TABLE[_at] = RANK_OF[_sq] * 8 + FILE_OF[_sq]
+    for _t in SQUARES:
+        if RANK_OF[_t] == RANK_OF[_sq]:
+            _SLIDE_TABLE[_at + 1] |= BIT_OF[_t]
+        if RANK_OF[_t] - FILE_OF[_t] == RANK_OF[_sq] - FILE_OF[_sq]:
+            _SLIDE_TABLE[_at + 2] |= BIT_OF[_t]
+        if RANK_OF[_t] + FILE_OF[_t] == RANK_OF[_sq] + FILE_OF[_sq]:
+            _SLIDE_TABLE[_at + 3] |= BIT_OF[_t]
+def _ray_squares(sq: int, step: int) -> tuple[int, ...]:
+    """The squares from ``sq`` (excluded) along ``step`` to the edge, nearest first (none from a border cell)."""
+    ray = []
+    if GEOMETRY.on_board[sq]:
+        t = sq + step
+        while GEOMETRY.on_board[t]:
+            ray.append(t)
+            t += step
+    return tuple(ray)
+
+
+RAY_SQUARES: Final[list[tuple[int, ...]]] = [_ray_squares(_sq, _step) for _sq in range(SIZE) for _step in KING_STEPS]
+"""RAY_SQUARES[sq * 8 + i]: the squares from ``sq`` (excluded) along ``KING_STEPS[i]`` to the edge, nearest first:
+what pure Python walks a line by (a loop over a tuple, no step added and no border cell read)."""
+SLIDER_RAYS: Final[list[tuple[tuple[int, ...], ...]]] = [
+    tuple(RAY_SQUARES[_sq * 8 + _i] for _i, _step in enumerate(KING_STEPS)
+          if _step in SLIDER_STEPS.get(_piece & 7, ()) and RAY_SQUARES[_sq * 8 + _i])
+    for _piece in range(16) for _sq in range(SIZE)
+]
+"""SLIDER_RAYS[piece * SIZE + sq]: the rays (:data:`RAY_SQUARES`, none empty) a bishop, rook or queen on ``sq``
+slides along; none for the other pieces."""
+JUMP_SQUARES: Final[list[tuple[int, ...]]] = [
+    tuple(_sq + _step for _step in (
+        (N + W, N + E) if _piece == WHITE | PAWN else (S + W, S + E) if _piece == BLACK | PAWN
+        else KNIGHT_STEPS if _piece & 7 == KNIGHT else KING_STEPS if _piece & 7 == KING else ()
+    ) if GEOMETRY.on_board[_sq] and GEOMETRY.on_board[_sq + _step])
+    for _piece in range(16) for _sq in range(SIZE)
+]
+"""JUMP_SQUARES[piece * SIZE + sq]: the squares a pawn (of its colour), knight or king on ``sq`` attacks, ascending
+by step order; none for the other pieces (:data:`_JUMP_BITS` as a tuple to loop over)."""
 _RAY_OF_STEP: Final = int_array([-1] * (2 * SIZE))
 """_RAY_OF_STEP[SIZE + step]: the index of a king step in :data:`KING_STEPS` (its rays' in :data:`_RAYS`); -1 for
 another step."""
