@@ -286,6 +286,8 @@ def _matching_index(
             f: i64 = code >> 11
             if (b[f] & 7 == kind and (from_file < 0 or FILE_OF[f] == from_file)
                     and (from_rank < 0 or RANK_OF[f] == from_rank)):
+                if kind == PAWN or kind == KING:  # the one move there can be: a second pawn is behind the first
+                    return i
                 if found >= 0:
                     return -1
                 found = i
