@@ -122,3 +122,56 @@ def test_san_index_takes_what_parse_move_reads_or_gives_way() -> None:
                 else:
                     assert given == "uci" or token not in written, (fen, token, given)
     assert found > 1000
+
+
+# the compiled build's search of a SAN move among the codes (_matching_index, one pass over them) and the candidates'
+# walk of pure Python (_candidate_index) must find the same: both are called here, whichever build runs
+
+_SEARCHED = ["8/1P4k1/8/3pP3/8/8/6K1/8 w - d6 0 1", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+             "r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1", "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1",
+             "1nbrkbnr/8/8/8/8/8/8/1RBNK1R1 w GBd - 0 1", "4k3/8/8/2N1N3/8/2N1N3/8/4K3 w - - 0 1",
+             "Q3Q3/8/8/Q7/8/8/8/2k1K3 w - - 0 1", "4k3/8/8/8/R6R/8/8/R3K3 w - - 0 1",
+             "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2"]
+
+
+def test_the_compiled_search_finds_what_the_candidates_find() -> None:
+    """For every kind, target (not one of the mover's own: san_index answers -1 before searching), promotion and
+    origin file or rank asked (a pawn's file always: san_index takes the target's when the token names none), in positions with rivals, pins, promotions, en passant and Chess960 castling: the one
+    pass over the codes answers the candidates' index (a move, -1 for none or several)."""
+    from plybits.chess.board import legal_codes
+    from plybits.chess.squares import BLACK, KNIGHT, QUEEN, SQUARES
+    from plybits.chess.squares import FILE_OF, RANK_OF
+
+    asked = [(-1, -1)] + [(f, -1) for f in range(8)] + [(-1, r) for r in range(8)]
+    pawn_asked = [(f, -1) for f in range(8)] + [(f, r) for f in range(8) for r in range(8)]  # a pawn's file is known
+    found = 0
+    for fen in _SEARCHED:
+        board = Board(fen, chess960="G" in fen)
+        codes, n = legal_codes(board)
+        for to_sq in SQUARES:
+            piece = board.cells[to_sq]
+            if piece and piece & BLACK == board.turn:
+                continue
+            for kind in range(1, 7):
+                for promotion in (0, KNIGHT, QUEEN) if kind == 1 else (0,):
+                    for from_file, from_rank in asked if kind != 1 else pawn_asked:
+                        want = notation._candidate_index(board, codes, n, kind, to_sq, promotion, from_file, from_rank)
+                        got = notation._matching_index(board, codes, n, kind, to_sq, promotion, from_file, from_rank)
+                        assert got == want, (fen, kind, to_sq, promotion, from_file, from_rank)
+                        found += want >= 0
+        assert FILE_OF[SQUARES[0]] == 0 and RANK_OF[SQUARES[0]] == 0
+    assert found > 500
+
+
+def test_san_tells_rivals_apart_as_python_chess_does() -> None:
+    """Every legal move's SAN (file, rank or square of the origin where other pieces of its kind reach the target;
+    a pinned rival is none) equals python-chess's, also as decode writes it (play_text)."""
+    for fen in _SEARCHED + ["4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "3k4/8/8/8/1b6/8/3N1N2/4K3 w - - 0 1",
+                            "3qk3/8/8/8/8/8/8/N1N1K1N1 w - - 0 1"]:
+        peer = chess.Board(fen, chess960="G" in fen)
+        board = Board(fen, chess960="G" in fen)
+        for move in board.legal_moves():
+            text = notation.san(board, move)
+            after = board.copy()
+            assert notation.play_text(after, move, "san") == text
+            assert text == peer.san(peer.parse_uci(notation.uci(board, move))), (fen, move)

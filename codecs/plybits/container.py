@@ -45,10 +45,15 @@ class Container:
     """:attr:`record` holds the tags alone, no annotations (a moves-fidelity container, flag ``08``)."""
 
 
+_ONE_BYTE: Final = [bytes((value,)) for value in range(0x80)]
+
+
 def write_uvarint(value: int) -> bytes:
     """LEB128: seven bits a byte, least significant group first, high bit = more."""
-    if value < 0:
-        raise ValueError(f"uvarint of negative value {value!r}")
+    if value < 0x80:
+        if value < 0:
+            raise ValueError(f"uvarint of negative value {value!r}")
+        return _ONE_BYTE[value]  # the commonest: a length or count under 128, one byte
     out = bytearray()
     while True:
         byte = value & 0x7F

@@ -25,8 +25,9 @@ def read_moves(
     parse = notation_of(position).parse_move
     push = position.push
     take = _text_taker(observe)
-    for ply in range(len(tokens)):
-        token = tokens[ply]
+    words: list[str] = tokens if isinstance(tokens, list) else list(tokens)  # compiled, a list's item is read in C
+    for ply in range(len(words)):
+        token = words[ply]
         if timed:
             check_deadline(ply)
         move = take(position, token, notation) if take is not None else None

@@ -245,7 +245,19 @@ def san_index(board: Board, text: str, notation: str | None, codes: vec[i64], n:
     target = board.cells[to_sq]
     if target and target & BLACK == board.turn:  # parse_san's error (a king-takes-rook castling code is no SAN move)
         return -1
-    # a code is (from * 256 + to) * 8 + promotion (legal_codes): parse_san's candidates, each looked up among the codes
+    if PACKED:
+        return _matching_index(board, codes, n, kind, to_sq, promotion, from_file, from_rank)
+    return _candidate_index(board, codes, n, kind, to_sq, promotion, from_file, from_rank)
+
+
+def _candidate_index(
+    board: Board, codes: vec[i64], n: int, kind: int, to_sq: int, promotion: int, from_file: int, from_rank: int,
+) -> int:
+    """The index among the first ``n`` of ``codes`` of the one legal move of a piece of ``kind`` to ``to_sq`` with
+    ``promotion`` from ``from_file`` and ``from_rank`` (-1: any), or -1 (none, or several: ambiguous), found as
+    :func:`parse_san` finds it: its candidates, each looked up among the codes (in pure Python, the list's own search
+    beats a loop over the codes; :func:`_matching_index` is the compiled build's)."""
+    # a code is (from * 256 + to) * 8 + promotion (legal_codes)
     found = -1
     for f in _candidates(board, kind, to_sq, from_file, from_rank):
         i = _code_index(codes, n, (f << 8 | to_sq) << 3 | promotion)
@@ -254,6 +266,31 @@ def san_index(board: Board, text: str, notation: str | None, codes: vec[i64], n:
         if found >= 0:  # ambiguous: parse_san's error
             return -1
         found = i
+    return found
+
+
+def _matching_index(
+    board: Board, codes: vec[i64], n: int, kind: i64, to_sq: i64, promotion: i64, from_file: i64, from_rank: i64,
+) -> int:
+    """:func:`_candidate_index` in one pass over the codes in C integers (compiled; the candidates' walk built a list
+    of squares and looked each up among the codes): the codes that end in the target and promotion, from a piece of
+    ``kind`` on the file and rank asked."""
+    tail: i64 = to_sq << 3 | promotion
+    b: vec[i64] = board.cells
+    found: i64 = -1
+    count: i64 = n
+    i: i64
+    for i in range(count):
+        code: i64 = codes[i]
+        if code & 2047 == tail:
+            f: i64 = code >> 11
+            if (b[f] & 7 == kind and (from_file < 0 or FILE_OF[f] == from_file)
+                    and (from_rank < 0 or RANK_OF[f] == from_rank)):
+                if kind == PAWN or kind == KING:  # the one move there can be: a second pawn is behind the first
+                    return i
+                if found >= 0:
+                    return -1
+                found = i
     return found
 
 
@@ -340,13 +377,26 @@ def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
         elif b[one] == 0 and b[one + back] == piece:
             out.append(one + back)
         return out
+    _piece_origins(board, kind, to_sq, out)
+    return out
+
+
+def _piece_origins(board: Board, kind: int, to_sq: int, out: list[int] | None) -> int:
+    """How many squares hold a piece of ``kind`` (not a pawn) of the side to move that might move to ``to_sq``
+    (legality unchecked), each appended to ``out`` unless it is ``None`` (a count without a list)."""
+    b: vec[i64] = board.cells
+    piece: i64 = board.turn | kind
+    target: i64 = to_sq  # the walks below in C integers, not int objects
+    seen: i64 = 0
     steps = _JUMPS[kind]
     if kind == KNIGHT or kind == KING:
         for step in steps:
             s: i64 = target + step
             if b[s] == piece:
-                out.append(s)
-        return out
+                seen += 1
+                if out is not None:
+                    out.append(s)
+        return seen
     for step in steps:
         d: i64 = step
         t: i64 = target + d
@@ -355,8 +405,10 @@ def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
             t += d
             p = b[t]
         if p == piece:
-            out.append(t)
-    return out
+            seen += 1
+            if out is not None:
+                out.append(t)
+    return seen
 
 
 def _find(board: Board, from_sq: int, to_sq: int, promotion: int, text: str) -> Move:
@@ -462,14 +514,12 @@ def _san_stem(board: Board, m: Move) -> str:
         if promotion:
             text += _PROMOTION_SUFFIX[promotion]
     else:
-        origins = _origins(board, kind, t) if kind != KING else None  # one king: never a rival
-        rivals = [o for o in origins if o != f and _legal(board, o, t)] if origins is not None and len(origins) > 1 \
-            else None
+        rivals = _rivals(board, kind, f, t) if kind != KING else 0  # one king: never a rival
         if rivals:
             text = PIECE_LETTERS[kind]
-            if all(FILE_OF[r] != FILE_OF[f] for r in rivals):
+            if not rivals & _SAME_FILE:
                 text += NAMES[f][0]
-            elif all(RANK_OF[r] != RANK_OF[f] for r in rivals):
+            elif not rivals & _SAME_RANK:
                 text += NAMES[f][1]
             else:
                 text += NAMES[f]
@@ -477,6 +527,29 @@ def _san_stem(board: Board, m: Move) -> str:
         else:
             text = _PIECE_TAKES[kind * SIZE + t] if b[t] else _PIECE_TO[kind * SIZE + t]
     return text
+
+
+_RIVAL: Final = 1
+_SAME_FILE: Final = 2
+_SAME_RANK: Final = 4
+
+
+def _rivals(board: Board, kind: int, f: int, t: int) -> int:
+    """What SAN must tell apart for the move of the piece of ``kind`` (not a pawn) from ``f`` to ``t``: 0 when no
+    other piece of the side to move has a legal move of that kind to ``t``; else :data:`_RIVAL`, with
+    :data:`_SAME_FILE` when a rival stands on ``f``'s file and :data:`_SAME_RANK` when one stands on its rank.
+    The squares of :func:`_origins` (a list made only when there are two: most moves have one)."""
+    if _piece_origins(board, kind, t, None) <= 1:
+        return 0
+    found = 0
+    for o in _origins(board, kind, t):
+        if o != f and _legal(board, o, t):
+            found |= _RIVAL
+            if FILE_OF[o] == FILE_OF[f]:
+                found |= _SAME_FILE
+            if RANK_OF[o] == RANK_OF[f]:
+                found |= _SAME_RANK
+    return found
 
 
 def parse_move(board: Board, text: str, notation: str | None = None) -> Move:
