@@ -463,7 +463,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         _mark_captures(cells, theirs, maps, us, _RANK_BITS, 1, history[-1].to_square if history else -1)
         # the opponent's marks hit the general iff it is in check, the flying general aside
         checked = 1 if maps[k] & _THEIRS or generals_face(cells, kings[0], kings[1]) else 0
-        codes, n = legal_codes(cells, k, us, mine, checked, maps, 1 << _OURS)
+        codes, n = legal_codes(cells, k, us, mine, checked, maps, 1 << _OURS, _COUNT_MASK)
         return codes, n, self._scores(position, codes, n, history, mine, theirs, material, maps)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
