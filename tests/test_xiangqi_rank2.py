@@ -16,6 +16,7 @@ from plybits.packed import PACKED
 from plybits.registry import get_game, get_scheme
 from plybits.xiangqi.rank import MODEL2, RANK, canonical_moves
 from plybits.openingbook import ZOBRIST
+from plybits.xiangqi.board import Board, square_name
 from plybits.xiangqi.rankmodel2 import N_FEATURES, LinearXiangqiModel2, capture_map, position_key, sides
 from tests.conftest import shared_data
 from tests.test_rank_scorers import playouts
@@ -212,3 +213,55 @@ def test_every_game_round_trips_through_model_2(name):
         assert rank.decode(game.position(replay.start), payload, len(replay.moves), 2) == replay.moves
         count += 1
     assert count > 1000
+
+
+def _king_steps_tested_both_ways(board):
+    """Each step of the side to move's general (not in check) as ``(target, by the marks, played)``."""
+    from plybits.xiangqi.board import KING_STEPS, _king_safe, _safe
+    from plybits.xiangqi.rankmodel2 import _COUNT_MASK, _NO_MARKS, _RANK_BITS, _mark_captures, sides
+
+    cells, us = board.cells, board.turn
+    k = board.kings[us >> 3]
+    red, black, _ = sides(cells)
+    marks = _NO_MARKS[:]
+    _mark_captures(cells, red if us else black, marks, us, _RANK_BITS, 1, -1)
+    for t in KING_STEPS[us][k]:
+        if cells[t] == 0 or cells[t] & 8 != us:
+            yield t, _king_safe(cells, k, us, t, marks[t] & _COUNT_MASK), _safe(cells, k, us, k, t)
+
+
+@pytest.mark.parametrize("fen, safe", [
+    # the cannon on e5 captures on e0 over the general: not once the general stands there; f1 faces the general f9
+    ("5k3/9/9/9/4c4/9/9/9/4K4/9 w - - 0 1", {"e0": True, "e2": True, "d1": True, "f1": False}),
+    # the horse on e2 blocks the file: taking it, the generals face (its jumps to d0 and f0 open but miss d1, f1, e0)
+    ("4k4/9/9/9/9/9/9/4n4/4K4/9 w - - 0 1", {"e2": False, "d1": True, "f1": True, "e0": True}),
+    # the chariot on d5 holds the d-file; f1 faces the general f9
+    ("5k3/9/9/9/3r5/9/9/9/4K4/9 w - - 0 1", {"d1": False, "e0": True, "e2": True, "f1": False}),
+])
+def test_the_general_steps_by_the_marks_as_by_playing_them(fen, safe):
+    """:func:`~plybits.xiangqi.board._king_safe` (the rank model's test of a general's step, from the opponent's
+    marks, not played) and playing the step agree with the rules, on lines through the general and facing generals."""
+    got = {square_name(t): (by_marks, played) for t, by_marks, played in _king_steps_tested_both_ways(Board(fen))}
+    assert got == {name: (ok, ok) for name, ok in safe.items()}
+
+
+def test_the_general_steps_by_the_marks_as_by_playing_them_in_random_games():
+    """Every step of a general not in check, in long random games (the ends have open files and lone pieces), is
+    judged alike by the marks and by playing it."""
+    from plybits.xiangqi.board import Board as Rules
+
+    rng = random.Random(25)
+    steps = unsafe = 0
+    for _ in range(60):
+        board = Rules()
+        for _ in range(300):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            if not board.is_check():
+                for _t, by_marks, played in _king_steps_tested_both_ways(board):
+                    assert by_marks == played, board.fen()
+                    steps += 1
+                    unsafe += not played
+            board.push(rng.choice(moves))
+    assert steps > 3000 and unsafe > 300

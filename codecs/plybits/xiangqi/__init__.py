@@ -6,7 +6,7 @@ Importing this package registers the game and its schemes (see docs/architecture
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from plybits.game import Game, Record, RecordHead, Speaks
 from plybits.registry import register
@@ -27,6 +27,10 @@ class Position(Board, Speaks[Move]):
 
     __slots__ = ()
     notation_module = _notation
+
+
+_START: Final = Position(STANDARD_FEN)
+"""The standard start, which :meth:`Xiangqi.position` copies."""
 
 
 class Xiangqi(Game[Position]):
@@ -57,7 +61,9 @@ class Xiangqi(Game[Position]):
 
         :raises InvalidPositionError: if ``start`` is not a readable, possible position.
         """
-        return Position(STANDARD_FEN if start is None or start == "standard" else start)
+        if start is None or start == "standard" or start == STANDARD_FEN:
+            return _START.copy()  # the FEN read once: every game of a file starts here
+        return Position(start)
 
     def parse_record(self, text: str) -> Record:
         return pgn.parse_record(text)

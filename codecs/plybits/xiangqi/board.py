@@ -23,7 +23,6 @@ from mypy_extensions import i64, mypyc_attr
 from plybits.errors import InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
 from plybits.packed import int_array, int_list, zeros
-from plybits.text import ascii_text, decimal
 
 FILES: Final = "abcdefghi"
 RED: Final = 0
@@ -267,30 +266,6 @@ def _danger_lines() -> list[list[int]]:
 DANGER: Final = _danger_lines()
 _DANGER_ROWS: Final = [int_array(row) for row in DANGER]  # its rows as int_arrays
 
-# piece-placement rules a position must satisfy (pieces can never stand elsewhere)
-_PALACE = {c: {square(f, r) for f in range(3, 6) for r in range(10) if in_palace(c, f, r)} for c in (RED, BLACK)}
-_ADVISOR_POINTS = {
-    c: {i for i in _PALACE[c] if (FILE_OF[i] + RANK_OF[i]) % 2 == (1 if c == RED else 0)} for c in (RED, BLACK)
-}
-_MAX_COUNT = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, CHARIOT: 2, CANNON: 2, SOLDIER: 5}
-
-
-def _elephant_points(color: int) -> set[int]:
-    """The seven points an elephant of ``color`` can reach from its start points."""
-    starts = [square(2, 0), square(6, 0)] if color == RED else [square(2, 9), square(6, 9)]
-    seen, todo = set(starts), list(starts)
-    while todo:
-        i = todo.pop()
-        for t, _eye in ELEPHANT_STEPS[color][i]:
-            if t not in seen:
-                seen.add(t)
-                todo.append(t)
-    return seen
-
-
-_ELEPHANT_POINTS = {c: _elephant_points(c) for c in (RED, BLACK)}
-
-
 # Compiled with mypyc (docs/architecture.md, "Compiled build"); plybits.xiangqi.Position subclasses it interpreted.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Board:
@@ -317,79 +292,13 @@ class Board:
     # ---- FEN -------------------------------------------------------------------------------------------
 
     def set_fen(self, fen: str) -> None:
-        """Read a xiangqi FEN.
+        """Read a xiangqi FEN (:func:`plybits.xiangqi.fen.read_fen`).
 
         :raises InvalidPositionError: if it is malformed or describes an impossible position.
         """
-        if not isinstance(fen, str) or len(fen) > 200:
-            raise InvalidPositionError(f"not a xiangqi FEN: {fen!r}")
-        parts = ascii_text(fen, "xiangqi FEN", InvalidPositionError).split()
-        if not 1 <= len(parts) <= 6:
-            raise InvalidPositionError(f"not a xiangqi FEN: {fen!r}")
-        rows = parts[0].split("/")
-        if len(rows) != 10:
-            raise InvalidPositionError(f"xiangqi FEN needs 10 ranks, got {len(rows)}: {fen!r}")
-        cells: list[int] = GEOMETRY.empty_cells(0)
-        counts: dict[int, int] = {}
-        for row_index, row in enumerate(rows):
-            rank = 9 - row_index
-            f = 0
-            for ch in row:
-                if ch.isdigit():
-                    f += int(ch)
-                    continue
-                upper = ch.upper()
-                kind = SYMBOLS.find(upper) if upper in SYMBOLS[1:] else SYMBOL_ALIASES.get(upper, 0)
-                if not kind or not ch.isascii():
-                    raise InvalidPositionError(f"unknown piece {ch!r} in FEN {fen!r}")
-                if f > 8:
-                    raise InvalidPositionError(f"rank {rank} of FEN {fen!r} has more than 9 files")
-                piece = kind | (RED if ch.isupper() else BLACK)
-                cells[square(f, rank)] = piece
-                counts[piece] = counts.get(piece, 0) + 1
-                f += 1
-            if f != 9:
-                raise InvalidPositionError(f"rank {rank} of FEN {fen!r} has {f} files, not 9")
-        turn_text = parts[1].lower() if len(parts) > 1 else "w"
-        if turn_text not in ("w", "r", "b"):
-            raise InvalidPositionError(f"side to move {parts[1]!r} is not 'w', 'r' or 'b' in FEN {fen!r}")
-        turn = BLACK if turn_text == "b" else RED
-        for extra in parts[2:4]:
-            if extra != "-":
-                raise InvalidPositionError(f"xiangqi FEN field {extra!r} should be '-' in {fen!r}")
-        half = decimal(parts[4]) if len(parts) > 4 else 0
-        full = decimal(parts[5]) if len(parts) > 5 else 1
-        if half is None or full is None:
-            raise InvalidPositionError(f"move counters of FEN {fen!r} are not numbers")
-        if not (0 <= half <= 100_000 and 1 <= full <= 100_000):
-            raise InvalidPositionError(f"move counters of FEN {fen!r} out of range")
-        kings = [0, 0]
-        for color in (RED, BLACK):
-            name = COLOR_NAMES[color]
-            for kind, most in _MAX_COUNT.items():
-                n = counts.get(kind | color, 0)
-                if n > most:
-                    raise InvalidPositionError(f"{name} has {n} {KIND_NAMES[kind]}s (at most {most}) in FEN {fen!r}")
-            if counts.get(KING | color, 0) != 1:
-                raise InvalidPositionError(f"{name} needs exactly one general in FEN {fen!r}")
-            for i in SQUARES:
-                piece = cells[i]
-                if piece != 0 and piece & BLACK == color:
-                    kind = piece & 7
-                    where = f"{name} {KIND_NAMES[kind]} on {square_name(i)}"
-                    if kind == KING:
-                        kings[color >> 3] = i
-                        if i not in _PALACE[color]:
-                            raise InvalidPositionError(f"{where} is outside its palace in FEN {fen!r}")
-                    elif kind == ADVISOR and i not in _ADVISOR_POINTS[color]:
-                        raise InvalidPositionError(f"{where} is not on an advisor point in FEN {fen!r}")
-                    elif kind == ELEPHANT and i not in _ELEPHANT_POINTS[color]:
-                        raise InvalidPositionError(f"{where} is not on an elephant point in FEN {fen!r}")
-                    elif kind == SOLDIER:
-                        r = RANK_OF[i]
-                        behind = r < 3 if color == RED else r > 6
-                        if behind or (own_half(color, r) and FILE_OF[i] % 2):
-                            raise InvalidPositionError(f"{where} cannot be reached by a soldier in FEN {fen!r}")
+        from plybits.xiangqi.fen import read_fen  # read once a game: interpreted, out of the compiled rules
+
+        cells, turn, kings, half, full = read_fen(fen)
         self.cells, self.turn, self.kings = int_array(cells), turn, kings
         self.halfmove_clock, self.fullmove_number = half, full
         if self.attacked_general(turn ^ BLACK):
@@ -680,14 +589,16 @@ def pseudo_codes(
     in point order (every piece of ``us`` among them; :func:`occupied_points`). ``marks``: per cell, ``plus`` is
     added for each piece of ``us`` that could capture there if an enemy stood there (its own pieces' cells too: it
     defends them; a cannon past a screen, not where it slides to)."""
-    return _generate(cells, us, codes, scan, -1, 0, marks, plus)
+    return _generate(cells, us, codes, scan, -1, 0, marks, plus, 0)
 
 
 def _generate(
     cells: vec[i64], us: i64, codes: vec[i64], scan: vec[i64], k: i64, risk: i64, marks: vec[i64], plus: i64,
+    counts: i64,
 ) -> i64:
     """:func:`pseudo_codes`, keeping of the moves of the general on ``k`` (not in check) and of a piece on a line or
-    leg ``risk`` marks (:func:`_risks`) those that leave it unattacked, tested as the piece's are written (at the end)."""
+    leg ``risk`` marks (:func:`_risks`) those that leave it unattacked, tested as the piece's are written (at the end;
+    ``counts`` as :func:`legal_codes` takes it)."""
     danger = _DANGER_ROWS[k] if k >= 0 else _NO_RISK
     n: i64 = 0
     side = (us >> 3) * _size
@@ -774,18 +685,25 @@ def _generate(
                     n += 1
         d = danger[i]
         if i == k or (d != 0 and risk >> (_LEGS + i - k if d == LEG else d + STRIDE) & 1):
-            n = _keep_legal(cells, us, k, i, codes, start, n)
+            n = _keep_legal(cells, us, k, i, codes, start, n, marks, counts)
     return n
 
 
-def _keep_legal(cells: vec[i64], us: i64, k: i64, frm: i64, codes: vec[i64], start: i64, end: i64) -> i64:
-    """Keep those of the moves ``codes[start:end]`` from ``frm`` that leave the general on ``k`` unattacked; the end."""
+def _keep_legal(
+    cells: vec[i64], us: i64, k: i64, frm: i64, codes: vec[i64], start: i64, end: i64, marks: vec[i64], counts: i64,
+) -> i64:
+    """Keep those of the moves ``codes[start:end]`` from ``frm`` that leave the general on ``k`` unattacked; the end.
+    The general's own moves: by :func:`_king_safe` where ``counts`` reads its attackers from ``marks``, else played."""
     danger = _DANGER_ROWS[k]
     kept = start
     for j in range(start, end):
         c = codes[j]
         to = c & 255
-        if _safe(cells, k, us, frm, to) if frm == k else not _exposes(cells, us, frm, to, k, danger[frm], danger[to]):
+        if frm == k:
+            safe = _king_safe(cells, k, us, to, marks[to] & counts) if counts else _safe(cells, k, us, frm, to)
+        else:
+            safe = not _exposes(cells, us, frm, to, k, danger[frm], danger[to])
+        if safe:
             codes[kept] = c
             kept += 1
     return kept
@@ -846,6 +764,30 @@ def _safe(cells: vec[i64], k: i64, us: i64, frm: i64, to: i64) -> bool:
     return not bad
 
 
+def _king_safe(cells: vec[i64], k: i64, us: i64, t: i64, attackers: i64) -> bool:
+    """Whether the general of ``us`` on ``k``, not in check, may step to ``t``, given the count of the opponent's
+    pieces that could capture on ``t`` now, ``attackers`` (the model's marks): :func:`_safe` without playing the step.
+    Emptying ``k`` changes only the line through ``k`` and ``t`` (a horse's leg is a diagonal neighbour, never ``k``):
+    a cannon right past ``k`` loses its screen (a chariot there, or a cannon past one screen, would check ``k``
+    already); and on ``t``'s file the generals may come to face."""
+    enemy = us ^ BLACK
+    d = k - t
+    s = k + d  # the first piece past k, seen from t
+    p = cells[s]
+    while p == 0:
+        s += d
+        p = cells[s]
+    if p == CANNON | enemy:
+        attackers -= 1  # it captures on t over the general as its screen: not once the general stands on t
+    if attackers > 0 or p == CHARIOT | enemy or p == KING | enemy:
+        return False
+    up = STRIDE if us == RED else -STRIDE  # towards the other general's palace
+    s = t + up
+    while cells[s] == 0:
+        s += up
+    return cells[s] != KING | enemy
+
+
 def generals_face(cells: vec[i64], red: i64, black: i64) -> bool:
     """Whether the generals on ``red`` and ``black`` (:attr:`Board.kings`) share a file with nothing between them (the
     flying general)."""
@@ -875,12 +817,13 @@ def code_index(codes: vec[i64], n: i64, code: i64) -> i64:
 
 def legal_codes(
     cells: vec[i64], k: i64, us: i64, scan: vec[i64] = POINTS, checked: i64 = -1, marks: vec[i64] = _NO_RISK,
-    plus: i64 = 0,
+    plus: i64 = 0, counts: i64 = 0,
 ) -> tuple[vec[i64], i64]:
     """The codes of the legal moves of ``us``, whose general stands on ``k``, and their count: :func:`legal` as
     move codes (the first ``count`` items; ``scan``, ``marks`` and ``plus`` as :func:`pseudo_codes` takes them).
     ``checked``: 1 or 0 when the caller knows whether ``us`` is in check (:meth:`Board.is_check`), -1 to have it
-    tested."""
+    tested. ``counts``: the bits of ``marks`` that count, per cell, the opponent's pieces that could capture there
+    (the rank model's marks), from which the general's steps are tested (:func:`_king_safe`); 0 for none."""
     codes = _NO_CODES[:]
     if _attacked(cells, k, us) if checked < 0 else checked == 1:
         n = pseudo_codes(cells, us, codes, scan, marks, plus)
@@ -892,7 +835,7 @@ def legal_codes(
                 kept += 1
         return codes, kept
     risk, hazard = _risks(cells, k, us)
-    n = _generate(cells, us, codes, scan, k, risk, marks, plus)
+    n = _generate(cells, us, codes, scan, k, risk, marks, plus, counts)
     if not hazard:
         return codes, n
     # a move onto the empty cells between the general and an enemy cannon facing it screens (the line tested: exactly)

@@ -230,51 +230,49 @@ def _capture_maps(cells: vec[i64], us: int, scan: vec[i64], last_to: i64 = -1) -
     return maps
 
 
-def _walk(cells: vec[i64], t: i64, step: i64, mask: vec[i64], bit: i64) -> i64:
-    """Set ``bit`` in ``mask`` on the empty cells from ``t`` on along ``step``; the first cell that is not empty."""
-    while cells[t] == 0:
-        mask[t] |= bit
-        t += step
-    return t
-
-
-def _line_piece(cells: vec[i64], t: i64, step: i64, mask: vec[i64], bit: i64, us: i64) -> i64:
-    """:func:`_walk` from ``t`` along ``step``, and ``bit`` set on the piece it stops at too if that is not of ``us``:
-    that piece's cell, or -1 at the board's edge."""
-    t = _walk(cells, t, step, mask, bit)
-    q = cells[t]
-    if q == OFF:
-        return -1
-    if q & BLACK != us:
-        mask[t] |= bit
-    return t
-
-
 def _mark_checks(cells: vec[i64], king: i64, us: i64, mask: vec[i64]) -> None:
     """Set in ``mask``, per cell, the bits of :data:`_CHECK_BIT` (a piece of that kind of ``us`` moving there checks
-    the general on ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move."""
+    the general on ``king``), :data:`_SCREEN_BIT` and :data:`_OPEN_BIT`; from the position before the move. Each
+    line from the general is walked once, in this one function (pure Python, a call costs)."""
     rook = CHARIOT | us
     cannon = CANNON | us
     by_chariot: i64 = _CHECK_BIT[CHARIOT]
     by_cannon: i64 = _CHECK_BIT[CANNON]
     for step in _LINES:
-        first = _line_piece(cells, king + step, step, mask, by_chariot, us)
-        if first < 0:
+        t = king + step
+        first: i64 = 0
+        bit = by_chariot  # the empty cells up to the first piece: a chariot there checks (and on it, theirs taken)
+        while True:
+            q = cells[t]
+            while q == 0:
+                mask[t] |= bit
+                t += step
+                q = cells[t]
+            if q == OFF or first:
+                break
+            if q & BLACK != us:
+                mask[t] |= bit
+            first = t
+            bit = by_cannon  # past it, up to the second piece: a cannon there checks, the first its screen
+            t += step
+        if q == OFF:
             continue
-        t = _line_piece(cells, first + step, step, mask, by_cannon, us)
-        if t < 0:
-            continue
-        q = cells[t]
+        ours_first = cells[first] & BLACK == us
+        if q & BLACK != us:
+            mask[t] |= by_cannon
         if q == cannon:  # the empty cells before the first piece: a screen placed there checks
             s = king + step
             while s != first:
                 mask[s] |= _SCREEN_BIT
                 s += step
-        if cells[first] & BLACK == us and q == rook:
+        if ours_first and q == rook:
             mask[first] |= _OPEN_BIT
-        if cells[first] & BLACK == us and q & BLACK == us:
+        if ours_first and q & BLACK == us:
             second = t
-            if cells[_walk(cells, t + step, step, mask, 0)] == cannon:  # two screens: moving either off leaves one
+            t += step
+            while cells[t] == 0:
+                t += step
+            if cells[t] == cannon:  # two screens: moving either off leaves one
                 mask[first] |= _OPEN_BIT
                 mask[second] |= _OPEN_BIT
     for e in _HORSE_ATTACKER_ROWS[king]:  # horse cell << 8 | its leg
@@ -293,7 +291,8 @@ _CHEAPER: Final = int_array([(1 << (_COUNT_BITS + r)) - (1 << (_COUNT_BITS + 1))
 """By kind: the rank bits of the kinds cheaper than it (attackers that win an exchange on its point)."""
 _CHECK_BITS: Final = int_array(_CHECK_BIT)
 _NOTABLE: Final = int_array([_THEIRS | _CHECK_BIT[kind] | (0 if kind == CANNON else _SCREEN_BIT) for kind in range(8)])
-"""By kind: the marks of a target that call for :func:`_rare_weights` (attacked, a check, a cannon's screen)."""
+"""By kind: the marks of a target that call for the rarer weights of :meth:`LinearXiangqiModel2._scores` (attacked, a
+check, a cannon's screen)."""
 _STATES: Final = ("safe", "defended", "cheaper attacker", "hangs")
 """A point's state (``F_TARGET``, ``F_ORIGIN``), 0..3: no attacker; attacked and defended by no cheaper piece;
 attacked by a cheaper piece (and defended); attacked and not defended. From the marks: the attackers' rank bits
@@ -309,7 +308,7 @@ class _Tables:
     arrays (compiled, a read is one load): piece-square sums by phase, made per phase and per last target on
     first use (a process that codes a few plies pays for no more)."""
 
-    __slots__ = ("weights", "w", "to", "origin", "near", "slide", "slides")
+    __slots__ = ("weights", "w", "to", "origin", "near", "slide", "moves", "target")
 
     def __init__(self, w: list[int]) -> None:
         # model 1's point tables; imported here, not at the top: plybits.xiangqi.rank imports this module
@@ -319,22 +318,27 @@ class _Tables:
         self.w: vec[i64] = int_array(w)
         self.slide: list[vec[i64]] = _SLIDE_STEPS
         """slide[f][t]: the ``F_SLIDE`` offset of a slide from ``f`` to ``t`` (0 off the lines)."""
-        self.to: list[vec[i64] | None] = [None] * 4
-        """to[phase][piece * SIZE + t]: ``F_TO`` + ``F_TO_PHASE`` of that piece's move to ``t``."""
+        self.to: list[list[vec[i64]] | None] = [None] * 4
+        """to[phase][piece][t]: ``F_TO`` + ``F_TO_PHASE`` of that piece's move to ``t``."""
         self.origin: list[vec[i64] | None] = [None] * 4
         """origin[phase][piece * SIZE + f]: ``F_FROM`` + ``F_FROM_PHASE`` + ``F_PHASE`` of a move from ``f``, with the
         ``F_ORIGIN`` weight of a safe origin and the ``F_TARGET`` one of a quiet move to a safe point (most moves')."""
-        self.slides: list[vec[i64] | None] = [None] * (2 * _SIZE)
-        """slides[cannon? * SIZE + f][t]: the ``F_SLIDE`` weight of a chariot's (a cannon's) slide from ``f`` to ``t``."""
+        self.moves: list[vec[i64] | None] = [None] * (4 * 16 * _SIZE)
+        """moves[(phase * 16 + piece) * SIZE + f][t]: a chariot's or a cannon's ``to`` weight with its ``F_SLIDE`` one of
+        the slide from ``f`` to ``t`` (one read a move)."""
         self.near: list[vec[i64] | None] = [None] * (_SIZE + 1)
         """near[last_to][t]: the ``F_NEAR_LAST`` weight of target ``t`` (row SIZE: no last move, no weight)."""
+        self.target: vec[i64] = int_array([w[F_TARGET + capture * 32 + kind * 4 + state] - w[F_TARGET + kind * 4]
+                                           for kind in range(8) for capture in (0, 1) for state in range(4)])
+        """target[kind * 8 + capture? * 4 + state]: ``F_TARGET``'s weight less that of a quiet move to a safe point
+        (which the origin's weights hold)."""
 
-    def phase_rows(self, phase: int) -> tuple[vec[i64], vec[i64]]:
+    def phase_rows(self, phase: int) -> tuple[list[vec[i64]], vec[i64]]:
         """``(to[phase], origin[phase])``, made on first use."""
-        to_row = self.to[phase]
+        to_rows = self.to[phase]
         origin_row = self.origin[phase]
-        if to_row is not None and origin_row is not None:
-            return to_row, origin_row
+        if to_rows is not None and origin_row is not None:
+            return to_rows, origin_row
         from plybits.xiangqi.rank import piece_points
 
         w = self.weights
@@ -345,22 +349,23 @@ class _Tables:
             to[index] = w[F_TO + r] + w[F_TO_PHASE + phase * 720 + r]
             origin[index] = (w[F_FROM + r] + w[F_FROM_PHASE + phase * 720 + r] + w[F_PHASE + phase * 8 + kind]
                              + w[F_ORIGIN + kind * 4] + w[F_TARGET + kind * 4])
-        to_row = self.to[phase] = int_array(to)
+        to_rows = self.to[phase] = [int_array(to[piece * _SIZE:(piece + 1) * _SIZE]) for piece in range(16)]
         origin_row = self.origin[phase] = int_array(origin)
-        return to_row, origin_row
+        return to_rows, origin_row
 
-    def slide_row(self, kind: i64, f: i64) -> vec[i64]:
-        """``slides[...]`` of a chariot or a cannon (``kind``) on ``f``, made on first use."""
-        at = (_SIZE if kind == CANNON else 0) + f
-        row = self.slides[at]
+    def move_row(self, phase: int, piece: i64, f: i64) -> vec[i64]:
+        """``moves[...]`` of a chariot or a cannon (``piece``) on ``f`` in ``phase``, made on first use."""
+        at = (phase * 16 + piece) * _SIZE + f
+        row = self.moves[at]
         if row is not None:
             return row
-        block = F_SLIDE + (20 if kind == CANNON else 0)
+        block = F_SLIDE + (20 if piece & 7 == CANNON else 0)
         steps = self.slide[f]
+        to_row = self.phase_rows(phase)[0][piece]
         made = zeros(_SIZE)
         for t in SQUARES:
-            made[t] = self.w[block + steps[t]]
-        self.slides[at] = made
+            made[t] = to_row[t] + self.w[block + steps[t]]
+        self.moves[at] = made
         return made
 
     def near_row(self, last_to: int) -> vec[i64]:
@@ -458,7 +463,7 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         _mark_captures(cells, theirs, maps, us, _RANK_BITS, 1, history[-1].to_square if history else -1)
         # the opponent's marks hit the general iff it is in check, the flying general aside
         checked = 1 if maps[k] & _THEIRS or generals_face(cells, kings[0], kings[1]) else 0
-        codes, n = legal_codes(cells, k, us, mine, checked, maps, 1 << _OURS)
+        codes, n = legal_codes(cells, k, us, mine, checked, maps, 1 << _OURS, _COUNT_MASK)
         return codes, n, self._scores(position, codes, n, history, mine, theirs, material, maps)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
@@ -516,12 +521,14 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         which it adds its :data:`_CHECKS` bits)."""
         tables = self._tables or self._derive()
         w = tables.w
+        target_w = tables.target  # F_TARGET less a quiet move's to a safe point (in origin_w, so in fixed)
         cells = board.cells
         us: i64 = board.turn
         their_king: i64 = board.kings[(us ^ BLACK) >> 3]
         last_to, my_last_from, my_last_to, repeat_from, repeat_to = _recent(history)
         near = tables.near_row(last_to)
-        to_w, origin_w = tables.phase_rows(_phase(material))
+        phase = _phase(material)
+        to_rows, origin_w = tables.phase_rows(phase)
         in_check = maps[board.kings[us >> 3]] & _THEIRS != 0
         entry, total, book_base, unplayed = self._book_weights(cells, us, mine, opponents, len(history), w)
         _mark_checks(cells, their_king, us, maps)
@@ -533,11 +540,10 @@ class LinearXiangqiModel2(CodedXiangqiModel):
         limit: i64 = -1  # the first code past the origin's moves
         fixed: i64 = 0  # the origin's weights, the book's unplayed one and a safe quiet target's (origin_w has it)
         kind: i64 = 0
-        base: i64 = 0  # the mover's row in to_w
         at: i64 = 0  # the origin's marks
         notable: i64 = 0  # the marks of a target that call for more than the common weights (_NOTABLE of the mover)
         special = False  # a move from the origin can open a line, move back or repeat
-        slide_row = _NO_MARKS  # the F_SLIDE weights of a chariot's or a cannon's moves (zeros for the other kinds)
+        row = _NO_MARKS  # the weights of the mover's target (to_rows, or a slider's moves row: with F_SLIDE)
         for i in range(n):
             c = codes[i]
             t = c & 255
@@ -546,9 +552,8 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                 limit = (origin + 1) << 8
                 p = cells[origin]
                 kind = p & 7
-                base = p * _SIZE
                 at = maps[origin]
-                fixed = origin_w[base + origin] + unplayed
+                fixed = origin_w[p * _SIZE + origin] + unplayed
                 hit: i64 = at & theirs
                 if hit:  # F_ORIGIN of an attacked origin, for the safe one's that origin_w holds
                     state: i64 = 3 if at >> ours == 0 else 2 if hit & _CHEAPER[kind] else 1
@@ -559,23 +564,22 @@ class LinearXiangqiModel2(CodedXiangqiModel):
                     fixed += w[F_SAME_PIECE + kind]
                 if in_check:
                     fixed += w[F_EVASION + kind]
-                slide_row = tables.slide_row(kind, origin) if kind == CHARIOT or kind == CANNON else _NO_MARKS
+                row = tables.move_row(phase, p, origin) if kind == CHARIOT or kind == CANNON else to_rows[p]
                 notable = _NOTABLE[kind]
                 special = at & _OPEN_BIT != 0 or origin == my_last_to or origin == repeat_from
             q = cells[t]
             m = maps[t]
-            score: i64 = to_w[base + t] + fixed + near[t] + slide_row[t]
+            score: i64 = row[t] + fixed + near[t]
             if m & notable or q or special:  # rarer: F_TARGET of an attacked or captured-on target, F_CAPTURE, ...
                 hit = m & theirs
-                target = F_TARGET + kind * 4  # its weight of a quiet move to a safe target is in fixed: taken back
                 if hit:  # the state of t after the move (_STATES): its defenders are ours but the mover (a cannon's
                     # marks count it where it captures, not where it slides to)
                     others: i64 = (m >> ours) - (0 if q == 0 and kind == CANNON else 1)
                     state = (2 if hit & _CHEAPER[kind] else 1) if others > 0 else 3
                     hit = 1
-                    score += w[target + 32 + state] - w[target] if q else w[target + state] - w[target]
+                    score += target_w[kind * 8 + 4 + state] if q else target_w[kind * 8 + state]
                 elif q:
-                    score += w[target + 32] - w[target]
+                    score += target_w[kind * 8 + 4]
                 if q:
                     score += w[F_CAPTURE + kind * 2 + (q & 7) * 16 + hit]
                     if t == last_to:
