@@ -62,7 +62,7 @@ from plybits.chess.squares import (
 )
 from plybits.packed import PACKED, int_array, int_list, zeros
 from plybits.rangecoder import RangeDecoder, RangeEncoder
-from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_packed, encode_packed
+from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_top, encode_top
 
 SQUARE64 = [-1] * SIZE
 """a1 = 0 ... h8 = 63 of each mailbox index."""
@@ -431,7 +431,7 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-NULL_SCORE = -(1 << 20)
+NULL_SCORE: Final = -(1 << 20)
 """The null move's score in :meth:`LinearChessModel.scored`, whatever its weight: far below every move, so
 its frequency is 1."""
 
@@ -615,17 +615,17 @@ class LinearChessModel(LinearModel):
 
     def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
         """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`)."""
-        codes, n, scores = self.coded(position, history)
+        codes, n, scores, _ = self.coded(position, history)
         table = MOVE_TABLE
         moves = []
         for i in range(n):
             moves.append(table[codes[i]])
         return moves, scores
 
-    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64], i64]:
         """The codes (:func:`~plybits.chess.board.move_code`) of the legal moves and the null move (last, code 0), how
-        many, and their scores (the null move's :data:`NULL_SCORE`): what :meth:`encode_ply` and :meth:`decode_ply`
-        code with, no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
+        many, their scores (the null move's :data:`NULL_SCORE`) and the highest of them: what :meth:`encode_ply` and
+        :meth:`decode_ply` code with (:func:`~plybits.rank.encode_top`), no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
         read them before the next call on the same board."""
         men = position.men
         attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position))
@@ -635,25 +635,32 @@ class LinearChessModel(LinearModel):
         n += 1
         if n < len(codes):
             codes[n] = END_CODE  # where _scores stops: the buffer holds codes of earlier plies past the null move
-        scores = self.scored_codes(position, codes, n, history, attacks, material)
-        scores[n - 1] = NULL_SCORE
-        return codes, n, scores
+        scores, top = self.topped_codes(position, codes, n, history, attacks, material)
+        scores[n - 1] = NULL_SCORE  # below every move's: the top stands
+        return codes, n, scores, top
 
     def scored_codes(
         self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
     ) -> vec[i64]:
-        """The scores of the moves of the first ``n`` ``codes`` given the position's :func:`_attack_maps`: model 1's
-        :func:`_scores`; a later model (:mod:`plybits.chess.rankmodel2`) adds its own features here."""
+        """The scores of the moves of the first ``n`` ``codes`` given the position's :func:`_attack_maps`
+        (:meth:`topped_codes`'s)."""
+        return self.topped_codes(board, codes, n, history, attacks, material)[0]
+
+    def topped_codes(
+        self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
+    ) -> tuple[vec[i64], i64]:
+        """(:meth:`scored_codes`, the highest score of a move other than the null move, or :data:`NULL_SCORE`): model
+        1's :func:`_scores`; a later model (:mod:`plybits.chess.rankmodel2`) adds its own features here."""
         return _scores(self.tables(), board, codes, n, history, attacks, material)
 
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
-        codes, n, scores = self.coded(position, history)
+        codes, n, scores, top = self.coded(position, history)
         code: i64 = move_code(move)
         count: i64 = n
         i: i64
         for i in range(count):
             if codes[i] == code:
-                encode_packed(encoder, scores, i)
+                encode_top(encoder, scores, top, i)
                 return
         raise ValueError(f"{move!r} is not a legal move here")
 
@@ -663,16 +670,16 @@ class LinearChessModel(LinearModel):
         """The move ``text`` writes, found among the codes ranked here (:func:`~plybits.chess.notation.san_index`:
         no move checked a second time) and coded as :meth:`encode_ply` codes it; ``None``, nothing coded, where
         the notation module must read it."""
-        codes, n, scores = self.coded(position, history)
+        codes, n, scores, top = self.coded(position, history)
         i = san_index(position, text, notation, codes, n)
         if i < 0:
             return None
-        encode_packed(encoder, scores, i)
+        encode_top(encoder, scores, top, i)
         return MOVE_TABLE[codes[i]]
 
     def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
-        codes, n, scores = self.coded(position, history)
-        return MOVE_TABLE[codes[decode_packed(decoder, scores)]]
+        codes, n, scores, top = self.coded(position, history)
+        return MOVE_TABLE[codes[decode_top(decoder, scores, top)]]
 
     def tables(self) -> _Tables:
         """The weights laid out for :func:`_scores`, made on first use."""
@@ -804,9 +811,10 @@ def _reply_terms(tables: _Tables, b: vec[i64], last_to: i64, attacks: vec[i64]) 
 
 def _scores(
     tables: _Tables, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], attacks: vec[i64], material: int,
-) -> vec[i64]:
-    """:meth:`LinearChessModel.scores` of the ``n`` ``codes`` (the array ends there or at :data:`END_CODE`) given the
-    map (check marks added), a later model's features folded into ``tables`` (:meth:`_Tables.add_terms`), in one pass."""
+) -> tuple[vec[i64], i64]:
+    """(:meth:`LinearChessModel.scores` of the ``n`` ``codes`` (the array ends there or at :data:`END_CODE`) given the
+    map (check marks added), a later model's features folded into ``tables`` (:meth:`_Tables.add_terms`), in one pass;
+    the highest score of a move other than the null move (:data:`NULL_SCORE` if none), kept as they are written)."""
     b: vec[i64] = board.cells
     colour: i64 = board.turn
     king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_KING is indexed
@@ -831,6 +839,7 @@ def _scores(
     near_bit = _NEAR_BIT
     check_marks = _CHECK_MARKS
     out = zeros(n)
+    top: i64 = NULL_SCORE
     # i64 locals (plain C compiled); below, what depends on the origin only, set by statements when it changes
     origin: i64 = -1
     row = _NO_ROW
@@ -875,7 +884,10 @@ def _scores(
         score: i64 = row[t] + fixed + near_last[near_at + t]
         if q:
             if q & BLACK == colour:  # castling: the king takes its own rook (a later model's terms: none)
-                out[i] = tables.castle_h[phase] if t > f else tables.castle_a[phase]
+                castle: i64 = tables.castle_h[phase] if t > f else tables.castle_a[phase]
+                out[i] = castle
+                if castle > top:
+                    top = castle
                 continue
             score += captures[(q & 7) * (7 * _LEVELS) + captures_at + a]
             if t == last_to:
@@ -892,7 +904,9 @@ def _scores(
             if near & near_bit[colour | promotion] or a & check_marks[promotion]:
                 score += check_w[promotion]
         out[i] = score
-    return out
+        if score > top:
+            top = score
+    return out, top
 
 
 def _origin_terms(
