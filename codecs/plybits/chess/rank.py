@@ -390,9 +390,6 @@ def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
 
 _CHECK_MARK_BITS: Final = _DIAGONAL_MARK | _ORTHOGONAL_MARK
 """The check marks of an attack map entry (:func:`_mark_checks`)."""
-_NEAR_SPAN: Final = 1 << 10
-"""The stride of :attr:`_Tables.near_king`: a :data:`_NEAR_KING` entry or'd with an attack map entry's check marks
-(bits 0-1, which the near bits leave free) is below it."""
 _ZONE: Final = 1 << 2
 """Bit of a :data:`_NEAR_KING` entry: the square touches the king."""
 _NEAR_BIT: Final = int_array([
@@ -456,6 +453,18 @@ def _row_table(n: int) -> vec[vec[i64]]:
     return vec[vec[i64]]([_NO_ROW] * n) if PACKED else cast("vec[vec[i64]]", [_NO_ROW] * n)
 _LEVELS: Final = 6 * _RANK_UNIT
 """The span of an attack map entry (enemy rank, own count): the stride of the safety and from-threat tables."""
+_NEAR_ZONE: Final = _LEVELS
+"""A :data:`_NEAR_CODE` term: the square touches the king."""
+_NEAR_CHECK: Final = 2 * _LEVELS
+"""A :data:`_NEAR_CODE` term: the piece there would check the king (a knight or a pawn: a slider's check is the
+target's check marks)."""
+_NEAR_CODE: Final = int_array([
+    (_NEAR_ZONE if _NEAR_KING[SIZE + _d] & _ZONE else 0) + (_NEAR_CHECK if _NEAR_KING[SIZE + _d] & _NEAR_BIT[_p] else 0)
+    for _p in range(16) for _d in range(-SIZE, SIZE)
+])
+"""_NEAR_CODE[piece * 2 * SIZE + SIZE + king - square]: :data:`_NEAR_ZONE` and :data:`_NEAR_CHECK` of the piece on the
+square (:data:`_NEAR_KING` read for one piece): the offset, within the piece's, of the :attr:`_Tables.quiet` and
+:attr:`_Tables.near` rows of those terms."""
 
 
 @final
@@ -465,7 +474,7 @@ class _Tables:
     :func:`~plybits.packed.int_array` arrays (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "captures", "recapture", "takes_last", "promotion", "check",
-                 "zone", "near_king", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
+                 "zone", "quiet", "near", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
                  "target_terms", "near_last", "last_attacks", "replies")
 
     def __init__(self, w: list[int]) -> None:
@@ -516,14 +525,22 @@ class _Tables:
         """By kind: the weight of a direct check."""
         self.zone = int_array(w[F_KING_ZONE:F_KING_ZONE + 7])
         """By kind: the weight of landing next to the enemy king."""
-        self.near_king = int_array([
-            (w[F_KING_ZONE + (piece & 7)] if near & _ZONE else 0)
-            + (w[F_CHECK + (piece & 7)] if near & _NEAR_BIT[piece] or near & _CHECK_MARKS[piece & 7] else 0)
-            for piece in range(16) for near in range(_NEAR_SPAN)
+        near = [
+            (w[F_KING_ZONE + kind] if zone else 0)
+            + (w[F_CHECK + kind] if check or entry & _CHECK_MARKS[kind] else 0) if PAWN <= kind <= KING else 0
+            for piece in range(16) for kind in (piece & 7,) for check in (0, 1) for zone in (0, 1)
+            for entry in range(levels)
+        ]
+        self.near = int_array(near)
+        """near[piece * 4 * _LEVELS + the target's :data:`_NEAR_CODE` + its attack map entry]: the weights of landing
+        next to the enemy king (``F_KING_ZONE``) and of a direct check (``F_CHECK``, the entry's check marks for a
+        slider) by the piece (a pawn's on a promotion: none, its check is the promoted piece's)."""
+        self.quiet = int_array([
+            near[i] + safety[(i // (4 * levels) & 7) * 2 * levels + i % levels] if PAWN <= i // (4 * levels) & 7 <= KING
+            else 0 for i in range(len(near))
         ])
-        """near_king[piece * _NEAR_SPAN + (the target's :data:`_NEAR_KING` entry | its check marks)]: the
-        weights of landing next to the enemy king (``F_KING_ZONE``) and of a direct check (``F_CHECK``) by the
-        piece (a pawn's on a promotion: none, its check is the promoted piece's)."""
+        """quiet[as :attr:`near`]: those weights and the target's ``F_SAFETY`` of a move that captures nothing: one
+        look-up."""
         self.same = int_array(w[F_SAME_PIECE:F_SAME_PIECE + 7])
         """By kind: the weight of moving again the piece this side moved last."""
         self.castle_h = int_array([w[F_CASTLE] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
@@ -817,7 +834,7 @@ def _scores(
     the highest score of a move other than the null move (:data:`NULL_SCORE` if none), kept as they are written)."""
     b: vec[i64] = board.cells
     colour: i64 = board.turn
-    king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_KING is indexed
+    king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_CODE is indexed
     last_to, my_last_to, last_capture = _last_moves(board, history)
     phase, in_check = _position_terms(board, attacks, material)
     near_base, last_value = _reply_terms(tables, b, last_to, attacks)
@@ -833,10 +850,10 @@ def _scores(
     promotion_w = tables.promotion
     check_w = tables.check
     near_last = tables.near_last
-    near_king_w = tables.near_king
+    quiet = tables.quiet
+    near_w = tables.near
     mark_bits: i64 = _CHECK_MARK_BITS
-    near_king = _NEAR_KING
-    near_bit = _NEAR_BIT
+    near_code = _NEAR_CODE
     check_marks = _CHECK_MARKS
     out = zeros(n)
     top: i64 = NULL_SCORE
@@ -849,6 +866,7 @@ def _scores(
     pawn_ep: i64 = -1
     fixed: i64 = 0
     near_king_at: i64 = 0
+    piece_at: i64 = 0
     near_at: i64 = 0
     i: i64 = -1
     for code in codes:  # iterated, not indexed: compiled, no bounds check an item
@@ -876,12 +894,15 @@ def _scores(
             pawn_ep = -1
             if kind == PAWN:
                 pawn_ep = ep
-            near_king_at = p * _NEAR_SPAN
+            near_king_at = p * (2 * SIZE) + king_at
+            piece_at = p * (4 * _LEVELS)
             near_at = near_base + kind * SIZE
         promotion: i64 = code & 7
         q: i64 = b[t]
         a: i64 = attacks[t] & _MAP_BITS
         score: i64 = row[t] + fixed + near_last[near_at + t]
+        # next to the king, and a direct check: the piece on its target attacks the king past the cells as they stand
+        near: i64 = piece_at + near_code[near_king_at - t]
         if q:
             if q & BLACK == colour:  # castling: the king takes its own rook (a later model's terms: none)
                 castle: i64 = tables.castle_h[phase] if t > f else tables.castle_a[phase]
@@ -889,19 +910,16 @@ def _scores(
                 if castle > top:
                     top = castle
                 continue
-            score += captures[(q & 7) * (7 * _LEVELS) + captures_at + a]
+            score += captures[(q & 7) * (7 * _LEVELS) + captures_at + a] + near_w[near + (a & mark_bits)]
             if t == last_to:
                 score += last_w[kind]
         elif t == pawn_ep:
-            score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a]
+            score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a] + near_w[near + (a & mark_bits)]
         else:
-            score += safety[safe_at + a]
-        # next to the king, and a direct check: the piece on its target attacks the king past the cells as they stand
-        near: i64 = near_king[king_at - t]
-        score += near_king_w[near_king_at + (near | a & mark_bits)]
+            score += quiet[near + a]  # the near terms and the safety
         if promotion:
             score += promotion_w[promotion]
-            if near & near_bit[colour | promotion] or a & check_marks[promotion]:
+            if near_code[(colour | promotion) * (2 * SIZE) + king_at - t] >= _NEAR_CHECK or a & check_marks[promotion]:
                 score += check_w[promotion]
         out[i] = score
         if score > top:
