@@ -850,6 +850,7 @@ def _scores(
     promotion_w = tables.promotion
     check_w = tables.check
     near_last = tables.near_last
+    same_w = tables.same
     quiet = tables.quiet
     near_w = tables.near
     mark_bits: i64 = _CHECK_MARK_BITS
@@ -887,8 +888,10 @@ def _scores(
                 row = tables.row(phase, p, f)
             entry: i64 = attacks[f]
             fixed = from_threat[threat_base + kind * _LEVELS + (entry & _MAP_BITS)]
-            if entry & _LAST_MARK or f == my_last_to or (kind == ROOK or kind == KING) and len(castling):  # seldom
-                fixed += _origin_terms(tables, kind, f, entry, last_value, f == my_last_to, colour, castling)
+            if f == my_last_to:  # the piece moves again (a ply in two: inline, not a call)
+                fixed += same_w[kind]
+            if entry & _LAST_MARK or (kind == ROOK or kind == KING) and len(castling):  # seldom
+                fixed += _origin_terms(tables, kind, f, entry, last_value, colour, castling)
             safe_at = kind * 2 * _LEVELS
             captures_at = kind * _LEVELS
             pawn_ep = -1
@@ -928,15 +931,12 @@ def _scores(
 
 
 def _origin_terms(
-    tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, again: bool, colour: i64,
-    castling: frozenset[int],
+    tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, colour: i64, castling: frozenset[int],
 ) -> i64:
-    """The weights of a move's origin beyond :attr:`_Tables.from_threat`: the piece moves ``again``, the move gives up
-    castling (``colour``'s, a king's: any left; a rook's: its own), and (a later model's) the opponent's last-moved piece, of ``last_value``, attacks it (``entry``: its
-    attack map entry)."""
+    """The weights of a move's origin beyond :attr:`_Tables.from_threat` and :attr:`_Tables.same`: the move gives up
+    castling (``colour``'s, a king's: any left; a rook's: its own), and (a later model's) the opponent's last-moved
+    piece, of ``last_value``, attacks it (``entry``: its attack map entry)."""
     terms: i64 = 0
-    if again:
-        terms += tables.same[kind]
     if _own_rights(castling, colour) if kind == KING else (kind == ROOK and len(castling) != 0 and f in castling):
         terms += tables.loses_castling
     if entry & _LAST_MARK:
