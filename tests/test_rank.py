@@ -112,6 +112,33 @@ def test_scored_coders_code_what_the_index_coders_code_under_the_softmax():
         encode_scored, decode_scored)
 
 
+def test_top_coders_code_what_the_scored_coders_code_and_the_decoder_leaves_the_frequencies():
+    """encode_top / decode_top, given the top as a scorer keeps it, write and read exactly what encode_scored /
+    decode_scored do (the same rows as above); decode_top leaves the row's softmax_frequencies in its scores."""
+    import random
+
+    from plybits.packed import int_array, int_list
+    from plybits.rank import decode_top, encode_top
+
+    rng = random.Random(17)
+    rows = [[rng.randrange(-3000, 3000) for _ in range(rng.randrange(1, 219))] for _ in range(400)]
+    rows[:4] = [[0], [5, 5, 5], [0, -(1 << 20), 900], [64 * k for k in range(218)]]
+    indices = [rng.randrange(len(scores)) for scores in rows]
+    _assert_codes_as_reference(
+        rows, indices, encode_scored,
+        lambda encoder, scores, index: encode_top(encoder, int_array(scores[:]), max(scores), index),
+        decode_scored)
+    encoder = RangeEncoder()
+    for scores, index in zip(rows, indices):
+        encode_scored(encoder, scores, index)
+    decoder = RangeDecoder(encoder.finish())
+    for scores, index in zip(rows, indices):
+        packed = int_array(scores[:])
+        assert decode_top(decoder, packed, max(scores)) == index
+        assert int_list(packed) == softmax_frequencies(scores)
+    decoder.finish()
+
+
 def test_scored_coders_code_the_softmax_by_the_reciprocal_exactly(monkeypatch):
     """The compiled softmax finds each ``weight * spare // total`` as a reciprocal estimate (``weight * ((spare << 46)
     // total) >> 46``) corrected by one where it falls short; forced here in whichever build runs (pure Python

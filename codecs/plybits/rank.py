@@ -95,13 +95,33 @@ def _softmax_terms(scores: vec[i64], budget: int) -> tuple[i64, i64, i64]:
 
     :raises ValueError: if there are no scores or more than ``budget``.
     """
-    n = len(scores)
-    if n == 0:
+    top = _top(scores)
+    spare, total = _weighed(scores, top, budget)
+    return top, spare, total
+
+
+def _top(scores: vec[i64]) -> i64:
+    """The highest of ``scores``.
+
+    :raises ValueError: if there are none.
+    """
+    if len(scores) == 0:
         raise ValueError("no scores to turn into frequencies")
     top: i64 = scores[0]
     for score in scores:  # iterated, not indexed: compiled, no bounds check an item
         if score > top:
             top = score
+    return top
+
+
+def _weighed(scores: vec[i64], top: i64, budget: int) -> tuple[i64, i64]:
+    """:func:`_softmax_terms` but the top, given it (``top``, the highest of ``scores``: a scorer keeps it as it writes).
+
+    :raises ValueError: if there are no scores or more than ``budget``.
+    """
+    n = len(scores)
+    if n == 0:
+        raise ValueError("no scores to turn into frequencies")
     spare: i64 = budget - n
     if spare < 0:
         raise ValueError(f"{n} moves do not fit a frequency budget of {budget}")
@@ -112,7 +132,7 @@ def _softmax_terms(scores: vec[i64], budget: int) -> tuple[i64, i64, i64]:
         d: i64 = top - score
         if d < size:
             total += table[d]
-    return top, spare, total
+    return spare, total
 
 
 _NO_FREQUENCIES: Final = int_array([])
@@ -147,16 +167,17 @@ def decode_scored(decoder: RangeDecoder, scores: list[int], budget: int = MAX_TO
     return decode_packed(decoder, int_array(scores), budget)
 
 
-def _frequencies(scores: vec[i64], budget: int, index: i64, freqs: vec[i64]) -> tuple[i64, i64, i64]:
+def _frequencies(scores: vec[i64], top: i64, budget: int, index: i64, freqs: vec[i64]) -> tuple[i64, i64, i64]:
     """(the sum of the frequencies before symbol ``index``, its frequency (0: no such symbol), the sum of all) under
-    :func:`softmax_frequencies` of ``scores``; each frequency written to ``freqs`` unless that is empty.
+    :func:`softmax_frequencies` of ``scores``, whose highest is ``top``; each frequency written to ``freqs`` unless that
+    is empty (``freqs`` may be ``scores``: each score is read before its frequency is written).
 
     Compiled, each ``weight * spare // total`` is a multiply by the :func:`_reciprocal` and a shift, corrected up by
     one where the remainder says it fell short: no division a move, and a test a move is a C compare. Pure Python
     divides (one operation there) and tests nothing a move: it keeps every frequency (in an array of its own if
     ``freqs`` is empty) and sums those before ``index`` after.
     """
-    top, spare, total = _softmax_terms(scores, budget)
+    spare, total = _weighed(scores, top, budget)
     table = EXP2
     size: i64 = len(table)
     reciprocal: i64 = _reciprocal(spare, total)
@@ -201,7 +222,13 @@ def _frequencies(scores: vec[i64], budget: int, index: i64, freqs: vec[i64]) -> 
 
 def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: int = MAX_TOTAL) -> None:
     """:func:`encode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
-    low, freq, sum_freqs = _frequencies(scores, budget, index, _NO_FREQUENCIES)
+    encode_top(encoder, scores, _top(scores), index, budget)
+
+
+def encode_top(encoder: RangeEncoder, scores: vec[i64], top: i64, index: int, budget: int = MAX_TOTAL) -> None:
+    """:func:`encode_packed` given the highest of the ``scores``, ``top`` (a scorer keeps it as it writes them: no pass
+    over the scores to find it)."""
+    low, freq, sum_freqs = _frequencies(scores, top, budget, index, _NO_FREQUENCIES)
     if freq == 0 or sum_freqs > MAX_TOTAL:  # no symbol ``index``, or a budget past the coder's: refused by encode
         encoder.encode(sum_freqs if index >= len(scores) else low, freq, sum_freqs)
     else:
@@ -210,18 +237,28 @@ def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: i
 
 def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOTAL) -> int:
     """:func:`decode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
-    n = len(scores)
-    freqs = zeros(n)  # kept for the search: each frequency is made once
-    _, _, sum_freqs = _frequencies(scores, budget, -1, freqs)
+    return _decode(decoder, scores, _top(scores), budget, zeros(len(scores)))  # kept for the search: each made once
+
+
+def decode_top(decoder: RangeDecoder, scores: vec[i64], top: i64, budget: int = MAX_TOTAL) -> int:
+    """:func:`decode_packed` given the highest of the ``scores``, ``top`` (as :func:`encode_top` takes it), which it
+    overwrites with their frequencies (no array made: a scorer's own, read once)."""
+    return _decode(decoder, scores, top, budget, scores)
+
+
+def _decode(decoder: RangeDecoder, scores: vec[i64], top: i64, budget: int, freqs: vec[i64]) -> int:
+    """:func:`decode_packed`, each frequency kept in ``freqs`` (as long as ``scores``; it may be ``scores``)."""
+    _, _, sum_freqs = _frequencies(scores, top, budget, -1, freqs)
     # a budget past the coder's is refused by decode_target; a valid one needs no check
     target: i64 = decoder.decode_target(sum_freqs) if sum_freqs > MAX_TOTAL else decoder._target(sum_freqs)
     low: i64 = 0
-    for i in range(n):  # stops before the end: target < sum_freqs
-        f = freqs[i]
+    i: i64 = 0
+    for f in freqs:  # stops before the end: target < sum_freqs; iterated, not indexed: no bounds check an item
         if low + f > target:
             decoder._consume(low, f)  # the symbol holding the target, by construction
             return i
         low += f
+        i += 1
     raise AssertionError("decode_target returned a target beyond its total")
 
 

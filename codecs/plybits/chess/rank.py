@@ -65,7 +65,7 @@ from plybits.chess.squares import (
 )
 from plybits.packed import PACKED, int_array, int_list, zeros
 from plybits.rangecoder import RangeDecoder, RangeEncoder
-from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_packed, encode_packed
+from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_top, encode_top
 
 SQUARE64 = [-1] * SIZE
 """a1 = 0 ... h8 = 63 of each mailbox index."""
@@ -411,9 +411,6 @@ def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
 
 _CHECK_MARK_BITS: Final = _DIAGONAL_MARK | _ORTHOGONAL_MARK
 """The check marks of an attack map entry (:func:`_mark_checks`)."""
-_NEAR_SPAN: Final = 1 << 10
-"""The stride of :attr:`_Tables.near_king`: a :data:`_NEAR_KING` entry or'd with an attack map entry's check marks
-(bits 0-1, which the near bits leave free) is below it."""
 _ZONE: Final = 1 << 2
 """Bit of a :data:`_NEAR_KING` entry: the square touches the king."""
 _NEAR_BIT: Final = int_array([
@@ -452,7 +449,7 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-NULL_SCORE = -(1 << 20)
+NULL_SCORE: Final = -(1 << 20)
 """The null move's score in :meth:`LinearChessModel.scored`, whatever its weight: far below every move, so
 its frequency is 1."""
 
@@ -477,6 +474,18 @@ def _row_table(n: int) -> vec[vec[i64]]:
     return vec[vec[i64]]([_NO_ROW] * n) if PACKED else cast("vec[vec[i64]]", [_NO_ROW] * n)
 _LEVELS: Final = 6 * _RANK_UNIT
 """The span of an attack map entry (enemy rank, own count): the stride of the safety and from-threat tables."""
+_NEAR_ZONE: Final = _LEVELS
+"""A :data:`_NEAR_CODE` term: the square touches the king."""
+_NEAR_CHECK: Final = 2 * _LEVELS
+"""A :data:`_NEAR_CODE` term: the piece there would check the king (a knight or a pawn: a slider's check is the
+target's check marks)."""
+_NEAR_CODE: Final = int_array([
+    (_NEAR_ZONE if _NEAR_KING[SIZE + _d] & _ZONE else 0) + (_NEAR_CHECK if _NEAR_KING[SIZE + _d] & _NEAR_BIT[_p] else 0)
+    for _p in range(16) for _d in range(-SIZE, SIZE)
+])
+"""_NEAR_CODE[piece * 2 * SIZE + SIZE + king - square]: :data:`_NEAR_ZONE` and :data:`_NEAR_CHECK` of the piece on the
+square (:data:`_NEAR_KING` read for one piece): the offset, within the piece's, of the :attr:`_Tables.quiet` and
+:attr:`_Tables.near` rows of those terms."""
 
 
 @final
@@ -486,7 +495,7 @@ class _Tables:
     :func:`~plybits.packed.int_array` arrays (compiled, ``vec[i64]``: each a load; the model's ``packed_weights``)."""
 
     __slots__ = ("w", "rows", "safety", "from_threat", "captures", "recapture", "takes_last", "promotion", "check",
-                 "zone", "near_king", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
+                 "zone", "quiet", "near", "same", "castle_h", "castle_a", "null", "loses_castling", "en_passant",
                  "target_terms", "near_last", "last_attacks", "replies")
 
     def __init__(self, w: list[int]) -> None:
@@ -537,14 +546,22 @@ class _Tables:
         """By kind: the weight of a direct check."""
         self.zone = int_array(w[F_KING_ZONE:F_KING_ZONE + 7])
         """By kind: the weight of landing next to the enemy king."""
-        self.near_king = int_array([
-            (w[F_KING_ZONE + (piece & 7)] if near & _ZONE else 0)
-            + (w[F_CHECK + (piece & 7)] if near & _NEAR_BIT[piece] or near & _CHECK_MARKS[piece & 7] else 0)
-            for piece in range(16) for near in range(_NEAR_SPAN)
+        near = [
+            (w[F_KING_ZONE + kind] if zone else 0)
+            + (w[F_CHECK + kind] if check or entry & _CHECK_MARKS[kind] else 0) if PAWN <= kind <= KING else 0
+            for piece in range(16) for kind in (piece & 7,) for check in (0, 1) for zone in (0, 1)
+            for entry in range(levels)
+        ]
+        self.near = int_array(near)
+        """near[piece * 4 * _LEVELS + the target's :data:`_NEAR_CODE` + its attack map entry]: the weights of landing
+        next to the enemy king (``F_KING_ZONE``) and of a direct check (``F_CHECK``, the entry's check marks for a
+        slider) by the piece (a pawn's on a promotion: none, its check is the promoted piece's)."""
+        self.quiet = int_array([
+            near[i] + safety[(i // (4 * levels) & 7) * 2 * levels + i % levels] if PAWN <= i // (4 * levels) & 7 <= KING
+            else 0 for i in range(len(near))
         ])
-        """near_king[piece * _NEAR_SPAN + (the target's :data:`_NEAR_KING` entry | its check marks)]: the
-        weights of landing next to the enemy king (``F_KING_ZONE``) and of a direct check (``F_CHECK``) by the
-        piece (a pawn's on a promotion: none, its check is the promoted piece's)."""
+        """quiet[as :attr:`near`]: those weights and the target's ``F_SAFETY`` of a move that captures nothing: one
+        look-up."""
         self.same = int_array(w[F_SAME_PIECE:F_SAME_PIECE + 7])
         """By kind: the weight of moving again the piece this side moved last."""
         self.castle_h = int_array([w[F_CASTLE] + w[F_PHASE + phase * 7 + KING] for phase in range(4)])
@@ -636,17 +653,17 @@ class LinearChessModel(LinearModel):
 
     def packed_scored(self, position: Board, history: Sequence[Move]) -> tuple[list[Move], vec[i64]]:
         """:meth:`scored`, the scores as the scorer makes them (an :func:`~plybits.packed.int_array`)."""
-        codes, n, scores = self.coded(position, history)
+        codes, n, scores, _ = self.coded(position, history)
         table = MOVE_TABLE
         moves = []
         for i in range(n):
             moves.append(table[codes[i]])
         return moves, scores
 
-    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64], i64]:
         """The codes (:func:`~plybits.chess.board.move_code`) of the legal moves and the null move (last, code 0), how
-        many, and their scores (the null move's :data:`NULL_SCORE`): what :meth:`encode_ply` and :meth:`decode_ply`
-        code with, no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
+        many, their scores (the null move's :data:`NULL_SCORE`) and the highest of them: what :meth:`encode_ply` and
+        :meth:`decode_ply` code with (:func:`~plybits.rank.encode_top`), no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
         read them before the next call on the same board."""
         men = position.men
         attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position))
@@ -656,25 +673,32 @@ class LinearChessModel(LinearModel):
         n += 1
         if n < len(codes):
             codes[n] = END_CODE  # where _scores stops: the buffer holds codes of earlier plies past the null move
-        scores = self.scored_codes(position, codes, n, history, attacks, material)
-        scores[n - 1] = NULL_SCORE
-        return codes, n, scores
+        scores, top = self.topped_codes(position, codes, n, history, attacks, material)
+        scores[n - 1] = NULL_SCORE  # below every move's: the top stands
+        return codes, n, scores, top
 
     def scored_codes(
         self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
     ) -> vec[i64]:
-        """The scores of the moves of the first ``n`` ``codes`` given the position's :func:`_attack_maps`: model 1's
-        :func:`_scores`; a later model (:mod:`plybits.chess.rankmodel2`) adds its own features here."""
+        """The scores of the moves of the first ``n`` ``codes`` given the position's :func:`_attack_maps`
+        (:meth:`topped_codes`'s)."""
+        return self.topped_codes(board, codes, n, history, attacks, material)[0]
+
+    def topped_codes(
+        self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
+    ) -> tuple[vec[i64], i64]:
+        """(:meth:`scored_codes`, the highest score of a move other than the null move, or :data:`NULL_SCORE`): model
+        1's :func:`_scores`; a later model (:mod:`plybits.chess.rankmodel2`) adds its own features here."""
         return _scores(self.tables(), board, codes, n, history, attacks, material)
 
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
-        codes, n, scores = self.coded(position, history)
+        codes, n, scores, top = self.coded(position, history)
         code: i64 = move_code(move)
         count: i64 = n
         i: i64
         for i in range(count):
             if codes[i] == code:
-                encode_packed(encoder, scores, i)
+                encode_top(encoder, scores, top, i)
                 return
         raise ValueError(f"{move!r} is not a legal move here")
 
@@ -684,16 +708,16 @@ class LinearChessModel(LinearModel):
         """The move ``text`` writes, found among the codes ranked here (:func:`~plybits.chess.notation.san_index`:
         no move checked a second time) and coded as :meth:`encode_ply` codes it; ``None``, nothing coded, where
         the notation module must read it."""
-        codes, n, scores = self.coded(position, history)
+        codes, n, scores, top = self.coded(position, history)
         i = san_index(position, text, notation, codes, n)
         if i < 0:
             return None
-        encode_packed(encoder, scores, i)
+        encode_top(encoder, scores, top, i)
         return MOVE_TABLE[codes[i]]
 
     def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
-        codes, n, scores = self.coded(position, history)
-        return MOVE_TABLE[codes[decode_packed(decoder, scores)]]
+        codes, n, scores, top = self.coded(position, history)
+        return MOVE_TABLE[codes[decode_top(decoder, scores, top)]]
 
     def tables(self) -> _Tables:
         """The weights laid out for :func:`_scores`, made on first use."""
@@ -848,12 +872,13 @@ def _reply_terms(tables: _Tables, b: vec[i64], last_to: i64, attacks: vec[i64]) 
 
 def _scores(
     tables: _Tables, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], attacks: vec[i64], material: int,
-) -> vec[i64]:
-    """:meth:`LinearChessModel.scores` of the ``n`` ``codes`` (the array ends there or at :data:`END_CODE`) given the
-    map (check marks added), a later model's features folded into ``tables`` (:meth:`_Tables.add_terms`), in one pass."""
+) -> tuple[vec[i64], i64]:
+    """(:meth:`LinearChessModel.scores` of the ``n`` ``codes`` (the array ends there or at :data:`END_CODE`) given the
+    map (check marks added), a later model's features folded into ``tables`` (:meth:`_Tables.add_terms`), in one pass;
+    the highest score of a move other than the null move (:data:`NULL_SCORE` if none), kept as they are written)."""
     b: vec[i64] = board.cells
     colour: i64 = board.turn
-    king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_KING is indexed
+    king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_CODE is indexed
     last_to, my_last_to, last_capture = _last_moves(board, history)
     phase, in_check = _position_terms(board, attacks, material)
     near_base, last_value = _reply_terms(tables, b, last_to, attacks)
@@ -869,12 +894,14 @@ def _scores(
     promotion_w = tables.promotion
     check_w = tables.check
     near_last = tables.near_last
-    near_king_w = tables.near_king
+    same_w = tables.same
+    quiet = tables.quiet
+    near_w = tables.near
     mark_bits: i64 = _CHECK_MARK_BITS
-    near_king = _NEAR_KING
-    near_bit = _NEAR_BIT
+    near_code = _NEAR_CODE
     check_marks = _CHECK_MARKS
     out = zeros(n)
+    top: i64 = NULL_SCORE
     # i64 locals (plain C compiled); below, what depends on the origin only, set by statements when it changes
     origin: i64 = -1
     row = _NO_ROW
@@ -884,6 +911,7 @@ def _scores(
     pawn_ep: i64 = -1
     fixed: i64 = 0
     near_king_at: i64 = 0
+    piece_at: i64 = 0
     near_at: i64 = 0
     i: i64 = -1
     for code in codes:  # iterated, not indexed: compiled, no bounds check an item
@@ -904,51 +932,55 @@ def _scores(
                 row = tables.row(phase, p, f)
             entry: i64 = attacks[f]
             fixed = from_threat[threat_base + kind * _LEVELS + (entry & _MAP_BITS)]
-            if entry & _LAST_MARK or f == my_last_to or (kind == ROOK or kind == KING) and len(castling):  # seldom
-                fixed += _origin_terms(tables, kind, f, entry, last_value, f == my_last_to, colour, castling)
+            if f == my_last_to:  # the piece moves again (a ply in two: inline, not a call)
+                fixed += same_w[kind]
+            if entry & _LAST_MARK or (kind == ROOK or kind == KING) and len(castling):  # seldom
+                fixed += _origin_terms(tables, kind, f, entry, last_value, colour, castling)
             safe_at = kind * 2 * _LEVELS
             captures_at = kind * _LEVELS
             pawn_ep = -1
             if kind == PAWN:
                 pawn_ep = ep
-            near_king_at = p * _NEAR_SPAN
+            near_king_at = p * (2 * SIZE) + king_at
+            piece_at = p * (4 * _LEVELS)
             near_at = near_base + kind * SIZE
         promotion: i64 = code & 7
         q: i64 = b[t]
         a: i64 = attacks[t] & _MAP_BITS
         score: i64 = row[t] + fixed + near_last[near_at + t]
+        # next to the king, and a direct check: the piece on its target attacks the king past the cells as they stand
+        near: i64 = piece_at + near_code[near_king_at - t]
         if q:
             if q & BLACK == colour:  # castling: the king takes its own rook (a later model's terms: none)
-                out[i] = tables.castle_h[phase] if t > f else tables.castle_a[phase]
+                castle: i64 = tables.castle_h[phase] if t > f else tables.castle_a[phase]
+                out[i] = castle
+                if castle > top:
+                    top = castle
                 continue
-            score += captures[(q & 7) * (7 * _LEVELS) + captures_at + a]
+            score += captures[(q & 7) * (7 * _LEVELS) + captures_at + a] + near_w[near + (a & mark_bits)]
             if t == last_to:
                 score += last_w[kind]
         elif t == pawn_ep:
-            score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a]
+            score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a] + near_w[near + (a & mark_bits)]
         else:
-            score += safety[safe_at + a]
-        # next to the king, and a direct check: the piece on its target attacks the king past the cells as they stand
-        near: i64 = near_king[king_at - t]
-        score += near_king_w[near_king_at + (near | a & mark_bits)]
+            score += quiet[near + a]  # the near terms and the safety
         if promotion:
             score += promotion_w[promotion]
-            if near & near_bit[colour | promotion] or a & check_marks[promotion]:
+            if near_code[(colour | promotion) * (2 * SIZE) + king_at - t] >= _NEAR_CHECK or a & check_marks[promotion]:
                 score += check_w[promotion]
         out[i] = score
-    return out
+        if score > top:
+            top = score
+    return out, top
 
 
 def _origin_terms(
-    tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, again: bool, colour: i64,
-    castling: frozenset[int],
+    tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, colour: i64, castling: frozenset[int],
 ) -> i64:
-    """The weights of a move's origin beyond :attr:`_Tables.from_threat`: the piece moves ``again``, the move gives up
-    castling (``colour``'s, a king's: any left; a rook's: its own), and (a later model's) the opponent's last-moved piece, of ``last_value``, attacks it (``entry``: its
-    attack map entry)."""
+    """The weights of a move's origin beyond :attr:`_Tables.from_threat` and :attr:`_Tables.same`: the move gives up
+    castling (``colour``'s, a king's: any left; a rook's: its own), and (a later model's) the opponent's last-moved
+    piece, of ``last_value``, attacks it (``entry``: its attack map entry)."""
     terms: i64 = 0
-    if again:
-        terms += tables.same[kind]
     if _own_rights(castling, colour) if kind == KING else (kind == ROOK and len(castling) != 0 and f in castling):
         terms += tables.loses_castling
     if entry & _LAST_MARK:

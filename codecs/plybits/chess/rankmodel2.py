@@ -36,6 +36,7 @@ from plybits.chess.rank import (
     _THREAT_LEVELS,
     ATTACK_VALUE,
     N_FEATURES,
+    NULL_SCORE,
     LinearChessModel,
     _scores,
     _Tables,
@@ -208,25 +209,26 @@ class LinearChessModel2(LinearChessModel):
         tables.add_terms(own.from_safety, own.guarded, own.phase_rank, own.near_last, own.last_attacks)
         return tables
 
-    def scored_codes(
+    def topped_codes(
         self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
-    ) -> vec[i64]:
+    ) -> tuple[vec[i64], i64]:
         """The scores of model 1's features and this module's but the book's (:func:`~plybits.chess.rank._scores`
-        under :meth:`build_tables`), plus the book's (:func:`_add_book`)."""
-        scores = _scores(self.tables(), board, codes, n, history, attacks, material)
+        under :meth:`build_tables`), plus the book's (:func:`_add_book`), and their top (the null move's aside)."""
+        scores, top = _scores(self.tables(), board, codes, n, history, attacks, material)
         if len(history) < BOOK_DEPTH:
             book = self.book
             if book is None:
                 book = self.book = opening_book(self.filename)
             entry = book.get(position_key(board))
             if entry is not None:
-                _add_book(self.tables2(), entry, codes, n, scores)
-        return scores
+                top = _add_book(self.tables2(), entry, codes, n, scores)
+        return scores, top
 
 
-def _add_book(tables: _Tables2, entry: vec[i64], codes: vec[i64], n: int, scores: vec[i64]) -> None:
+def _add_book(tables: _Tables2, entry: vec[i64], codes: vec[i64], n: int, scores: vec[i64]) -> i64:
     """Add ``G_BOOK``'s weights to the ``scores`` of the first ``n`` ``codes`` (the null move's left as it is), given
-    the position's :data:`PackedBook` entry."""
+    the position's :data:`PackedBook` entry; the highest of the moves' new scores, the null move's aside
+    (:data:`~plybits.chess.rank.NULL_SCORE` if none)."""
     total: i64 = entry[0]
     base: i64 = _TOTAL[total if total < 255 else 255] * 8
     book = tables.book
@@ -236,6 +238,7 @@ def _add_book(tables: _Tables2, entry: vec[i64], codes: vec[i64], n: int, scores
     # read, as a caller's list in another order may give, walks the entry again from its start)
     at: i64 = 1
     last: i64 = 0
+    top: i64 = NULL_SCORE
     i: i64
     count: i64 = n
     for i in range(count):
@@ -247,10 +250,15 @@ def _add_book(tables: _Tables2, entry: vec[i64], codes: vec[i64], n: int, scores
         last = code
         while at < end and entry[at] < code:
             at += 2
+        score: i64 = scores[i]
         if at < end and entry[at] == code:
-            scores[i] += book[base + _SHARE[entry[at + 1] * 64 // total]]
+            score += book[base + _SHARE[entry[at + 1] * 64 // total]]
         else:
-            scores[i] += unplayed
+            score += unplayed
+        scores[i] = score
+        if score > top:
+            top = score
+    return top
 
 
 MODEL_2: Final[LinearChessModel2] = LinearChessModel2(
