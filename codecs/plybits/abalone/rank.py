@@ -12,8 +12,9 @@ direction, marbles, move direction)``, cells numbered a1 = 0 ... i9 = 60.
 - Model 2 (:mod:`plybits.abalone.rankmodel2`): more features, scored by this module's scorer under tables of its
   weights.
 - Model 3 (:mod:`plybits.abalone.rankmodel3`): model 2 and an opening book.
-- Model 4 (:mod:`plybits.abalone.rankmodel4`, what ``encode`` writes): model 3's features and book, every weight
-  refitted.
+- Model 4 (:mod:`plybits.abalone.rankmodel4`): model 3's features and book, every weight refitted.
+- Model 5 (:mod:`plybits.abalone.rankmodel5`, what ``encode`` writes): model 3's features and book, and model 1's
+  evaluation features by the marbles each side has lost.
 
 Feature ids are part of model 1's format: never change them; a new feature set is a new model.
 """
@@ -742,9 +743,10 @@ MODEL: Final = LinearAbaloneModel(
 from plybits.abalone.rankmodel2 import MODEL_2  # noqa: E402  (model 2 subclasses model 1 above)
 from plybits.abalone.rankmodel3 import MODEL_3  # noqa: E402  (model 3 too)
 from plybits.abalone.rankmodel4 import MODEL_4  # noqa: E402  (model 3's scorer, refitted weights)
+from plybits.abalone.rankmodel5 import MODEL_5  # noqa: E402  (model 3's features by phase)
 
 RANK: Final = RankScheme(
     "abalone", 0x22, "each move's index among the legal moves (in abapro order), range-coded under a learned move model",
-    canonical_moves, MODEL, MODEL_2, MODEL_3, MODEL_4,
+    canonical_moves, MODEL, MODEL_2, MODEL_3, MODEL_4, MODEL_5,
 )
 """Abalone moves range-coded by rank under a learned move model."""
