@@ -28,7 +28,7 @@ import pickle
 import time
 from pathlib import Path
 
-from plybits.abalone import rank, rankmodel2, rankmodel3
+from plybits.abalone import rank, rankmodel2, rankmodel3, rankmodel5
 from plybits.abalone.board import move_code
 from plybits.openingbook import BOOK_DEPTH, Book, add_to_book, book_rows
 from plybits.registry import get_game
@@ -48,6 +48,8 @@ MODELS = {
         f"(model 2's and an opening book of the first {BOOK_DEPTH} plies)"),
     4: (rankmodel3.N_FEATURES, rankmodel3.move_features, 1, "log-linear over plybits.abalone.rankmodel3.move_features "
         "(model 3's features and book), every weight refitted jointly"),
+    5: (rankmodel5.N_FEATURES, rankmodel5.move_features, 1, "log-linear over plybits.abalone.rankmodel5.move_features "
+        "(model 3's features and book, and model 1's evaluation features by the marbles each side has lost)"),
 }
 """By version: feature count, feature function, which training games it fits (every K-th), notes."""
 
@@ -164,6 +166,41 @@ def with_book(data: PlySet, games: list, book: Book, leave_one_out: bool) -> Ply
     return out
 
 
+def with_phase(data: PlySet, games: list) -> PlySet:
+    """Model 5's plies of ``games`` from model 3's (``data``: exactly their unforced plies, in order): ``F_PHASE`` of
+    the ply's phase added with each model 1 feature that :data:`~plybits.abalone.rankmodel5.PHASED` holds."""
+    import numpy as np
+
+    game = get_game("abalone")
+    phases: list[int] = []
+    for _, start, moves in games:
+        position = game.position(start)
+        for move in moves:
+            if len(rank.canonical_moves(position)) >= 2:
+                phases.append(rankmodel5.phase(position))
+            position.push(move)
+    per_move = np.frombuffer(data.per_move, dtype=np.int32)
+    per_ply = np.frombuffer(data.per_ply, dtype=np.int32)
+    if len(phases) != len(per_ply):
+        raise ValueError(f"{len(phases)} unforced plies in the games, {len(per_ply)} in the data")
+    ids = np.frombuffer(data.ids, dtype=np.int32).astype(np.int64)
+    move_of_id = np.repeat(np.arange(len(per_move)), per_move)
+    index = np.asarray(rankmodel5.PHASED_INDEX, dtype=np.int64)
+    model_1 = ids < rank.N_FEATURES
+    active = np.zeros(len(ids), bool)
+    active[model_1] = index[ids[model_1]] >= 0
+    move_phase = np.repeat(np.asarray(phases, dtype=np.int64), per_ply)
+    new = rankmodel5.F_PHASE + move_phase[move_of_id[active]] * len(rankmodel5.PHASED) + index[ids[active]]
+    moves = np.concatenate([move_of_id, move_of_id[active]])
+    order = np.argsort(moves, kind="stable")
+    out = PlySet()
+    out.ids.frombytes(np.concatenate([ids, new])[order].astype(np.int32).tobytes())
+    out.per_move.frombytes((per_move + np.bincount(move_of_id[active], minlength=len(per_move))).astype(np.int32).tobytes())
+    out.per_ply = data.per_ply[:]
+    out.played = data.played[:]
+    return out
+
+
 def fit_new(data: PlySet, n_features: int, init: list[int], *, iterations: int, lr: float = 0.1,
             l2: float = 1e-4) -> list[int]:
     """Integer weights: ``init``'s kept, the features past them fitted alone (full-batch Adam on the log-loss). Only
@@ -205,10 +242,11 @@ def fit_new(data: PlySet, n_features: int, init: list[int], *, iterations: int, 
 
 
 def fit_model_3(args: argparse.Namespace, train: list) -> None:
-    """``--model 3`` or ``4``: model 2's features of the training games (``--cache``), the book's added; fit or
-    ``--tune``. Model 3 fits the book's weights alone (``--init``'s kept; ``--joint N`` then all of them); model 4
-    fits all of them jointly ``--iterations`` times from ``--init``'s (model 3's), the tuning set's cost reported at
-    every checkpoint."""
+    """``--model 3``, ``4`` or ``5``: model 2's features of the training games (``--cache``), the book's added (and
+    model 5's phase features); fit or ``--tune``. Model 3 fits the book's weights alone (``--init``'s kept; ``--joint
+    N`` then all of them), as model 5 does its phase weights (from model 4's); model 4 fits all of them jointly
+    ``--iterations`` times from ``--init``'s (model 3's), the tuning set's cost reported at every checkpoint."""
+    n_features = MODELS[args.model][0]
     game = get_game("abalone")
     start = time.time()
     if args.cache is not None and args.cache.exists():
@@ -224,7 +262,9 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
     cut_ply = sum(len(moves) for _, _, moves in fitted)
     book = build_book(fitted)
     data = with_book(plies_of(base, 0, cut_ply), fitted, book, leave_one_out=True)
-    print(f"{len(fitted)} games, {len(data)} plies, {rankmodel3.N_FEATURES} features, book of "
+    if args.model == 5:
+        data = with_phase(data, fitted)
+    print(f"{len(fitted)} games, {len(data)} plies, {n_features} features, book of "
           f"{len(book_rows(book))} positions ({time.time() - start:.0f}s)", flush=True)
     init = json.loads(args.init.read_text(encoding="utf-8"))["weights"] if args.init is not None else []
 
@@ -232,15 +272,17 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
         if args.model == 4:
             return fit(data, rankmodel3.N_FEATURES, iterations=args.iterations, l2=args.l2, lr=args.lr, init=init,
                        checkpoint=checkpoint)
-        weights = fit_new(data, rankmodel3.N_FEATURES, init, iterations=args.iterations)
+        weights = fit_new(data, n_features, init, iterations=args.iterations)
         if args.joint:
-            weights = fit(data, rankmodel3.N_FEATURES, iterations=args.joint, l2=args.l2, lr=args.lr, init=weights)
+            weights = fit(data, n_features, iterations=args.joint, l2=args.l2, lr=args.lr, init=weights)
         return weights
 
     if args.tune:
         held = with_book(plies_of(base, cut_ply, len(base)), tuning, book, leave_one_out=False)
+        if args.model == 5:
+            held = with_phase(held, tuning)
         if init:
-            print(f"tuning set, initial weights: {log_loss_bits(held, init + [0] * (rankmodel3.N_FEATURES - len(init))):.4f} bits a ply")
+            print(f"tuning set, initial weights: {log_loss_bits(held, init + [0] * (n_features - len(init))):.4f} bits a ply")
 
         def report(weights: list[int]) -> None:
             print(f"    tuning set {log_loss_bits(held, weights):.4f} bits a ply", flush=True)
@@ -252,7 +294,7 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
     out = OUT / f"rank_model_v{args.model}.json"
 
     def save(weights: list[int]) -> None:
-        write_model(out, game="abalone", version=args.model, weights=weights, n_features=rankmodel3.N_FEATURES,
+        write_model(out, game="abalone", version=args.model, weights=weights, n_features=n_features,
                     trained_on=[f"{FILE} (earliest 80% by date, every game)"], plies=len(data),
                     notes=f"{MODELS[args.model][3]}; held out: latest 20% by date; " + (
                         f"from the weights of {args.init.name}, all fitted jointly ({args.iterations} iterations, "
@@ -260,9 +302,10 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
                         f"the weights of {args.init} kept, the new ones fitted alone ({args.iterations} iterations, "
                         f"lr 0.1, l2 {args.l2})" + (f", then all of them ({args.joint} iterations, lr {args.lr})"
                                                     if args.joint else "")))
-        body = json.loads(out.read_text(encoding="utf-8"))
-        body["book"] = book_rows(book)
-        out.write_text(json.dumps(body, separators=(",", ":")) + "\n", encoding="utf-8")
+        if args.model < 5:  # model 5 reads model 3's book (the same games, the same rows)
+            body = json.loads(out.read_text(encoding="utf-8"))
+            body["book"] = book_rows(book)
+            out.write_text(json.dumps(body, separators=(",", ":")) + "\n", encoding="utf-8")
 
     save(fitted_weights(save if args.model == 4 else None))
     print(f"wrote {out}")

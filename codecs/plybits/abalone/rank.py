@@ -12,8 +12,9 @@ direction, marbles, move direction)``, cells numbered a1 = 0 ... i9 = 60.
 - Model 2 (:mod:`plybits.abalone.rankmodel2`): more features, scored by this module's scorer under tables of its
   weights.
 - Model 3 (:mod:`plybits.abalone.rankmodel3`): model 2 and an opening book.
-- Model 4 (:mod:`plybits.abalone.rankmodel4`, what ``encode`` writes): model 3's features and book, every weight
-  refitted.
+- Model 4 (:mod:`plybits.abalone.rankmodel4`): model 3's features and book, every weight refitted.
+- Model 5 (:mod:`plybits.abalone.rankmodel5`, what ``encode`` writes): model 3's features and book, and model 1's
+  evaluation features by the marbles each side has lost.
 
 Feature ids are part of model 1's format: never change them; a new feature set is a new model.
 """
@@ -98,6 +99,9 @@ _OWN_COUNT: Final = 15
 """The bits of ``own`` below :data:`_EXPOSURE_SHIFT`: the count of own neighbours."""
 _LOWEST_DIRECTION: Final = int_array([(bits & -bits).bit_length() - 1 for bits in range(64)])
 """By a set of directions (bit ``d``: direction ``d``), the lowest in it (-1: none)."""
+_NO_PHASE_INLINE: Final = int_array([0] * (INLINE_CODES * 3))
+_NO_PHASE_BROADSIDE: Final = int_array([0] * N_CODES)
+"""The phase weights of a model without phases (:attr:`_ScorerTables.phase_inline`, ``phase_broadside``)."""
 _BROADSIDE_CODES: Final = int_array([-1] * (3 * _SIZE))
 """By ``cell * 3 + line``: the code of the two-marble broadside from first end ``cell`` along ``line`` in direction
 0 (``+ 6``: three marbles; ``+ d``: direction d), or -1 where two marbles do not fit."""
@@ -270,6 +274,11 @@ class _ScorerTables:
         (:data:`ATTACK_STATES`); model 1 has none (:attr:`attacks` false)."""
         self.attacks = False
         """Whether the scorer adds :attr:`attack` (model 1 has no such feature: it reads nothing for it)."""
+        self.phase_inline: vec[i64] = _NO_PHASE_INLINE
+        """Weights added to the inline moves whatever the side, by ``code * 3 + marbles - 1`` (a model whose weights
+        change with the phase of the game puts its phase's share of :attr:`inline` here; zeros for the others)."""
+        self.phase_broadside: vec[i64] = _NO_PHASE_BROADSIDE
+        """Weights added to the broadsides whatever the side, by code (zeros but for a model with phases)."""
 
     def with_moves(self, inline: vec[i64], broadside: vec[i64]) -> _ScorerTables:
         """These tables with other :attr:`inline` and :attr:`broadside` weights (a model that adds weights by move
@@ -278,6 +287,19 @@ class _ScorerTables:
                                self.near_mine, self.near_last_rows, self.near_mine_rows)
         tables.attack = self.attack
         tables.attacks = self.attacks
+        tables.phase_inline = self.phase_inline
+        tables.phase_broadside = self.phase_broadside
+        return tables
+
+    def with_phase(self, phase: _ScorerTables) -> _ScorerTables:
+        """These tables (their :attr:`inline`, :attr:`broadside`, nearness and attack weights) with ``phase``'s
+        :attr:`push`, :attr:`cohesion`, :attr:`threat`, :attr:`phase_inline` and :attr:`phase_broadside`."""
+        tables = _ScorerTables(phase.push, self.inline, self.broadside, phase.cohesion, phase.threat, self.near_last,
+                               self.near_mine, self.near_last_rows, self.near_mine_rows)
+        tables.attack = self.attack
+        tables.attacks = self.attacks
+        tables.phase_inline = phase.phase_inline
+        tables.phase_broadside = phase.phase_broadside
         return tables
 
 
@@ -515,6 +537,7 @@ def _add_inline_moves(
     w_threat = tables.threat
     w_attack = tables.attack
     attacks = tables.attacks
+    w_phase = tables.phase_inline
     opp: i64 = 3 - me
     off: i64 = OFF
     empty: i64 = EMPTY
@@ -534,6 +557,7 @@ def _add_inline_moves(
         rear_threat = held >> _EXPOSURE_SHIFT
         rear_weight = mine_weight[sq]
         row = inline_base + sq * 18
+        phase_row = sq * 18
         # the directions to an empty cell or an own marble (a lone marble pushes nothing; off the board is suicide)
         directions = (next_to | next_to >> _OWN_SHIFT) & _EMPTY_BITS
         while directions != 0:
@@ -542,7 +566,8 @@ def _add_inline_moves(
             step = steps[direction]
             t = sq + step
             if (next_to >> direction) & 1:  # a lone marble's step into an empty cell: kind 0, pushes nothing
-                score = w_inline[row + direction * 3] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight
+                score = w_inline[row + direction * 3] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight \
+                    + w_phase[phase_row + direction * 3]
                 if rear_threat:
                     score += w_threat[rear_threat]
                 if attacks and cells[t + step] == opp:  # against an opposing line, which one marble never pushes
@@ -564,7 +589,7 @@ def _add_inline_moves(
             if n > 3 or c == off:
                 continue  # four in a row cannot move; nor a line onto the edge
             kind = n - 1
-            score = w_inline[row + direction * 3 + kind]
+            score = w_inline[row + direction * 3 + kind] + w_phase[phase_row + direction * 3 + kind]
             if c == opp:
                 pushed: i64 = 0
                 u = t
@@ -611,6 +636,7 @@ def _add_broadsides(
     there are such moves); ``w_near_mine``: the weights of the nearness to one's own (zeros if none). A group moves
     where its marbles' ``around`` bits share an empty neighbour, lowest first."""
     w_broadside = tables.broadside
+    w_phase = tables.phase_broadside
     w_cohesion = tables.cohesion
     w_threat = tables.threat
     w_near_last = tables.near_last
@@ -660,7 +686,7 @@ def _add_broadsides(
                 if near < dest_near:
                     dest_near = near
                 wide = code + d
-                score = w_broadside[broadside_base + wide] + group_weight + w_cohesion[
+                score = w_broadside[broadside_base + wide] + w_phase[wide] + group_weight + w_cohesion[
                     3 * 61 + group_change + own[e] + own[f] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
@@ -687,7 +713,7 @@ def _add_broadsides(
                 f = a + s
                 g = b + s
                 wide = code + 6 + d
-                score = w_broadside[broadside_base + wide] + group_weight + w_cohesion[
+                score = w_broadside[broadside_base + wide] + w_phase[wide] + group_weight + w_cohesion[
                     4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[_least(last_dist, e, f, g)]
@@ -717,9 +743,10 @@ MODEL: Final = LinearAbaloneModel(
 from plybits.abalone.rankmodel2 import MODEL_2  # noqa: E402  (model 2 subclasses model 1 above)
 from plybits.abalone.rankmodel3 import MODEL_3  # noqa: E402  (model 3 too)
 from plybits.abalone.rankmodel4 import MODEL_4  # noqa: E402  (model 3's scorer, refitted weights)
+from plybits.abalone.rankmodel5 import MODEL_5  # noqa: E402  (model 3's features by phase)
 
 RANK: Final = RankScheme(
     "abalone", 0x22, "each move's index among the legal moves (in abapro order), range-coded under a learned move model",
-    canonical_moves, MODEL, MODEL_2, MODEL_3, MODEL_4,
+    canonical_moves, MODEL, MODEL_2, MODEL_3, MODEL_4, MODEL_5,
 )
 """Abalone moves range-coded by rank under a learned move model."""

@@ -262,6 +262,8 @@ class _Model2Tables:
         """The tables with the turn weights by ``own * 7 + opp`` (last directions, 6: no such move)."""
         self.repeat: i64 = w[F_REPEAT]
         self.repeat_before: i64 = w[F_REPEAT + 1]
+        self.by_phase: dict[i64, _ScorerTables] = {}
+        """The tables of :meth:`phased` by ``phase * 49 + own * 7 + opp``."""
 
     def tables(self, own: i64, opp: i64) -> _ScorerTables:
         """The scorer tables of the plies whose own and opponent's last moves went in directions ``own`` and
@@ -287,10 +289,20 @@ class _Model2Tables:
             tables = self.by_turns[key] = base.with_moves(inline, broadside)
         return tables
 
+    def phased(self, own: i64, opp: i64, at: i64, phase: _ScorerTables) -> _ScorerTables:
+        """:meth:`tables` with the phase weights of ``phase`` (:meth:`~plybits.abalone.rank._ScorerTables.with_phase`),
+        whose phase number is ``at``: made once (no copy of an array)."""
+        key = at * 49 + own * 7 + opp
+        tables = self.by_phase.get(key)
+        if tables is None:
+            tables = self.by_phase[key] = self.tables(own, opp).with_phase(phase)
+        return tables
 
-def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
+
+def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move], phase: _ScorerTables | None = None,
+                   at: i64 = 0) -> tuple[vec[i64], int, vec[i64]]:
     """:func:`~plybits.abalone.rank.scored_codes` under model 2: model 1's scorer under the tables of the last two
-    moves' directions, then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two. The moves
+    moves' directions (with ``phase``'s weights, phase number ``at``, if given: :meth:`_Model2Tables.phased`), then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two. The moves
     are read from the last four of ``history`` as a list (compiled, a ``Sequence``'s item is a generic lookup), each
     once, and a move's direction and destination from its code (:data:`_DESTINATION`); a repeat is looked for among
     the codes only where its rear marble or first end (:data:`_CELL_OF`) holds one of the mover's marbles (the cell
@@ -310,7 +322,8 @@ def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move])
             again = move_code(recent[played - 2])
             own = again % 6
             mine = _DESTINATION[again]
-    codes, n, scores = scored_codes_after(tables.tables(own, opp), board, last, mine)
+    chosen = tables.tables(own, opp) if phase is None else tables.phased(own, opp, at, phase)
+    codes, n, scores = scored_codes_after(chosen, board, last, mine)
     if again >= 0:
         grid = board.grid
         me: i64 = board.turn

@@ -91,14 +91,12 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
 
 
 @final
-class _Model3Tables:
-    """What :meth:`LinearAbaloneModel3.coded` derives from model 3's weights: model 2's tables of them and the book's
-    weights, and by position key the moves of the book it was last asked about with their weights
-    (:meth:`book_moves`)."""
+class BookTables:
+    """The book's weights of a model (``F_BOOK``'s 42, by :func:`book_feature` less ``F_BOOK``), and by position key
+    the moves of the book it was last asked about with their weights (:meth:`book_moves`)."""
 
-    def __init__(self, w: list[int]) -> None:
-        self.model_2 = _Model2Tables(w[F_MODEL_2 : F_MODEL_2 + N_MODEL_2_FEATURES])
-        self.book = int_array(w[F_BOOK : F_BOOK + 6 * 7])
+    def __init__(self, weights: list[int]) -> None:
+        self.book = int_array(weights)
         self._moves_of: Book | None = None
         """The book :attr:`_moves` was made from."""
         self._moves: dict[int, tuple[vec[i64], vec[i64]]] = {}
@@ -119,6 +117,27 @@ class _Model3Tables:
             self._moves = moves
             self._moves_of = book
         return self._moves
+
+    def add(self, book: Book, position: Board, codes: vec[i64], n: i64, scores: vec[i64]) -> None:
+        """Add to ``scores`` (of the first ``n`` of ``codes``, ascending) the book weight of each of ``book``'s moves of
+        ``position`` (a bisection over the codes each); nothing if ``book`` does not hold it."""
+        found = self.book_moves(book).get(position_key(position))
+        if found is not None:
+            book_codes, weights = found
+            for i in range(len(book_codes)):
+                slot = _slot(codes, n, book_codes[i])
+                if slot >= 0:
+                    scores[slot] += weights[i]
+
+
+@final
+class _Model3Tables:
+    """What :meth:`LinearAbaloneModel3.coded` derives from model 3's weights: model 2's tables of them and the book's
+    weights (:class:`BookTables`)."""
+
+    def __init__(self, w: list[int]) -> None:
+        self.model_2 = _Model2Tables(w[F_MODEL_2 : F_MODEL_2 + N_MODEL_2_FEATURES])
+        self.book = BookTables(w[F_BOOK : F_BOOK + 6 * 7])
 
 
 @final
@@ -145,13 +164,7 @@ class LinearAbaloneModel3(LinearAbaloneModel):
             tables = self._tables_3 = self.derived("tables 3", _Model3Tables)
         codes, n, scores = scored_codes_2(tables.model_2, position, history)
         if len(history) < BOOK_DEPTH:
-            found = tables.book_moves(self.opening_book()).get(position_key(position))
-            if found is not None:
-                book_codes, weights = found
-                for i in range(len(book_codes)):
-                    slot = _slot(codes, n, book_codes[i])
-                    if slot >= 0:
-                        scores[slot] += weights[i]
+            tables.book.add(self.opening_book(), position, codes, n, scores)
         return codes, n, scores
 
 
