@@ -222,6 +222,24 @@ def test_castling_read_from_the_attack_map_agrees_with_python_chess(fen):
     assert {uci(board, m) for m in mapped} == {m.uci() for m in chess.Board(fen).legal_moves}
 
 
+def test_castling_follows_the_rights_set_however_it_was_replaced():
+    """The generator reads the castling rooks as a bitboard made from :attr:`Board.castling` and kept with the set it
+    was made from: a set assigned afterwards (the attribute is public) is read afresh, in both generators."""
+    from plybits.chess.board import _NO_MAP, _generate
+    from plybits.chess.squares import MOVE_TABLE
+    from plybits.packed import zeros
+
+    board = GAME.position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    for rights, expected in ((frozenset(), set()), (frozenset({parse_square("h1")}), {"e1g1"}),
+                             (board.castling, {"e1g1", "e1c1"})):
+        board.castling = rights
+        for bits in (True, False):
+            codes = zeros(256)
+            n = _generate(board, codes, _NO_MAP, 0, bits)
+            listed = {uci(board, MOVE_TABLE[codes[i]]) for i in range(n)}
+            assert listed & {"e1g1", "e1c1"} == expected, (rights, bits)
+
+
 def test_chess960_castling_is_king_takes_rook_and_rook_may_stay():
     # King b1 with rooks a1 and g1: O-O-O puts the king on c1 and the rook on d1.
     board = GAME.position("r3k2r/8/8/8/8/8/8/RK4R1 w AGha - 0 1")

@@ -23,30 +23,24 @@ from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
 
 from plybits.chess.movegen import (
-    _add_castling,
-    _add_evasion_slides,
-    _add_king_steps,
+    _add_king_walk,
     _add_knight_moves,
     _add_pawn_move,
     _add_slides,
-    _add_targets,
-    _answer_bits,
     _attacked,
-    _castling_bit,
     _castling_legal,
     _checks_after,
     _discovers,
     _ep_legal,
     _evades,
+    _generate_bits,
     _king_lines,
-    _pin_bits,
-    slide_bits,
 )
 from plybits.chess.squares import (
     A1, ADJACENT, BISHOP, BIT_OF, BLACK, CODE_FROM, E, EMPTY, FILE_OF, GEOMETRY, KING, KING_STEPS, KNIGHT, KNIGHT_JUMP,
     KNIGHT_STEPS, LINE, LOWEST_BIT, MOVE_TABLE, N, NAMES, PAWN, PIECE_OF_SYMBOL, QUEEN, RANK_OF, ROOK, S, SIZE, SQUARE_OF_NAME,
-    SQUARES, STRIDE, SYMBOLS, W, WHITE, _KING_STEP_ARRAY, _KING_STEPS_ABOVE, _KING_STEPS_ALONG, _KING_STEPS_BELOW,
-    Move, move, move_code, _JUMP_BITS, _MOVES, _ON_BOARD, _SLIDERS_ALONG, square,
+    SQUARES, STRIDE, SYMBOLS, W, WHITE, _KING_STEP_ARRAY,
+    Move, move, move_code, _MOVES, _ON_BOARD, _SLIDERS_ALONG, square,
 )
 from plybits.errors import IllegalMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Square
@@ -109,7 +103,7 @@ class Board:
     """
 
     __slots__ = ("cells", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "men",
-                 "_anchor", "_trail", "_legal", "_check", "_safe", "_codes", "_map")
+                 "_anchor", "_trail", "_legal", "_check", "_safe", "_codes", "_map", "_rights", "_rights_of")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
         """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
@@ -142,6 +136,9 @@ class Board:
         """The buffer :func:`reused_codes` writes the legal moves' codes into (empty until its first call)."""
         self._map: vec[i64] = vec[i64]()
         """The buffer :func:`map_buffer` lends (empty until its first call)."""
+        self._rights: i64 = 0
+        """:attr:`castling` as a bitboard, made by :func:`_castling_rooks` from the set :attr:`_rights_of`."""
+        self._rights_of: frozenset[int] | None = None
         if start is not None:
             self.castling = start.castling
             self.kings = start.kings[:]
@@ -308,6 +305,8 @@ class Board:
         other._safe = self._safe
         other._codes = vec[i64]()  # a buffer of its own
         other._map = vec[i64]()
+        other._rights = self._rights
+        other._rights_of = self._rights_of
         return other
 
     def piece_at(self, sq: int) -> int:
@@ -577,14 +576,18 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64, b
     square, then target square, then promotion kind (knight, bishop, rook, queen). Square indices grow as a1 = 0
     ... h8 = 63 do and promotion kinds in that order, so this is the order of the moves as tuples and of their
     codes (castling, king-takes-rook, sorts by the rook's square): each piece's moves are made in that order.
-    ``attacks`` and ``attacked``: as :func:`legal_moves` takes them (``attacked`` 0: no map). ``bits``: a knight's or
-    slider's targets as a bitboard, pins and checks as masks (compiled code's way), else walked on the cells (pure
-    Python's: a 64-bit int's every operation makes an object), a slider's answers to a check sorted afterwards.
+    ``attacks`` and ``attacked``: as :func:`legal_moves` takes them (``attacked`` 0: no map). ``bits``: each man's
+    targets as a bitboard, pins and checks as masks (compiled code's way: :func:`_generate_bits`), else walked on the
+    cells (pure Python's: a 64-bit int's every operation makes an object).
     :raises IndexError: if ``codes`` is too short (the cells as they were)."""
     b = board.cells
     us: i64 = board.turn  # squares and pieces in i64 locals: compiled, plain C arithmetic
     them: i64 = us ^ BLACK
     k: i64 = board.kings[us >> 3]
+    if bits:
+        rooks: i64 = board._rights if board.castling is board._rights_of else _castling_rooks(board)
+        return _generate_bits(codes, b, us, k, board.men[us >> 3], board.men[them >> 3], board.ep, rooks,
+                              board._check is not False, attacks, attacked)
     n: i64 = 0
     checked = board._check is not False and (attacked == 0 or attacks[k] >= attacked)  # else no pawn, knight looked for
     checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(b, k, us, board.men[them >> 3], checked)
@@ -592,22 +595,19 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64, b
     start_rank: i64 = 1 if us == WHITE else 6
     before_last: i64 = 6 if us == WHITE else 1
     ep: i64 = board.ep
-    unsorted = False  # a slider's answers to a check, made ray by ray
     s: i64
     men: i64 = board.men[us >> 3]
-    occupied, allowed, kept = _masks(board, men, k, checks, checker, check_step, attacks, attacked) if bits \
-        else _NO_MASKS
     rank: i64  # of ``s``: counted, not read from RANK_OF (a list: an int object a read)
-    for rank in range(8):  # the side's men rank by rank, each rank's by file (a1..h8): no empty square read
+    for rank in range(8):  # as _generate_bits walks them: rank by rank, each rank's men by file
         row: i64 = men >> (rank * 8) & 255
+        a_file: i64 = A1 + rank * STRIDE
         while row != 0:
-            s = A1 + rank * STRIDE + LOWEST_BIT[row]
+            s = a_file + LOWEST_BIT[row]
             row &= row - 1
             p = b[s]
             kind: i64 = p & 7
             if kind == KING:
-                n = _add_king_targets(board, k, checks, codes, n, attacks, attacked, hidden_a, hidden_b) if kept \
-                    else _add_king_moves(board, k, checks, codes, n, attacks, attacked, hidden_a, hidden_b)
+                n = _add_king_moves(board, k, checks, codes, n, attacks, attacked, hidden_a, hidden_b)
                 continue
             if checks >= 2:
                 continue
@@ -639,7 +639,10 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64, b
                     if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
                             and (checks == 0 or _evades(c, k, checker, check_step)):
                         n = _add_pawn_move(codes, n, s, c, promotes)
-                if push:
+                if push and not promotes:
+                    codes[n] = (base + t) * 8
+                    n += 1
+                elif push:
                     n = _add_pawn_move(codes, n, s, t, promotes)
                 d = forward + E
                 c = t + E
@@ -655,22 +658,11 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64, b
                 if double and us == WHITE:
                     codes[n] = (base + t + forward) * 8
                     n += 1
-            elif bits:  # a pinned knight never stays on its line: its pin's mask leaves it no square
-                a: i64 = (_JUMP_BITS[p * SIZE + s] if kind == KNIGHT
-                          else attacks[SIZE + s] if kept else slide_bits(s, occupied, kind))
-                n = _add_targets(codes, n, s, a & allowed & _pin_bits(k, pin))
             elif kind == KNIGHT:
                 if not pin:  # a pinned knight never stays on its line
                     n = _add_knight_moves(codes, n, b, s, them, checks, k, checker, check_step)
-            elif checks == 0:
-                n = _add_slides(codes, n, b, s, kind, pin, them)
-            else:  # its answers to a check, made ray by ray: sorted below
-                n = _add_evasion_slides(codes, n, b, s, kind, pin, them, k, checker, check_step)
-                unsorted = True
-    if unsorted:
-        ordered = sorted(codes[:n])
-        for i in range(n):
-            codes[i] = ordered[i]
+            else:
+                n = _add_slides(codes, n, b, s, kind, pin, them, checks, k, checker, check_step)
     return n
 
 
@@ -679,70 +671,26 @@ def _add_king_moves(
     hidden_b: i64,
 ) -> i64:
     """Add from ``codes[n]`` the legal moves of the king on ``k`` (``checks``: how many pieces give check), in target
-    order: the rank below, castling towards a, the steps along its rank, castling towards h, the rank above; the new count.
+    order, walked on the cells (:func:`~plybits.chess.movegen._add_king_walk`); the new count.
 
     ``attacks``, ``attacked``: as :func:`legal_moves` takes them; ``hidden_a``, ``hidden_b``: the cells a sliding
     checker attacks through the king (0: none), which the map does not show."""
-    b = board.cells
-    us = board.turn
-    them = us ^ BLACK
-    a_rook = h_rook = 0
-    if board.castling and not checks:
-        back = 0 if us == WHITE else 7
-        for r in board.castling:
-            if RANK_OF[r] == back:
-                if r < k:
-                    a_rook = r
-                else:
-                    h_rook = r
-    king = b[k]
-    b[k] = EMPTY  # lifted, so that it does not hide the squares behind it from a slider
-    try:
-        n = _add_king_steps(codes, n, b, k, _KING_STEPS_BELOW, them, attacks, attacked, hidden_a, hidden_b)
-        if a_rook:
-            n = _add_castling(codes, n, b, k, king, a_rook, attacks, attacked)
-        n = _add_king_steps(codes, n, b, k, _KING_STEPS_ALONG, them, attacks, attacked, hidden_a, hidden_b)
-        if h_rook:
-            n = _add_castling(codes, n, b, k, king, h_rook, attacks, attacked)
-        n = _add_king_steps(codes, n, b, k, _KING_STEPS_ABOVE, them, attacks, attacked, hidden_a, hidden_b)
-    finally:  # put back even when ``codes`` is full (legal_codes then tries a longer one)
-        b[k] = king
-    return n
+    rooks: i64 = _castling_rooks(board) if checks == 0 else 0  # both sides': the king's own are read
+    return _add_king_walk(codes, n, board.cells, k, rooks, attacks, attacked, hidden_a, hidden_b)
 
 
-_NO_MASKS: Final[tuple[i64, i64, bool]] = (0, 0, False)
-""":func:`_masks` where :func:`_generate` walks the cells (pure Python's way): none read."""
-
-
-def _masks(
-    board: Board, men: i64, k: i64, checks: i64, checker: i64, check_step: i64, attacks: vec[i64], attacked: i64,
-) -> tuple[i64, i64, bool]:
-    """What :func:`_generate` reads its bitboards by: (every man, the squares our men (``men``) may go to other than
-    the king (none of ours, and answering a check), whether the map ``attacks`` is the board's buffer, whose bitboards
-    beside it are read (:func:`map_buffer`))."""
-    occupied: i64 = men | board.men[(board.turn >> 3) ^ 1]
-    allowed: i64 = ~men & _answer_bits(k, checks, checker, check_step)
-    return occupied, allowed, attacked != 0 and len(attacks) == 2 * SIZE
-
-
-def _add_king_targets(
-    board: Board, k: i64, checks: i64, codes: vec[i64], n: i64, attacks: vec[i64], attacked: i64, hidden_a: i64,
-    hidden_b: i64,
-) -> i64:
-    """:func:`_add_king_moves` from bitboards, given the map in the board's buffer (:func:`map_buffer`), beside which
-    ``attacks[SIZE]`` holds the squares the opponent attacks: the king's steps onto none of our men and none of those,
-    nor the ``hidden`` cells, and castling (:func:`~plybits.chess.movegen._castling_bit`) as the rook's square, in
-    one ascending pass."""
-    us: i64 = board.turn
-    targets: i64 = (_JUMP_BITS[(us | KING) * SIZE + k] & ~board.men[us >> 3] & ~attacks[SIZE]
-                    & ~BIT_OF[hidden_a] & ~BIT_OF[hidden_b])
+def _castling_rooks(board: Board) -> i64:
+    """The squares of the rooks that may castle (:attr:`Board.castling`) as a bitboard
+    (:data:`~plybits.chess.squares.BIT_OF`): made from the set once, kept with it (a set is walked by iterator
+    objects)."""
     castling = board.castling
-    if len(castling) != 0 and checks == 0:
-        back = 0 if us == WHITE else 7
+    if castling is not board._rights_of:
+        rights: i64 = 0
         for r in castling:
-            if RANK_OF[r] == back:
-                targets |= _castling_bit(board.cells, k, r, attacks, attacked)
-    return _add_targets(codes, n, k, targets)
+            rights |= BIT_OF[r]
+        board._rights = rights
+        board._rights_of = castling
+    return board._rights
 
 
 def gives_check(board: Board, m: Move) -> bool:

@@ -34,7 +34,11 @@ from plybits.chess.squares import (
     W,
     WHITE,
     _FILE_INDEX,
+    _JUMP_BITS,
     _KING_STEP_ARRAY,
+    _KING_STEPS_ABOVE,
+    _KING_STEPS_ALONG,
+    _KING_STEPS_BELOW,
     _KNIGHT_JUMPS,
     _KNIGHT_TARGETS,
     _KNIGHT_TARGETS_AT,
@@ -284,87 +288,36 @@ def _add_pawn_move(codes: vec[i64], n: i64, s: i64, t: i64, promotes: bool) -> i
     return n + 1
 
 
-def _reach(b: vec[i64], s: i64, d: i64, them: i64) -> i64:
-    """How many squares a slider on ``s`` moves to along ``d``: the empty ones, and an enemy piece's that ends them."""
-    n: i64 = 0
-    t: i64 = s + d
-    q: i64 = b[t]
-    while q == 0:
-        n += 1
-        t += d
-        q = b[t]
-    if q ^ them < 8:  # an enemy piece (not an own one, not OFF)
-        n += 1
-    return n
-
-
-def _add_slides(codes: vec[i64], n: i64, b: vec[i64], s: i64, kind: i64, pin: i64, them: i64) -> i64:
-    """Add from ``codes[n]`` the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not; its side
-    not in check), in target order: the ranks below it, nearest last (by file within each), its own rank, the ranks
-    above it, nearest first; the new count."""
-    sw: i64 = 0
-    so: i64 = 0
-    se: i64 = 0
-    w: i64 = 0
-    e: i64 = 0
-    nw: i64 = 0
-    no: i64 = 0
-    ne: i64 = 0
-    if kind != ROOK:
-        if pin == 0 or pin == S + W or pin == N + E:
-            sw = _reach(b, s, S + W, them)
-            ne = _reach(b, s, N + E, them)
-        if pin == 0 or pin == S + E or pin == N + W:
-            se = _reach(b, s, S + E, them)
-            nw = _reach(b, s, N + W, them)
-    if kind != BISHOP:
-        if pin == 0 or pin == S or pin == N:
-            so = _reach(b, s, S, them)
-            no = _reach(b, s, N, them)
-        if pin == 0 or pin == W or pin == E:
-            w = _reach(b, s, W, them)
-            e = _reach(b, s, E, them)
-    base: i64 = (s * CODE_FROM + s) * 8  # the code of s -> s; a step of one square adds 8
-    below: i64 = sw if sw > so else so
-    if se > below:
-        below = se
-    n = _add_rank_rays(codes, n, base, S + W, S, S + E, sw, so, se, below, 0, -1)  # nearest last
-    j: i64 = w
-    while j > 0:
-        codes[n] = base + W * 8 * j
-        n += 1
-        j -= 1
-    j = 1
-    while j <= e:
-        codes[n] = base + E * 8 * j
-        n += 1
-        j += 1
-    above: i64 = nw if nw > no else no
-    if ne > above:
-        above = ne
-    return _add_rank_rays(codes, n, base, N + W, N, N + E, nw, no, ne, 1, above + 1, 1)  # nearest first
-
-
-def _add_rank_rays(
-    codes: vec[i64], n: i64, base: i64, west: i64, middle: i64, east: i64, reach_west: i64, reach_middle: i64,
-    reach_east: i64, first: i64, stop: i64, inc: i64,
+def _add_slides(
+    codes: vec[i64], n: i64, b: vec[i64], s: i64, kind: i64, pin: i64, them: i64, checks: i64, k: i64, checker: i64,
+    check_step: i64,
 ) -> i64:
-    """Add from ``codes[n]`` a slider's moves to the ranks on one side of it (``base``: the code of its null step):
-    for each distance from ``first`` by ``inc`` up to ``stop`` (excluded), the steps ``west``, ``middle`` and
-    ``east`` that many times, each as far as it reaches (its targets on one rank are in file order); the new
-    count."""
-    j: i64 = first
-    while j != stop:
-        if reach_west >= j:
-            codes[n] = base + west * 8 * j
+    """Add from ``codes[n]`` the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not), in check
+    (``checks``) only those that answer it (on the king on ``k``: :func:`_king_lines`), walked ray by ray and then put
+    in target order; the new count."""
+    base: i64 = s * CODE_FROM
+    first: i64 = n
+    t: i64
+    q: i64
+    for step in _SLIDER_STEPS_OF[kind]:
+        d: i64 = step
+        if pin != 0 and pin != d and pin != -d:
+            continue
+        t = s + d
+        q = b[t]
+        while q == 0:
+            if checks == 0 or _evades(t, k, checker, check_step):
+                codes[n] = (base + t) * 8
+                n += 1
+            t += d
+            q = b[t]
+        if q ^ them < 8 and (checks == 0 or _evades(t, k, checker, check_step)):  # an enemy man (not OFF)
+            codes[n] = (base + t) * 8
             n += 1
-        if reach_middle >= j:
-            codes[n] = base + middle * 8 * j
-            n += 1
-        if reach_east >= j:
-            codes[n] = base + east * 8 * j
-            n += 1
-        j += inc
+    if n - first > 1:
+        ordered = sorted(codes[first:n])
+        for i in range(n - first):
+            codes[first + i] = ordered[i]
     return n
 
 
@@ -466,33 +419,6 @@ def _add_knight_moves(
     return n
 
 
-def _add_evasion_slides(
-    codes: vec[i64], n: i64, b: vec[i64], s: i64, kind: i64, pin: i64, them: i64, k: i64, checker: i64,
-    check_step: i64,
-) -> i64:
-    """Add from ``codes[n]`` the moves of the slider of ``kind`` on ``s`` (pinned along ``pin``, 0 if not) that answer
-    the one check on the king on ``k`` (:func:`_king_lines`), ray by ray (not in target order: the caller sorts); the
-    new count."""
-    base: i64 = s * CODE_FROM
-    t: i64
-    q: i64
-    for step in _SLIDER_STEPS_OF[kind]:
-        d: i64 = step
-        if pin != 0 and pin != d and pin != -d:
-            continue
-        t = s + d
-        q = b[t]
-        while True:
-            if (q == 0 or q ^ them < 8) and _evades(t, k, checker, check_step):
-                codes[n] = (base + t) * 8
-                n += 1
-            if q != 0:
-                break
-            t += d
-            q = b[t]
-    return n
-
-
 def _king_lines(
     b: vec[i64], k: i64, us: i64, theirs: i64, checked: bool = True,
 ) -> tuple[i64, i64, i64, i64, i64, i64]:
@@ -558,3 +484,151 @@ def _king_lines(
             checker = k + jump
             check_step = 0
     return checks, checker, check_step, hidden_a, hidden_b, pinned
+
+
+def _add_king_walk(
+    codes: vec[i64], n: i64, b: vec[i64], k: i64, rooks: i64, attacks: vec[i64], attacked: i64, hidden_a: i64,
+    hidden_b: i64,
+) -> i64:
+    """Add from ``codes[n]`` the legal moves of the king on ``k``, walked on the cells, in target order: the rank below,
+    castling towards a, the steps along its rank, castling towards h, the rank above; the new count. ``rooks``: the
+    squares of its rooks that may castle, a bitboard (0 in check); the rest as :func:`_add_king_targets` takes them."""
+    king: i64 = b[k]
+    them: i64 = (king & BLACK) ^ BLACK
+    a_rook: i64 = 0
+    h_rook: i64 = 0
+    row: i64 = rooks & 255 if king < BLACK else rooks >> 56 & 255  # its own back rank's
+    while row != 0:
+        r: i64 = k - FILE_OF[k] + LOWEST_BIT[row]
+        row &= row - 1
+        if r < k:
+            a_rook = r
+        else:
+            h_rook = r
+    b[k] = EMPTY  # lifted, so that it does not hide the squares behind it from a slider
+    try:
+        n = _add_king_steps(codes, n, b, k, _KING_STEPS_BELOW, them, attacks, attacked, hidden_a, hidden_b)
+        if a_rook:
+            n = _add_castling(codes, n, b, k, king, a_rook, attacks, attacked)
+        n = _add_king_steps(codes, n, b, k, _KING_STEPS_ALONG, them, attacks, attacked, hidden_a, hidden_b)
+        if h_rook:
+            n = _add_castling(codes, n, b, k, king, h_rook, attacks, attacked)
+        n = _add_king_steps(codes, n, b, k, _KING_STEPS_ABOVE, them, attacks, attacked, hidden_a, hidden_b)
+    finally:  # put back even when ``codes`` is full (legal_codes then tries a longer one)
+        b[k] = king
+    return n
+
+
+def _add_king_targets(
+    codes: vec[i64], n: i64, b: vec[i64], k: i64, rooks: i64, own: i64, attacks: vec[i64], attacked: i64,
+    hidden_a: i64, hidden_b: i64,
+) -> i64:
+    """:func:`_add_king_walk` from bitboards, given the map in the board's buffer
+    (:func:`~plybits.chess.board.map_buffer`), beside which ``attacks[SIZE]`` holds the squares the opponent attacks:
+    the king's steps onto none of our men (``own``) and none of those, nor the ``hidden`` cells, and castling with
+    each of ``rooks`` (:func:`_castling_bit`) as the rook's square, in one ascending pass."""
+    targets: i64 = _JUMP_BITS[b[k] * SIZE + k] & ~own & ~attacks[SIZE] & ~BIT_OF[hidden_a] & ~BIT_OF[hidden_b]
+    row: i64 = rooks & 255 if b[k] < BLACK else rooks >> 56 & 255  # its own back rank's
+    while row != 0:
+        targets |= _castling_bit(b, k, k - FILE_OF[k] + LOWEST_BIT[row], attacks, attacked)
+        row &= row - 1
+    return _add_targets(codes, n, k, targets)
+
+
+def _add_promotions(codes: vec[i64], n: i64, s: i64, targets: i64) -> i64:
+    """Add from ``codes[n]`` the four promotions (knight, bishop, rook, queen) of the pawn on ``s`` to each square of
+    ``targets`` (a bitboard of the last rank, which it stands before), ascending; the new count."""
+    row: i64 = targets & 255 if targets & 255 != 0 else targets >> 56 & 255
+    first: i64 = (s * CODE_FROM + (A1 if targets & 255 != 0 else A1 + 7 * STRIDE)) * 8
+    while row != 0:
+        key: i64 = first + LOWEST_BIT[row] * 8
+        row &= row - 1
+        codes[n] = key + KNIGHT
+        codes[n + 1] = key + BISHOP
+        codes[n + 2] = key + ROOK
+        codes[n + 3] = key + QUEEN
+        n += 4
+    return n
+
+
+def _generate_bits(
+    codes: vec[i64], b: vec[i64], us: i64, k: i64, men: i64, theirs: i64, ep: i64, rooks: i64, checked: bool,
+    attacks: vec[i64], attacked: i64,
+) -> i64:
+    """:func:`~plybits.chess.board._generate` from bitboards (compiled code's way) for ``us``, its king on ``k``, its
+    men and ``theirs`` (bitboards), the en passant square ``ep`` (0: none), the rooks that may castle (``rooks``, a
+    bitboard), whether it may be in check (``checked``) and the map (as
+    :func:`~plybits.chess.board.legal_moves` takes it). Each man's targets are a bitboard, masked by the squares that
+    answer a check and its pin's line: a pawn's pushes and captures (en passant tried on the cells), a knight's jumps,
+    a slider's attacks (read beside the map when it is the board's buffer, else :func:`slide_bits`); the king's from
+    the map or walked."""
+    checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(
+        b, k, us, theirs, checked and (attacked == 0 or attacks[k] >= attacked))  # else no pawn, knight looked for
+    kept = attacked != 0 and len(attacks) == 2 * SIZE
+    if checks >= 2:  # only the king moves
+        if kept:
+            return _add_king_targets(codes, 0, b, k, 0, men, attacks, attacked, hidden_a, hidden_b)
+        return _add_king_walk(codes, 0, b, k, 0, attacks, attacked, hidden_a, hidden_b)
+    if checks != 0:
+        rooks = 0
+    occupied: i64 = men | theirs
+    allowed: i64 = ~men & _answer_bits(k, checks, checker, check_step)
+    forward: i64 = N if us == WHITE else S
+    start_rank: i64 = 1 if us == WHITE else 6
+    before_last: i64 = 6 if us == WHITE else 1
+    jumps = _JUMP_BITS
+    bit_of = BIT_OF
+    lowest = LOWEST_BIT
+    n: i64 = 0
+    s: i64
+    rank: i64  # of ``s``: counted, not read from RANK_OF (a list: an int object a read)
+    for rank in range(8):  # the side's men rank by rank, each rank's by file (a1..h8): no empty square read
+        row: i64 = men >> (rank * 8) & 255
+        while row != 0:
+            s = A1 + rank * STRIDE + lowest[row]
+            row &= row - 1
+            p: i64 = b[s]
+            kind: i64 = p & 7
+            mask: i64 = allowed
+            if pinned != 0 and pinned & bit_of[s] != 0:  # its line from the king out to the pinner, with it
+                mask &= _RAYS[k * 8 + _RAY_OF_STEP[SIZE + LINE[k * SIZE + s]]]
+            a: i64
+            if kind == PAWN:
+                t: i64 = s + forward
+                a = jumps[p * SIZE + s]
+                e: i64 = 0  # en passant: played on the cells, whatever the masks
+                if ep != 0 and a & bit_of[ep] != 0 and _ep_legal(b, s, ep, us, k):
+                    e = bit_of[ep]
+                a &= theirs
+                if b[t] == 0:
+                    a |= bit_of[t]
+                    if rank == start_rank and b[t + forward] == 0:
+                        a |= bit_of[t + forward]
+                a = a & mask | e
+                if rank == before_last:
+                    n = _add_promotions(codes, n, s, a)
+                    continue
+            elif kind == KNIGHT:  # a pinned knight never stays on its line: its pin's mask leaves it no square
+                a = jumps[p * SIZE + s] & mask
+            elif kind == KING:
+                if kept:
+                    n = _add_king_targets(codes, n, b, k, rooks, men, attacks, attacked, hidden_a, hidden_b)
+                else:
+                    n = _add_king_walk(codes, n, b, k, rooks, attacks, attacked, hidden_a, hidden_b)
+                continue
+            else:
+                a = (attacks[SIZE + s] if kept else slide_bits(s, occupied, kind)) & mask
+            # a move to each square of ``a``, ascending, as _add_targets adds them (here: no call a man)
+            first: i64 = (s * CODE_FROM + A1) * 8
+            if a & 0xFFFFFFFF == 0:
+                a = a >> 32 & 0xFFFFFFFF
+                first += 4 * STRIDE * 8
+            while a != 0:
+                bits: i64 = a & 255
+                while bits != 0:
+                    codes[n] = first + lowest[bits] * 8
+                    n += 1
+                    bits &= bits - 1
+                a = a >> 8 & 0xFFFFFFFFFFFFFF
+                first += STRIDE * 8
+    return n
