@@ -188,6 +188,19 @@ _NO_ATTACKS: Final = int_array([0] * SIZE)
 ``vec[i64]``, about 2x faster maps than a list)."""
 
 
+_COUNTED: Final = int_array([
+    entry + _COUNT_UNIT if entry & _COUNT_FULL != _COUNT_FULL else entry for entry in range(_RANK_UNIT * 8)
+])
+"""_COUNTED[entry]: an attack map entry with our count raised by one, up to 3 (what :func:`_walked_attack_maps` writes
+for each of our attacks: one look-up, no test)."""
+_RAISED: Final[list[vec[i64]]] = [
+    int_array([max(entry, _THREAT[kind] + (entry & (_RANK_UNIT - 1))) for entry in range(_RANK_UNIT * 8)])
+    for kind in range(8)
+]
+"""_RAISED[kind][entry]: an attack map entry with the enemy's rank raised to that of an attacker of ``kind``
+(:data:`_THREAT`; unchanged where it is that or higher), for :func:`_walked_attack_maps`."""
+
+
 _SPREAD: Final = int_array([
     sum(1 << (8 * file) for file in range(8) if row >> file & 1) * unit
     for unit in (_COUNT_UNIT, 2 * _COUNT_UNIT, _RANK_UNIT, 2 * _RANK_UNIT, 4 * _RANK_UNIT, _DIAGONAL_MARK,
@@ -305,21 +318,20 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
 
 def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> tuple[vec[i64], int]:
     """:func:`_attack_maps` in pure Python, where a 64-bit int's every operation makes an object: each attacked
-    square marked by a walk over the tuples of its squares (:data:`~plybits.chess.squares.JUMP_SQUARES`,
-    :data:`~plybits.chess.squares.SLIDER_RAYS`: no step added, no border cell read or written; a new map).
+    square's entry looked up anew (:data:`_COUNTED`, :data:`_RAISED`) by a walk over the tuples of its squares
+    (:data:`~plybits.chess.squares.JUMP_SQUARES`, :data:`~plybits.chess.squares.SLIDER_RAYS`: no step added, no
+    border cell read; a new map).
 
     ``men``: as :func:`_attack_maps` takes it (-1: every square, the empty ones passed over)."""
     material: i64 = 0
     attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
     material_of = _MATERIAL
-    threat = _THREAT
     jumps = JUMP_SQUARES
     slider_rays = SLIDER_RAYS
     lowest = LOWEST_BIT
-    pawn_rank: i64 = threat[PAWN]
-    full: i64 = _COUNT_FULL
-    unit: i64 = _COUNT_UNIT
-    low_bits: i64 = _RANK_UNIT - 1
+    counted = _COUNTED
+    raised = _RAISED
+    by_pawn = raised[PAWN]
     colour: i64 = us
     # the men rank by rank, each rank's by its lowest bit (no empty cell read), each walked as it comes: a pawn's two
     # targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays by
@@ -327,7 +339,6 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> tuple[vec[i64], int]:
     s: i64
     rank: i64
     t: i64
-    a: i64
     for rank in range(8):
         row: i64 = men >> (rank * 8) & 255
         first: i64 = A1 + rank * STRIDE
@@ -342,55 +353,29 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> tuple[vec[i64], int]:
             if kind == PAWN:
                 t = s + (N + W if p == WHITE | PAWN else S + W)  # and t + 2 (a border cell past the a- or h-file)
                 if p & BLACK == colour:
-                    a = attacks[t]
-                    if a & full != full:
-                        attacks[t] = a + unit
-                    a = attacks[t + 2]
-                    if a & full != full:
-                        attacks[t + 2] = a + unit
-                else:  # an enemy pawn, the cheapest attacker: the square's rank becomes the pawn's
-                    attacks[t] = pawn_rank + (attacks[t] & low_bits)
-                    attacks[t + 2] = pawn_rank + (attacks[t + 2] & low_bits)
+                    attacks[t] = counted[attacks[t]]
+                    attacks[t + 2] = counted[attacks[t + 2]]
+                else:  # an enemy pawn, the cheapest attacker
+                    attacks[t] = by_pawn[attacks[t]]
+                    attacks[t + 2] = by_pawn[attacks[t + 2]]
             elif BISHOP <= kind <= QUEEN:
-                _slide_attacks(attacks, b, slider_rays[p * SIZE + s], 0 if p & BLACK == colour else threat[kind])
-            elif p & BLACK == colour:  # our knight's or king's jumps: counted
+                _slide_attacks(attacks, b, slider_rays[p * SIZE + s], counted if p & BLACK == colour else raised[kind])
+            else:  # a knight's or king's jumps: our count raised, or the enemy's rank
+                entries = counted if p & BLACK == colour else raised[kind]
                 for t in jumps[p * SIZE + s]:
-                    a = attacks[t]
-                    if a & full != full:
-                        attacks[t] = a + unit
-            else:  # the enemy's: its rank raised to theirs
-                value: i64 = threat[kind]
-                for t in jumps[p * SIZE + s]:
-                    a = attacks[t]
-                    if a < value:
-                        attacks[t] = value + (a & low_bits)
+                    attacks[t] = entries[attacks[t]]
     return attacks, material
 
 
-def _slide_attacks(attacks: vec[i64], b: vec[i64], rays: tuple[tuple[int, ...], ...], value: i64) -> None:
+def _slide_attacks(attacks: vec[i64], b: vec[i64], rays: tuple[tuple[int, ...], ...], entries: vec[i64]) -> None:
     """A slider's ``rays`` (:data:`~plybits.chess.squares.SLIDER_RAYS`): each square along them, up to and with the
-    first piece, marked (``value`` 0: our count raised by one up to 3, else the rank raised to ``value``)."""
+    first piece, given the entry ``entries`` maps its entry to (:data:`_COUNTED` or a :data:`_RAISED`)."""
     t: i64
-    a: i64
-    if value == 0:
-        full: i64 = _COUNT_FULL
-        unit: i64 = _COUNT_UNIT
-        for ray in rays:
-            for t in ray:
-                a = attacks[t]
-                if a & full != full:
-                    attacks[t] = a + unit
-                if b[t]:
-                    break
-    else:
-        low_bits: i64 = _RANK_UNIT - 1
-        for ray in rays:
-            for t in ray:
-                a = attacks[t]
-                if a < value:
-                    attacks[t] = value + (a & low_bits)
-                if b[t]:
-                    break
+    for ray in rays:
+        for t in ray:
+            attacks[t] = entries[attacks[t]]
+            if b[t]:
+                break
 
 
 def _mark_checks(attacks: vec[i64], b: vec[i64], king: i64) -> None:
