@@ -25,7 +25,7 @@ from mypy_extensions import i64, mypyc_attr
 from plybits.chess.movegen import (
     _add_king_walk,
     _add_knight_moves,
-    _add_pawn_move,
+    _add_pawn_moves,
     _add_slides,
     _attacked,
     _castling_legal,
@@ -616,47 +616,30 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64, b
                 pin = LINE[k * SIZE + s]  # the step from the king along the pin
             base: i64 = s * CODE_FROM
             if kind == PAWN:
-                # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
+                if checks != 0 or pin != 0 or rank == before_last:
+                    n = _add_pawn_moves(codes, n, b, s, us, k, pin, checks, checker, check_step, rank == start_rank,
+                                        rank == before_last, ep)
+                    continue
+                # unpinned, short of the last rank, not in check: (black's double step), capture towards a, push,
+                # capture towards h, (white's double step), each as it comes (no call)
                 t = s + forward
-                along = pin == 0 or pin == forward or pin == -forward
-                push = along and b[t] == 0
-                double = push and rank == start_rank and b[t + forward] == 0 \
-                    and (checks == 0 or _evades(t + forward, k, checker, check_step))
-                if push and checks:
-                    push = _evades(t, k, checker, check_step)
-                promotes = rank == before_last
-                if double and us == BLACK:
-                    codes[n] = (base + t + forward) * 8
+                empty = b[t] == 0
+                if us == BLACK and empty and rank == start_rank and b[t + S] == 0:
+                    codes[n] = (base + t + S) * 8
                     n += 1
-                d = forward + W
-                c: i64 = t + W
-                if c == ep:
-                    if _ep_legal(b, s, ep, us, k):
-                        codes[n] = (base + ep) * 8
-                        n += 1
-                else:
-                    q: i64 = b[c]
-                    if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
-                            and (checks == 0 or _evades(c, k, checker, check_step)):
-                        n = _add_pawn_move(codes, n, s, c, promotes)
-                if push and not promotes:
+                q: i64 = b[t + W]
+                if q != 0 and q ^ them < 8 or t + W == ep and _ep_legal(b, s, ep, us, k):
+                    codes[n] = (base + t + W) * 8
+                    n += 1
+                if empty:
                     codes[n] = (base + t) * 8
                     n += 1
-                elif push:
-                    n = _add_pawn_move(codes, n, s, t, promotes)
-                d = forward + E
-                c = t + E
-                if c == ep:
-                    if _ep_legal(b, s, ep, us, k):
-                        codes[n] = (base + ep) * 8
-                        n += 1
-                else:
-                    q = b[c]
-                    if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
-                            and (checks == 0 or _evades(c, k, checker, check_step)):
-                        n = _add_pawn_move(codes, n, s, c, promotes)
-                if double and us == WHITE:
-                    codes[n] = (base + t + forward) * 8
+                q = b[t + E]
+                if q != 0 and q ^ them < 8 or t + E == ep and _ep_legal(b, s, ep, us, k):
+                    codes[n] = (base + t + E) * 8
+                    n += 1
+                if us == WHITE and empty and rank == start_rank and b[t + N] == 0:
+                    codes[n] = (base + t + N) * 8
                     n += 1
             elif kind == KNIGHT:
                 if not pin:  # a pinned knight never stays on its line

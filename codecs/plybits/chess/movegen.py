@@ -288,6 +288,61 @@ def _add_pawn_move(codes: vec[i64], n: i64, s: i64, t: i64, promotes: bool) -> i
     return n + 1
 
 
+def _add_pawn_moves(
+    codes: vec[i64], n: i64, b: vec[i64], s: i64, us: i64, k: i64, pin: i64, checks: i64, checker: i64,
+    check_step: i64, first: bool, promotes: bool, ep: i64,
+) -> i64:
+    """Add from ``codes[n]`` the moves of ``us``'s pawn on ``s`` walked on the cells (pure Python's way), pinned along
+    ``pin`` (0: not), in ``checks`` checks on the king on ``k`` (:func:`_king_lines`; 0: none) only those that answer
+    them; ``first``: it stands on its starting rank, ``promotes``: before the last; ``ep``: the en passant square (0:
+    none); the new count."""
+    them: i64 = us ^ BLACK
+    forward: i64 = N if us == WHITE else S
+    base: i64 = s * CODE_FROM
+    # targets ascending: (black's double step), capture towards a, push, capture towards h, (white's double step)
+    t: i64 = s + forward
+    along = pin == 0 or pin == forward or pin == -forward
+    push = along and b[t] == 0
+    double = push and first and b[t + forward] == 0 \
+        and (checks == 0 or _evades(t + forward, k, checker, check_step))
+    if push and checks:
+        push = _evades(t, k, checker, check_step)
+    if double and us == BLACK:
+        codes[n] = (base + t + forward) * 8
+        n += 1
+    d = forward + W
+    c: i64 = t + W
+    if c == ep:
+        if _ep_legal(b, s, ep, us, k):
+            codes[n] = (base + ep) * 8
+            n += 1
+    else:
+        q: i64 = b[c]
+        if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                and (checks == 0 or _evades(c, k, checker, check_step)):
+            n = _add_pawn_move(codes, n, s, c, promotes)
+    if push and not promotes:
+        codes[n] = (base + t) * 8
+        n += 1
+    elif push:
+        n = _add_pawn_move(codes, n, s, t, promotes)
+    d = forward + E
+    c = t + E
+    if c == ep:
+        if _ep_legal(b, s, ep, us, k):
+            codes[n] = (base + ep) * 8
+            n += 1
+    else:
+        q = b[c]
+        if q != 0 and q ^ them < 8 and (pin == 0 or pin == d or pin == -d) \
+                and (checks == 0 or _evades(c, k, checker, check_step)):
+            n = _add_pawn_move(codes, n, s, c, promotes)
+    if double and us == WHITE:
+        codes[n] = (base + t + forward) * 8
+        n += 1
+    return n
+
+
 def _add_slides(
     codes: vec[i64], n: i64, b: vec[i64], s: i64, kind: i64, pin: i64, them: i64, checks: i64, k: i64, checker: i64,
     check_step: i64,
