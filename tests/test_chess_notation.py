@@ -124,30 +124,31 @@ def test_san_index_takes_what_parse_move_reads_or_gives_way() -> None:
     assert found > 1000
 
 
-# the compiled build's search of a SAN move among the codes (_matching_index, one pass over them) and the candidates'
-# walk of pure Python (_candidate_index) must find the same: both are called here, whichever build runs
+# the compiled build's search of a SAN move among the codes (_matching_index, one pass over them; pure Python reads
+# parse_san's candidates there) against its plain definition: called here whichever build runs
 
 _SEARCHED = ["8/1P4k1/8/3pP3/8/8/6K1/8 w - d6 0 1", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
              "r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1", "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1",
              "1nbrkbnr/8/8/8/8/8/8/1RBNK1R1 w GBd - 0 1", "4k3/8/8/2N1N3/8/2N1N3/8/4K3 w - - 0 1",
              "Q3Q3/8/8/Q7/8/8/8/2k1K3 w - - 0 1", "4k3/8/8/8/R6R/8/8/R3K3 w - - 0 1",
-             "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2"]
+             "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2", "4k3/8/8/2pPp3/8/8/8/4K3 w - e6 0 1"]
 
 
-def test_the_compiled_search_finds_what_the_candidates_find() -> None:
+def test_the_compiled_search_finds_the_one_legal_move_asked() -> None:
     """For every kind, target (not one of the mover's own: san_index answers -1 before searching), promotion and
-    origin file or rank asked (a pawn's file always: san_index takes the target's when the token names none), in positions with rivals, pins, promotions, en passant and Chess960 castling: the one
-    pass over the codes answers the candidates' index (a move, -1 for none or several)."""
+    origin file or rank asked (a pawn's file always: san_index takes the target's when the token names none), in
+    positions with rivals, pins, promotions, en passant and Chess960 castling: the index of the one legal move of that
+    kind, target, promotion and origin, or -1 for none or several."""
     from plybits.chess.board import legal_codes
-    from plybits.chess.squares import BLACK, KNIGHT, QUEEN, SQUARES
-    from plybits.chess.squares import FILE_OF, RANK_OF
+    from plybits.chess.squares import BLACK, FILE_OF, KNIGHT, MOVE_TABLE, QUEEN, RANK_OF, SQUARES
 
     asked = [(-1, -1)] + [(f, -1) for f in range(8)] + [(-1, r) for r in range(8)]
-    pawn_asked = [(f, -1) for f in range(8)] + [(f, r) for f in range(8) for r in range(8)]  # a pawn's file is known
-    found = 0
+    pawn_asked = [(f, -1) for f in range(8)] + [(f, r) for f in range(8) for r in range(8)]
+    found = ambiguous = 0
     for fen in _SEARCHED:
         board = Board(fen, chess960="G" in fen)
         codes, n = legal_codes(board)
+        moves = [MOVE_TABLE[codes[i]] for i in range(n)]
         for to_sq in SQUARES:
             piece = board.cells[to_sq]
             if piece and piece & BLACK == board.turn:
@@ -155,12 +156,15 @@ def test_the_compiled_search_finds_what_the_candidates_find() -> None:
             for kind in range(1, 7):
                 for promotion in (0, KNIGHT, QUEEN) if kind == 1 else (0,):
                     for from_file, from_rank in asked if kind != 1 else pawn_asked:
-                        want = notation._candidate_index(board, codes, n, kind, to_sq, promotion, from_file, from_rank)
+                        matching = [i for i, (f, t, p) in enumerate(moves) if f and t == to_sq and p == promotion
+                                    and board.cells[f] & 7 == kind and from_file in (-1, FILE_OF[f])
+                                    and from_rank in (-1, RANK_OF[f])]
+                        want = matching[0] if len(matching) == 1 else -1
                         got = notation._matching_index(board, codes, n, kind, to_sq, promotion, from_file, from_rank)
                         assert got == want, (fen, kind, to_sq, promotion, from_file, from_rank)
                         found += want >= 0
-        assert FILE_OF[SQUARES[0]] == 0 and RANK_OF[SQUARES[0]] == 0
-    assert found > 500
+                        ambiguous += len(matching) > 1
+    assert found > 500 and ambiguous > 20
 
 
 def test_san_tells_rivals_apart_as_python_chess_does() -> None:

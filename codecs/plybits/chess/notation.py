@@ -247,17 +247,8 @@ def san_index(board: Board, text: str, notation: str | None, codes: vec[i64], n:
         return -1
     if PACKED:
         return _matching_index(board, codes, n, kind, to_sq, promotion, from_file, from_rank)
-    return _candidate_index(board, codes, n, kind, to_sq, promotion, from_file, from_rank)
-
-
-def _candidate_index(
-    board: Board, codes: vec[i64], n: int, kind: int, to_sq: int, promotion: int, from_file: int, from_rank: int,
-) -> int:
-    """The index among the first ``n`` of ``codes`` of the one legal move of a piece of ``kind`` to ``to_sq`` with
-    ``promotion`` from ``from_file`` and ``from_rank`` (-1: any), or -1 (none, or several: ambiguous), found as
-    :func:`parse_san` finds it: its candidates, each looked up among the codes (in pure Python, the list's own search
-    beats a loop over the codes; :func:`_matching_index` is the compiled build's)."""
-    # a code is (from * 256 + to) * 8 + promotion (legal_codes)
+    # pure Python: parse_san's candidates, each looked up among the codes by the list's own search (a loop over the
+    # codes costs a bytecode a code there); a code is (from * 256 + to) * 8 + promotion (legal_codes)
     found = -1
     for f in _candidates(board, kind, to_sq, from_file, from_rank):
         i = _code_index(codes, n, (f << 8 | to_sq) << 3 | promotion)
@@ -272,9 +263,10 @@ def _candidate_index(
 def _matching_index(
     board: Board, codes: vec[i64], n: int, kind: i64, to_sq: i64, promotion: i64, from_file: i64, from_rank: i64,
 ) -> int:
-    """:func:`_candidate_index` in one pass over the codes in C integers (compiled; the candidates' walk built a list
-    of squares and looked each up among the codes): the codes that end in the target and promotion, from a piece of
-    ``kind`` on the file and rank asked."""
+    """The index among the first ``n`` of ``codes`` of the one legal move of a piece of ``kind`` to ``to_sq`` with
+    ``promotion`` from ``from_file`` and ``from_rank`` (-1: any; a pawn's file is always given), or -1 (none, or
+    several: ambiguous): :func:`san_index`'s compiled search, one pass over the codes in C integers (where the
+    candidates' walk built a list of squares and looked each up among the codes)."""
     tail: i64 = to_sq << 3 | promotion
     b: vec[i64] = board.cells
     found: i64 = -1
@@ -514,7 +506,8 @@ def _san_stem(board: Board, m: Move) -> str:
         if promotion:
             text += _PROMOTION_SUFFIX[promotion]
     else:
-        rivals = _rivals(board, kind, f, t) if kind != KING else 0  # one king: never a rival
+        # one king: never a rival; one piece that might reach t (most moves): none either (counted without a list)
+        rivals = _rivals(board, kind, f, t) if kind != KING and _piece_origins(board, kind, t, None) > 1 else 0
         if rivals:
             text = PIECE_LETTERS[kind]
             if not rivals & _SAME_FILE:
@@ -538,9 +531,7 @@ def _rivals(board: Board, kind: int, f: int, t: int) -> int:
     """What SAN must tell apart for the move of the piece of ``kind`` (not a pawn) from ``f`` to ``t``: 0 when no
     other piece of the side to move has a legal move of that kind to ``t``; else :data:`_RIVAL`, with
     :data:`_SAME_FILE` when a rival stands on ``f``'s file and :data:`_SAME_RANK` when one stands on its rank.
-    The squares of :func:`_origins` (a list made only when there are two: most moves have one)."""
-    if _piece_origins(board, kind, t, None) <= 1:
-        return 0
+    The squares of :func:`_origins`, each checked legal."""
     found = 0
     for o in _origins(board, kind, t):
         if o != f and _legal(board, o, t):
