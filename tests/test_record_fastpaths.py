@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from plybits import recordsection
-from plybits.recordvalues import CLOCK_RE, MAX_CLOCK_MS, POWERS_OF_TEN, clock_text, clock_value
+from plybits.recordtags import BARE_TIME_CONTROL_RE, USER_NAME_RE
+from plybits.recordvalues import (
+    CLOCK_RE, DATE_RE, DECIMAL_RE, ECO_CODES, ECO_RE, ID_RE, MAX_CLOCK_MS, POWERS_OF_TEN, SIGNED_RE, TIME_CONTROL_RE,
+    clock_text, clock_value, decimal_value, is_date, is_identifier, is_signed, is_user_name, positive_text, time_control,
+)
 
 
 def regex_clock_value(text: str) -> tuple[int, int] | None:
@@ -70,3 +76,43 @@ def test_clock_text_writes_hours_minutes_seconds_and_the_fraction() -> None:
         assert clock_text(ms, 0) == whole
         for digits in (1, 2, 3):
             assert clock_text(ms, digits) == f"{whole}.{fraction // 10 ** (3 - digits):0{digits}d}"
+
+
+def regex_time_control(text: str) -> tuple[int, int] | None:
+    match = TIME_CONTROL_RE.fullmatch(text)
+    return (int(match[1]), int(match[2])) if match else None
+
+
+FORM_CHECKS: list[tuple[str, Callable[[str], Any], Callable[[str], Any]]] = [
+    # (name, the string-method check, what its regex says)
+    ("decimal", decimal_value, lambda t: int(t) if DECIMAL_RE.fullmatch(t) else None),
+    ("date", is_date, lambda t: DATE_RE.fullmatch(t) is not None),
+    ("signed", is_signed, lambda t: SIGNED_RE.fullmatch(t) is not None),
+    ("time control", time_control, regex_time_control),
+    ("bare time control", lambda t: positive_text(t, 7), lambda t: BARE_TIME_CONTROL_RE.fullmatch(t) is not None),
+    ("eco", lambda t: t in ECO_CODES, lambda t: ECO_RE.fullmatch(t) is not None),
+    ("identifier", is_identifier, lambda t: ID_RE.fullmatch(t) is not None),
+    ("user name", is_user_name, lambda t: USER_NAME_RE.fullmatch(t) is not None),
+]
+FORM_CASES = [
+    "", "0", "00", "01", "1", "9", "10", "123456789012", "1234567890123", "+0", "-0", "+00", "+6", "-6", "+123456",
+    "+1234567", "+-1", "6", "++6", "2012.06.20", "????.??.??", "2012.??.??", "2012.13.01", "2012.00.01", "2012.12.32",
+    "2012.12.00", "2012.12.31", "2012.02.30", "201.06.20", "20120.06.20", "2012-06-20", "2012.6.20", "٣٣٣٣.06.20",
+    "2012.06.2٣", "?012.06.20", "180+0", "180+2", "180+02", "0+0", "1234567+123456", "12345678+0", "1+1234567", "180",
+    "180+", "+180", "180+0+0", "-", "1e3", "1_000", " 1", "1 ", "A00", "E99", "F00", "a00", "A0", "A000", "B٣٣",
+    "abcDEF123", "x" * 64, "x" * 65, "abc_def", "abc-def", "_", "-", "a b", "ünïcode", "DrNykterstein", "user.name",
+    "\n", "0\n", "12\n", "\u00b2", "1\u00b2",
+]
+
+
+@pytest.mark.parametrize(("name", "check", "by_regex"), FORM_CHECKS, ids=[form[0] for form in FORM_CHECKS])
+def test_value_forms_are_checked_as_their_regexes_say(name: str, check: Callable[[str], Any],
+                                                     by_regex: Callable[[str], Any]) -> None:
+    rng = random.Random(name)
+    alphabet = "0123456789+-.?:_ abzAEFZ٣\u00b2é\n"
+    texts = FORM_CASES + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20_000)]
+    texts += [f"{rng.randint(0, 2100):04d}.{rng.randint(0, 13):02d}.{rng.randint(0, 32):02d}" for _ in range(2_000)]
+    texts += [f"{rng.choice('+-')}{rng.randint(0, 10 ** 7)}" for _ in range(2_000)]
+    texts += [f"{rng.randint(0, 10 ** 8)}+{rng.randint(0, 10 ** 7)}" for _ in range(2_000)]
+    for text in texts:
+        assert check(text) == by_regex(text), text

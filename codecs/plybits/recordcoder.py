@@ -9,15 +9,17 @@ core, compiled with mypyc (:mod:`plybits.compiled`): concrete ``int`` state, pac
 
 from __future__ import annotations
 
+import sys
 from math import log2
 from typing import Final, final
 
 from librt.vecs import vec
 from mypy_extensions import i64, mypyc_attr
+from plybits.compiled import is_compiled
 from plybits.container import MAX_STRING
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
 from plybits.packed import int_array
-from plybits.rangecoder import MASK, TOP, RangeDecoder, RangeEncoder
+from plybits.rangecoder import MASK, MAX_TOTAL, TOP, RangeDecoder, RangeEncoder
 
 PROB_BITS: Final = 12
 PROB_ONE: Final = 1 << PROB_BITS
@@ -88,9 +90,17 @@ class Bits:
         self.touched.clear()
 
 
+_SEEN_AFTER: Final = int_array([(n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT | _TOUCHED for n in range(_SEEN_MASK + 1)])
+"""A state's bits above its probability after one more observation, by the times ``n`` it was seen: ``n + 1`` up to
+``RATE_LIMIT``, and :data:`_TOUCHED`."""
+
+
 def adapted(word: i64, bit: i64) -> i64:
     """A context's state ``word`` after it saw ``bit``: its probability of 0 moves by ``1 / (n + 2)`` of the way,
-    ``n`` the times it was seen, up to ``RATE_LIMIT``; it is marked touched (:data:`_TOUCHED`)."""
+    ``n`` the times it was seen, up to ``RATE_LIMIT``; it is marked touched (:data:`_TOUCHED`).
+
+    The coding loops (:meth:`Writer._code`, :meth:`Reader._code`) do this step inline (a call a decision costs more
+    than the step in pure Python); tests/test_recordcoder.py holds them to this."""
     p: i64 = word & _PROB_MASK
     n: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
     rate: i64 = _RATES[n]
@@ -102,7 +112,7 @@ def adapted(word: i64, bit: i64) -> i64:
         p += ((PROB_ONE - p) * rate) >> 16
         if p > PROB_MAX:
             p = PROB_MAX
-    return p | (n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT | _TOUCHED
+    return p | _SEEN_AFTER[n]
 
 
 # tests subclass it interpreted (a writer that changes one decision, to make sections a writer does not make)
@@ -155,6 +165,12 @@ class Coder:
         """``value`` in ``range(n)``, each equally likely (``n`` at most 65,536)."""
         raise NotImplementedError
 
+    def byte_string(self, bits: Bits, n: int, raw: bytes = b"") -> bytes:
+        """``n`` bytes (writing: ``raw``'s; reading: the decoded ones), each an 8-bit :meth:`tree` under base 0 of
+        ``bits`` (a :class:`Text`'s tree): :class:`Writer` and :class:`Reader` code them in one call."""
+        writing = self.writing
+        return bytes([self.tree(bits, 0, 8, raw[i] if writing else 0) for i in range(n)])
+
 
 @final
 class Writer(Coder):
@@ -187,14 +203,22 @@ class Writer(Coder):
             word: i64 = state[ctx]
             if not word & _TOUCHED:
                 bits.touched.append(ctx)
-            state[ctx] = adapted(word, bit)
             p: i64 = word & _PROB_MASK  # PROB_MIN <= p <= PROB_MAX: both symbols fit in PROB_ONE
+            seen: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
             r: i64 = rng >> PROB_BITS
             offset: i64 = 0
             rng = r * p
-            if bit:
+            if bit:  # the range coder's step, then adapted(word, bit) inline
                 offset = rng
                 rng = r * (PROB_ONE - p)
+                p -= (p * _RATES[seen]) >> 16
+                if p < PROB_MIN:
+                    p = PROB_MIN
+            else:
+                p += ((PROB_ONE - p) * _RATES[seen]) >> 16
+                if p > PROB_MAX:
+                    p = PROB_MAX
+            state[ctx] = p | _SEEN_AFTER[seen]
             low += offset
             if low > MASK or rng < TOP:  # a carry or a byte settled: the encoder's own step
                 enc.low = low - offset
@@ -236,6 +260,13 @@ class Writer(Coder):
             costs[self.topic] = costs.get(self.topic, 0.0) + log2(n)
         return value
 
+    def byte_string(self, bits: Bits, n: int, raw: bytes = b"") -> bytes:
+        if self.costs is not None:  # accounted decision by decision
+            return super().byte_string(bits, n, raw)
+        for i in range(n):
+            self._code(bits, 0, 8, raw[i], False)
+        return raw
+
     def finish(self) -> bytes:
         """The coded bytes."""
         return self.enc.finish()
@@ -271,16 +302,25 @@ class Reader(Coder):
             if not word & _TOUCHED:
                 bits.touched.append(ctx)
             p: i64 = word & _PROB_MASK
+            seen: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
             r: i64 = rng >> PROB_BITS
             if code >= r << PROB_BITS:
                 raise InvalidDataError(f"coded value {code // r} is outside the {PROB_ONE} frequencies of this symbol")
             offset: i64 = 0
             bit: i64 = 0
             rng = r * p
-            if code >= rng:
+            if code >= rng:  # the range decoder's step, then adapted(word, bit) inline
                 bit = 1
                 offset = rng
                 rng = r * (PROB_ONE - p)
+                p -= (p * _RATES[seen]) >> 16
+                if p < PROB_MIN:
+                    p = PROB_MIN
+            else:
+                p += ((PROB_ONE - p) * _RATES[seen]) >> 16
+                if p > PROB_MAX:
+                    p = PROB_MAX
+            state[ctx] = p | _SEEN_AFTER[seen]
             if rng >= TOP:
                 code -= offset
                 low = (low + offset) & MASK
@@ -288,7 +328,6 @@ class Reader(Coder):
                 dec.code, dec.low = code, low
                 dec._narrow(offset, rng)
                 code, low, rng = dec.code, dec.low, dec.range
-            state[ctx] = adapted(word, bit)
             if not unary:
                 node = node << 1 | bit
             elif bit:
@@ -327,9 +366,183 @@ class Reader(Coder):
         self.dec.consume(value, 1)
         return value
 
+    def byte_string(self, bits: Bits, n: int, raw: bytes = b"") -> bytes:
+        if self.budget < 8 * n:  # the decision past the budget is refused where it comes
+            return super().byte_string(bits, n, raw)
+        self.budget -= 8 * n
+        out = bytearray(n)
+        for i in range(n):
+            out[i] = self._code(bits, 0, 8, False)
+        return bytes(out)
+
     def finish(self) -> None:
         """Check the data is exactly what a writer writes for the decisions read (:meth:`RangeDecoder.finish`)."""
         self.dec.finish()
+
+
+# ------------------------------------------------------------------------------------- pure Python's loops
+# Interpreted, a decision costs its bytecodes and a call costs as much again: these stand in for the compiled build's
+# loops (shaped for mypyc: i64 locals, one loop for trees and runs) where the module runs as Python (:data:`PURE`),
+# with the same decisions and the same bytes (tests/test_recordcoder.py runs both). A decision is the range coder's
+# step inline and :func:`adapted`'s by table (:data:`_AFTER_ZERO`, :data:`_AFTER_ONE`); a carry or a settled byte is the coder's own step (:meth:`RangeEncoder._narrow`,
+# :meth:`RangeDecoder._narrow`, given the moved ``low`` and ``code`` and an offset of 0).
+
+
+_AFTER_ZERO: dict[int, int] = {}
+_AFTER_ONE: dict[int, int] = {}
+""":func:`adapted` of each state seen, after a 0 and after a 1 (a lookup costs a few bytecodes, the step twenty)."""
+_AFTER_MOST: Final = 1 << 16
+"""States each of them remembers at the most: past that they start afresh."""
+
+
+def _after(table: dict[int, int], word: int, bit: int) -> int:
+    """:func:`adapted` of ``word`` and ``bit``, remembered in ``table``."""
+    if len(table) >= _AFTER_MOST:
+        table.clear()
+    after = table[word] = adapted(word, bit)
+    return after
+
+
+def _written(self: Writer, bits: Bits, base: int, steps: int, value: int, unary: bool) -> int:
+    """:meth:`Writer._code` in pure Python."""
+    enc = self.enc
+    state = bits.state
+    low = enc.low
+    rng = enc.range
+    node = 0 if unary else 1
+    for shift in range(steps - 1, -1, -1):
+        bit = (node < value) if unary else (value >> shift) & 1
+        ctx = base + node
+        word = state[ctx]
+        if not word & _TOUCHED:
+            bits.touched.append(ctx)
+        r = rng >> PROB_BITS
+        rng = r * (word & _PROB_MASK)
+        if bit:
+            low += rng
+            rng = (r << PROB_BITS) - rng
+            try:
+                state[ctx] = _AFTER_ONE[word]
+            except KeyError:
+                state[ctx] = _after(_AFTER_ONE, word, 1)
+        else:
+            try:
+                state[ctx] = _AFTER_ZERO[word]
+            except KeyError:
+                state[ctx] = _after(_AFTER_ZERO, word, 0)
+        if low > MASK or rng < TOP:
+            enc.low = low
+            enc._narrow(0, rng)
+            low = enc.low
+            rng = enc.range
+        if not unary:
+            node = node << 1 | bit
+        elif bit:
+            node += 1
+        else:
+            break
+    enc.low = low
+    enc.range = rng
+    return node if unary else node - (1 << steps)
+
+
+def _read(self: Reader, bits: Bits, base: int, steps: int, unary: bool) -> int:
+    """:meth:`Reader._code` in pure Python (the bytes that settle read here, as :meth:`RangeDecoder._next_byte` reads
+    them within the data, and by it past the end)."""
+    dec = self.dec
+    data = dec.data
+    size = len(data)
+    pos = dec.pos
+    state = bits.state
+    code = dec.code
+    low = dec.low
+    rng = dec.range
+    node = 0 if unary else 1
+    for _ in range(steps):
+        ctx = base + node
+        word = state[ctx]
+        if not word & _TOUCHED:
+            bits.touched.append(ctx)
+        r = rng >> PROB_BITS
+        if code >= r << PROB_BITS:
+            raise InvalidDataError(f"coded value {code // r} is outside the {PROB_ONE} frequencies of this symbol")
+        rng = r * (word & _PROB_MASK)
+        bit = code >= rng
+        if bit:
+            code -= rng
+            low = (low + rng) & MASK
+            rng = (r << PROB_BITS) - rng
+            try:
+                state[ctx] = _AFTER_ONE[word]
+            except KeyError:
+                state[ctx] = _after(_AFTER_ONE, word, 1)
+        else:
+            try:
+                state[ctx] = _AFTER_ZERO[word]
+            except KeyError:
+                state[ctx] = _after(_AFTER_ZERO, word, 0)
+        while rng < TOP:
+            if pos < size:
+                byte = data[pos]
+            else:
+                dec.pos = pos
+                byte = dec._next_byte()
+            pos += 1
+            code = ((code << 8) | byte) & MASK
+            low = (low << 8) & MASK
+            rng <<= 8
+        if not unary:
+            node = node << 1 | bit
+        elif bit:
+            node += 1
+        else:
+            break
+    dec.pos = pos
+    dec.code = code
+    dec.low = low
+    dec.range = rng
+    return node if unary else node - (1 << steps)
+
+
+def _read_uniform(self: Reader, n: int, value: int = 0) -> int:
+    """:meth:`Reader.uniform` in pure Python: :meth:`RangeDecoder.decode_target` and ``consume`` inline."""
+    budget = self.budget - 1
+    if budget < 0:
+        raise InvalidDataError("it holds more decisions than its length allows")
+    self.budget = budget
+    if not 0 < n <= MAX_TOTAL:
+        raise ValueError(f"total frequency {n!r} is outside 1..{MAX_TOTAL}")
+    dec = self.dec
+    r = dec.range // n
+    value = dec.code // r
+    if value >= n:
+        raise InvalidDataError(f"coded value {value} is outside the {n} frequencies of this symbol")
+    dec._narrow(r * value, r)
+    return value
+
+
+def _read_byte_string(self: Reader, bits: Bits, n: int, raw: bytes = b"") -> bytes:
+    """:meth:`Reader.byte_string` in pure Python: each byte's eight decisions in :func:`_read`'s loop."""
+    budget = self.budget - 8 * n
+    if budget < 0:  # the decision past the budget is refused where it comes
+        return Coder.byte_string(self, bits, n, raw)
+    self.budget = budget
+    out = bytearray(n)
+    for i in range(n):
+        out[i] = _read(self, bits, 0, 8, False)
+    return bytes(out)
+
+
+PURE: Final = not is_compiled(sys.modules[__name__])
+"""Whether this module runs as Python, where :class:`Writer` and :class:`Reader` code by the loops above."""
+SHAPED: Final = {"Writer._code": Writer._code, "Reader._code": Reader._code, "Reader.byte_string": Reader.byte_string,
+                  "Reader.uniform": Reader.uniform}
+"""The compiled build's methods that the pure loops stand in for (interpreted, a test runs both)."""
+if PURE:
+    setattr(Writer, "_code", _written)
+    setattr(Reader, "_code", _read)
+    setattr(Reader, "byte_string", _read_byte_string)
+    setattr(Reader, "uniform", _read_uniform)
 
 
 @final
@@ -488,9 +701,7 @@ class Text:
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
         raw, n = text_length(c, self.length, text, what)
-        tree = self.tree
-        writing = c.writing
-        out = bytes([c.tree(tree, 0, 8, raw[i] if writing else 0) for i in range(n)])
-        if writing and out == raw:  # as a writer codes it (a coder may code other bytes than it is given)
+        out = c.byte_string(self.tree, n, raw)
+        if c.writing and out == raw:  # as a writer codes it (a coder may code other bytes than it is given)
             return text
         return from_utf8(out, what)

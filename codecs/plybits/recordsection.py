@@ -40,10 +40,10 @@ from plybits.recordmodels import (
     F_EVAL_MATE, F_EVAL_PART, F_EVAL_SHORT, F_LINE_COMMENT, F_NAG_BIG, F_RESULT_SAME, F_STEPS, F_VARIATIONS,
     FinalPosition, State, next_pace, pace_context, release_models,
 )
-from plybits.recordtags import BARE_TIME_CONTROL_RE, TagCoder
+from plybits.recordtags import TagCoder
 from plybits.recordvalues import (
-    COMMAND_RE, DATE_RE, KIND_TEXT, MAX_CLOCK_MS, MAX_EVAL, POWERS_OF_TEN, TAG_KIND, TIME_CONTROL_RE, TYPED_KINDS,
-    clock_text, clock_value, eval_text, eval_value,
+    COMMAND_RE, KIND_TEXT, MAX_CLOCK_MS, MAX_EVAL, POWERS_OF_TEN, TAG_KIND, TYPED_KINDS, clock_text, clock_value,
+    eval_text, eval_value, is_date, positive_text, time_control,
 )
 from plybits.registry import AnyScheme
 
@@ -452,11 +452,11 @@ def _known(state: State, context: dict[str, str] | None) -> State:
         state.tags[name] = value
         kind = TAG_KIND.get(name, KIND_TEXT)
         if kind == TYPED_KINDS.index(dictionary.TIME_CONTROL):
-            if match := TIME_CONTROL_RE.fullmatch(value):
-                state.base_ms, state.increment_ms = int(match[1]) * 1000, int(match[2]) * 1000
-            elif state.version >= 2 and BARE_TIME_CONTROL_RE.fullmatch(value):
+            if control := time_control(value):
+                state.base_ms, state.increment_ms = control[0] * 1000, control[1] * 1000
+            elif state.version >= 2 and positive_text(value, 7):
                 state.base_ms, state.increment_ms = int(value) * 1000, 0
-        elif kind == TYPED_KINDS.index(dictionary.DATE) and DATE_RE.fullmatch(value):
+        elif kind == TYPED_KINDS.index(dictionary.DATE) and is_date(value):
             state.last_date = value
     return state
 

@@ -16,9 +16,9 @@ from plybits.recordmodels import (
     F_TC_BARE, F_USER_NAME, MOVES_SUFFIX_PLIES, State, moves_suffix, section_models,
 )
 from plybits.recordvalues import (
-    DATE_RE, ECO_RE, ID62, ID62_INDEX, KIND_TEXT, KIND_WORDED, NAME_INDEX, PREFIX_WHAT, REST_DECIMAL, REST_ID,
-    REST_NONE, REST_TEXT, SIGNED_RE, TAG_KIND, TIME_CONTROL_RE, TIME_RE, decimal_value, prefix_index, rest_kind,
-    unused_successors, value_what, walk_names,
+    ECO_CODES, ID62, ID62_INDEX, KIND_TEXT, KIND_WORDED, NAME_INDEX, PREFIX_WHAT, REST_DECIMAL, REST_ID, REST_NONE,
+    REST_TEXT, TAG_KIND, TIME_RE, decimal_value, is_date, is_signed, is_user_name, positive_text, prefix_index,
+    rest_kind, time_control, unused_successors, value_what, walk_names,
 )
 from plybits.registry import AnyScheme
 
@@ -26,9 +26,10 @@ YEAR_ORIGIN: Final = 2025
 """Dates are coded as years before this one."""
 DERIVED_INDEX: Final = {name: i for i, name in enumerate(dictionary.DERIVED)}
 BARE_TIME_CONTROL_RE: Final = re.compile(r"[1-9][0-9]{0,6}")
-"""A time control written without its increment (version 2)."""
+"""A time control written without its increment (version 2): :func:`recordvalues.positive_text` of 7 digits."""
 USER_NAME_RE: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
-"""A player's name as servers' user names are (version 3 codes it with the player-name model)."""
+"""A player's name as servers' user names are (version 3 codes it with the player-name model):
+:func:`recordvalues.is_user_name`."""
 PREFIX_CONTEXT: Final = {name: 1 + i for i, name in enumerate(dictionary.PREFIXES)}
 """Version 3 codes each tag's prefix, and the kind of the rest after it, under contexts of its own (version 2: the
 prefix under 0, the rest's kind by the prefix's end alone)."""
@@ -156,13 +157,13 @@ class TagCoder:
         what = value_what(name)
         if kind == KIND_TEXT:
             if self.s.version >= 3 and name in _PLAYERS:  # a user name (a bit), or any other text
-                if c.bit(m.flags, F_USER_NAME, int(not c.writing or USER_NAME_RE.fullmatch(value) is not None)):
+                if c.bit(m.flags, F_USER_NAME, int(not c.writing or is_user_name(value))):
                     value = m.player.code(c, value, what)
-                    if not c.writing and not USER_NAME_RE.fullmatch(value):
+                    if not c.writing and not is_user_name(value):
                         raise InvalidDataError(f"{what} {value!r} coded as a user name")
                     return value
                 value = m.text.code(c, value, what)
-                if not c.writing and USER_NAME_RE.fullmatch(value):
+                if not c.writing and is_user_name(value):
                     raise InvalidDataError(f"{what} {value!r} is a user name but coded as text")
                 return value
             return m.text.code(c, value, what)
@@ -204,7 +205,7 @@ class TagCoder:
     def value_date(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
         if check:
-            return value if DATE_RE.fullmatch(value) else None
+            return value if is_date(value) else None
         last = self.s.last_date
         if last is not None and c.bit(m.flags, F_DATE_SAME, int(value == last)):
             return last
@@ -254,13 +255,13 @@ class TagCoder:
     def value_diff(self, value: str, check: bool = False, name: str = "") -> str | None:
         c, m = self.c, self.m
         if check:
-            return value if SIGNED_RE.fullmatch(value) else None
+            return value if is_signed(value) else None
         other = self.s.tags.get("WhiteRatingDiff" if name == "BlackRatingDiff" else "BlackRatingDiff", "x")
-        expected = None if SIGNED_RE.fullmatch(other) or self.s.version < 3 else self.expected_change(name)
+        expected = None if is_signed(other) or self.s.version < 3 else self.expected_change(name)
         if expected is not None:  # version 3: from the Elos and the result
             prediction, group = expected, 3
         else:
-            prediction, group = -int(other) if SIGNED_RE.fullmatch(other) else 0, 1
+            prediction, group = -int(other) if is_signed(other) else 0, 1
         diff = prediction + m.signed.code(c, int(value) - prediction if c.writing else 0, group)
         return f"{diff:+d}"
 
@@ -281,7 +282,7 @@ class TagCoder:
         c, m = self.c, self.m
         version = self.s.version
         if check:
-            typed = TIME_CONTROL_RE.fullmatch(value) or (version >= 2 and BARE_TIME_CONTROL_RE.fullmatch(value))
+            typed = time_control(value) is not None or (version >= 2 and positive_text(value, 7))
             return value if typed else None
         bare = version >= 2 and c.bit(m.flags, F_TC_BARE, int("+" not in value))
         if bare and c.writing:
@@ -319,7 +320,7 @@ class TagCoder:
 
     def value_eco(self, value: str, check: bool = False, name: str = "") -> str | None:
         if check:
-            return value if ECO_RE.fullmatch(value) else None
+            return value if value in ECO_CODES else None
         if self.s.version >= 3:  # the letter, then the number, under the class of the game's first plies
             m = self.m
             start = self.s.final.eco_start()

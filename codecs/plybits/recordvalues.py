@@ -164,9 +164,55 @@ REST_ID: Final = 2
 REST_TEXT: Final = 3
 
 
+# The forms of typed values, checked by string methods (the regexes above say what each is; a regex's match is a
+# generic call compiled, and tests/test_record_fastpaths.py holds each check to its regex on every text): a text is
+# all of a set of characters exactly when stripping them leaves nothing.
+_DIGITS: Final = "0123456789"
+_USER_NAME_CHARS: Final = ID62 + "_-"
+_MONTHS: Final = frozenset(["??", *(f"{month:02d}" for month in range(1, 13))])
+_DAYS: Final = frozenset(["??", *(f"{day:02d}" for day in range(1, 32))])
+ECO_CODES: Final = frozenset(f"{letter}{number:02d}" for letter in "ABCDE" for number in range(100))
+""":data:`ECO_RE`'s codes."""
+
+
+def positive_text(text: str, most: int) -> bool:
+    """Whether ``text`` is a number above 0 as :func:`str` writes it, of at most ``most`` digits (``[1-9][0-9]*``)."""
+    return 0 < len(text) <= most and text[0] != "0" and not text.strip(_DIGITS)
+
+
 def decimal_value(text: str) -> int | None:
-    """``text`` as a number if it is written as :func:`str` writes it (ASCII digits, no leading zero)."""
-    return int(text) if DECIMAL_RE.fullmatch(text) else None
+    """``text`` as a number if it is written as :func:`str` writes it (ASCII digits, no leading zero):
+    :data:`DECIMAL_RE`."""
+    return int(text) if text == "0" or positive_text(text, 12) else None
+
+
+def is_date(text: str) -> bool:
+    """Whether ``text`` is a date a writer codes as one (:data:`DATE_RE`)."""
+    return (len(text) == 10 and text[4] == "." and text[7] == "." and text[5:7] in _MONTHS and text[8:] in _DAYS
+            and (text[:4] == "????" or not text[:4].strip(_DIGITS)))
+
+
+def is_signed(text: str) -> bool:
+    """Whether ``text`` is a rating change as lichess writes it (:data:`SIGNED_RE`)."""
+    return text == "+0" or (text[:1] == "+" or text[:1] == "-") and positive_text(text[1:], 6)
+
+
+def time_control(text: str) -> tuple[int, int] | None:
+    """The base and increment of a time control written ``base+increment`` (:data:`TIME_CONTROL_RE`), else ``None``."""
+    base, plus, increment = text.partition("+")
+    if plus and positive_text(base, 7) and (increment == "0" or positive_text(increment, 6)):
+        return int(base), int(increment)
+    return None
+
+
+def is_identifier(text: str) -> bool:
+    """Whether ``text`` is 1 to 64 ASCII letters and digits (:data:`ID_RE`)."""
+    return 0 < len(text) <= 64 and not text.strip(ID62)
+
+
+def is_user_name(text: str) -> bool:
+    """Whether ``text`` is a player's name as servers' user names are (:data:`plybits.recordtags.USER_NAME_RE`)."""
+    return 0 < len(text) <= 64 and not text.strip(_USER_NAME_CHARS)
 
 
 def clock_value(text: str) -> tuple[int, int] | None:
@@ -310,7 +356,7 @@ def rest_kind(rest: str) -> int:
         return REST_NONE
     if decimal_value(rest) is not None:
         return REST_DECIMAL
-    if ID_RE.fullmatch(rest):
+    if is_identifier(rest):
         return REST_ID
     return REST_TEXT
 
