@@ -99,7 +99,7 @@ _OWN_COUNT: Final = 15
 """The bits of ``own`` below :data:`_EXPOSURE_SHIFT`: the count of own neighbours."""
 _LOWEST_DIRECTION: Final = int_array([(bits & -bits).bit_length() - 1 for bits in range(64)])
 """By a set of directions (bit ``d``: direction ``d``), the lowest in it (-1: none)."""
-_NO_PHASE_INLINE: Final = int_array([0] * (INLINE_CODES * 3))
+_NO_PHASE_INLINE: Final = int_array([0] * (2 * INLINE_CODES * 3))
 _NO_PHASE_BROADSIDE: Final = int_array([0] * N_CODES)
 """The phase weights of a model without phases (:attr:`_ScorerTables.phase_inline`, ``phase_broadside``)."""
 _BROADSIDE_CODES: Final = int_array([-1] * (3 * _SIZE))
@@ -275,8 +275,8 @@ class _ScorerTables:
         self.attacks = False
         """Whether the scorer adds :attr:`attack` (model 1 has no such feature: it reads nothing for it)."""
         self.phase_inline: vec[i64] = _NO_PHASE_INLINE
-        """Weights added to the inline moves whatever the side, by ``code * 3 + marbles - 1`` (a model whose weights
-        change with the phase of the game puts its phase's share of :attr:`inline` here; zeros for the others)."""
+        """Weights added to the inline moves, laid out as :attr:`inline` (a model whose weights change with the phase of
+        the game puts its phase's share of :attr:`inline` here, the same for both sides; zeros for the others)."""
         self.phase_broadside: vec[i64] = _NO_PHASE_BROADSIDE
         """Weights added to the broadsides whatever the side, by code (zeros but for a model with phases)."""
 
@@ -426,10 +426,18 @@ def _index_of_code(codes: vec[i64], n: i64, move: Move) -> i64:
 
     :raises ValueError: if it is not there (not a legal move).
     """
-    code = move_code(move)
-    for i in range(n):
-        if codes[i] == code:
-            return i
+    code: i64 = move_code(move)
+    low: i64 = 0
+    high: i64 = n
+    while low < high:  # a bisection: the codes are ascending (canonical order)
+        middle = (low + high) >> 1
+        found = codes[middle]
+        if found == code:
+            return middle
+        if found < code:
+            low = middle + 1
+        else:
+            high = middle
     raise ValueError(f"{move!r} is not a legal move here")
 
 
@@ -557,7 +565,6 @@ def _add_inline_moves(
         rear_threat = held >> _EXPOSURE_SHIFT
         rear_weight = mine_weight[sq]
         row = inline_base + sq * 18
-        phase_row = sq * 18
         # the directions to an empty cell or an own marble (a lone marble pushes nothing; off the board is suicide)
         directions = (next_to | next_to >> _OWN_SHIFT) & _EMPTY_BITS
         while directions != 0:
@@ -566,8 +573,8 @@ def _add_inline_moves(
             step = steps[direction]
             t = sq + step
             if (next_to >> direction) & 1:  # a lone marble's step into an empty cell: kind 0, pushes nothing
-                score = w_inline[row + direction * 3] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight \
-                    + w_phase[phase_row + direction * 3]
+                at = row + direction * 3
+                score = w_inline[at] + w_phase[at] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight
                 if rear_threat:
                     score += w_threat[rear_threat]
                 if attacks and cells[t + step] == opp:  # against an opposing line, which one marble never pushes
@@ -589,7 +596,8 @@ def _add_inline_moves(
             if n > 3 or c == off:
                 continue  # four in a row cannot move; nor a line onto the edge
             kind = n - 1
-            score = w_inline[row + direction * 3 + kind] + w_phase[phase_row + direction * 3 + kind]
+            at = row + direction * 3 + kind
+            score = w_inline[at] + w_phase[at]
             if c == opp:
                 pushed: i64 = 0
                 u = t

@@ -104,10 +104,11 @@ class _Model5Tables:
             row = F_PHASE + at * len(PHASED)
             for j, f in enumerate(PHASED):
                 weights[f] += w[row + j]
-            tables = scorer_tables(weights)
-            plain = self._model_1  # the features by phase have no side: side 0's rows are the difference
-            tables.phase_inline = int_array([tables.inline[i] - plain.inline[i] for i in range(INLINE_CODES * 3)])
-            tables.phase_broadside = int_array([tables.broadside[i] - plain.broadside[i] for i in range(N_CODES)])
+            full = scorer_tables(weights)
+            plain = self._model_1
+            tables = plain.with_phase(full)  # keeps full's push, cohesion and threat weights, no more of it
+            tables.phase_inline = int_array([full.inline[i] - plain.inline[i] for i in range(2 * INLINE_CODES * 3)])
+            tables.phase_broadside = int_array([full.broadside[i] - plain.broadside[i] for i in range(N_CODES)])
             self.by_phase[at] = tables
         return tables
 
