@@ -165,7 +165,8 @@ def slide_bits(s: i64, occupied: i64, kind: i64) -> i64:
     attacks: i64 = 0
     if kind != BISHOP:
         attacks = table[reach + (occupied >> ((bit & 56) + 1) & 63)] & table[at + 1]
-        attacks |= table[_SLIDE_FILE_AT + (bit >> 3) * 64 + ((occupied >> file & FILE_A) * _FILE_INDEX >> 58 & 63)] << file
+        inner: i64 = (occupied >> file & FILE_A) * _FILE_INDEX >> 58 & 63  # the file's men, ranks 2-7
+        attacks |= table[_SLIDE_FILE_AT + (bit >> 3) * 64 + inner] << file
     if kind != ROOK:
         mask = table[at + 2]
         attacks |= table[reach + ((occupied & mask) * _LINE_INDEX >> 58 & 63)] & mask

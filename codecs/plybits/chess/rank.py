@@ -217,19 +217,17 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
     count of our attacks on it (:data:`_COUNT_UNIT`), the material of both sides' pieces other than pawns and kings).
 
-    ``men``: a bitboard (:data:`~plybits.chess.squares.BIT_OF`) of every man on the board, both sides'
-    (:attr:`~plybits.chess.board.Board.men` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the
-    map is written to (:func:`~plybits.chess.board.map_buffer`: every square written, with the check marks of
-    :func:`_mark_checks` of the enemy king too, the border cells left as they were, and as bitboards, at
-    ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the squares the enemy attacks, which the move
-    generator reads); the default, a new one (border cells 0, no check marks). The map is read on the board's squares
-    only.
+    ``men``: a bitboard (:data:`~plybits.chess.squares.BIT_OF`) of both sides' men
+    (:attr:`~plybits.chess.board.Board.men` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the map's squares are written to
+    (:func:`~plybits.chess.board.map_buffer`: with the enemy king's check marks (:func:`_mark_checks`), and as
+    bitboards at ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the squares the enemy attacks, which
+    the move generator reads); the default, a new one (border cells 0, no check marks).
 
     Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
-    (saturating at 3), the enemy's or'd by value (pawns, minor pieces, rooks, queens, king), of which the cheapest
-    gives the rank's three bit planes; the check marks are the enemy king's lines (:func:`slide_bits` from it);
-    :data:`_SPREAD` turns a rank of the seven planes into its 8 entries. That is compiled code's way; pure Python walks
-    each attacked square (:func:`_walked_attack_maps`), and ignores ``into``.
+    (saturating at 3), the enemy's or'd by value, of which the cheapest gives the rank's three bit planes; the check
+    marks are the king's lines (:func:`slide_bits` from it); :data:`_SPREAD` turns a rank of the seven planes into its 8
+    entries. That is compiled code's way; pure Python walks each attacked square (:func:`_walked_attack_maps`), and
+    ignores ``into``.
     """
     if not PACKED:
         return _walked_attack_maps(b, us, men)

@@ -187,7 +187,8 @@ def _rank_reach(file: int, inner: int) -> int:
 
 _LINE_INDEX: Final = 0x0202020202020202
 """The multiplier that gathers a diagonal's men (one a rank, each on its own file) into bits 57-63, files b-g at bits
-58-63 (kindergarten bitboards): ``(men & diagonal) * _LINE_INDEX >> 58 & 63`` is their index into :data:`_SLIDE_TABLE`."""
+58-63 (kindergarten bitboards): ``(men & diagonal) * _LINE_INDEX >> 58 & 63`` is their index into
+:data:`_SLIDE_TABLE`."""
 _FILE_INDEX: Final = 0x0004081020408000
 """The multiplier that gathers file a's men of ranks 2-7 into bits 58-63, rank by rank: ``(men >> file & FILE_A) *
 _FILE_INDEX >> 58 & 63``."""
