@@ -112,13 +112,14 @@ def test_scored_coders_code_what_the_index_coders_code_under_the_softmax():
         encode_scored, decode_scored)
 
 
-def test_top_coders_code_what_the_scored_coders_code_and_the_decoder_leaves_the_frequencies():
-    """encode_top / decode_top, given the top as a scorer keeps it, write and read exactly what encode_scored /
-    decode_scored do (the same rows as above); decode_top leaves the row's softmax_frequencies in its scores."""
+def test_packed_coders_given_the_top_code_what_the_scored_coders_code_and_the_decoder_leaves_the_frequencies():
+    """encode_packed / decode_packed, given the top as a scorer keeps it, write and read exactly what encode_scored /
+    decode_scored do (the same rows as above); decode_packed given the scores as its ``freqs`` leaves the row's
+    softmax_frequencies in them."""
     import random
 
     from plybits.packed import int_array, int_list
-    from plybits.rank import decode_top, encode_top
+    from plybits.rank import decode_packed, encode_packed
 
     rng = random.Random(17)
     rows = [[rng.randrange(-3000, 3000) for _ in range(rng.randrange(1, 219))] for _ in range(400)]
@@ -126,7 +127,7 @@ def test_top_coders_code_what_the_scored_coders_code_and_the_decoder_leaves_the_
     indices = [rng.randrange(len(scores)) for scores in rows]
     _assert_codes_as_reference(
         rows, indices, encode_scored,
-        lambda encoder, scores, index: encode_top(encoder, int_array(scores[:]), max(scores), index),
+        lambda encoder, scores, index: encode_packed(encoder, int_array(scores[:]), index, top=max(scores)),
         decode_scored)
     encoder = RangeEncoder()
     for scores, index in zip(rows, indices):
@@ -134,7 +135,7 @@ def test_top_coders_code_what_the_scored_coders_code_and_the_decoder_leaves_the_
     decoder = RangeDecoder(encoder.finish())
     for scores, index in zip(rows, indices):
         packed = int_array(scores[:])
-        assert decode_top(decoder, packed, max(scores)) == index
+        assert decode_packed(decoder, packed, top=max(scores), freqs=packed) == index
         assert int_list(packed) == softmax_frequencies(scores)
     decoder.finish()
 

@@ -90,38 +90,24 @@ def softmax_frequencies(scores: list[int], budget: int = MAX_TOTAL) -> list[int]
 # to 2^40 and a product up to 2^56, past the 2^31 under which mypyc multiplies plain ints without objects. It reads
 # the scores as an int_array (compiled, a vec[i64]: each score read three times as one load, not a list item to
 # unbox); the list-taking functions pass theirs through int_array (compiled, one copy; pure, the list itself).
-def _softmax_terms(scores: vec[i64], budget: int) -> tuple[i64, i64, i64]:
-    """(the top score, the frequency spared beyond the floor of 1 each, the sum of the weights ``EXP2[top - s]``).
-
-    :raises ValueError: if there are no scores or more than ``budget``.
-    """
-    top = _top(scores)
-    spare, total = _weighed(scores, top, budget)
-    return top, spare, total
+NO_TOP: Final = -(1 << 62)
+"""The ``top`` of :func:`encode_packed` and :func:`decode_packed` that gives none: the softmax finds it."""
 
 
-def _top(scores: vec[i64]) -> i64:
-    """The highest of ``scores``.
-
-    :raises ValueError: if there are none.
-    """
-    if len(scores) == 0:
-        raise ValueError("no scores to turn into frequencies")
-    top: i64 = scores[0]
-    for score in scores:  # iterated, not indexed: compiled, no bounds check an item
-        if score > top:
-            top = score
-    return top
-
-
-def _weighed(scores: vec[i64], top: i64, budget: int) -> tuple[i64, i64]:
-    """:func:`_softmax_terms` but the top, given it (``top``, the highest of ``scores``: a scorer keeps it as it writes).
+def _softmax_terms(scores: vec[i64], budget: int, top: i64 = NO_TOP) -> tuple[i64, i64, i64]:
+    """(the top score, the frequency spared beyond the floor of 1 each, the sum of the weights ``EXP2[top - s]``); the
+    top found here unless given (``top``: the highest of ``scores``, as a scorer keeps it while it writes them).
 
     :raises ValueError: if there are no scores or more than ``budget``.
     """
     n = len(scores)
     if n == 0:
         raise ValueError("no scores to turn into frequencies")
+    if top == NO_TOP:
+        top = scores[0]
+        for score in scores:  # iterated, not indexed: compiled, no bounds check an item
+            if score > top:
+                top = score
     spare: i64 = budget - n
     if spare < 0:
         raise ValueError(f"{n} moves do not fit a frequency budget of {budget}")
@@ -132,7 +118,7 @@ def _weighed(scores: vec[i64], top: i64, budget: int) -> tuple[i64, i64]:
         d: i64 = top - score
         if d < size:
             total += table[d]
-    return spare, total
+    return top, spare, total
 
 
 _NO_FREQUENCIES: Final = int_array([])
@@ -169,15 +155,16 @@ def decode_scored(decoder: RangeDecoder, scores: list[int], budget: int = MAX_TO
 
 def _frequencies(scores: vec[i64], top: i64, budget: int, index: i64, freqs: vec[i64]) -> tuple[i64, i64, i64]:
     """(the sum of the frequencies before symbol ``index``, its frequency (0: no such symbol), the sum of all) under
-    :func:`softmax_frequencies` of ``scores``, whose highest is ``top``; each frequency written to ``freqs`` unless that
-    is empty (``freqs`` may be ``scores``: each score is read before its frequency is written).
+    :func:`softmax_frequencies` of ``scores``, whose highest is ``top`` (:data:`NO_TOP`: found here); each frequency
+    written to ``freqs`` unless that is empty (``freqs`` may be ``scores``: each score is read before its frequency is
+    written).
 
     Compiled, each ``weight * spare // total`` is a multiply by the :func:`_reciprocal` and a shift, corrected up by
     one where the remainder says it fell short: no division a move, and a test a move is a C compare. Pure Python
     divides (one operation there) and tests nothing a move: it keeps every frequency (in an array of its own if
     ``freqs`` is empty) and sums those before ``index`` after.
     """
-    spare, total = _weighed(scores, top, budget)
+    top, spare, total = _softmax_terms(scores, budget, top)
     table = EXP2
     size: i64 = len(table)
     reciprocal: i64 = _reciprocal(spare, total)
@@ -220,14 +207,11 @@ def _frequencies(scores: vec[i64], top: i64, budget: int, index: i64, freqs: vec
     return low, freq, sum_freqs
 
 
-def encode_packed(encoder: RangeEncoder, scores: vec[i64], index: int, budget: int = MAX_TOTAL) -> None:
-    """:func:`encode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
-    encode_top(encoder, scores, _top(scores), index, budget)
-
-
-def encode_top(encoder: RangeEncoder, scores: vec[i64], top: i64, index: int, budget: int = MAX_TOTAL) -> None:
-    """:func:`encode_packed` given the highest of the ``scores``, ``top`` (a scorer keeps it as it writes them: no pass
-    over the scores to find it)."""
+def encode_packed(
+    encoder: RangeEncoder, scores: vec[i64], index: int, budget: int = MAX_TOTAL, top: i64 = NO_TOP,
+) -> None:
+    """:func:`encode_scored` of scores given as an :func:`~plybits.packed.int_array`; ``top``, if given, their highest
+    (a scorer keeps it as it writes them: no pass to find it)."""
     low, freq, sum_freqs = _frequencies(scores, top, budget, index, _NO_FREQUENCIES)
     if freq == 0 or sum_freqs > MAX_TOTAL:  # no symbol ``index``, or a budget past the coder's: refused by encode
         encoder.encode(sum_freqs if index >= len(scores) else low, freq, sum_freqs)
@@ -235,19 +219,15 @@ def encode_top(encoder: RangeEncoder, scores: vec[i64], top: i64, index: int, bu
         encoder._encode(low, freq, sum_freqs)
 
 
-def decode_packed(decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOTAL) -> int:
-    """:func:`decode_scored` of scores given as an :func:`~plybits.packed.int_array`."""
-    return _decode(decoder, scores, _top(scores), budget, zeros(len(scores)))  # kept for the search: each made once
-
-
-def decode_top(decoder: RangeDecoder, scores: vec[i64], top: i64, budget: int = MAX_TOTAL) -> int:
-    """:func:`decode_packed` given the highest of the ``scores``, ``top`` (as :func:`encode_top` takes it), which it
-    overwrites with their frequencies (no array made: a scorer's own, read once)."""
-    return _decode(decoder, scores, top, budget, scores)
-
-
-def _decode(decoder: RangeDecoder, scores: vec[i64], top: i64, budget: int, freqs: vec[i64]) -> int:
-    """:func:`decode_packed`, each frequency kept in ``freqs`` (as long as ``scores``; it may be ``scores``)."""
+def decode_packed(
+    decoder: RangeDecoder, scores: vec[i64], budget: int = MAX_TOTAL, top: i64 = NO_TOP,
+    freqs: vec[i64] = _NO_FREQUENCIES,
+) -> int:
+    """:func:`decode_scored` of scores given as an :func:`~plybits.packed.int_array`; ``top`` as :func:`encode_packed`
+    takes it. The frequencies are kept in ``freqs`` (as long as ``scores``), by default a new array; it may be
+    ``scores`` itself (a scorer's own array, read once: none made), which is then overwritten."""
+    if len(freqs) == 0:
+        freqs = zeros(len(scores))  # kept for the search: each frequency is made once
     _, _, sum_freqs = _frequencies(scores, top, budget, -1, freqs)
     # a budget past the coder's is refused by decode_target; a valid one needs no check
     target: i64 = decoder.decode_target(sum_freqs) if sum_freqs > MAX_TOTAL else decoder._target(sum_freqs)

@@ -65,7 +65,7 @@ from plybits.chess.squares import (
 )
 from plybits.packed import PACKED, int_array, int_list, zeros
 from plybits.rangecoder import RangeDecoder, RangeEncoder
-from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_top, encode_top
+from plybits.rank import FeatureIds, LinearModel, RankScheme, decode_packed, encode_packed
 
 SQUARE64 = [-1] * SIZE
 """a1 = 0 ... h8 = 63 of each mailbox index."""
@@ -646,7 +646,7 @@ class LinearChessModel(LinearModel):
     def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64], i64]:
         """The codes (:func:`~plybits.chess.board.move_code`) of the legal moves and the null move (last, code 0), how
         many, their scores (the null move's :data:`NULL_SCORE`) and the highest of them: what :meth:`encode_ply` and
-        :meth:`decode_ply` code with (:func:`~plybits.rank.encode_top`), no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
+        :meth:`decode_ply` code with (given the top, :func:`~plybits.rank.encode_packed`), no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
         read them before the next call on the same board."""
         men = position.men
         attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position))
@@ -681,7 +681,7 @@ class LinearChessModel(LinearModel):
         i: i64
         for i in range(count):
             if codes[i] == code:
-                encode_top(encoder, scores, top, i)
+                encode_packed(encoder, scores, i, top=top)
                 return
         raise ValueError(f"{move!r} is not a legal move here")
 
@@ -695,12 +695,12 @@ class LinearChessModel(LinearModel):
         i = san_index(position, text, notation, codes, n)
         if i < 0:
             return None
-        encode_top(encoder, scores, top, i)
+        encode_packed(encoder, scores, i, top=top)
         return MOVE_TABLE[codes[i]]
 
     def decode_ply(self, decoder: RangeDecoder, position: Board, history: Sequence[Move]) -> Move:
         codes, n, scores, top = self.coded(position, history)
-        return MOVE_TABLE[codes[decode_top(decoder, scores, top)]]
+        return MOVE_TABLE[codes[decode_packed(decoder, scores, top=top, freqs=scores)]]
 
     def tables(self) -> _Tables:
         """The weights laid out for :func:`_scores`, made on first use."""

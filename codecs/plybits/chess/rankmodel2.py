@@ -230,7 +230,8 @@ def _add_book(tables: _Tables2, entry: vec[i64], codes: vec[i64], n: int, scores
     the position's :data:`PackedBook` entry; the highest of the moves' new scores, the null move's aside
     (:data:`~plybits.chess.rank.NULL_SCORE` if none)."""
     total: i64 = entry[0]
-    base: i64 = _TOTAL[total if total < 255 else 255] * 8
+    bucket: i64 = total if total < 255 else 255  # an i64 index: compiled, a load (a mixed int one boxes the array)
+    base: i64 = _TOTAL[bucket] * 8
     book = tables.book
     unplayed: i64 = book[base]
     end: i64 = len(entry)
