@@ -548,7 +548,7 @@ def _add_king_walk(
 ) -> i64:
     """Add from ``codes[n]`` the legal moves of the king on ``k``, walked on the cells, in target order: the rank below,
     castling towards a, the steps along its rank, castling towards h, the rank above; the new count. ``rooks``: the
-    squares of its rooks that may castle, a bitboard (0 in check); the rest as :func:`_add_king_targets` takes them."""
+    squares of its rooks that may castle, a bitboard (0 in check); the rest as :func:`_king_targets` takes them."""
     king: i64 = b[k]
     them: i64 = (king & BLACK) ^ BLACK
     a_rook: i64 = 0
@@ -575,20 +575,19 @@ def _add_king_walk(
     return n
 
 
-def _add_king_targets(
-    codes: vec[i64], n: i64, b: vec[i64], k: i64, rooks: i64, own: i64, attacks: vec[i64], attacked: i64,
-    hidden_a: i64, hidden_b: i64,
+def _king_targets(
+    b: vec[i64], k: i64, rooks: i64, own: i64, attacks: vec[i64], attacked: i64, hidden_a: i64, hidden_b: i64,
 ) -> i64:
-    """:func:`_add_king_walk` from bitboards, given the map in the board's buffer
+    """:func:`_add_king_walk`'s targets as a bitboard, given the map in the board's buffer
     (:func:`~plybits.chess.board.map_buffer`), beside which ``attacks[SIZE]`` holds the squares the opponent attacks:
-    the king's steps onto none of our men (``own``) and none of those, nor the ``hidden`` cells, and castling with
-    each of ``rooks`` (:func:`_castling_bit`) as the rook's square, in one ascending pass."""
+    the king's steps onto none of our men (``own``) and none of those, nor the ``hidden`` cells, and castling with each
+    of ``rooks`` (:func:`_castling_bit`) as the rook's square."""
     targets: i64 = _JUMP_BITS[b[k] * SIZE + k] & ~own & ~attacks[SIZE] & ~BIT_OF[hidden_a] & ~BIT_OF[hidden_b]
     row: i64 = rooks & 255 if b[k] < BLACK else rooks >> 56 & 255  # its own back rank's
     while row != 0:
         targets |= _castling_bit(b, k, k - FILE_OF[k] + LOWEST_BIT[row], attacks, attacked)
         row &= row - 1
-    return _add_targets(codes, n, k, targets)
+    return targets
 
 
 def _add_promotions(codes: vec[i64], n: i64, s: i64, targets: i64) -> i64:
@@ -623,7 +622,7 @@ def _generate_bits(
     kept = attacked != 0 and len(attacks) == 2 * SIZE
     if checks >= 2:  # only the king moves
         if kept:
-            return _add_king_targets(codes, 0, b, k, 0, men, attacks, attacked, hidden_a, hidden_b)
+            return _add_targets(codes, 0, k, _king_targets(b, k, 0, men, attacks, attacked, hidden_a, hidden_b))
         return _add_king_walk(codes, 0, b, k, 0, attacks, attacked, hidden_a, hidden_b)
     if checks != 0:
         rooks = 0
@@ -667,11 +666,10 @@ def _generate_bits(
             elif kind == KNIGHT:  # a pinned knight never stays on its line: its pin's mask leaves it no square
                 a = jumps[p * SIZE + s] & mask
             elif kind == KING:
-                if kept:
-                    n = _add_king_targets(codes, n, b, k, rooks, men, attacks, attacked, hidden_a, hidden_b)
-                else:
+                if not kept:
                     n = _add_king_walk(codes, n, b, k, rooks, attacks, attacked, hidden_a, hidden_b)
-                continue
+                    continue
+                a = _king_targets(b, k, rooks, men, attacks, attacked, hidden_a, hidden_b)
             else:
                 a = (attacks[SIZE + s] if kept else slide_bits(s, occupied, kind)) & mask
             # a move to each square of ``a``, ascending, as _add_targets adds them (here: no call a man)
