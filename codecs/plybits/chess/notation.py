@@ -304,8 +304,14 @@ def _code_index(codes: vec[i64], n: int, code: int) -> int:
 
 
 def _candidates(board: Board, kind: int, to_sq: int, from_file: int, from_rank: int) -> list[int]:
-    """The squares of :func:`_origins` on ``from_file`` and ``from_rank`` (-1: any): where a SAN move may come from."""
-    return [f for f in _origins(board, kind, to_sq) if (from_file < 0 or FILE_OF[f] == from_file)
+    """The squares holding a piece of ``kind`` of the side to move that might move to ``to_sq`` (legality unchecked)
+    on ``from_file`` and ``from_rank`` (-1: any): where a SAN move may come from."""
+    origins: list[int] = []
+    if kind == PAWN:
+        _pawn_origins(board, to_sq, origins)
+    else:
+        _piece_origins(board, kind, to_sq, origins)
+    return [f for f in origins if (from_file < 0 or FILE_OF[f] == from_file)
             and (from_rank < 0 or RANK_OF[f] == from_rank)]
 
 
@@ -345,32 +351,28 @@ def _legal(board: Board, f: int, t: int) -> bool:
 _JUMPS: Final = [int_array(list(KNIGHT_STEPS) if kind == KNIGHT else list(KING_STEPS) if kind == KING
                             else list(SLIDER_STEPS.get(kind, ()))) for kind in range(8)]
 """The steps of a piece of each kind (a knight's and a king's jumps, a slider's directions) as
-:func:`~plybits.packed.int_array`: compiled, :func:`_origins` walks them as C integers (where a tuple's items are
+:func:`~plybits.packed.int_array`: compiled, :func:`_piece_origins` walks them as C integers (where a tuple's items are
 int objects, and a dictionary lookup found a slider's)."""
 
 
-def _origins(board: Board, kind: int, to_sq: int) -> list[int]:
-    """Squares holding a piece of ``kind`` of the side to move that might move to ``to_sq`` (legality unchecked)."""
+def _pawn_origins(board: Board, to_sq: int, out: list[int]) -> None:
+    """The squares holding a pawn of the side to move that might move to ``to_sq`` (legality unchecked), appended
+    to ``out``."""
     b: vec[i64] = board.cells
     us: i64 = board.turn
-    piece: i64 = us | kind
+    piece: i64 = us | PAWN
     target: i64 = to_sq  # the walks below in C integers, not int objects
-    out: list[int] = []
-    if kind == PAWN:
-        back: i64 = -N if us == 0 else N
-        one = target + back
-        if b[target] or to_sq == board.ep:
-            if b[one + E] == piece:
-                out.append(one + E)
-            if b[one + W] == piece:
-                out.append(one + W)
-        if b[one] == piece:
-            out.append(one)
-        elif b[one] == 0 and b[one + back] == piece:
-            out.append(one + back)
-        return out
-    _piece_origins(board, kind, to_sq, out)
-    return out
+    back: i64 = -N if us == 0 else N
+    one = target + back
+    if b[target] or to_sq == board.ep:
+        if b[one + E] == piece:
+            out.append(one + E)
+        if b[one + W] == piece:
+            out.append(one + W)
+    if b[one] == piece:
+        out.append(one)
+    elif b[one] == 0 and b[one + back] == piece:
+        out.append(one + back)
 
 
 def _piece_origins(board: Board, kind: int, to_sq: int, out: list[int] | None) -> int:
@@ -531,9 +533,11 @@ def _rivals(board: Board, kind: int, f: int, t: int) -> int:
     """What SAN must tell apart for the move of the piece of ``kind`` (not a pawn) from ``f`` to ``t``: 0 when no
     other piece of the side to move has a legal move of that kind to ``t``; else :data:`_RIVAL`, with
     :data:`_SAME_FILE` when a rival stands on ``f``'s file and :data:`_SAME_RANK` when one stands on its rank.
-    The squares of :func:`_origins`, each checked legal."""
+    The squares of :func:`_piece_origins`, each checked legal."""
+    origins: list[int] = []
+    _piece_origins(board, kind, t, origins)
     found = 0
-    for o in _origins(board, kind, t):
+    for o in origins:
         if o != f and _legal(board, o, t):
             found |= _RIVAL
             if FILE_OF[o] == FILE_OF[f]:
