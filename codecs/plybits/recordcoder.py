@@ -99,8 +99,8 @@ def adapted(word: i64, bit: i64) -> i64:
     """A context's state ``word`` after it saw ``bit``: its probability of 0 moves by ``1 / (n + 2)`` of the way,
     ``n`` the times it was seen, up to ``RATE_LIMIT``; it is marked touched (:data:`_TOUCHED`).
 
-    The coding loops (:meth:`Writer._code`, :meth:`Reader._code`) do this step inline (a call a decision costs more
-    than the step in pure Python); tests/test_recordcoder.py holds them to this."""
+    Interpreted, the coding loops take it by table (:data:`_AFTER_ZERO`; a call a decision costs more than the step);
+    tests/test_recordcoder.py holds them to this."""
     p: i64 = word & _PROB_MASK
     n: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
     rate: i64 = _RATES[n]
@@ -203,22 +203,14 @@ class Writer(Coder):
             word: i64 = state[ctx]
             if not word & _TOUCHED:
                 bits.touched.append(ctx)
+            state[ctx] = adapted(word, bit)
             p: i64 = word & _PROB_MASK  # PROB_MIN <= p <= PROB_MAX: both symbols fit in PROB_ONE
-            seen: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
             r: i64 = rng >> PROB_BITS
             offset: i64 = 0
             rng = r * p
-            if bit:  # the range coder's step, then adapted(word, bit) inline
+            if bit:
                 offset = rng
                 rng = r * (PROB_ONE - p)
-                p -= (p * _RATES[seen]) >> 16
-                if p < PROB_MIN:
-                    p = PROB_MIN
-            else:
-                p += ((PROB_ONE - p) * _RATES[seen]) >> 16
-                if p > PROB_MAX:
-                    p = PROB_MAX
-            state[ctx] = p | _SEEN_AFTER[seen]
             low += offset
             if low > MASK or rng < TOP:  # a carry or a byte settled: the encoder's own step
                 enc.low = low - offset
@@ -302,25 +294,17 @@ class Reader(Coder):
             if not word & _TOUCHED:
                 bits.touched.append(ctx)
             p: i64 = word & _PROB_MASK
-            seen: i64 = (word >> _SEEN_SHIFT) & _SEEN_MASK
             r: i64 = rng >> PROB_BITS
             if code >= r << PROB_BITS:
                 raise InvalidDataError(f"coded value {code // r} is outside the {PROB_ONE} frequencies of this symbol")
             offset: i64 = 0
             bit: i64 = 0
             rng = r * p
-            if code >= rng:  # the range decoder's step, then adapted(word, bit) inline
+            if code >= rng:
                 bit = 1
                 offset = rng
                 rng = r * (PROB_ONE - p)
-                p -= (p * _RATES[seen]) >> 16
-                if p < PROB_MIN:
-                    p = PROB_MIN
-            else:
-                p += ((PROB_ONE - p) * _RATES[seen]) >> 16
-                if p > PROB_MAX:
-                    p = PROB_MAX
-            state[ctx] = p | _SEEN_AFTER[seen]
+            state[ctx] = adapted(word, bit)
             if rng >= TOP:
                 code -= offset
                 low = (low + offset) & MASK
@@ -390,7 +374,8 @@ class Reader(Coder):
 
 _AFTER_ZERO: dict[int, int] = {}
 _AFTER_ONE: dict[int, int] = {}
-""":func:`adapted` of each state seen, after a 0 and after a 1 (a lookup costs a few bytecodes, the step twenty)."""
+""":func:`adapted` of each state seen, after a 0 and after a 1 (a lookup costs a few bytecodes, the step twenty;
+no state is 0, so a missing one reads as ``None``, which is false)."""
 _AFTER_MOST: Final = 1 << 16
 """States each of them remembers at the most: past that they start afresh."""
 
@@ -417,30 +402,21 @@ def _written(self: Writer, bits: Bits, base: int, steps: int, value: int, unary:
         if not word & _TOUCHED:
             bits.touched.append(ctx)
         r = rng >> PROB_BITS
-        rng = r * (word & _PROB_MASK)
-        if bit:
-            low += rng
-            rng = (r << PROB_BITS) - rng
-            try:
-                state[ctx] = _AFTER_ONE[word]
-            except KeyError:
-                state[ctx] = _after(_AFTER_ONE, word, 1)
-        else:
-            try:
-                state[ctx] = _AFTER_ZERO[word]
-            except KeyError:
-                state[ctx] = _after(_AFTER_ZERO, word, 0)
+        if bit:  # [p, PROB_ONE) of PROB_ONE
+            low += r * (word & _PROB_MASK)
+            rng = r * (PROB_ONE - (word & _PROB_MASK))
+            state[ctx] = _AFTER_ONE.get(word) or _after(_AFTER_ONE, word, 1)  # a state is never 0
+        else:  # [0, p)
+            rng = r * (word & _PROB_MASK)
+            state[ctx] = _AFTER_ZERO.get(word) or _after(_AFTER_ZERO, word, 0)
         if low > MASK or rng < TOP:
             enc.low = low
             enc._narrow(0, rng)
             low = enc.low
             rng = enc.range
-        if not unary:
-            node = node << 1 | bit
-        elif bit:
-            node += 1
-        else:
+        if unary and not bit:
             break
+        node = node + 1 if unary else node << 1 | bit
     enc.low = low
     enc.range = rng
     return node if unary else node - (1 << steps)
@@ -459,28 +435,23 @@ def _read(self: Reader, bits: Bits, base: int, steps: int, unary: bool) -> int:
     rng = dec.range
     node = 0 if unary else 1
     for _ in range(steps):
+        r = rng >> PROB_BITS
+        if code >= r << PROB_BITS:
+            raise InvalidDataError(f"coded value {code // r} is outside the {PROB_ONE} frequencies of this symbol")
         ctx = base + node
         word = state[ctx]
         if not word & _TOUCHED:
             bits.touched.append(ctx)
-        r = rng >> PROB_BITS
-        if code >= r << PROB_BITS:
-            raise InvalidDataError(f"coded value {code // r} is outside the {PROB_ONE} frequencies of this symbol")
-        rng = r * (word & _PROB_MASK)
-        bit = code >= rng
+        zero = r * (word & _PROB_MASK)  # [0, p) of PROB_ONE, scaled
+        bit = code >= zero
         if bit:
-            code -= rng
-            low = (low + rng) & MASK
-            rng = (r << PROB_BITS) - rng
-            try:
-                state[ctx] = _AFTER_ONE[word]
-            except KeyError:
-                state[ctx] = _after(_AFTER_ONE, word, 1)
+            code -= zero
+            low = (low + zero) & MASK
+            rng = (r << PROB_BITS) - zero
+            state[ctx] = _AFTER_ONE.get(word) or _after(_AFTER_ONE, word, 1)
         else:
-            try:
-                state[ctx] = _AFTER_ZERO[word]
-            except KeyError:
-                state[ctx] = _after(_AFTER_ZERO, word, 0)
+            rng = zero
+            state[ctx] = _AFTER_ZERO.get(word) or _after(_AFTER_ZERO, word, 0)
         while rng < TOP:
             if pos < size:
                 byte = data[pos]
@@ -491,12 +462,9 @@ def _read(self: Reader, bits: Bits, base: int, steps: int, unary: bool) -> int:
             code = ((code << 8) | byte) & MASK
             low = (low << 8) & MASK
             rng <<= 8
-        if not unary:
-            node = node << 1 | bit
-        elif bit:
-            node += 1
-        else:
+        if unary and not bit:
             break
+        node = node + 1 if unary else node << 1 | bit
     dec.pos = pos
     dec.code = code
     dec.low = low

@@ -43,6 +43,9 @@ Glicko-2 moves a settled rating (measured on lichess_db_standard_rated_2021-10_f
 SCORES: Final = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}
 """White's score in halves by the ``Result`` tag."""
 
+_TWO_DIGITS: Final = tuple(f"{n:02d}" for n in range(100))
+"""``00`` to ``99`` by table (a format spec costs hundreds of instructions compiled)."""
+
 # the dictionary's tables by name (a compiled access to a module's attribute is a lookup each time)
 _TAG_NAMES: Final = dictionary.TAG_NAMES
 _PLAYERS: Final = dictionary.PLAYERS
@@ -217,8 +220,8 @@ class TagCoder:
                 raise InvalidDataError(f"year {year - 1} of a date")
         month = c.uniform(13, 0 if parts[1] == "??" else int(parts[1]))
         day = c.uniform(32, 0 if parts[2] == "??" else int(parts[2]))
-        text = ".".join(["????" if year == 0 else f"{year - 1:04d}", "??" if month == 0 else f"{month:02d}",
-                         "??" if day == 0 else f"{day:02d}"])
+        text = ".".join(["????" if year == 0 else str(year - 1).zfill(4), "??" if month == 0 else _TWO_DIGITS[month],
+                         "??" if day == 0 else _TWO_DIGITS[day]])
         if text == last:
             raise InvalidDataError(f"date {text} is the last date but coded in full")
         self.s.last_date = text
@@ -330,9 +333,9 @@ class TagCoder:
             number = m.eco_number.code(self.c, int(value[1:]) if self.c.writing else 0, start * 5 + letter)
             if number >= 100:
                 raise InvalidDataError(f"ECO number {number}")
-            return f"{'ABCDE'[letter]}{number:02d}"
+            return "ABCDE"[letter] + _TWO_DIGITS[number]
         code = self.c.uniform(500, ("ABCDE".index(value[0]) * 100 + int(value[1:])) if self.c.writing else 0)
-        return f"{'ABCDE'[code // 100]}{code % 100:02d}"
+        return "ABCDE"[code // 100] + _TWO_DIGITS[code % 100]
 
     def value_result(self, value: str, check: bool = False, name: str = "") -> str | None:
         results = _RESULTS
