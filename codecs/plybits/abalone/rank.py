@@ -426,10 +426,18 @@ def _index_of_code(codes: vec[i64], n: i64, move: Move) -> i64:
 
     :raises ValueError: if it is not there (not a legal move).
     """
-    code: i64 = move_code(move)
+    slot = code_slot(codes, n, move_code(move))
+    if slot < 0:
+        raise ValueError(f"{move!r} is not a legal move here")
+    return slot
+
+
+def code_slot(codes: vec[i64], n: i64, code: i64) -> i64:
+    """Where ``code`` is among the first ``n`` of ``codes`` (ascending: the scorer lists the moves in canonical
+    order, which is their codes' order), -1 if not there: a bisection."""
     low: i64 = 0
     high: i64 = n
-    while low < high:  # a bisection: the codes are ascending (canonical order)
+    while low < high:
         middle = (low + high) >> 1
         found = codes[middle]
         if found == code:
@@ -438,7 +446,7 @@ def _index_of_code(codes: vec[i64], n: i64, move: Move) -> i64:
             low = middle + 1
         else:
             high = middle
-    raise ValueError(f"{move!r} is not a legal move here")
+    return -1
 
 
 MOVES_PER_MARBLE: Final = 30

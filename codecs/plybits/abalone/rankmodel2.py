@@ -25,7 +25,8 @@ from plybits.abalone.board import (
     ALL_MOVES, BLACK, CELL_NUMBER, EMPTY, INLINE_CODES, MOVE_OF, N_CODES, STEPS, Board, Move, move_code,
 )
 from plybits.abalone.rank import (
-    ATTACK_STATES, MODEL as MODEL_1, LinearAbaloneModel, _ScorerTables, _destination, scored_codes_after, scorer_tables,
+    ATTACK_STATES, MODEL as MODEL_1, LinearAbaloneModel, _ScorerTables, _destination, code_slot, scored_codes_after,
+    scorer_tables,
 )
 from plybits.mailbox import OFF
 from plybits.packed import PACKED, int_array
@@ -332,13 +333,13 @@ def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move],
         grid = board.grid
         me: i64 = board.turn
         if grid[_CELL_OF[again]] == me:
-            slot = _slot(codes, n, again)
+            slot = code_slot(codes, n, again)
             if slot >= 0:
                 scores[slot] += tables.repeat
         if played >= 4:
             before = move_code(recent[played - 4])
             if grid[_CELL_OF[before]] == me:
-                slot = _slot(codes, n, before)
+                slot = code_slot(codes, n, before)
                 if slot >= 0:
                     scores[slot] += tables.repeat_before
     return codes, n, scores
@@ -352,21 +353,6 @@ _CELL_OF: Final = int_array([MOVE_OF[code].cell for code in range(N_CODES)])
 mover's marbles for the move to be legal."""
 
 
-def _slot(codes: vec[i64], n: i64, code: i64) -> i64:
-    """Where ``code`` is among the first ``n`` of ``codes`` (ascending: the scorer lists the moves in canonical
-    order, which is their codes' order), -1 if not there."""
-    low: i64 = 0
-    high: i64 = n
-    while low < high:
-        middle = (low + high) >> 1
-        found = codes[middle]
-        if found == code:
-            return middle
-        if found < code:
-            low = middle + 1
-        else:
-            high = middle
-    return -1
 
 
 @final

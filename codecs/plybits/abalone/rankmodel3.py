@@ -21,8 +21,8 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.abalone.board import BLACK, EMPTY, GEOMETRY, SQUARES, Board, Move, move_code
-from plybits.abalone.rank import LinearAbaloneModel
-from plybits.abalone.rankmodel2 import _Model2Tables, _slot, scored_codes_2
+from plybits.abalone.rank import LinearAbaloneModel, code_slot
+from plybits.abalone.rankmodel2 import _Model2Tables, scored_codes_2
 from plybits.abalone.rankmodel2 import move_features as model_2_features
 from plybits.openingbook import (
     BOOK_DEPTH, BOOK_MIN, SHARE_BUCKET, TOTAL_BUCKET, ZOBRIST, ZOBRIST_COUNT, Book, load_book,
@@ -125,7 +125,7 @@ class BookTables:
         if found is not None:
             book_codes, weights = found
             for i in range(len(book_codes)):
-                slot = _slot(codes, n, book_codes[i])
+                slot = code_slot(codes, n, book_codes[i])
                 if slot >= 0:
                     scores[slot] += weights[i]
 

@@ -58,11 +58,17 @@ move's model 1 features that :data:`PHASED` holds."""
 N_FEATURES: Final = _ids.count
 
 
-def phase(board: Board) -> int:
+def phase(board: Board) -> i64:
     """The phase of ``board``: ``4 * min(the mover's lost marbles, 3) + min(the opponent's, 3)``."""
     ejected = board.ejected
     me = board.turn
-    return 4 * min(ejected[me], 3) + min(ejected[3 - me], 3)
+    own: i64 = ejected[me]
+    opp: i64 = ejected[3 - me]
+    if own > 3:  # compiled, a comparison of machine ints where min() is a generic call
+        own = 3
+    if opp > 3:
+        opp = 3
+    return 4 * own + opp
 
 
 def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
