@@ -43,13 +43,17 @@ test: install-test browser compile
 # extension modules (the next `make serve` or `make test` builds them again); PLYBITS_PURE=1 ignores them at run time.
 COMPILED_SOURCES := setup.py codecs/plybits/compiled.py $(shell $(PYTHON) codecs/plybits/compiled.py)
 HAVE_CC = $(BIN)/python codecs/plybits/compiled.py cc
+# An incremental mypyc build can crash on a cache written before a class changed ("ValueError: value is not in
+# list" in emit_undefined_attr_check): the build is then redone once from an empty cache.
+MYPYC_BUILD = PLYBITS_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --parallel 2 \
+	--build-lib build/mypyc/lib --build-temp build/mypyc/temp
 compile: $(VENV)/.compiled
 $(VENV)/.compiled: $(COMPILED_SOURCES) constraints.txt | $(VENV)/.installed
 	@if $(HAVE_CC); then \
 		echo "compile: mypyc is compiling the hot core to C extension modules (a few minutes of both cores, once)"; \
 		$(BIN)/pip install --quiet -c constraints.txt setuptools wheel mypy && \
-		PLYBITS_COMPILE=1 $(BIN)/python setup.py --quiet build_ext --inplace --parallel 2 \
-			--build-lib build/mypyc/lib --build-temp build/mypyc/temp || exit 1; \
+		$(MYPYC_BUILD) || { echo "compile: mypyc failed; once more from a clean cache (build/mypyc/cache)"; \
+			rm -rf build/mypyc/cache && $(MYPYC_BUILD); } || exit 1; \
 		find codecs -name '*.so' -exec touch {} + && touch $@; \
 	else echo "compile: no C compiler (or Python headers): plybits runs its pure-Python modules, several times slower"; fi
 

@@ -25,7 +25,10 @@ def compiled_extensions() -> list[Extension]:
     # where its .py is, by an installed wheel and an editable install alike; one shared library would sit
     # outside the package, where an editable install's finder does not look (and give the modules a wrong
     # __file__ when put inside it). The cost measured no more than noise; compiling takes ~40 % longer.
-    return mypycify(paths, opt_level="3", separate=True, target_dir=os.path.join("build", "mypyc"))
+    # mypyc keeps its own incremental cache under build/mypyc (a mypy option given with the paths), apart from the
+    # .mypy_cache of `mypy --strict` (tests/test_types.py), whose entries it would otherwise read back.
+    cache = "--cache-dir=" + os.path.join("build", "mypyc", "cache")
+    return mypycify([cache, *paths], opt_level="3", separate=True, target_dir=os.path.join("build", "mypyc"))
 
 
 setup(ext_modules=compiled_extensions())
