@@ -228,9 +228,9 @@ def fit_new(data: PlySet, n_features: int, init: list[int], *, iterations: int, 
     per_ply = np.frombuffer(data.per_ply, dtype=np.int32)
     move_of_id = np.repeat(np.arange(len(per_move)), per_move)
     ply_of_move = np.repeat(np.arange(len(per_ply)), per_ply)
+    kept = np.asarray(init + [0], float) * math.log(2) / SCORE_SCALE
     new = ids >= len(init)
-    kept = np.asarray(init + [0], float)[np.where(new, len(init), ids)]
-    fixed = np.bincount(move_of_id, weights=kept, minlength=len(per_move)) * math.log(2) / SCORE_SCALE  # exact sums
+    fixed = np.bincount(move_of_id, weights=kept[np.where(new, len(init), ids)], minlength=len(per_move))
     plies = np.unique(ply_of_move[move_of_id[new]])
     moves = np.nonzero(np.isin(ply_of_move, plies))[0]  # the moves of those plies, in order
     where = np.full(len(per_move), -1)
@@ -240,10 +240,9 @@ def fit_new(data: PlySet, n_features: int, init: list[int], *, iterations: int, 
     target = first + np.frombuffer(data.played, dtype=np.int32)[plies]
     y = np.zeros(len(moves))
     y[target] = 1.0
+    new_id = ids[new] - len(init)
+    new_move = where[move_of_id[new]]
     k = n_features - len(init)
-    order = np.argsort(move_of_id[new] * k + ids[new] - len(init), kind="stable")  # by move, then feature
-    new_id = (ids[new] - len(init))[order]
-    new_move = where[move_of_id[new]][order]
     w, m, v = np.zeros(k), np.zeros(k), np.zeros(k)
     for it in range(1, iterations + 1):
         scores = fixed[moves] + np.bincount(new_move, weights=w[new_id], minlength=len(moves))
