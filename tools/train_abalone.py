@@ -10,12 +10,18 @@ Model 3 is model 2's features and an opening book (the fitted games' first BOOK_
 features are read its own plies are taken out of the book (leave-one-out), so the book's weights are fitted on
 counts that, like a new game's, never include it. Model 4 is model 3's features and book with every weight refitted
 together from ``--init``'s (model 3's, whose model 2 part was fitted on every training game: a ``--tune`` run from them
-starts from weights that saw the tuning games). Their ``--cache`` holds model 2's features of every training game
-(the slow part), which ``--tune`` and the fit share; the book's features are added to them.
+starts from weights that saw the tuning games). Model 5 is model 3's features and book and model 1's by phase, its
+phase weights fitted alone with ``--init``'s (model 4's) kept; ``--tune-book`` reads every training game's openings
+with the book of ``--tune``'s earliest 7/8 (those games each counted out of it, the latest 1/8 read with it as new
+games), as ``rank_model_v5.json`` was fitted: the command below writes that file byte for byte. Their ``--cache``
+holds model 2's features of every training game (the slow part), which ``--tune`` and the fit share; the book's
+features are added to them.
 
     .venv/bin/python -m tools.train_abalone --model 3 --init codecs/plybits/abalone/rank_model_v2.json [--tune]
     .venv/bin/python -m tools.train_abalone --model 4 --init codecs/plybits/abalone/rank_model_v3.json \
         --iterations 75 --lr 0.01 --cache PLIES.pkl
+    PLYBITS_PURE=1 .venv/bin/python -m tools.train_abalone --model 5 --init codecs/plybits/abalone/rank_model_v4.json \
+        --iterations 30 --tune-book --cache PLIES.pkl --out FILE
     .venv/bin/python -m tools.train_abalone --evaluate
 """
 
@@ -166,6 +172,15 @@ def with_book(data: PlySet, games: list, book: Book, leave_one_out: bool) -> Ply
     return out
 
 
+def joined(first: PlySet, second: PlySet) -> PlySet:
+    """The plies of ``first``, then those of ``second``."""
+    out = PlySet()
+    for name in ("ids", "per_move", "per_ply", "played"):
+        getattr(out, name).extend(getattr(first, name))
+        getattr(out, name).extend(getattr(second, name))
+    return out
+
+
 def with_phase(data: PlySet, games: list) -> PlySet:
     """Model 5's plies of ``games`` from model 3's (``data``: exactly their unforced plies, in order): ``F_PHASE`` of
     the ply's phase added with each model 1 feature that :data:`~plybits.abalone.rankmodel5.PHASED` holds."""
@@ -256,12 +271,15 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
         if args.cache is not None:
             args.cache.write_bytes(pickle.dumps(base))
     fitted, tuning = train, []
-    if args.tune:
+    if args.tune or args.tune_book:
         cut = len(train) - math.ceil(len(train) * TUNE_SHARE)
         fitted, tuning = train[:cut], train[cut:]
     cut_ply = sum(len(moves) for _, _, moves in fitted)
     book = build_book(fitted)
     data = with_book(plies_of(base, 0, cut_ply), fitted, book, leave_one_out=True)
+    if args.tune_book and not args.tune:  # every training game, the latest 1/8 read with the others' book
+        data = joined(data, with_book(plies_of(base, cut_ply, len(base)), tuning, book, leave_one_out=False))
+        fitted, tuning = train, []
     if args.model == 5:
         data = with_phase(data, fitted)
     print(f"{len(fitted)} games, {len(data)} plies, {n_features} features, book of "
@@ -291,7 +309,8 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
         print(f"tuning set ({len(tuning)} games, {len(held)} unforced plies): {log_loss_bits(held, weights):.4f} "
               f"bits a ply; training {log_loss_bits(data, weights):.4f}")
         return
-    out = OUT / f"rank_model_v{args.model}.json"
+    out = args.out or OUT / f"rank_model_v{args.model}.json"
+    new_ones = f"the {n_features - len(init)} phase weights" if args.model == 5 else "the new ones"
 
     def save(weights: list[int]) -> None:
         write_model(out, game="abalone", version=args.model, weights=weights, n_features=n_features,
@@ -299,7 +318,7 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
                     notes=f"{MODELS[args.model][3]}; held out: latest 20% by date; " + (
                         f"from the weights of {args.init.name}, all fitted jointly ({args.iterations} iterations, "
                         f"lr {args.lr}, l2 {args.l2})" if args.model == 4 else
-                        f"the weights of {args.init} kept, the new ones fitted alone ({args.iterations} iterations, "
+                        f"the weights of {args.init.name} kept, {new_ones} fitted alone ({args.iterations} iterations, "
                         f"lr 0.1, l2 {args.l2})" + (f", then all of them ({args.joint} iterations, lr {args.lr})"
                                                     if args.joint else "")))
         if args.model < 5:  # model 5 reads model 3's book (the same games, the same rows)
@@ -335,6 +354,10 @@ def main() -> None:
     parser.add_argument("--joint", type=int, default=0,
                         help="model 3: then fit all the weights this many iterations (--lr, --l2)")
     parser.add_argument("--cache", type=Path, help="keep the collected plies in this pickle, read it when there")
+    parser.add_argument("--tune-book", action="store_true",
+                        help="models 3-5: read every training game's openings with the book of the earliest 7/8 "
+                             "(--tune's; each of those games counted out of it), as model 5 was fitted")
+    parser.add_argument("--out", type=Path, help="models 3-5: write the weights here, not to the shipped file")
     args = parser.parse_args()
     if args.evaluate:
         evaluate()
