@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("numpy")
 
 from plybits.abalone import rankmodel5  # noqa: E402
+from tests.conftest import shared_data  # noqa: E402
 from tools import train_abalone  # noqa: E402
 
 GAMES = 16
@@ -21,7 +22,7 @@ GAMES = 16
 
 def few_games(tmp_path: Path) -> Path:
     """A data directory holding the first GAMES records of the MiGs training file."""
-    text = (train_abalone.DATA / train_abalone.FILE).read_text(encoding="utf-8")
+    text = shared_data("abalone", train_abalone.FILE).read_text(encoding="utf-8")
     records = text.split("\n\n[Event ")[:GAMES]
     (tmp_path / train_abalone.FILE).write_text("\n\n[Event ".join(records) + "\n", encoding="utf-8")
     return tmp_path
