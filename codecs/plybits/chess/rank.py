@@ -856,9 +856,8 @@ def _reply_terms(tables: _Tables, b: vec[i64], last_to: i64, attacks: vec[i64]) 
 def _scores(
     tables: _Tables, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], attacks: vec[i64], material: int,
 ) -> tuple[vec[i64], i64]:
-    """(:meth:`LinearChessModel.scores` of the ``n`` ``codes`` (the array ends there or at :data:`END_CODE`) given the
-    map (check marks added), a later model's features folded into ``tables`` (:meth:`_Tables.add_terms`), in one pass;
-    the highest score of a move other than the null move (:data:`NULL_SCORE` if none), kept as they are written)."""
+    """(:meth:`LinearChessModel.scores` of the ``n`` ``codes`` (or up to :data:`END_CODE`) given the map with its check
+    marks, a later model's terms in ``tables`` (:meth:`_Tables.add_terms`); the top score but the null move's)."""
     b: vec[i64] = board.cells
     colour: i64 = board.turn
     king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_CODE is indexed
@@ -885,8 +884,7 @@ def _scores(
     check_marks = _CHECK_MARKS
     out = zeros(n)
     top: i64 = NULL_SCORE
-    # i64 locals (plain C compiled); below, what depends on the origin only, set by statements when it changes
-    origin: i64 = -1
+    origin: i64 = -1  # this and below: what depends on the origin only, set when it changes (i64 locals: plain C)
     row = _NO_ROW
     kind: i64 = 0
     safe_at: i64 = 0
