@@ -902,11 +902,11 @@ def push(board: Board, m: Move) -> None:
                     if castling:
                         board.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
                         castling = board.castling
-            ends: i64 = BIT_OF[f] | BIT_OF[t]
-            # a castling rook stands on a back rank: the set is looked at only for a move from or to one (compiled, a
-            # set's truth is a generic call)
-            if (ends & 255 != 0 or ends >> 56 != 0) and castling and (f in castling or t in castling):
-                board.castling = castling - {f, t}
+            if castling:
+                ends: i64 = BIT_OF[f] | BIT_OF[t]
+                # a castling rook stands on a back rank: the set is looked in only for a move from or to one
+                if (ends & 255 != 0 or ends >> 56 != 0) and (f in castling or t in castling):
+                    board.castling = castling - {f, t}
         if safe is not None:
             board._safe = None if q and q & 7 == KING else True  # a legal move leaves its own king safe
     board._check = check
