@@ -11,7 +11,8 @@ import pytest
 
 from plybits.chess.rank import N_FEATURES
 from plybits.chess.rankmodel2 import MODEL_2, N_FEATURES_2, LinearChessModel2
-from plybits.openingbook import BOOK_DEPTH
+from plybits.chess.squares import BLACK, FILE_OF, NULL_MOVE, RANK_OF, SQUARES
+from plybits.openingbook import BOOK_DEPTH, ZOBRIST
 from plybits.registry import get_game, get_scheme
 from tests.conftest import QUICK
 from tests.test_rank_games import records, replay
@@ -106,6 +107,54 @@ def test_the_book_key_is_the_pieces_and_the_side_to_move():
     assert position_key(black) != position_key(one)
     moved = g.position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N1P/PPPP1PP1/RNBQKB1R w KQkq - 2 3")
     assert position_key(moved) != position_key(one)
+
+
+def scanned_key(position) -> int:
+    """The book key by its definition, every cell read: the XOR of ZOBRIST[piece * 64 + square] of the pieces, and of
+    ZOBRIST's last number with black to move."""
+    key = ZOBRIST[-1] if position.turn == BLACK else 0
+    for s in SQUARES:
+        piece = position.cells[s]
+        if piece:
+            key ^= ZOBRIST[piece * 64 + RANK_OF[s] * 8 + FILE_OF[s]]
+    return key
+
+
+KEY_STARTS = (
+    None,
+    "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",  # Chess960: castling onto the rook both ways
+    "r3k2r/P1P3p1/8/3pP3/8/8/1p4Kp/R6R w kq d6 0 1",  # promotions, under-promotions, en passant, castling
+)
+
+
+def test_the_key_push_keeps_is_the_pieces_read_anew():
+    """:attr:`Board.pieces_key`, kept by push (castling, en passant, promotions, captures, null moves), copies, FEN
+    set-up and the repetition replay, gives :func:`position_key` the key read from every cell: random playouts from
+    standard, Chess960 and promotion-rich starts, and real games."""
+    from plybits.chess.rankmodel2 import position_key
+
+    g = get_game("chess")
+    rng = random.Random(14)
+    for start in KEY_STARTS:
+        for _ in range(12):
+            position = g.position(start)
+            assert position_key(position) == scanned_key(position)
+            for _ in range(120):
+                moves = position.legal_moves()
+                if not moves:
+                    break
+                position.push(NULL_MOVE if rng.random() < 0.05 and not position.is_check() else rng.choice(moves))
+                assert position_key(position) == scanned_key(position)
+                copy = position.copy(history=rng.random() < 0.5)
+                assert position_key(copy) == scanned_key(position)
+            position.repetitions()  # replays the trail on a board set up from the anchor's cells
+    for record in records("chess", "chess", "twic0920.pgn")[:40:2]:
+        start, moves = replay("chess", record)
+        position = g.position(start)
+        for move in moves:
+            position.push(move)
+            assert position_key(position) == scanned_key(position)
+        assert position_key(g.position(position.fen())) == scanned_key(position)
 
 
 def test_the_book_scores_an_opening_line_and_stays_linear():

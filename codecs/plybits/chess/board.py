@@ -44,10 +44,16 @@ from plybits.chess.squares import (
 )
 from plybits.errors import IllegalMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Square
+from plybits.openingbook import ZOBRIST
 from plybits.packed import PACKED, int_array, zeros
 from plybits.text import ascii_text, decimal
 
 STANDARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+PIECE_KEYS: Final = int_array([ZOBRIST[(p * 8 + RANK_OF[s]) * 8 + FILE_OF[s]] if p and FILE_OF[s] >= 0 else 0
+                               for p in range(16) for s in range(SIZE)])
+"""PIECE_KEYS[piece * SIZE + cell]: the piece's key on the cell, :data:`~plybits.openingbook.ZOBRIST`'s number of
+``piece * 64 + square`` (a1 = 0 ... h8 = 63); 0 for an empty cell. :attr:`Board.pieces_key` XORs them."""
 
 
 # FEN writing: a rank's field read from a store by the rank's pieces (a game's final positions repeat their ranks;
@@ -99,11 +105,14 @@ class Board:
     ``castling`` the frozenset of rook squares that may still castle, ``ep`` the en
     passant target square (0 when none), ``kings`` the king square of each colour
     (index ``colour >> 3``), ``men`` the squares of each colour's pieces as a bitboard (index ``colour >> 3``;
-    :data:`~plybits.chess.squares.BIT_OF`), kept by :func:`push` with the cells.
+    :data:`~plybits.chess.squares.BIT_OF`), ``pieces_key`` the XOR of :data:`PIECE_KEYS` of the men on their cells
+    (an opening book's key of the pieces: :func:`plybits.chess.rankmodel2.position_key`), both kept by :func:`push`
+    with the cells.
     """
 
     __slots__ = ("cells", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "men",
-                 "_anchor", "_trail", "_legal", "_check", "_safe", "_codes", "_map", "_rights", "_rights_of")
+                 "pieces_key", "_anchor", "_trail", "_legal", "_check", "_safe", "_codes", "_map", "_rights",
+                 "_rights_of")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
         """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
@@ -120,6 +129,7 @@ class Board:
         self.chess960 = chess960
         self.kings = [0, 0]
         self.men: vec[i64] = int_array([0, 0]) if start is None else start.men[:]
+        self.pieces_key: i64 = 0 if start is None else start.pieces_key
         self._anchor: tuple[Any, ...] = ()
         """A position (cells, turn, castling, ep, kings) at or before the last capture or pawn move, for
         repetitions: :func:`push` takes a new one only once :attr:`_trail` holds :data:`REANCHOR` moves."""
@@ -294,6 +304,7 @@ class Board:
         other.chess960 = self.chess960
         other.kings = self.kings[:]
         other.men = self.men[:]
+        other.pieces_key = self.pieces_key
         if history:
             other._anchor = self._anchor
             other._trail = self._trail[:]
@@ -451,14 +462,17 @@ def _snapshot(board: Board) -> tuple[Any, ...]:
 
 
 def _count_men(board: Board) -> None:
-    """Set :attr:`Board.men` from the cells."""
+    """Set :attr:`Board.men` and :attr:`Board.pieces_key` from the cells."""
     b = board.cells
     men = int_array([0, 0])
+    key: i64 = 0
     for s in SQUARES:
         p = b[s]
         if p:
             men[p >> 3] |= BIT_OF[s]
+            key ^= PIECE_KEYS[p * SIZE + s]
     board.men = men
+    board.pieces_key = key
 
 
 def is_check(board: Board) -> bool:
@@ -838,6 +852,8 @@ def push(board: Board, m: Move) -> None:
         kind = p & 7
         castling = board.castling
         men = board.men
+        keys = PIECE_KEYS
+        key: i64 = board.pieces_key ^ keys[p * SIZE + f] ^ keys[q * SIZE + t]  # both off (an empty cell's key: 0)
         if kind == KING and q == us | ROOK:
             rank_base = f - FILE_OF[f]
             a_side = t < f
@@ -847,6 +863,7 @@ def push(board: Board, m: Move) -> None:
             b[t] = EMPTY
             b[kt] = p
             b[rt] = q
+            board.pieces_key = key ^ keys[p * SIZE + kt] ^ keys[q * SIZE + rt]
             men[us >> 3] = men[us >> 3] & ~(BIT_OF[f] | BIT_OF[t]) | BIT_OF[kt] | BIT_OF[rt]
             board.kings[us >> 3] = kt
             board.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
@@ -860,15 +877,19 @@ def push(board: Board, m: Move) -> None:
             if kind == PAWN:
                 if t == board.ep and not q:
                     taken = t - (N if us == WHITE else S)
+                    key ^= keys[b[taken] * SIZE + taken]
                     b[taken] = EMPTY
                     men[(us >> 3) ^ 1] &= ~BIT_OF[taken]
                 elif not promotion and safe:
                     check = _checks_after(b, f, t, p, board.kings[(us >> 3) ^ 1])
-                b[t] = us | promotion if promotion else p
+                placed = us | promotion if promotion else p
+                b[t] = placed
+                board.pieces_key = key ^ keys[placed * SIZE + t]
                 board.ep = (f + t) >> 1 if t - f == 2 * N or t - f == 2 * S else 0
                 board.halfmove_clock = 0
             else:
                 b[t] = p
+                board.pieces_key = key ^ keys[p * SIZE + t]
                 if safe:
                     check = _checks_after(b, f, t, p, board.kings[(us >> 3) ^ 1])
                 board.ep = 0

@@ -42,7 +42,7 @@ from plybits.chess.rank import (
     _Tables,
 )
 from plybits.openingbook import BOOK_DEPTH, BOOK_MIN, SHARE_BUCKET, TOTAL_BUCKET, ZOBRIST, Book, load_book
-from plybits.chess.squares import A1, BLACK, FILE_OF, LOWEST_BIT, RANK_OF, SIZE, STRIDE, Move
+from plybits.chess.squares import BLACK, FILE_OF, RANK_OF, SIZE, Move
 from plybits.packed import int_array
 from plybits.rank import FeatureIds, load_model_data
 
@@ -71,10 +71,6 @@ _VALUES: Final = (0, 1, 3, 3, 5, 9, 20, 0)
 """:data:`~plybits.chess.rank.ATTACK_VALUE`, spelled out as :data:`MODEL_1_FEATURES` is (checked equal)."""
 _SQUARES: Final = int_array([s for s in range(SIZE) if FILE_OF[s] >= 0])
 """The board's 64 cells."""
-_KEYS: Final = int_array([ZOBRIST[(p * 8 + RANK_OF[s]) * 8 + FILE_OF[s]] if p and FILE_OF[s] >= 0 else 0
-                          for p in range(16) for s in range(SIZE)])
-"""_KEYS[piece * SIZE + cell]: the piece's key on the cell, :data:`~plybits.openingbook.ZOBRIST`'s number of
-``piece * 64 + square`` (a1 = 0 ... h8 = 63); 0 for an empty cell."""
 _BLACK_KEY: Final = ZOBRIST[-1]
 """XORed into the key of a position with black to move."""
 _TOTAL: Final = int_array(TOTAL_BUCKET)
@@ -110,22 +106,11 @@ def pack_book(book: Book, keys: Iterable[int] | None = None, into: PackedBook | 
 
 
 def position_key(board: Board) -> int:
-    """The opening book's key of a position: the XOR of :data:`_KEYS` of its pieces, and of :data:`_BLACK_KEY` if
-    black is to move (castling rights and en passant not included)."""
-    cells: vec[i64] = board.cells
-    key: i64 = _BLACK_KEY if board.turn == BLACK else 0
-    keys = _KEYS
-    lowest = LOWEST_BIT
-    men = board.men
-    both: i64 = men[0] | men[1]
-    rank: i64
-    for rank in range(8):  # the men rank by rank, each rank's by its lowest bit: no empty cell read
-        row: i64 = both >> (rank * 8) & 255
-        while row != 0:
-            s: i64 = A1 + rank * STRIDE + lowest[row]
-            row &= row - 1
-            key ^= keys[cells[s] * SIZE + s]
-    return key
+    """The opening book's key of a position: the XOR of :data:`~plybits.chess.board.PIECE_KEYS` of its pieces
+    (:attr:`~plybits.chess.board.Board.pieces_key`, kept as moves are played), and of :data:`_BLACK_KEY` if black is
+    to move (castling rights and en passant not included)."""
+    key: i64 = board.pieces_key
+    return key ^ _BLACK_KEY if board.turn == BLACK else key
 
 
 def opening_book(filename: str) -> PackedBook:
