@@ -793,7 +793,7 @@ def _mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
     buffer (:func:`_attack_maps`: compiled), its attacks as a bitboard (a jump table's or :func:`slide_bits` of the men
     kept beside the map) walked rank by rank, each rank's by its lowest bit; in a new map by
     :func:`_walked_mark_last`."""
-    if len(attacks) != 2 * SIZE:
+    if not PACKED or len(attacks) != 2 * SIZE:  # (pure Python: a vec's size is a call)
         _walked_mark_last(attacks, b, last_to)
         return
     p: i64 = b[last_to]
