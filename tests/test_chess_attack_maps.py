@@ -9,6 +9,8 @@ from collections.abc import Iterator
 
 import chess
 import pytest
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from plybits.chess import GAME
 from plybits.chess.board import Board as Position, map_buffer
@@ -171,7 +173,7 @@ def test_a_map_written_into_a_used_buffer_is_the_new_map() -> None:
 
 @pytest.mark.parametrize("seed", range(2))
 def test_the_last_moved_piece_marks_python_chess_attacks(seed: int) -> None:
-    """:func:`_mark_last` (compiled: a walk along the steps; pure Python: :func:`_walked_mark_last`) sets
+    """:func:`_mark_last` (compiled, in the board's buffer: a bitboard's squares; else :func:`_walked_mark_last`) sets
     :data:`_LAST_MARK` on exactly the squares python-chess says the piece just moved attacks, and leaves the other
     bits of every square's entry as they were; the walked way marks the same squares in either build."""
     for ply, board, position, played in _random_game(200 + seed, 120):
@@ -182,7 +184,8 @@ def test_the_last_moved_piece_marks_python_chess_attacks(seed: int) -> None:
         square = chess.square(FILE_OF[last_to], RANK_OF[last_to])
         at = f"seed {seed} ply {ply} {board.fen()}"
         for mark in (_mark_last, _walked_mark_last):
-            attacks, _ = _attack_maps(position.cells, position.turn, men[0] | men[1])
+            into = map_buffer(position) if mark is _mark_last else vec[i64]()  # compiled: the buffer's way
+            attacks, _ = _attack_maps(position.cells, position.turn, men[0] | men[1], into)
             before = [attacks[sq] for sq in SQUARES]
             mark(attacks, position.cells, last_to)
             marked = {chess.square(FILE_OF[sq], RANK_OF[sq]) for sq in SQUARES if attacks[sq] & _LAST_MARK}

@@ -166,18 +166,6 @@ _CHECK_MARKS: Final = int_array([
     for kind in range(8)
 ])
 """_CHECK_MARKS[kind]: the marks of the squares a slider of that kind checks from (0 for the other kinds)."""
-_STEPS_OF_PIECE = [
-    (N + W, N + E) if p == WHITE | PAWN else (S + W, S + E) if p == BLACK | PAWN
-    else (KNIGHT_STEPS, DIAGONAL, ORTHOGONAL, KING_STEPS, KING_STEPS)[(p & 7) - KNIGHT] if KNIGHT <= p & 7 <= KING
-    else ()
-    for p in range(16)
-]
-_ATTACK_STEPS: Final = int_array([step for steps in _STEPS_OF_PIECE for step in steps])
-"""The steps each piece attacks along, piece by piece: a pawn's or knight's or king's jumps, a slider's rays; a
-piece's are ``_ATTACK_STEPS[_ATTACK_STEPS_AT[piece]:_ATTACK_STEPS_AT[piece + 1]]``. One flat
-:func:`~plybits.packed.int_array` (compiled, a vec[i64]): a loop over it reads plain C integers, and no array of
-arrays is unboxed a piece."""
-_ATTACK_STEPS_AT: Final = int_array([sum(len(steps) for steps in _STEPS_OF_PIECE[:p]) for p in range(17)])
 if KING_STEPS[:len(ORTHOGONAL)] != ORTHOGONAL or len(KING_STEPS) != 8:
     raise AssertionError("_mark_checks reads the king's 8 rays, the orthogonal ones first")
 
@@ -221,7 +209,7 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
     (:attr:`~plybits.chess.board.Board.men` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the map's squares are written to
     (:func:`~plybits.chess.board.map_buffer`: with the enemy king's check marks (:func:`_mark_checks`), and as
     bitboards at ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the squares the enemy attacks, which
-    the move generator reads); the default, a new one (border cells 0, no check marks).
+    the move generator reads, at ``SIZE + 1`` ``men``, which :func:`_mark_last` reads); the default, a new one (border cells 0, no check marks).
 
     Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
     (saturating at 3), the enemy's or'd by value, of which the cheapest gives the rank's three bit planes; the check
@@ -287,6 +275,7 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
     orthogonal: i64 = 0
     if keep:  # beside the map: the squares the enemy attacks, for the king's steps
         into[SIZE] = pawns | minors | rooks | queens | king
+        into[SIZE + 1] = men  # (a border cell's slot) for _mark_last
         if their_king >= 0:
             diagonal = slide_bits(their_king, men, BISHOP)
             orthogonal = slide_bits(their_king, men, ROOK)
@@ -800,29 +789,30 @@ _MAP_BITS: Final = _LAST_MARK - 1
 
 
 def _mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
-    """Set :data:`_LAST_MARK` on each square the piece on ``last_to`` attacks (blockers as they stand): compiled, along
-    its steps (:data:`_ATTACK_STEPS`, the border of 2 keeping every step inside the map); pure Python by
+    """Set :data:`_LAST_MARK` on each square the piece on ``last_to`` attacks (blockers as they stand): in the board's
+    buffer (:func:`_attack_maps`: compiled), its attacks as a bitboard (a jump table's or :func:`slide_bits` of the men
+    kept beside the map) walked rank by rank, each rank's by its lowest bit; in a new map by
     :func:`_walked_mark_last`."""
-    if not PACKED:
+    if not PACKED or len(attacks) != 2 * SIZE:  # (pure Python: a vec's size is a call)
         _walked_mark_last(attacks, b, last_to)
         return
     p: i64 = b[last_to]
     kind: i64 = p & 7
-    steps = _ATTACK_STEPS
-    j: i64
-    t: i64
-    for j in range(_ATTACK_STEPS_AT[p], _ATTACK_STEPS_AT[p + 1]):
-        d: i64 = steps[j]
-        t = last_to + d
-        if BISHOP <= kind <= QUEEN:
-            while True:
-                attacks[t] = attacks[t] | _LAST_MARK
-                q: i64 = b[t]
-                if q:
-                    break
-                t += d
-        else:
+    marked: i64 = (slide_bits(last_to, attacks[SIZE + 1], kind) if BISHOP <= kind <= QUEEN
+                   else _JUMP_BITS[p * SIZE + last_to])
+    lowest = LOWEST_BIT
+    first: i64 = A1
+    if marked & 0xFFFFFFFF == 0:  # only the upper half: its four ranks
+        marked = marked >> 32 & 0xFFFFFFFF
+        first += 4 * STRIDE
+    while marked != 0:
+        row: i64 = marked & 255
+        while row != 0:
+            t: i64 = first + lowest[row]
             attacks[t] = attacks[t] | _LAST_MARK
+            row &= row - 1
+        marked = marked >> 8 & 0xFFFFFFFFFFFFFF
+        first += STRIDE
 
 
 def _walked_mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
