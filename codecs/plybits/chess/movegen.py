@@ -213,14 +213,6 @@ def _answer_bits(k: i64, checks: i64, checker: i64, check_step: i64) -> i64:
     return _RAYS[k * 8 + ray] & ~_RAYS[checker * 8 + ray]  # from the king's neighbour to the checker, with it
 
 
-def _pin_bits(k: i64, pin: i64) -> i64:
-    """The squares a man pinned along ``pin`` (the step from the king on ``k`` towards it; 0: not pinned) may go to,
-    as a bitboard: its line from the king out to the pinner, with it (every square, -1, for no pin)."""
-    if pin == 0:
-        return -1
-    return _RAYS[k * 8 + _RAY_OF_STEP[SIZE + pin]]
-
-
 def _ep_legal(b: vec[i64], s: int, t: int, us: int, k: int) -> bool:
     """Whether the en passant capture ``s`` -> ``t`` by ``us`` leaves its king on ``k`` safe."""
     captured = t - (N if us == WHITE else S)
