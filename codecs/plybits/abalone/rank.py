@@ -283,23 +283,26 @@ class _ScorerTables:
     def with_moves(self, inline: vec[i64], broadside: vec[i64]) -> _ScorerTables:
         """These tables with other :attr:`inline` and :attr:`broadside` weights (a model that adds weights by move
         and side shares the rest)."""
-        tables = _ScorerTables(self.push, inline, broadside, self.cohesion, self.threat, self.near_last,
-                               self.near_mine, self.near_last_rows, self.near_mine_rows)
-        tables.attack = self.attack
-        tables.attacks = self.attacks
-        tables.phase_inline = self.phase_inline
-        tables.phase_broadside = self.phase_broadside
-        return tables
+        return self._with(self.push, inline, broadside, self.cohesion, self.threat, self.phase_inline,
+                          self.phase_broadside)
 
     def with_phase(self, phase: _ScorerTables) -> _ScorerTables:
         """These tables (their :attr:`inline`, :attr:`broadside`, nearness and attack weights) with ``phase``'s
         :attr:`push`, :attr:`cohesion`, :attr:`threat`, :attr:`phase_inline` and :attr:`phase_broadside`."""
-        tables = _ScorerTables(phase.push, self.inline, self.broadside, phase.cohesion, phase.threat, self.near_last,
-                               self.near_mine, self.near_last_rows, self.near_mine_rows)
+        return self._with(phase.push, self.inline, self.broadside, phase.cohesion, phase.threat, phase.phase_inline,
+                          phase.phase_broadside)
+
+    def _with(
+        self, push: vec[i64], inline: vec[i64], broadside: vec[i64], cohesion: vec[i64], threat: vec[i64],
+        phase_inline: vec[i64], phase_broadside: vec[i64],
+    ) -> _ScorerTables:
+        """These tables' nearness and attack weights with the others given."""
+        tables = _ScorerTables(push, inline, broadside, cohesion, threat, self.near_last, self.near_mine,
+                               self.near_last_rows, self.near_mine_rows)
         tables.attack = self.attack
         tables.attacks = self.attacks
-        tables.phase_inline = phase.phase_inline
-        tables.phase_broadside = phase.phase_broadside
+        tables.phase_inline = phase_inline
+        tables.phase_broadside = phase_broadside
         return tables
 
 
