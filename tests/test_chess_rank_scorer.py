@@ -4,11 +4,15 @@ scores exactly what the public scorer (an array of the moves alone) scores, unde
 
 from __future__ import annotations
 
+import chess
 import pytest
 
-from plybits.chess.rank import END_CODE, MODEL, NULL_SCORE, _attack_maps, _scores, canonical_moves
+from plybits.chess.board import Board
+from plybits.chess.rank import (
+    END_CODE, F_LOSES_CASTLING, MODEL, NULL_SCORE, _attack_maps, _scores, canonical_moves, move_features,
+)
 from plybits.chess.rankmodel2 import MODEL_2
-from plybits.chess.squares import move_code
+from plybits.chess.squares import KING, ROOK, move_code, square_name
 from plybits.packed import int_array, int_list
 from tests.test_rank_scorers import playouts
 
@@ -56,3 +60,30 @@ def test_the_scorer_stops_at_the_end_code_and_never_scores_past_n():
                 scored(codes + stale)
         checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize("fen, chess960", [
+    ("r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 8", False),
+    ("r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R b Kq - 0 8", False),
+    ("r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w k - 0 8", False),
+    ("1rk3r1/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/1RK3R1 w GBgb - 0 8", True),
+    ("1rk3r1/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/1RK3R1 b Bg - 0 8", True),
+])
+def test_giving_up_castling_is_what_python_chess_says_the_move_loses(fen, chess960):
+    """``F_LOSES_CASTLING`` marks exactly the king moves of a side with a castling right left and the moves of a rook
+    that may still castle (castling itself aside), python-chess's castling rights the oracle: read from the board's
+    rights bitboard, one rank's and one square's bits, standard and Chess960."""
+    position = Board(fen, chess960=chess960)
+    peer = chess.Board(fen, chess960=chess960)
+    moves = canonical_moves(position)[:-1]
+    flagged = [F_LOSES_CASTLING in ids for ids in move_features(position, moves, [])]
+    side_rights = peer.castling_rights & (chess.BB_RANK_1 if peer.turn == chess.WHITE else chess.BB_RANK_8)
+    expected = []
+    for f, t, _ in moves:
+        kind = position.cells[f] & 7
+        castles = position.cells[t] != 0 and position.cells[t] & 8 == position.turn
+        origin = chess.parse_square(square_name(f))
+        expected.append(not castles and (kind == KING and side_rights != 0
+                                         or kind == ROOK and bool(side_rights & chess.BB_SQUARES[origin])))
+    assert flagged == expected
+    assert not all(expected) and (any(expected) or side_rights == 0)

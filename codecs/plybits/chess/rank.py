@@ -21,7 +21,7 @@ from typing import Final, cast, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.chess.board import Board, legal_moves, map_buffer, reused_codes
+from plybits.chess.board import Board, _castling_rooks, legal_moves, map_buffer, reused_codes
 from plybits.chess.movegen import slide_bits
 from plybits.chess.notation import san_index
 from plybits.chess.squares import (
@@ -402,17 +402,6 @@ for _d in range(1 - SIZE, SIZE):
         | (_NEAR_BIT[WHITE | PAWN] if _d in PAWN_CAPTURES[WHITE >> 3] else 0)
         | (_NEAR_BIT[BLACK | PAWN] if _d in PAWN_CAPTURES[BLACK >> 3] else 0)
     )
-
-
-def _own_rights(castling: frozenset[int], us: int) -> bool:
-    """Whether ``us`` may still castle with one of its rooks (a square of ``castling`` on its back rank)."""
-    if len(castling) == 0:  # the usual case past the opening: no set iterated (compiled, a size read, no truth call)
-        return False
-    back = 0 if us == WHITE else 7
-    for r in castling:
-        if RANK_OF[r] == back:
-            return True
-    return False
 
 
 def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[list[int]]:
@@ -854,7 +843,7 @@ def _scores(
     last_to, my_last_to, last_capture = _last_moves(board, history)
     phase, in_check = _position_terms(board, attacks, material)
     near_base, last_value = _reply_terms(tables, b, last_to, attacks)
-    castling = board.castling
+    rights: i64 = board._rights if board.castling is board._rights_of else _castling_rooks(board)  # a bitboard
     ep: i64 = board.ep or -1
     row_base: i64 = (phase * 16) * SIZE
     threat_base: i64 = 7 * _LEVELS if in_check else 0
@@ -905,8 +894,8 @@ def _scores(
             fixed = from_threat[threat_base + kind * _LEVELS + (entry & _MAP_BITS)]
             if f == my_last_to:  # the piece moves again (a ply in two: inline, not a call)
                 fixed += same_w[kind]
-            if entry & _LAST_MARK or (kind == ROOK or kind == KING) and len(castling):  # seldom
-                fixed += _origin_terms(tables, kind, f, entry, last_value, colour, castling)
+            if entry & _LAST_MARK or (kind == ROOK or kind == KING) and rights != 0:  # seldom
+                fixed += _origin_terms(tables, kind, f, entry, last_value, colour, rights)
             safe_at = kind * 2 * _LEVELS
             captures_at = kind * _LEVELS
             pawn_ep = -1
@@ -945,14 +934,17 @@ def _scores(
     return out, top
 
 
-def _origin_terms(
-    tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, colour: i64, castling: frozenset[int],
-) -> i64:
+def _origin_terms(tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, colour: i64, rights: i64) -> i64:
     """The weights of a move's origin beyond :attr:`_Tables.from_threat` and :attr:`_Tables.same`: the move gives up
-    castling (``colour``'s, a king's: any left; a rook's: its own), and (a later model's) the opponent's last-moved
-    piece, of ``last_value``, attacks it (``entry``: its attack map entry)."""
+    castling (``colour``'s, a king's: any of its rooks left in ``rights``, the castling rooks as a bitboard
+    (:func:`~plybits.chess.board._castling_rooks`); a rook's: its own), and (a later model's) the opponent's
+    last-moved piece, of ``last_value``, attacks it (``entry``: its attack map entry)."""
     terms: i64 = 0
-    if _own_rights(castling, colour) if kind == KING else (kind == ROOK and len(castling) != 0 and f in castling):
+    if kind == KING:
+        back: i64 = rights & 255 if colour == WHITE else rights >> 56 & 255  # its own back rank's rooks
+        if back != 0:
+            terms += tables.loses_castling
+    elif kind == ROOK and rights & BIT_OF[f] != 0:
         terms += tables.loses_castling
     if entry & _LAST_MARK:
         if _ATTACK_VALUES[kind] > last_value:
