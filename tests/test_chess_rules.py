@@ -579,3 +579,30 @@ def test_repetitions_are_counted_from_the_last_pawn_move_or_capture_however_long
             expected = max(n for n in range(1, 10) if theirs.is_repetition(n))
             assert ours.repetitions() == expected, (plies, theirs.fen())
     assert plies >= 8 * REANCHOR
+
+
+@pytest.mark.parametrize("fen", [
+    "4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1",  # knight f3 and rook a1
+    "4k3/8/8/8/1b6/3n4/4PP2/4K2R w K - 0 1",  # knight d3 and bishop b4: a pawn could take the knight, not both
+    "r3k3/8/8/8/8/8/5q2/R3K2R w KQ - 0 1",  # queen f2 alone: one check, the king may take it
+    "4k3/8/8/1B6/8/8/8/3QK2R b K - 0 1",  # bishop b5 gives one check to the black king
+    "8/8/8/2k5/3Pp3/8/8/4K2Q b - d3 0 1",  # pawn d4 checks, en passant takes it
+    "4r1k1/8/8/8/8/8/3N4/R3K2r w Q - 0 1",  # rooks e8 and h1 give two checks on the king's own rank and file
+])
+def test_the_kings_moves_read_from_the_rank_maps_buffer_in_check_and_double_check(fen):
+    """With the rank model's map in the board's buffer (compiled: the king's targets one mask of the squares the
+    opponent attacks, beside the map), in one and in two checks, the legal moves are python-chess's in canonical
+    order: in two checks only the king's, the men's masks leaving them no square."""
+    from plybits.chess.board import _generate, map_buffer
+    from plybits.chess.squares import MOVE_TABLE
+    from plybits.packed import zeros
+
+    board = chess.Board(fen)
+    assert board.is_valid() and board.is_check()
+    position = Board(fen)
+    expected = sorted(board.legal_moves, key=lambda m: (m.from_square, m.to_square, m.promotion or 0))
+    attacks = _attack_maps(position.cells, position.turn, -1, map_buffer(position))[0]
+    for bits in (True, False):
+        codes = zeros(256)
+        n = _generate(position, codes, attacks, _RANK_UNIT, bits)
+        assert [uci(position, MOVE_TABLE[codes[i]]) for i in range(n)] == [board.uci(m) for m in expected]

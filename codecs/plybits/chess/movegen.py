@@ -175,30 +175,6 @@ def slide_bits(s: i64, occupied: i64, kind: i64) -> i64:
     return attacks
 
 
-def _add_targets(codes: vec[i64], n: i64, s: i64, targets: i64) -> i64:
-    """Add from ``codes[n]`` a move from ``s`` to each square of the bitboard ``targets``
-    (:data:`~plybits.chess.squares.BIT_OF`), ascending (the legal moves' order); the new count. A rank at a time:
-    its byte's bits by :data:`~plybits.chess.squares.LOWEST_BIT` (compiled code has no bit-scan instruction)."""
-    lowest = LOWEST_BIT
-    first: i64 = (s * CODE_FROM + A1) * 8  # the code of s -> the rank's a-file square
-    row: i64
-    if targets & 0xFFFFFFFF == 0:  # the lower four ranks empty (a black piece's, the king's): passed at once
-        targets = targets >> 32 & 0xFFFFFFFF
-        first += 4 * STRIDE * 8
-    if targets & 0xFFFF == 0:
-        targets = targets >> 16 & 0xFFFFFFFFFFFF
-        first += 2 * STRIDE * 8
-    while targets != 0:
-        row = targets & 255
-        while row != 0:
-            codes[n] = first + lowest[row] * 8
-            n += 1
-            row &= row - 1
-        targets = targets >> 8 & 0xFFFFFFFFFFFFFF  # no sign bit brought down: the loop ends once the ranks are done
-        first += STRIDE * 8
-    return n
-
-
 def _answer_bits(k: i64, checks: i64, checker: i64, check_step: i64) -> i64:
     """The squares a move other than the king's may go to with the king on ``k`` in ``checks`` checks (the last from
     ``checker``, along ``check_step``: :func:`_king_lines`), as a bitboard: every square (-1) out of check, the checker
@@ -540,7 +516,7 @@ def _add_king_walk(
 ) -> i64:
     """Add from ``codes[n]`` the legal moves of the king on ``k``, walked on the cells, in target order: the rank below,
     castling towards a, the steps along its rank, castling towards h, the rank above; the new count. ``rooks``: the
-    squares of its rooks that may castle, a bitboard (0 in check); the rest as :func:`_king_targets` takes them."""
+    squares of its rooks that may castle, a bitboard (0 in check); the rest as :func:`_generate_bits` takes them."""
     king: i64 = b[k]
     them: i64 = (king & BLACK) ^ BLACK
     a_rook: i64 = 0
@@ -567,14 +543,10 @@ def _add_king_walk(
     return n
 
 
-def _king_targets(
-    b: vec[i64], k: i64, rooks: i64, own: i64, attacks: vec[i64], attacked: i64, hidden_a: i64, hidden_b: i64,
-) -> i64:
-    """:func:`_add_king_walk`'s targets as a bitboard, given the map in the board's buffer
-    (:func:`~plybits.chess.board.map_buffer`), beside which ``attacks[SIZE]`` holds the squares the opponent attacks:
-    the king's steps onto none of our men (``own``) and none of those, nor the ``hidden`` cells, and castling with each
-    of ``rooks`` (:func:`_castling_bit`) as the rook's square."""
-    targets: i64 = _JUMP_BITS[b[k] * SIZE + k] & ~own & ~attacks[SIZE] & ~BIT_OF[hidden_a] & ~BIT_OF[hidden_b]
+def _castling_targets(b: vec[i64], k: i64, rooks: i64, attacks: vec[i64], attacked: i64) -> i64:
+    """The squares of those of ``rooks`` (a bitboard) the king on ``k`` may castle with (:func:`_castling_bit`), as a
+    bitboard: castling's targets as :func:`_generate_bits` adds them (king takes rook)."""
+    targets: i64 = 0
     row: i64 = rooks & 255 if b[k] < BLACK else rooks >> 56 & 255  # its own back rank's
     while row != 0:
         targets |= _castling_bit(b, k, k - FILE_OF[k] + LOWEST_BIT[row], attacks, attacked)
@@ -612,9 +584,7 @@ def _generate_bits(
     checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(
         b, k, us, theirs, checked and (attacked == 0 or attacks[k] >= attacked))  # else no pawn, knight looked for
     kept = attacked != 0 and len(attacks) == 2 * SIZE
-    if checks >= 2:  # only the king moves
-        if kept:
-            return _add_targets(codes, 0, k, _king_targets(b, k, 0, men, attacks, attacked, hidden_a, hidden_b))
+    if checks >= 2 and not kept:  # only the king moves (with the map: the loop below, no other man allowed a square)
         return _add_king_walk(codes, 0, b, k, 0, attacks, attacked, hidden_a, hidden_b)
     if checks != 0:
         rooks = 0
@@ -661,10 +631,14 @@ def _generate_bits(
                 if not kept:
                     n = _add_king_walk(codes, n, b, k, rooks, attacks, attacked, hidden_a, hidden_b)
                     continue
-                a = _king_targets(b, k, rooks, men, attacks, attacked, hidden_a, hidden_b)
+                # its steps onto none of our men, none the opponent attacks (beside the map) nor the cells a sliding
+                # checker attacks through it; castling as the rook's square
+                a = jumps[p * SIZE + s] & ~men & ~attacks[SIZE] & ~bit_of[hidden_a] & ~bit_of[hidden_b]
+                if rooks != 0:
+                    a |= _castling_targets(b, k, rooks, attacks, attacked)
             else:
                 a = (attacks[SIZE + s] if kept else slide_bits(s, occupied, kind)) & mask
-            # a move to each square of ``a``, ascending, as _add_targets adds them (here: no call a man)
+            # a move to each square of ``a``, ascending: a rank at a time, its byte's bits by LOWEST_BIT (no call a man)
             first: i64 = (s * CODE_FROM + A1) * 8
             if a & 0xFFFFFFFF == 0:
                 a = a >> 32 & 0xFFFFFFFF
