@@ -179,3 +179,49 @@ def test_san_tells_rivals_apart_as_python_chess_does() -> None:
             after = board.copy()
             assert notation.play_text(after, move, "san") == text
             assert text == peer.san(peer.parse_uci(notation.uci(board, move))), (fen, move)
+
+
+def test_the_plain_san_reader_reads_the_common_shapes_as_the_full_reader() -> None:
+    """_plain_san (the compiled san_index's first look, by character codes) gives _read_san_syntax's code for every
+    token it reads, and 0 for the rest: every token of up to five characters over letters, digits and marks that
+    make and break SAN's shapes; it reads every plain move, capture and pawn capture, with or without + or #."""
+    import itertools
+
+    alphabet = "aehbx1458NKQB+#=O-"
+    read = 0
+    for size in range(6):
+        for letters in itertools.product(alphabet, repeat=size):
+            token = "".join(letters)
+            code = notation._plain_san(token)
+            if code:
+                assert code == notation._read_san_syntax(token), token
+                read += 1
+    assert read > 500
+    for token in ("e4", "h8", "Nf3", "Kxe1", "exd5", "hxg1", "Bxh7+", "Qh4#", "a1+", "bxa8#", "Bb5"):
+        assert notation._plain_san(token) == notation._read_san_syntax(token), token
+    for token in ("O-O", "e8=Q", "e8Q", "Nbd7", "e2e4", "ed5", "e4!", "e4++", "Nf3?", "--", "Z0", "", "e"):
+        assert notation._plain_san(token) == 0, token
+
+
+def test_the_player_plays_and_writes_as_the_board_and_notation_do() -> None:
+    """chess's PLAYER (what the compiled replays call natively) pushes as Board.push and writes as play_text; the
+    default MovePlayer calls a position's own push and its notation's move_text."""
+    from plybits.registry import get_game
+    from plybits.replay import MovePlayer, player_of
+
+    game = get_game("chess")
+    tokens = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6", "Bxf7+"]
+    by_player, by_board, by_default = game.position(), game.position(), game.position()
+    player = player_of(by_player)
+    assert player is notation.PLAYER and isinstance(player, MovePlayer)
+    for token in tokens:
+        move = by_board.parse_move(token, "san")
+        assert player.play_text(by_player, move, "san") == by_board.move_text(move, "san")
+        assert MovePlayer().play_text(by_default, move, "uci") == by_board.move_text(move, "uci")
+        by_board.push(move)
+        assert by_player.fen() == by_board.fen() == by_default.fen()
+    move = by_board.parse_move("Kxf7", "san")
+    player.push(by_player, move)
+    by_board.push(move)
+    assert by_player.fen() == by_board.fen()
+    assert player_of(get_game("xiangqi").position()) is None

@@ -106,7 +106,7 @@ def test_split_stream_hands_out_each_record_before_reading_the_next() -> None:
 
 
 _WORDS = ["e4", "Nf3", "exd5", "O-O", "Qxe7+", "e8=Q#", "12.", "3...", "999.", "1000.", "0.", "12..", "7.Nf3", "9...e5", "1-0", "0-1", "1/2-1/2", "*",
-          "0000", "0-0", "12", "...", "e41-0", "e4*", "Кf3", "1.-", "1e4", "--", "a", "Z0"]
+          "0000", "0-0", "12", "...", "e41-0", "e4*", "Кf3", "1.-", "1e4", "--", "a", "Z0", "0000.", "\u0663.", "12345..."]
 
 
 def _general_reading(movetext: str) -> tuple[object, ...]:
@@ -135,3 +135,10 @@ def test_plain_movetext_is_read_as_token_by_token() -> None:
         got = (read.moves, read.result, read.notes, read.dropped, [str(f) for f in read.faults])
         assert got == _general_reading(movetext), movetext
     assert fast > 1000  # many are read by the plain path's lookups alone
+
+
+def test_a_move_number_alone_is_told_by_its_characters_codes() -> None:
+    """_number_alone (the compiled plain path's test, read from the characters' codes) against its definition: ASCII
+    digits then dots or none, not the null move 0000."""
+    for word in [*_WORDS, "1", "1.", "999...", "0000..", "00000", "1.2", ".1", "1.e4", "12a", "\u0663", "1\u0663.", ""]:
+        assert pgntext._number_alone(word) == (re.fullmatch(r"[0-9]+\.*", word) is not None and word != "0000"), word

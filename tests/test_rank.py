@@ -200,6 +200,7 @@ def test_rank_encode_replays_the_game_once(monkeypatch, game, record):
     board plays each ply once, and the container is the one the scheme's own encode writes."""
     import plybits
     from plybits.registry import get_game, get_scheme
+    from plybits.replay import MovePlayer
 
     position_class = type(get_game(game).position(None))
     pushes = 0
@@ -211,9 +212,22 @@ def test_rank_encode_replays_the_game_once(monkeypatch, game, record):
         push(self, move)
 
     monkeypatch.setattr(position_class, "push", counting_push)
+    module = position_class.notation_module
+    player = getattr(module, "PLAYER", None)
+    if player is not None:  # the replay plays through the notation module's player (chess's), where it has one
+
+        class CountingPlayer(MovePlayer):
+            def push(self, position: object, move: object) -> None:
+                nonlocal pushes
+                pushes += 1
+                player.push(position, move)
+
+        monkeypatch.setattr(module, "PLAYER", CountingPlayer())
     encoded = plybits.encode(game, "rank", record=record)
     assert pushes == encoded.plies
     monkeypatch.setattr(position_class, "push", push)
+    if player is not None:
+        monkeypatch.setattr(module, "PLAYER", player)
     replay = plybits.read_record(game, record=record)
     scheme = get_scheme(game, "rank")
     assert encoded.payload == scheme.encode(replay.start_position.copy(), replay.moves).tobytes()

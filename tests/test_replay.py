@@ -105,3 +105,30 @@ def test_a_bad_san_token_fails_encode_as_the_replay_reports_it(moves: list[str],
     with pytest.raises(type(found)) as raised:
         plybits.encode("chess", "rank", moves=moves, notation="san")
     assert (raised.value.ply, raised.value.move, str(raised.value)) == (ply, moves[ply], str(found))
+
+
+def test_the_replay_hands_texts_to_a_step_encoders_taker() -> None:
+    """read_moves hands each token to the rank step encoder's own compiled taker (its steps), and to an interpreted
+    step encoder's add_text through a taker calling it; a step encoder that reads no texts gets none."""
+    from plybits.game import StepEncoder
+    from plybits.registry import get_scheme
+    from plybits.replay import TextTaker, _text_taker
+
+    rank = get_scheme("chess", "rank").step_encoder()
+    assert _text_taker(rank.add) is rank.steps and isinstance(rank.steps, TextTaker)
+    assert _text_taker(None) is None and _text_taker(print) is None
+    plain = get_scheme("chess", "0x88").step_encoder()
+    assert type(plain).add_text is StepEncoder.add_text and _text_taker(plain.add) is None
+    texts: list[str] = []
+
+    class Reading(StepEncoder[Any, Any]):
+        def add_text(self, position: Any, text: str, notation: str | None) -> Any:
+            texts.append(text)
+            return None
+
+    reading = Reading(get_scheme("chess", "0x88"))
+    taker = _text_taker(reading.add)
+    assert isinstance(taker, TextTaker)
+    played: list[Any] = []
+    assert read_moves(get_game("chess").position(), OPENING, "san", reading.add, played, False) is None
+    assert texts == OPENING and reading.moves == played and len(played) == len(OPENING)

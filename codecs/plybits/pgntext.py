@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from mypy_extensions import i64
+
 from plybits.annotations import MAX_DEPTH, MAX_NAG, Comment, Line, Notes, Step
 from plybits.compiled import is_compiled
 from plybits.errors import InvalidRecordError, LimitExceededError
@@ -299,7 +301,25 @@ its move (``1.e4``, group 1)."""
 
 
 _MOVE_NUMBERS: Final = frozenset(f"{n}{dots}" for n in range(1, 1000) for dots in (".", "..."))
-"""The commonest such words, move numbers alone (``12.``, ``12...``): skipped at one lookup each."""
+"""The commonest such words, move numbers alone (``12.``, ``12...``): skipped at one lookup each (pure Python)."""
+
+
+def _number_alone(word: str) -> bool:
+    """Whether ``word`` is a move number alone: ASCII digits, then dots or none (``12.``, ``12...``, ``12``), not the
+    null move ``0000``; read from the characters' codes (compiled, in place: no hash of the word, new from the split,
+    as the :data:`_MOVE_NUMBERS` lookup takes; pure Python's lookup is cheaper than this loop: it does not call it)."""
+    size: i64 = len(word)
+    i: i64 = 0
+    while i < size:
+        c: i64 = ord(word[i])
+        if c < 48 or c > 57:
+            break
+        i += 1
+    if i == 0:
+        return False
+    while i < size and ord(word[i]) == 46:
+        i += 1
+    return i == size and word != "0000"
 
 
 def _plain_movetext(movetext: str, record: RecordText) -> bool:
@@ -321,7 +341,7 @@ def _plain_movetext(movetext: str, record: RecordText) -> bool:
     for word in movetext.split():
         first = ord(word[0])  # compiled, the character's code read in place (no string made, no set lookup)
         if first < 58 and (first >= 48 or first == 46 or first == 42):  # a digit, "." or "*": a number or result
-            if word in _MOVE_NUMBERS:
+            if _number_alone(word) if _COMPILED else word in _MOVE_NUMBERS:
                 continue
             if word in RESULTS:
                 result = word

@@ -29,6 +29,7 @@ from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, Un
 from plybits.game import MoveT, Observer, BoardT, Position, Scheme, StepEncoder, notation_of
 from plybits.packed import PACKED, int_array, zeros
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
+from plybits.replay import TextTaker, player_of
 
 DerivedT = TypeVar("DerivedT")
 
@@ -228,9 +229,15 @@ def decode_packed(
     ``scores`` itself (a scorer's own array, read once: none made), which is then overwritten."""
     if len(freqs) == 0:
         freqs = zeros(len(scores))  # kept for the search: each frequency is made once
-    _, _, sum_freqs = _frequencies(scores, top, budget, -1, freqs)
-    # a budget past the coder's is refused by decode_target; a valid one needs no check
-    target: i64 = decoder.decode_target(sum_freqs) if sum_freqs > MAX_TOTAL else decoder._target(sum_freqs)
+    sums = _frequencies(scores, top, budget, -1, freqs)  # not unpacked into ``_``: compiled, that boxes each i64
+    sum_freqs: i64 = sums[2]
+    # a budget past the coder's is refused by decode_target; a valid one needs no check (statements, not a conditional
+    # expression: compiled, that boxed the i64 arm to meet the int one)
+    target: i64
+    if sum_freqs > MAX_TOTAL:
+        target = decoder.decode_target(sum_freqs)
+    else:
+        target = decoder._target(sum_freqs)
     low: i64 = 0
     i: i64 = 0
     for f in freqs:  # stops before the end: target < sum_freqs; iterated, not indexed: no bounds check an item
@@ -604,17 +611,15 @@ class RankScheme(Scheme[BoardT, MoveT]):
         observe: Observer[BoardT, MoveT] | None, texts: list[str] | None, notation: str | None,
     ) -> list[MoveT]:
         """The moves of ``payload`` played on ``start``; each seen by ``observe``, and, given ``texts``, written there
-        in ``notation`` from the position before it (by the notation module's ``play_text``, which plays it too, where
-        the module has one, else by its ``move_text``). The deadline is checked every
-        :data:`~plybits.deadline.EVERY` plies from ply 0 (a compiled ply takes microseconds)."""
+        in ``notation`` from the position before it (by the notation module's :class:`~plybits.replay.MovePlayer`,
+        which plays it too, called natively, where the module has one, else by its ``move_text``). The deadline is
+        checked every :data:`~plybits.deadline.EVERY` plies from ply 0 (a compiled ply takes microseconds)."""
         model = self.model(version)
         decoder = RangeDecoder(payload)
         position = start
         speaker = cast("Position[MoveT]", start)  # the position decode plays on, as its notation module reads it
         write = notation_of(speaker).move_text if texts is not None else None
-        # a notation module's play_text(position, move, notation) writes the move and plays it in one call
-        play_text: Callable[[Position[MoveT], MoveT, str | None], str] | None = (
-            getattr(notation_of(speaker), "play_text", None) if texts is not None else None)
+        player = player_of(speaker) if texts is not None else None  # writes the move and plays it in one native call
         play = position.push  # looked up once: a game's Position may be an interpreted subclass of a compiled board
         timed = deadline_active()
         history: list[MoveT] = []
@@ -628,8 +633,8 @@ class RankScheme(Scheme[BoardT, MoveT]):
                     observe(position, move)
                 if texts is None:
                     play(move)
-                elif play_text is not None:
-                    texts.append(play_text(speaker, move, notation))
+                elif player is not None:
+                    texts.append(player.play_text(speaker, move, notation))
                 else:
                     assert write is not None
                     texts.append(write(speaker, move, notation))
@@ -643,9 +648,10 @@ class RankScheme(Scheme[BoardT, MoveT]):
 
 
 
-class _RankSteps(Generic[BoardT, MoveT]):
+class _RankSteps(TextTaker, Generic[BoardT, MoveT]):
     """What a :class:`RankStepEncoder` keeps, in a compiled class of its own: its base class (:class:`StepEncoder`,
-    interpreted) makes each of the step encoder's attributes a dictionary lookup, where these are read as fields."""
+    interpreted) makes each of the step encoder's attributes a dictionary lookup, where these are read as fields; and
+    its :attr:`~RankStepEncoder.text_taker` (the replay calls :meth:`add_text` natively)."""
 
     def __init__(self, model: MoveModel, moves: list[MoveT]) -> None:
         self.model = model
@@ -705,6 +711,11 @@ class RankStepEncoder(StepEncoder[BoardT, MoveT]):
     def encoder(self) -> RangeEncoder:
         """The range coder the moves are coded into."""
         return self.steps.encoder
+
+    @property
+    def text_taker(self) -> TextTaker:
+        """What :func:`~plybits.replay.read_moves` hands each text natively: :meth:`add_text`'s work."""
+        return self.steps
 
     @property
     def error(self) -> PlybitsError | None:

@@ -1,14 +1,62 @@
 """The replay that checks a move list (:func:`plybits.records.read_record`'s loop), compiled: each token read in the
-game's notation and played, for any game."""
+game's notation and played, for any game; and the compiled hooks a replay calls natively (:class:`TextTaker`,
+:class:`MovePlayer`), where a bound method would be a call through the interpreter each ply."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from plybits.deadline import check as check_deadline
 from plybits.errors import PlybitsError
 from plybits.game import Observer, Position, StepEncoder, notation_of
+
+
+# Compiled with mypyc; an interpreted subclass works too (its calls are then Python calls again).
+@mypyc_attr(allow_interpreted_subclasses=True)
+class MovePlayer:
+    """A game's mover, its notation module's ``PLAYER``: plays a move, or writes it and plays it, for the compiled
+    replays (:func:`read_moves`, :meth:`plybits.rank.RankScheme.decode_texts`), which call a subclass compiled with the
+    game's board natively. These defaults call the position's own methods."""
+
+    def push(self, position: Any, move: Any) -> None:
+        """Play ``move`` (legal) on ``position``."""
+        position.push(move)
+
+    def play_text(self, position: Any, move: Any, notation: str | None) -> str:
+        """``move`` (legal) written in ``notation`` from ``position``, then played there."""
+        text: str = notation_of(position).move_text(position, move, notation)
+        self.push(position, move)
+        return text
+
+
+def player_of(position: Position[Any]) -> MovePlayer | None:
+    """The :class:`MovePlayer` of ``position``'s notation module (its ``PLAYER``), or ``None`` where it has none."""
+    player = getattr(notation_of(position), "PLAYER", None)
+    return player if isinstance(player, MovePlayer) else None
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TextTaker:
+    """What reads a move's text among the moves a step encoder looks at anyway
+    (:meth:`~plybits.game.StepEncoder.add_text`), compiled so that :func:`read_moves` calls it natively: a compiled
+    step encoder's own (its ``text_taker``), or one calling an encoder's ``add_text``."""
+
+    def add_text(self, position: Any, text: str, notation: str | None) -> Any:
+        """:meth:`~plybits.game.StepEncoder.add_text`: the move taken, or ``None``, nothing taken."""
+        return None
+
+
+class _BoundTaker(TextTaker):
+    """A :class:`TextTaker` calling a step encoder's ``add_text``."""
+
+    def __init__(self, add_text: Callable[[Position[Any], str, str | None], Any]) -> None:
+        self.take = add_text
+
+    def add_text(self, position: Any, text: str, notation: str | None) -> Any:
+        return self.take(position, text, notation)
 
 
 def read_moves(
@@ -21,16 +69,18 @@ def read_moves(
 
     When ``observe`` is a step encoder's :meth:`~plybits.game.StepEncoder.add` (the replay of an encode), each token
     goes to its :meth:`~plybits.game.StepEncoder.add_text` first: a move it reads among the moves it ranks anyway is
-    taken so, not read a second time here."""
+    taken so, not read a second time here. A move is played by the notation module's :class:`MovePlayer` where it has
+    one (:func:`player_of`), else by the position's ``push``."""
     parse = notation_of(position).parse_move
     push = position.push
-    take = _text_taker(observe)
+    player = player_of(position)
+    taker = _text_taker(observe)
     words: list[str] = tokens if isinstance(tokens, list) else list(tokens)  # compiled, a list's item is read in C
     for ply in range(len(words)):
         token = words[ply]
         if timed:
             check_deadline(ply)
-        move = take(position, token, notation) if take is not None else None
+        move = taker.add_text(position, token, notation) if taker is not None else None
         if move is None:
             try:
                 move = parse(position, token, notation)
@@ -38,16 +88,20 @@ def read_moves(
                 return err.at(ply, token)
             if observe is not None:
                 observe(position, move)
-        push(move)
+        if player is not None:
+            player.push(position, move)
+        else:
+            push(move)
         played.append(move)
     return None
 
 
-def _text_taker(observe: Observer[Position[Any], Any] | None) -> Callable[[Position[Any], str, str | None], Any] | None:
-    """The :meth:`~plybits.game.StepEncoder.add_text` of the step encoder whose ``add`` is ``observe``, where its class
-    reads texts (overrides the default); else ``None``."""
+def _text_taker(observe: Observer[Position[Any], Any] | None) -> TextTaker | None:
+    """What takes the texts for the step encoder whose ``add`` is ``observe``, where its class reads texts (overrides
+    :meth:`~plybits.game.StepEncoder.add_text`): its own ``text_taker`` where that is a :class:`TextTaker`, else one
+    calling its ``add_text``; ``None`` otherwise."""
     encoder: Any = getattr(observe, "__self__", None)
     if not isinstance(encoder, StepEncoder) or type(encoder).add_text is StepEncoder.add_text or observe != encoder.add:
         return None
-    taker: Callable[[Position[Any], str, str | None], Any] = encoder.add_text
-    return taker
+    own = getattr(encoder, "text_taker", None)
+    return own if isinstance(own, TextTaker) else _BoundTaker(encoder.add_text)

@@ -10,7 +10,7 @@ promotion letters, over-specified moves (``Ng1f3``, ``e2e4``), and trailing
 from __future__ import annotations
 
 import re
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from librt.vecs import vec
 from mypy_extensions import i64
@@ -34,6 +34,8 @@ from plybits.chess.squares import (
     SLIDER_STEPS,
     SQUARE_OF_NAME,
     SQUARES,
+    STRIDE,
+    A1,
     E,
     Move,
     N,
@@ -44,6 +46,7 @@ from plybits.chess.squares import (
 )
 from plybits.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PlybitsError
 from plybits.packed import PACKED, int_array
+from plybits.replay import MovePlayer
 
 SAN_REGEX = re.compile(r"^([NBKRQ])?([a-h])?([1-8])?[\-x]?([a-h][1-8])(=?[nbrqkNBRQK])?\Z")
 UCI_REGEX = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbn]?)\Z")
@@ -143,6 +146,48 @@ def _read_san_syntax(text: str) -> int:
             | promotion << _PROMOTION_SHIFT | SQUARE_OF_NAME[target] << _TARGET_SHIFT)
 
 
+_KIND_OF_CODE: Final = int_array([_KIND_OF_LETTER.get(chr(c), 0) for c in range(128)])
+"""A piece letter's kind by the letter's character code (0: no piece letter), for :func:`_plain_san`."""
+
+
+def _plain_san(text: str) -> i64:
+    """:func:`_read_san_syntax` of a token of the commonest shapes (``e4``, ``Nf3``, ``exd5``, ``Nxe5``, each bare or
+    with one ``+`` or ``#``), read from its characters' codes; 0 for any other token (then the caches and the full
+    reader tell). Compiled, a code is read in place: no string made and none hashed, where the caches' lookup hashes
+    each token, new from the movetext's split (pure Python's lookup is cheaper than this: it does not call it). Its
+    integers are i64 and its choices statements (a conditional expression mixing i64 and int boxes compiled)."""
+    size: i64 = len(text)
+    if size < 2 or size > 5:
+        return 0
+    last: i64 = ord(text[size - 1])
+    if last == 43 or last == 35:  # "+" or "#"
+        size -= 1
+    if size < 2 or size > 4:
+        return 0
+    rank: i64 = ord(text[size - 1])
+    file: i64 = ord(text[size - 2])
+    if rank < 49 or rank > 56 or file < 97 or file > 104:  # "1" .. "8", "a" .. "h"
+        return 0
+    code: i64 = (A1 + (rank - 49) * STRIDE + file - 97) << _TARGET_SHIFT
+    if size == 2:
+        return code
+    first: i64 = ord(text[0])
+    if first >= 128:
+        return 0
+    kind: i64 = _KIND_OF_CODE[first]
+    if size == 3:
+        if kind:
+            return code | kind
+        return 0
+    if ord(text[1]) != 120:  # "x"
+        return 0
+    if kind:
+        return code | kind
+    if 97 <= first <= 104:  # a pawn's capture: its file
+        return code | (first - 96) << _FILE_SHIFT
+    return 0
+
+
 def _san_syntax(text: str) -> int:
     """:func:`_read_san_syntax`, kept for the next time ``text`` comes."""
     code = _SAN_SYNTAX.get(text, 0)
@@ -216,7 +261,11 @@ def san_index(board: Board, text: str, notation: str | None, codes: vec[i64], n:
     (its move, or its error)."""
     if notation == "uci":
         return -1
-    code = (_SAN_SYNTAX if notation is not None else _READ_AS_SAN).get(text, 0)
+    code = 0
+    if PACKED:
+        code = _plain_san(text)
+    if not code:
+        code = (_SAN_SYNTAX if notation is not None else _READ_AS_SAN).get(text, 0)
     if not code:
         if notation is None and _may_be_uci(text) and UCI_REGEX.match(text):
             return -1
@@ -493,6 +542,22 @@ def play_text(board: Board, m: Move, notation: str | None = None) -> str:
     if is_check(board):
         text += "+" if has_legal_move(board) else "#"
     return text
+
+
+class _Player(MovePlayer):
+    """Chess's :class:`~plybits.replay.MovePlayer`: :func:`~plybits.chess.board.push` and :func:`play_text`, called
+    natively by the compiled replays."""
+
+    # the base's signatures (Any): compiled, an override of other types would be reached through a glue method
+    def push(self, position: Any, move: Any) -> None:
+        push(position, move)
+
+    def play_text(self, position: Any, move: Any, notation: str | None) -> str:
+        return play_text(position, move, notation)
+
+
+PLAYER: Final = _Player()
+"""What the replays play and write this module's moves with (:func:`plybits.replay.player_of`)."""
 
 
 def _san_stem(board: Board, m: Move) -> str:
