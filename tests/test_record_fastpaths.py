@@ -12,7 +12,8 @@ from plybits import recordsection
 from plybits.recordtags import BARE_TIME_CONTROL_RE, USER_NAME_RE
 from plybits.recordvalues import (
     CLOCK_RE, DATE_RE, DECIMAL_RE, ECO_CODES, ECO_RE, ID_RE, MAX_CLOCK_MS, POWERS_OF_TEN, SIGNED_RE, TIME_CONTROL_RE,
-    clock_text, clock_value, decimal_value, is_date, is_identifier, is_signed, is_user_name, positive_text, time_control,
+    WORD_INDEX, WORD_PIECE, WORDED_RE, clock_text, clock_value, decimal_value, is_date, is_identifier, is_signed,
+    is_user_name, positive_text, time_control, word_pieces,
 )
 
 
@@ -116,3 +117,36 @@ def test_value_forms_are_checked_as_their_regexes_say(name: str, check: Callable
     texts += [f"{rng.randint(0, 10 ** 8)}+{rng.randint(0, 10 ** 7)}" for _ in range(2_000)]
     for text in texts:
         assert check(text) == by_regex(text), text
+
+
+def regex_word_pieces(text: str) -> list[int]:
+    """What a worded text's pieces are by their definition: each run of :data:`WORDED_RE`, match by match, a word's
+    piece where the dictionary holds it, and the UTF-8 bytes of the text between."""
+    pieces: list[int] = []
+    pos = 0
+    for match in WORDED_RE.finditer(text):
+        index = WORD_INDEX.get(match.group(), -1)
+        if index >= 0:
+            pieces.extend(text[pos:match.start()].encode("utf-8"))
+            pieces.append(WORD_PIECE + index)
+            pos = match.end()
+    pieces.extend(text[pos:].encode("utf-8"))
+    return pieces
+
+
+WORDED_CASES = [
+    "", "Sicilian", "accelerated fianchetto, Maroczy bind, 6.Be3", "King's Indian", "King's", "'King", "King'", "Kings'x",
+    "Queen's Gambit Declined", "sicilian", "Sicilian2", "2Sicilian", "Sicilian_Defense", "Caro-Kann", "Ruy Lopez",
+    "Ünïcode Sicilian", "Sicilian²", "²Sicilian", "Sicilian Sicilian", " Sicilian ", "x'y'z Sicilian",
+    "https://www.chess.com/openings/Sicilian-Defense-Open-2...d6-3.d4", "Réti Opening", "Grünfeld", "٣Sicilian",
+]
+
+
+def test_word_pieces_split_as_the_regex_matches() -> None:
+    """:func:`word_pieces` splits at the runs of letters in one call; the pieces are the match-by-match ones."""
+    rng = random.Random(28)
+    words = [word for word in WORD_INDEX if rng.random() < 0.05] + ["King's", "x", "Zz", "é"]
+    alphabet = [*words, " ", "'", "-", ".", ",", "2", "٣", "_", "\u00b2", "é", "a", "Q", "ß", "\n"]
+    texts = WORDED_CASES + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20_000)]
+    for text in texts:
+        assert word_pieces(text) == regex_word_pieces(text), text

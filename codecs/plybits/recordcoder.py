@@ -13,8 +13,9 @@ import sys
 from math import log2
 from typing import Final, final
 
+from librt.strings import BytesWriter
 from librt.vecs import vec
-from mypy_extensions import i64, mypyc_attr
+from mypy_extensions import i64, mypyc_attr, u8
 from plybits.compiled import is_compiled
 from plybits.container import MAX_STRING
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
@@ -354,10 +355,10 @@ class Reader(Coder):
         if self.budget < 8 * n:  # the decision past the budget is refused where it comes
             return super().byte_string(bits, n, raw)
         self.budget -= 8 * n
-        out = bytearray(n)
-        for i in range(n):
-            out[i] = self._code(bits, 0, 8, False)
-        return bytes(out)
+        out = BytesWriter()  # native appends compiled (a bytearray's item is set through a generic call)
+        for _ in range(n):
+            out.append(u8(self._code(bits, 0, 8, False)))
+        return out.getvalue()
 
     def finish(self) -> None:
         """Check the data is exactly what a writer writes for the decisions read (:meth:`RangeDecoder.finish`)."""

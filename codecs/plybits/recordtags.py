@@ -16,9 +16,9 @@ from plybits.recordmodels import (
     F_TC_BARE, F_USER_NAME, MOVES_SUFFIX_PLIES, State, moves_suffix, section_models,
 )
 from plybits.recordvalues import (
-    ECO_CODES, ID62, ID62_INDEX, KIND_TEXT, KIND_WORDED, NAME_INDEX, PREFIX_WHAT, REST_DECIMAL, REST_ID, REST_NONE,
-    REST_TEXT, TAG_KIND, TIME_RE, decimal_value, is_date, is_signed, is_user_name, positive_text, prefix_index,
-    rest_kind, time_control, unused_successors, value_what, walk_names,
+    ECO_CODES, ID62, ID62_INDEX, KIND_TEXT, KIND_WORDED, LAST_START, NAME_INDEX, PREFIX_WHAT, REST_DECIMAL, REST_ID,
+    REST_NONE, REST_TEXT, TAG_KIND, TIME_RE, decimal_value, is_date, is_signed, is_user_name, last_key, positive_text,
+    prefix_index, rest_kind, time_control, unused_successors, value_what, walk_names,
 )
 from plybits.registry import AnyScheme
 
@@ -67,6 +67,8 @@ class TagCoder:
         self.s = state
         self.unused = len(_TAG_NAMES)
         """How many known tag names are not yet used (what :meth:`tag_name` ranks a known one among)."""
+        self.last = LAST_START
+        """The :func:`recordvalues.last_key` of the tag name :meth:`tag_name` coded last."""
 
     # ------------------------------------------------------------------------------------------------ tags
 
@@ -78,23 +80,24 @@ class TagCoder:
             raise LimitExceededError(f"{len(names)} tags, at most {MAX_TAGS} allowed")
         used = [0] * len(_TAG_NAMES)
         self.unused = len(used)
-        last = ""
+        last = LAST_START
         out: dict[str, str] = {}
         for i in range(MAX_TAGS + 1):
             if not c.bit(m.flags, F_MORE_TAGS, int(i < len(names))):
                 break
             if i == MAX_TAGS:
                 raise InvalidDataError(f"more than {MAX_TAGS} tags")
-            name = last = self.tag_name(names[i] if c.writing else "", used, last)
+            name = self.tag_name(names[i] if c.writing else "", used, last)
+            last = self.last
             if name in out:
                 raise InvalidDataError(f"tag {name!r} appears twice")
             out[name] = self.s.tags[name] = self.tag_value(name, tags[name] if c.writing else "")
         return out
 
-    def tag_name(self, name: str, used: list[int], last: str) -> str:
+    def tag_name(self, name: str, used: list[int], last: int) -> str:
         """A tag name: a bit for a known unused one (``used`` is 1 for the others), then its rank among the unused
-        known names in the order :data:`recorddictionary.SUCCESSORS` predicts after ``last`` (:func:`walk_names`);
-        else its text."""
+        known names in the order :data:`recorddictionary.SUCCESSORS` predicts after the name of key ``last``
+        (:func:`walk_names`); else its text. Its key for the next is left in :attr:`last`."""
         c, m = self.c, self.m
         index = NAME_INDEX.get(name, -1) if c.writing else -1
         if c.bit(m.flags, F_NAME_OTHER, int(c.writing and (index < 0 or used[index]))):
@@ -102,6 +105,7 @@ class TagCoder:
             index = NAME_INDEX.get(name, -1)
             if index >= 0 and not used[index]:
                 raise InvalidDataError(f"known tag name {name!r} coded as text")
+            self.last = last_key(name)
             return name
         successors = unused_successors(used, last)
         rank = walk_names(used, last, index, -1)[1] if c.writing else 0
@@ -109,6 +113,7 @@ class TagCoder:
         index = walk_names(used, last, -1, rank)[0] if not c.writing else index
         used[index] = 1
         self.unused -= 1
+        self.last = index
         return _TAG_NAMES[index]
 
     def tag_value(self, name: str, value: str) -> str:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from librt.strings import BytesWriter
 from plybits import recorddictionary as dictionary
 from plybits.errors import InvalidDataError
 from plybits.recordcoder import MAX_TEXT, Coder, Number, Text, Tree, from_utf8, text_length, utf8
@@ -28,6 +29,11 @@ POWERS_OF_TEN: Final[tuple[int, ...]] = (1, 10, 100, 1000)
 
 WORDED_RE: Final = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
 """A run of letters: what a dictionary word is (an apostrophe inside, as in ``King's``, included)."""
+WORDED_SPLIT: Final = re.compile(f"({WORDED_RE.pattern})")
+""":data:`WORDED_RE` as one group: :func:`re.Pattern.split` gives the text between runs and the runs in turn."""
+ASCII_WORDED_SPLIT: Final = re.compile(r"([A-Za-z]+(?:'[A-Za-z]+)*)")
+""":data:`WORDED_SPLIT` for an ASCII text, whose letters are ``[A-Za-z]`` (a class of Unicode categories is read
+character by character, a class of bytes by one look-up)."""
 WORD_INDEX: Final = {word: i for i, word in enumerate(dictionary.WORDS)}
 PIECE_END: Final = 0
 PIECE_WORD: Final = 1
@@ -37,6 +43,9 @@ WORD_PIECE: Final = 256
 WORD_BYTES: Final = tuple(word.encode("utf-8") for word in dictionary.WORDS)
 _LAST_WORD: Final = len(dictionary.WORDS) - 1
 """The index of the dictionary's last word (a compiled access to a module's attribute is a lookup each time)."""
+"""The index of the dictionary's last word (a compiled access to a module's attribute is a lookup each time)."""
+_NO_PIECES: Final[list[int]] = []
+"""A reader's pieces given: none (never changed)."""
 
 
 class Words:
@@ -56,33 +65,37 @@ class Words:
 
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidDataError: (reading) on pieces a writer would not code for the text they make."""
-        raw = utf8(text, what) if c.writing else b""
-        pieces = word_pieces(text) if c.writing else []
+        writing = c.writing
+        raw = utf8(text, what) if writing else b""
+        pieces = word_pieces(text) if writing else _NO_PIECES
+        count = len(pieces)
         decoded: list[int] = []
-        out = bytearray()
+        out = BytesWriter()  # native appends compiled (a bytearray's append is a call by name)
+        kinds = self.piece.bits  # the kind's tree and a byte's, coded straight (a Tree's or Text's call each saved)
+        tree = self.text.tree
         previous = 0
-        for i in range(len(raw) + 1 if c.writing else MAX_TEXT + 1):
-            piece = pieces[i] if i < len(pieces) else -1
+        for i in range(len(raw) + 1 if writing else MAX_TEXT + 1):
+            piece = pieces[i] if i < count else -1
             kind = PIECE_END if piece < 0 else PIECE_BYTE if piece < WORD_PIECE else PIECE_WORD
-            value = piece - WORD_PIECE if piece >= WORD_PIECE else max(piece, 0)
-            kind = self.piece.code(c, kind, previous)
+            kind = c.tree(kinds, previous << 2, 2, kind)
             if kind == PIECE_END:
                 break
             if kind > PIECE_BYTE or i == MAX_TEXT:
                 raise InvalidDataError(f"{what}: piece of kind {kind} or more than {MAX_TEXT} pieces")
             if kind == PIECE_WORD:
-                value = self.index.at_most(c, _LAST_WORD, "word", value)
-                out += WORD_BYTES[value]
+                value = self.index.at_most(c, _LAST_WORD, "word", piece - WORD_PIECE if piece >= WORD_PIECE else 0)
+                out.write(WORD_BYTES[value])
                 decoded.append(WORD_PIECE + value)
             else:
-                value = self.text.byte(c, value)
+                value = c.tree(tree, 0, 8, piece if 0 <= piece < WORD_PIECE else 0)
                 out.append(value)
                 decoded.append(value)
             previous = kind
-        if c.writing and out == raw:  # as a writer codes it (a coder may code other pieces than it is given)
+        made = out.getvalue()
+        if writing and made == raw:  # as a writer codes it (a coder may code other pieces than it is given)
             return text
-        text = from_utf8(bytes(out), what)
-        if not c.writing and (len(out) > MAX_TEXT or word_pieces(text) != decoded):
+        text = from_utf8(made, what)
+        if not writing and (len(made) > MAX_TEXT or word_pieces(text) != decoded):
             raise InvalidDataError(f"{what} {text!r} is not coded in the pieces a writer codes it in")
         return text
 
@@ -124,18 +137,25 @@ class ClassedText:
 
 
 def word_pieces(text: str) -> list[int]:
-    """How :class:`Words` codes ``text``: its pieces, each a UTF-8 byte or :data:`WORD_PIECE` plus a word's index."""
+    """How :class:`Words` codes ``text``: its pieces, each a UTF-8 byte or :data:`WORD_PIECE` plus a word's index.
+
+    The text is split at its runs of letters in one call (:data:`WORDED_SPLIT`: the runs at the odd indices), not
+    match by match (a match's methods are calls by name compiled)."""
+    parts = (ASCII_WORDED_SPLIT if text.isascii() else WORDED_SPLIT).split(text)
     pieces: list[int] = []
-    pos = 0
-    for match in WORDED_RE.finditer(text):
-        index = WORD_INDEX.get(match.group(), -1)
+    start = 0  # where the text since the last word coded as one begins
+    pos = len(parts[0])  # where run i begins
+    for i in range(1, len(parts), 2):
+        word = parts[i]
+        index = WORD_INDEX.get(word, -1)
         if index >= 0:
-            start = match.start()
-            if start > pos:
-                pieces.extend(text[pos:start].encode("utf-8"))
+            if pos > start:
+                pieces.extend(text[start:pos].encode("utf-8"))
             pieces.append(WORD_PIECE + index)
-            pos = match.end()
-    pieces.extend(text[pos:].encode("utf-8"))
+            start = pos + len(word)
+        pos += len(word) + len(parts[i + 1])
+    if len(text) > start:
+        pieces.extend(text[start:].encode("utf-8"))
     return pieces
 
 
@@ -165,10 +185,9 @@ REST_TEXT: Final = 3
 
 
 # The forms of typed values, checked by string methods (the regexes above say what each is; a regex's match is a
-# generic call compiled, and tests/test_record_fastpaths.py holds each check to its regex on every text): a text is
-# all of a set of characters exactly when stripping them leaves nothing.
-_DIGITS: Final = "0123456789"
-_USER_NAME_CHARS: Final = ID62 + "_-"
+# generic call compiled, and tests/test_record_fastpaths.py holds each check to its regex on every text): an ASCII
+# text is all digits (``[0-9]``) exactly when str.isdigit says so, and all letters and digits (``[0-9A-Za-z]``)
+# exactly when str.isalnum does (a strip of a set of characters costs hundreds of instructions, these tens).
 _MONTHS: Final = frozenset(["??", *(f"{month:02d}" for month in range(1, 13))])
 _DAYS: Final = frozenset(["??", *(f"{day:02d}" for day in range(1, 32))])
 ECO_CODES: Final = frozenset(f"{letter}{number:02d}" for letter in "ABCDE" for number in range(100))
@@ -177,7 +196,7 @@ ECO_CODES: Final = frozenset(f"{letter}{number:02d}" for letter in "ABCDE" for n
 
 def positive_text(text: str, most: int) -> bool:
     """Whether ``text`` is a number above 0 as :func:`str` writes it, of at most ``most`` digits (``[1-9][0-9]*``)."""
-    return 0 < len(text) <= most and text[0] != "0" and not text.strip(_DIGITS)
+    return 0 < len(text) <= most and text[0] != "0" and text.isascii() and text.isdigit()
 
 
 def decimal_value(text: str) -> int | None:
@@ -189,7 +208,7 @@ def decimal_value(text: str) -> int | None:
 def is_date(text: str) -> bool:
     """Whether ``text`` is a date a writer codes as one (:data:`DATE_RE`)."""
     return (len(text) == 10 and text[4] == "." and text[7] == "." and text[5:7] in _MONTHS and text[8:] in _DAYS
-            and (text[:4] == "????" or not text[:4].strip(_DIGITS)))
+            and (text[:4] == "????" or text[:4].isascii() and text[:4].isdigit()))
 
 
 def is_signed(text: str) -> bool:
@@ -207,12 +226,13 @@ def time_control(text: str) -> tuple[int, int] | None:
 
 def is_identifier(text: str) -> bool:
     """Whether ``text`` is 1 to 64 ASCII letters and digits (:data:`ID_RE`)."""
-    return 0 < len(text) <= 64 and not text.strip(ID62)
+    return 0 < len(text) <= 64 and text.isascii() and text.isalnum()
 
 
 def is_user_name(text: str) -> bool:
     """Whether ``text`` is a player's name as servers' user names are (:data:`plybits.recordtags.USER_NAME_RE`)."""
-    return 0 < len(text) <= 64 and not text.strip(_USER_NAME_CHARS)
+    return 0 < len(text) <= 64 and text.isascii() and (
+        text.isalnum() or text.replace("_", "a").replace("-", "a").isalnum())
 
 
 def clock_value(text: str) -> tuple[int, int] | None:
@@ -275,24 +295,38 @@ def eval_text(mate: bool, value: int, digits: int) -> str:
 
 SUCCESSOR_INDICES: Final = {last: tuple(NAME_INDEX[name] for name in names) for last, names in dictionary.SUCCESSORS.items()}
 """:data:`recorddictionary.SUCCESSORS` as indices in :data:`recorddictionary.TAG_NAMES`."""
+LAST_START: Final = len(dictionary.TAG_NAMES)
+"""The tag name before the first (the empty one) as :func:`last_key` gives it."""
+LAST_OTHER: Final = LAST_START + 1
+"""A tag name the dictionary does not hold as :func:`last_key` gives it."""
+_SUCCESSORS_OF: Final[tuple[tuple[int, ...], ...]] = (
+    *(SUCCESSOR_INDICES.get(name, ()) for name in dictionary.TAG_NAMES), SUCCESSOR_INDICES.get("", ()), ())
+""":data:`SUCCESSOR_INDICES` by :func:`last_key` (a tuple's item, not a dictionary's lookup by text)."""
 
 
-def unused_successors(used: list[int], last: str) -> int:
-    """How many of :data:`recorddictionary.SUCCESSORS` of ``last`` are unused (``used`` is 0 for them)."""
+def last_key(name: str) -> int:
+    """The key :func:`walk_names` takes for the tag name coded last: its index in :data:`recorddictionary.TAG_NAMES`,
+    else :data:`LAST_START` for the empty name (before the first tag) or :data:`LAST_OTHER` for any other."""
+    return NAME_INDEX.get(name, LAST_START if not name else LAST_OTHER)
+
+
+def unused_successors(used: list[int], last: int) -> int:
+    """How many of :data:`recorddictionary.SUCCESSORS` of the name of key ``last`` (:func:`last_key`) are unused
+    (``used`` is 0 for them)."""
     count = 0
-    for index in SUCCESSOR_INDICES.get(last, ()):
+    for index in _SUCCESSORS_OF[last]:
         if not used[index]:
             count += 1
     return count
 
 
-def walk_names(used: list[int], last: str, index: int, rank: int) -> tuple[int, int]:
+def walk_names(used: list[int], last: int, index: int, rank: int) -> tuple[int, int]:
     """The known tag name ``index`` with its rank, or the one of rank ``rank`` with its index (the other argument
     is -1), among the unused names (indices in :data:`recorddictionary.TAG_NAMES` that ``used`` holds 0 for) in the
-    order their rank codes them after ``last``: the unused ones of :data:`recorddictionary.SUCCESSORS`, in its
-    order, then the others in ``TAG_NAMES`` order from the one after ``last`` on, then from the start; ``(-1, -1)``
-    if there is none."""
-    successors = SUCCESSOR_INDICES.get(last, ())
+    order their rank codes them after the name of key ``last`` (:func:`last_key`): the unused ones of
+    :data:`recorddictionary.SUCCESSORS`, in its order, then the others in ``TAG_NAMES`` order from the one after
+    ``last`` on (from the start after a name it does not hold), then from the start; ``(-1, -1)`` if there is none."""
+    successors = _SUCCESSORS_OF[last]
     found = found_rank = -1
     n = 0
     for j in successors:
@@ -302,7 +336,7 @@ def walk_names(used: list[int], last: str, index: int, rank: int) -> tuple[int, 
             used[j] = 2  # listed: passed over among the others
             n += 1
     count = len(used)
-    after = NAME_INDEX.get(last, -1) + 1
+    after = last + 1 if last < LAST_START else 0
     for step in range(count if found < 0 else 0):
         j = after + step
         if j >= count:
