@@ -15,6 +15,12 @@ dropped; the median of three passes). The sides take turns as bench.timing's ``t
 every figure is the median (min-max) of the rounds. Before anything is reported, the sides' decoded moves must be
 equal, and the two builds of each revision must write every container byte for byte alike.
 
+The same-bytes rows (``SAME_BYTES``) time every side on the same bytes, where the rows above let each revision write
+its own model, in a worker process of their own (not after the other rows, whose models would grow the heap every
+collection walks): each side decodes the containers REV's pure build wrote of the rank rows' games, and codes those
+games under model 1 through the scheme (``encode_version(start, moves, 1)``, or ``encode`` in a revision that writes
+model 1 only: a scheme-internal row, no public verb writes an older model), every side's payloads equal byte for byte.
+
 The command-line rows run ``python -m plybits encode`` / ``decode`` of ``--cli-games`` chess games as one file
 (``rank``, each record whole: the command's default fidelity), on each side of this tree, the whole process timed
 (wall and CPU time); a run over an empty file is timed beside it, and games/s and games per CPU-second are taken over
@@ -54,6 +60,9 @@ CASES = {
     "xiangqi/xq10": ("xiangqi", "xiangqi/Hu_Ronghua_1391_UCI_games.pgn", "xq10", None, 4),
     "abalone/abapro": ("abalone", "abalone/migs-2016-2017.train.apgn", "abapro", None, 4),
 }
+SAME_BYTES = ("chess/rank", "xiangqi/rank", "abalone/rank")
+"""The rank cases whose games every side also decodes from the same containers, the base revision's own (its model:
+model 1 for a revision before chess's and xiangqi's model 2), and codes into the same model 1 payloads."""
 SIDES = ("compiled", "pure", "base")
 BASE_COMPILED = "base compiled"
 """The fourth side of ``--base-compiled``: REV with its own extension modules."""
@@ -69,6 +78,23 @@ out = {}
 for name, case in cases.items():
     game, scheme, notation = case["game"], case["scheme"], case["notation"]
     records = case["records"]
+    if "containers" in case:  # the same bytes on every side: the base revision's containers, and model 1's payloads
+        shared = [base64.b64decode(c) for c in case["containers"]]
+        moves = [plybits.decode(b, notation=notation).moves for b in shared]
+        decode = repeat(each(lambda b: plybits.decode(b, notation=notation), shared), 3)
+        from plybits import registry
+        rank, board = registry.get_scheme(game, scheme), registry.get_game(game)
+        replays = [plybits.read_record(game, record=r) for r in records]
+        starts = [(replay.start, replay.moves) for replay in replays]
+        if hasattr(rank, "encode_version"):  # a later revision: model 1 asked for (its encode writes a later model)
+            code = lambda s: rank.encode_version(board.position(s[0]), s[1], 1)
+        else:  # a revision that writes model 1 only
+            code = lambda s: rank.encode(board.position(s[0]), s[1])
+        payloads = [code(s).tobytes() for s in starts]
+        encode = repeat(each(code, starts), 3)
+        out[name] = {"decode": sorted(decode)[1], "encode": sorted(encode)[1], "moves": moves,
+                     "encoded": [base64.b64encode(p).decode() for p in payloads]}
+        continue
     # each side decodes the containers it writes: a revision need not read a later one's model or section versions
     encoded = [plybits.encode(game, scheme, record=r, **moves_only).data for r in records]
     moves = [plybits.decode(b, notation=notation).moves for b in encoded]
@@ -90,6 +116,30 @@ compiled = sorted(name for name, module in sys.modules.items()
                   if name.split(".")[0] == "plybits" and not str(getattr(module, "__file__", ".py")).endswith(".py"))
 json.dump({"compiled": compiled, "out": out}, sys.stdout)
 """
+
+
+BASE_CONTAINERS = r"""
+import base64, inspect, json, sys
+import plybits
+cases = json.load(sys.stdin)
+moves_only = {"fidelity": "moves"} if "fidelity" in inspect.signature(plybits.encode).parameters else {}
+json.dump({name: [base64.b64encode(plybits.encode(case["game"], case["scheme"], record=r, **moves_only).data).decode()
+                  for r in case["records"]] for name, case in cases.items()}, sys.stdout)
+"""
+"""The base revision's containers of the :data:`SAME_BYTES` cases' records (base64), written by its pure build."""
+
+
+def same_bytes_name(case: str, base: str) -> str:
+    """The row of ``case``'s games decoded from ``base``'s containers."""
+    return f"{case}, {base}'s containers"
+
+
+def verb_label(name: str, verb: str) -> str:
+    """The verb column of a row: the public call timed, or, for a same-bytes encode, the scheme's own model 1 call
+    (no public verb writes an older model)."""
+    if verb == "encode" and "'s containers" in name:
+        return "scheme-internal: model 1 `encode` (no public verb writes it)"
+    return f"`plybits.{verb}`"
 
 
 def first_records(game: str, path: str, scheme: str, count: int) -> tuple[list[str], list[bytes]]:
@@ -255,13 +305,15 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"{DATA} is absent: the real collections are needed")
     inputs = {name: first_records(game, path, scheme, args.games * times)
               for name, (game, path, scheme, _, times) in CASES.items()}
-    payload = json.dumps({name: {"game": CASES[name][0], "scheme": CASES[name][2], "notation": CASES[name][3],
-                                 "records": records}
-                          for name, (records, _) in inputs.items()})
+    cases: dict[str, dict[str, Any]] = {
+        name: {"game": CASES[name][0], "scheme": CASES[name][2], "notation": CASES[name][3], "records": records}
+        for name, (records, _) in inputs.items()}
+    same = {same_bytes_name(case, args.base): case for case in SAME_BYTES}
+    names = [*CASES, *same]
     sides = [*SIDES, BASE_COMPILED] if args.base_compiled else list(SIDES)
     load_start = load_average()
     seconds: dict[str, dict[str, dict[str, list[float]]]] = {
-        name: {verb: {side: [] for side in sides} for verb in ("decode", "encode")} for name in CASES}
+        name: {verb: {side: [] for side in sides} for verb in ("decode", "encode")} for name in names}
     cli_records = first_records("chess", CASES["chess/rank"][1], "rank", args.cli_games)[0]
     cli: dict[str, dict[str, list[float]]] = {verb: {side: [] for side in SIDES[:2]}
                                               for verb in ("encode", "decode", "encode0", "decode0")}
@@ -285,6 +337,14 @@ def main(argv: list[str] | None = None) -> None:
         try:
             if args.base_compiled:
                 compile_base(base)
+            base_path, base_env = side_setting("base", base)
+            written_by_base = run_worker(base_path, json.dumps({case: cases[case] for case in SAME_BYTES}), base_env,
+                                         BASE_CONTAINERS)
+            payload = json.dumps(cases)
+            # in a process of their own: not after the other rows, whose models (this tree's opening books) would
+            # grow the heap every collection walks
+            same_payload = json.dumps({name: {**cases[case], "containers": written_by_base[case]}
+                                       for name, case in same.items()})
             server = start_server(port)  # this tree's server, as it runs (compiled)
             batch_round(port, server.pid, cli_records)  # warm: the worker processes start
             subprocess.run([sys.executable, "-m", "plybits", "encode", str(pgn), "--scheme", "rank", "-o", str(ranked),
@@ -292,12 +352,12 @@ def main(argv: list[str] | None = None) -> None:
                            env={**os.environ, "PYTHONPATH": str(ROOT / "codecs")}, cwd=ROOT, check=True)
             for side in turns(sides, args.rounds):
                 pythonpath, env = side_setting(side, base)
-                answer = run_worker(pythonpath, payload, env)
-                if not loaded_as_expected(side, answer["compiled"]):
-                    raise SystemExit(f"the {side} side loaded compiled modules {answer['compiled']}: "
+                answers = [run_worker(pythonpath, payload, env), run_worker(pythonpath, same_payload, env)]
+                if not all(loaded_as_expected(side, answer["compiled"]) for answer in answers):
+                    raise SystemExit(f"the {side} side loaded compiled modules {answers[0]['compiled']}: "
                                      "run `make compile` first")
-                result = answer["out"]
-                for name in CASES:
+                result = {**answers[0]["out"], **answers[1]["out"]}
+                for name in names:
                     for verb in ("decode", "encode"):
                         seconds[name][verb][side].append(float(result[name][verb]))
                     if side == "compiled" and "push_uci" in result[name]:
@@ -305,7 +365,8 @@ def main(argv: list[str] | None = None) -> None:
                     kept = first.setdefault(name, result[name])
                     if result[name]["moves"] != kept["moves"]:
                         raise SystemExit(f"{name}: the {side} side's moves differ from another side's")
-                    revision = "base" if side in ("base", BASE_COMPILED) else "tree"
+                    # the same-bytes rows' model 1 payloads are alike on every side, both revisions
+                    revision = "all" if name in same else "base" if side in ("base", BASE_COMPILED) else "tree"
                     if result[name]["encoded"] != written.setdefault((revision, name), result[name]["encoded"]):
                         raise SystemExit(f"{name}: the {side} side's containers differ from its revision's other build's")
                 if side in SIDES[:2]:
@@ -323,14 +384,17 @@ def main(argv: list[str] | None = None) -> None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=False)
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                           text=True).stdout.strip()
+    for name, case in same.items():
+        if first[name]["moves"] != first[case]["moves"]:
+            raise SystemExit(f"{name}: the moves differ from those of the containers each side wrote of the same games")
     rows = []
-    for name in CASES:
+    for name in names:
         plies = sum(len(m) for m in first[name]["moves"])
         games = len(first[name]["moves"])
         for verb in ("decode", "encode"):
             rate = {side: [plies / t for t in ts] for side, ts in seconds[name][verb].items()}
             med = {side: statistics.median(r) for side, r in rate.items()}
-            row = (f"| {name} | `plybits.{verb}` | {games:,} | {plies:,} | {spread(rate['compiled'])} | "
+            row = (f"| {name} | {verb_label(name, verb)} | {games:,} | {plies:,} | {spread(rate['compiled'])} | "
                    f"{spread(rate['pure'])} | {spread(rate['base'])} | {med['compiled'] / med['base']:.2f}x | "
                    f"{med['pure'] / med['base']:.2f}x |")
             if args.base_compiled:
@@ -375,6 +439,12 @@ def main(argv: list[str] | None = None) -> None:
         f"{load_start:.1f} at the start and {load_average():.1f} at the end, 2 cores). Each side is a fresh process "
         "on the same inputs, the sides alternated; each figure is the median (min-max) over the rounds of a side's "
         f"median of 3 passes. All {len(sides)} sides decode the same moves and encode the same container bytes (checked)."
+        f" The rows \"…, {args.base}'s containers\" time the same bytes on every side, in a process of their own: "
+        f"each side decodes the containers {args.base}'s pure build wrote of the rank rows' games (its model; the "
+        "moves checked equal to the rank rows'), "
+        f"and codes the same games under model 1 by the scheme's own call (`encode_version(start, moves, 1)`, or a "
+        f"revision's `encode` where it writes model 1 only; no public verb writes an older model), the payloads "
+        f"checked equal byte for byte on all sides."
         + (f" `{args.base}` compiled: its own extension modules, built as its `make compile` builds them; "
            f"compiled / {args.base} compiled is taken within each round, median (min-max)." if args.base_compiled else ""),
         "",

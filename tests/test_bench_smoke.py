@@ -68,6 +68,10 @@ def test_speed_quick_mode() -> None:
         for verb in ("decode", "encode"):
             assert any(line.startswith(f"| {case} | `plybits.{verb}` |") for line in out.splitlines()), out
     assert "| `plybits encode` of 8 chess games (`rank`) |" in out, out
+    # every side decodes the base revision's own containers, and codes model 1 by the scheme (labelled so)
+    for case in ("chess/rank", "xiangqi/rank", "abalone/rank"):
+        assert f"| {case}, HEAD's containers | `plybits.decode` |" in out, out
+        assert f"| {case}, HEAD's containers | scheme-internal: model 1 `encode`" in out, out
 
 
 def test_speed_base_compiled_side_runs_the_base_tree_with_its_extensions(tmp_path) -> None:

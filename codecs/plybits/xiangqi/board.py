@@ -692,9 +692,13 @@ def _generate(
 def _keep_legal(
     cells: vec[i64], us: i64, k: i64, frm: i64, codes: vec[i64], start: i64, end: i64, marks: vec[i64], counts: i64,
 ) -> i64:
-    """Keep those of the moves ``codes[start:end]`` from ``frm`` that leave the general on ``k`` unattacked; the end.
-    The general's own moves: by :func:`_king_safe` where ``counts`` reads its attackers from ``marks``, else played."""
+    """Keep those of the moves ``codes[start:end]`` from ``frm`` that leave the general on ``k`` (not in check)
+    unattacked; the end. The general's own moves: by :func:`_king_safe` where ``counts`` reads its attackers from
+    ``marks``, else played. Another piece's quiet move along its own line from ``k`` keeps the line's pieces in their
+    order (safe), and its quiet moves off every line from ``k`` change only ``frm``'s line or leg, alike (tested once)."""
     danger = _DANGER_ROWS[k]
+    df = danger[frm]
+    off: i64 = -1  # whether a quiet move off every line exposes the general: 1 or 0 once tested
     kept = start
     for j in range(start, end):
         c = codes[j]
@@ -702,7 +706,15 @@ def _keep_legal(
         if frm == k:
             safe = _king_safe(cells, k, us, to, marks[to] & counts) if counts else _safe(cells, k, us, frm, to)
         else:
-            safe = not _exposes(cells, us, frm, to, k, danger[frm], danger[to])
+            dt = danger[to]
+            if cells[to] != 0 or (dt != 0 and (dt != df or df == LEG)):
+                safe = not _exposes(cells, us, frm, to, k, df, dt)
+            elif dt == 0:
+                if off < 0:
+                    off = 1 if _exposes(cells, us, frm, to, k, df, 0) else 0
+                safe = off == 0
+            else:
+                safe = True
         if safe:
             codes[kept] = c
             kept += 1

@@ -39,11 +39,10 @@ from plybits.xiangqi.board import (
     generals_face,
     legal,
     legal_codes,
-    occupied_points,
     pseudo_codes,
     reached_by,
 )
-from plybits.xiangqi.rankmodel2 import CodedXiangqiModel, LinearXiangqiModel2
+from plybits.xiangqi.rankmodel2 import CodedXiangqiModel, LinearXiangqiModel2, sides
 
 _SIZE: Final = GEOMETRY.size
 POINT: Final = [-1] * _SIZE
@@ -98,9 +97,6 @@ def targets(cells: vec[i64], color: int, scan: list[int] = POINT_CELLS) -> list[
 
 
 # ---------------------------------------------------------------- model 1 features (frozen)
-
-VALUE: Final = int_array([0, 0, 2, 2, 4, 9, 4, 1, 0])
-"""Rough piece values by kind (general 0: never traded)."""
 
 _ids = FeatureIds()
 
@@ -196,16 +192,18 @@ class LinearXiangqiModel(CodedXiangqiModel):
 
     def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], i64, vec[i64]]:
         """The legal moves' codes (:func:`~plybits.xiangqi.board.legal_codes`: the first ``n``), ``n`` and their
-        :meth:`scores`; the board is scanned for its pieces once, for both."""
+        :meth:`scores`; the board is scanned for its pieces once, by side (each generator walks its side's only),
+        and their material."""
         cells = position.cells
         us = position.turn
         kings = position.kings
         k = kings[us >> 3]
-        scan = occupied_points(cells)
+        red, black, material = sides(cells)
+        mine, theirs = (black, red) if us == BLACK else (red, black)
         # the opponent's attack map, the model's, marks the general iff it is in check, the flying general aside
-        attacked = attack_map(cells, us ^ BLACK, scan)
-        codes, n = legal_codes(cells, k, us, scan, 1 if attacked[k] or generals_face(cells, kings[0], kings[1]) else 0)
-        return codes, n, self._scores(position, codes, n, history, scan, attacked)
+        attacked = attack_map(cells, us ^ BLACK, theirs)
+        codes, n = legal_codes(cells, k, us, mine, 1 if attacked[k] or generals_face(cells, kings[0], kings[1]) else 0)
+        return codes, n, self._scores(position, codes, n, history, material, attacked)
 
     def scores(self, board: Board, moves: Sequence[Move], history: Sequence[Move]) -> list[int]:
         """Each move's score: the sum of the weights of its features, which are (``kind`` the mover's, points
@@ -225,15 +223,16 @@ class LinearXiangqiModel(CodedXiangqiModel):
         codes = zeros(n)
         for i in range(n):
             codes[i] = moves[i].from_square << 8 | moves[i].to_square
-        scan = occupied_points(board.cells)
-        return int_list(self._scores(board, codes, n, history, scan, attack_map(board.cells, board.turn ^ BLACK, scan)))
+        red, black, material = sides(board.cells)
+        theirs = red if board.turn == BLACK else black
+        return int_list(self._scores(board, codes, n, history, material, attack_map(board.cells, board.turn ^ BLACK,
+                                                                                     theirs)))
 
     def _scores(
-        self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], scan: vec[i64], attacked: vec[i64],
+        self, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], material: i64, attacked: vec[i64],
     ) -> vec[i64]:
-        """:meth:`scores` of the first ``n`` move codes, given the board's
-        :func:`~plybits.xiangqi.board.occupied_points` and the opponent's
-        :func:`~plybits.xiangqi.board.attack_map`."""
+        """:meth:`scores` of the first ``n`` move codes, given the pieces' summed rough values (the material phase's,
+        by :func:`~plybits.xiangqi.rankmodel2.sides`) and the opponent's :func:`attack_map`."""
         tables = self._tables
         if tables is None:
             tables = self._tables = self.derived("tables", _Tables)
@@ -249,9 +248,6 @@ class LinearXiangqiModel(CodedXiangqiModel):
         my_last_to = history[played - 2].to_square if played >= 2 else -1
         last_capture = played >= 1 and board.halfmove_clock == 0
         near = tables.near_row(last_to) if last_to >= 0 else _NO_NEAR
-        material: i64 = 0
-        for sq in scan:
-            material += VALUE[cells[sq] & 7]
         phase = 0 if material >= 60 else 1 if material >= 44 else 2 if material >= 28 else 3
         in_check = attacked[board.kings[us >> 3]] != 0
         phase_base = F_PHASE + phase * 8
