@@ -9,15 +9,13 @@ from collections.abc import Iterator
 
 import chess
 import pytest
-from librt.vecs import vec
-from mypy_extensions import i64
 
 from plybits.chess import GAME
 from plybits.chess.board import Board as Position, map_buffer
 from plybits.chess.movegen import slide_bits
 from plybits.chess.rank import (
-    _COUNT_UNIT, _DIAGONAL_MARK, _LAST_MARK, _ORTHOGONAL_MARK, _RANK_UNIT, _THREAT_LEVELS, ATTACK_VALUE, VALUE,
-    _attack_maps, _mark_checks, _mark_last, _position_terms, _walked_attack_maps, _walked_mark_last,
+    _COUNT_UNIT, _DIAGONAL_MARK, _ORTHOGONAL_MARK, _RANK_UNIT, _THREAT_LEVELS, ATTACK_VALUE, VALUE,
+    _attack_maps, _last_attacks, _mark_checks, _position_terms, _walked_attack_maps,
 )
 from plybits.chess.squares import FILE_OF, RANK_OF, SIZE, SQUARES, Move
 
@@ -172,22 +170,15 @@ def test_a_map_written_into_a_used_buffer_is_the_new_map() -> None:
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_the_last_moved_piece_marks_python_chess_attacks(seed: int) -> None:
-    """:func:`_mark_last` (compiled, in the board's buffer: a bitboard's squares; else :func:`_walked_mark_last`) sets
-    :data:`_LAST_MARK` on exactly the squares python-chess says the piece just moved attacks, and leaves the other
-    bits of every square's entry as they were; the walked way marks the same squares in either build."""
+def test_the_last_moved_pieces_attacks_are_python_chess_attacks(seed: int) -> None:
+    """:func:`_last_attacks` (the squares the piece the opponent just moved attacks, which model 2's scorer tests each
+    origin against) is exactly the squares python-chess says that piece attacks, as a bitboard (bit ``rank * 8 +
+    file``, python-chess's square)."""
     for ply, board, position, played in _random_game(200 + seed, 120):
         if played is None or position.cells[played[1]] == 0:  # castling: the king lands elsewhere than the rook square
             continue
-        men = position.men
         last_to = played[1]
         square = chess.square(FILE_OF[last_to], RANK_OF[last_to])
-        at = f"seed {seed} ply {ply} {board.fen()}"
-        for mark in (_mark_last, _walked_mark_last):
-            into = map_buffer(position) if mark is _mark_last else vec[i64]()  # compiled: the buffer's way
-            attacks, _ = _attack_maps(position.cells, position.turn, men[0] | men[1], into)
-            before = [attacks[sq] for sq in SQUARES]
-            mark(attacks, position.cells, last_to)
-            marked = {chess.square(FILE_OF[sq], RANK_OF[sq]) for sq in SQUARES if attacks[sq] & _LAST_MARK}
-            assert marked == set(board.attacks(square)), f"{at} {mark.__name__}"
-            assert [attacks[sq] & ~_LAST_MARK for sq in SQUARES] == before, f"{at} {mark.__name__}"
+        bits = _last_attacks(position, last_to)
+        attacked = {i for i in range(64) if bits >> i & 1}
+        assert attacked == set(board.attacks(square)), f"seed {seed} ply {ply} {board.fen()}"

@@ -149,7 +149,7 @@ _COUNT_FULL: Final = 3 * _COUNT_UNIT
 _RANK_UNIT: Final = 16
 """The enemy's rank, in units of this (bits 4 to 6): an entry of at least this is attacked by the enemy."""
 _RANK_SHIFT: Final = 4
-"""An attack map entry (below :data:`_LAST_MARK`) shifted right by this is the enemy's rank."""
+"""An attack map entry shifted right by this is the enemy's rank."""
 if 1 << _RANK_SHIFT != _RANK_UNIT:
     raise AssertionError("_RANK_SHIFT and _RANK_UNIT disagree")
 _THREAT: Final = int_array([
@@ -209,7 +209,7 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
     (:attr:`~plybits.chess.board.Board.men` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the map's squares are written to
     (:func:`~plybits.chess.board.map_buffer`: with the enemy king's check marks (:func:`_mark_checks`), and as
     bitboards at ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the squares the enemy attacks, which
-    the move generator reads, at ``SIZE + 1`` ``men``, which :func:`_mark_last` reads); the default, a new one (border cells 0, no check marks).
+    the move generator reads); the default, a new one (border cells 0, no check marks).
 
     Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
     (saturating at 3), the enemy's or'd by value, of which the cheapest gives the rank's three bit planes; the check
@@ -275,7 +275,6 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
     orthogonal: i64 = 0
     if keep:  # beside the map: the squares the enemy attacks, for the king's steps
         into[SIZE] = pawns | minors | rooks | queens | king
-        into[SIZE + 1] = men  # (a border cell's slot) for _mark_last
         if their_king >= 0:
             diagonal = slide_bits(their_king, men, BISHOP)
             orthogonal = slide_bits(their_king, men, ROOK)
@@ -770,66 +769,27 @@ def _phase(material: i64) -> i64:
     return 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
 
 
-_LAST_MARK: Final = 128
-"""Bit of an attack map entry (above those of :func:`_attack_maps` and :func:`_mark_checks`), set by
-:func:`_mark_last`: the piece the opponent just moved attacks the square."""
-_MAP_BITS: Final = _LAST_MARK - 1
-"""The bits of an attack map entry below :data:`_LAST_MARK`: what the tables of :class:`_Tables` are indexed by."""
-
-
-def _mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
-    """Set :data:`_LAST_MARK` on each square the piece on ``last_to`` attacks (blockers as they stand): in the board's
-    buffer (:func:`_attack_maps`: compiled), its attacks as a bitboard (a jump table's or :func:`slide_bits` of the men
-    kept beside the map) walked rank by rank, each rank's by its lowest bit; in a new map by
-    :func:`_walked_mark_last`."""
-    if not PACKED or len(attacks) != 2 * SIZE:  # (pure Python: a vec's size is a call)
-        _walked_mark_last(attacks, b, last_to)
-        return
-    p: i64 = b[last_to]
+def _last_attacks(board: Board, last_to: i64) -> i64:
+    """The squares the piece on ``last_to`` attacks, blockers as they stand, as a bitboard
+    (:data:`~plybits.chess.squares.BIT_OF`): a jump table's or :func:`slide_bits` of the board's men."""
+    p: i64 = board.cells[last_to]
     kind: i64 = p & 7
-    marked: i64 = (slide_bits(last_to, attacks[SIZE + 1], kind) if BISHOP <= kind <= QUEEN
-                   else _JUMP_BITS[p * SIZE + last_to])
-    lowest = LOWEST_BIT
-    first: i64 = A1
-    if marked & 0xFFFFFFFF == 0:  # only the upper half: its four ranks
-        marked = marked >> 32 & 0xFFFFFFFF
-        first += 4 * STRIDE
-    while marked != 0:
-        row: i64 = marked & 255
-        while row != 0:
-            t: i64 = first + lowest[row]
-            attacks[t] = attacks[t] | _LAST_MARK
-            row &= row - 1
-        marked = marked >> 8 & 0xFFFFFFFFFFFFFF
-        first += STRIDE
+    if BISHOP <= kind <= QUEEN:
+        men = board.men
+        return slide_bits(last_to, men[0] | men[1], kind)
+    return _JUMP_BITS[p * SIZE + last_to]
 
 
-def _walked_mark_last(attacks: vec[i64], b: vec[i64], last_to: i64) -> None:
-    """:func:`_mark_last` over the tuples of the squares (:data:`~plybits.chess.squares.SLIDER_RAYS`,
-    :data:`~plybits.chess.squares.JUMP_SQUARES`; no border cell written): pure Python's faster way."""
-    p: i64 = b[last_to]
-    t: i64
-    if BISHOP <= p & 7 <= QUEEN:
-        for ray in SLIDER_RAYS[p * SIZE + last_to]:
-            for t in ray:
-                attacks[t] = attacks[t] | _LAST_MARK
-                if b[t]:
-                    break
-    else:
-        for t in JUMP_SQUARES[p * SIZE + last_to]:
-            attacks[t] = attacks[t] | _LAST_MARK
-
-
-def _reply_terms(tables: _Tables, b: vec[i64], last_to: i64, attacks: vec[i64]) -> tuple[i64, i64]:
+def _reply_terms(tables: _Tables, board: Board, last_to: i64) -> tuple[i64, i64, i64]:
     """(the start of the opponent's last target's :attr:`_Tables.near_last` rows, the attack value of the piece on
-    it) of a model with :attr:`_Tables.replies`, whose squares that piece attacks are marked (:func:`_mark_last`);
-    (0, 0) for model 1 or no last move."""
+    it, the squares that piece attacks (:func:`_last_attacks`)) of a model with :attr:`_Tables.replies`; (0, 0, 0) for
+    model 1 or no last move."""
     if not tables.replies or last_to < 0:
-        return 0, 0
-    if b[last_to]:
-        _mark_last(attacks, b, last_to)
-        return last_to * 8 * SIZE, _ATTACK_VALUES[b[last_to] & 7]
-    return last_to * 8 * SIZE, 0
+        return 0, 0, 0
+    p: i64 = board.cells[last_to]
+    if p:
+        return last_to * 8 * SIZE, _ATTACK_VALUES[p & 7], _last_attacks(board, last_to)
+    return last_to * 8 * SIZE, 0, 0
 
 
 def _scores(
@@ -842,17 +802,16 @@ def _scores(
     king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_CODE is indexed
     last_to, my_last_to, last_capture = _last_moves(board, history)
     phase, in_check = _position_terms(board, attacks, material)
-    near_base, last_value = _reply_terms(tables, b, last_to, attacks)
+    near_base, last_value, last_attacks = _reply_terms(tables, board, last_to)
+    bit_of = BIT_OF
     rights: i64 = board._rights if board.castling is board._rights_of else _castling_rooks(board)  # a bitboard
     ep: i64 = board.ep or -1
     row_base: i64 = (phase * 16) * SIZE
     threat_base: i64 = 7 * _LEVELS if in_check else 0
     rows = tables.rows
-    safety = tables.safety
     from_threat = tables.from_threat
     captures = tables.captures
     last_w = tables.recapture if last_capture else tables.takes_last
-    promotion_w = tables.promotion
     check_w = tables.check
     near_last = tables.near_last
     same_w = tables.same
@@ -860,7 +819,6 @@ def _scores(
     near_w = tables.near
     mark_bits: i64 = _CHECK_MARK_BITS
     near_code = _NEAR_CODE
-    check_marks = _CHECK_MARKS
     out = zeros(n)
     top: i64 = NULL_SCORE
     origin: i64 = -1  # this and below: what depends on the origin only, set when it changes (i64 locals: plain C)
@@ -891,11 +849,12 @@ def _scores(
             if len(row) == 0:
                 row = tables.row(phase, p, f)
             entry: i64 = attacks[f]
-            fixed = from_threat[threat_base + kind * _LEVELS + (entry & _MAP_BITS)]
+            fixed = from_threat[threat_base + kind * _LEVELS + entry]
             if f == my_last_to:  # the piece moves again (a ply in two: inline, not a call)
                 fixed += same_w[kind]
-            if entry & _LAST_MARK or (kind == ROOK or kind == KING) and rights != 0:  # seldom
-                fixed += _origin_terms(tables, kind, f, entry, last_value, colour, rights)
+            threatened = last_attacks & bit_of[f] != 0  # by the piece the opponent just moved
+            if threatened or (kind == ROOK or kind == KING) and rights != 0:  # seldom
+                fixed += _origin_terms(tables, kind, f, threatened, last_value, colour, rights)
             safe_at = kind * 2 * _LEVELS
             captures_at = kind * _LEVELS
             pawn_ep = -1
@@ -906,7 +865,7 @@ def _scores(
             near_at = near_base + kind * SIZE
         promotion: i64 = code & 7
         q: i64 = b[t]
-        a: i64 = attacks[t] & _MAP_BITS
+        a: i64 = attacks[t]
         score: i64 = row[t] + fixed + near_last[near_at + t]
         # next to the king, and a direct check: the piece on its target attacks the king past the cells as they stand
         near: i64 = piece_at + near_code[near_king_at - t]
@@ -921,12 +880,13 @@ def _scores(
             if t == last_to:
                 score += last_w[kind]
         elif t == pawn_ep:
-            score += tables.en_passant[a >> _RANK_SHIFT] + safety[safe_at + _LEVELS + a] + near_w[near + (a & mark_bits)]
+            score += (tables.en_passant[a >> _RANK_SHIFT] + tables.safety[safe_at + _LEVELS + a]
+                      + near_w[near + (a & mark_bits)])
         else:
             score += quiet[near + a]  # the near terms and the safety
         if promotion:
-            score += promotion_w[promotion]
-            if near_code[(colour | promotion) * (2 * SIZE) + king_at - t] >= _NEAR_CHECK or a & check_marks[promotion]:
+            score += tables.promotion[promotion]
+            if near_code[(colour | promotion) * (2 * SIZE) + king_at - t] >= _NEAR_CHECK or a & _CHECK_MARKS[promotion]:
                 score += check_w[promotion]
         out[i] = score
         if score > top:
@@ -934,11 +894,13 @@ def _scores(
     return out, top
 
 
-def _origin_terms(tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i64, colour: i64, rights: i64) -> i64:
+def _origin_terms(
+    tables: _Tables, kind: i64, f: i64, threatened: bool, last_value: i64, colour: i64, rights: i64,
+) -> i64:
     """The weights of a move's origin beyond :attr:`_Tables.from_threat` and :attr:`_Tables.same`: the move gives up
     castling (``colour``'s, a king's: any of its rooks left in ``rights``, the castling rooks as a bitboard
     (:func:`~plybits.chess.board._castling_rooks`); a rook's: its own), and (a later model's) the opponent's
-    last-moved piece, of ``last_value``, attacks it (``entry``: its attack map entry)."""
+    last-moved piece, of ``last_value``, attacks it (``threatened``)."""
     terms: i64 = 0
     if kind == KING:
         back: i64 = rights & 255 if colour == WHITE else rights >> 56 & 255  # its own back rank's rooks
@@ -946,7 +908,7 @@ def _origin_terms(tables: _Tables, kind: i64, f: i64, entry: i64, last_value: i6
             terms += tables.loses_castling
     elif kind == ROOK and rights & BIT_OF[f] != 0:
         terms += tables.loses_castling
-    if entry & _LAST_MARK:
+    if threatened:
         if _ATTACK_VALUES[kind] > last_value:
             terms += tables.last_attacks[7 + kind]
         else:
