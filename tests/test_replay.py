@@ -107,18 +107,18 @@ def test_a_bad_san_token_fails_encode_as_the_replay_reports_it(moves: list[str],
     assert (raised.value.ply, raised.value.move, str(raised.value)) == (ply, moves[ply], str(found))
 
 
-def test_the_replay_hands_texts_to_a_step_encoders_taker() -> None:
+def test_the_replay_hands_texts_and_moves_to_a_step_encoders_taker() -> None:
     """read_moves hands each token to the rank step encoder's own compiled taker (its steps), and to an interpreted
     step encoder's add_text through a taker calling it; a step encoder that reads no texts gets none."""
     from plybits.game import StepEncoder
     from plybits.registry import get_scheme
-    from plybits.replay import TextTaker, _text_taker
+    from plybits.replay import StepTaker, _step_taker
 
     rank = get_scheme("chess", "rank").step_encoder()
-    assert _text_taker(rank.add) is rank.steps and isinstance(rank.steps, TextTaker)
-    assert _text_taker(None) is None and _text_taker(print) is None
+    assert _step_taker(rank.add) is rank.steps and isinstance(rank.steps, StepTaker)
+    assert _step_taker(None) is None and _step_taker(print) is None
     plain = get_scheme("chess", "0x88").step_encoder()
-    assert type(plain).add_text is StepEncoder.add_text and _text_taker(plain.add) is None
+    assert type(plain).add_text is StepEncoder.add_text and _step_taker(plain.add) is None
     texts: list[str] = []
 
     class Reading(StepEncoder[Any, Any]):
@@ -127,8 +127,16 @@ def test_the_replay_hands_texts_to_a_step_encoders_taker() -> None:
             return None
 
     reading = Reading(get_scheme("chess", "0x88"))
-    taker = _text_taker(reading.add)
-    assert isinstance(taker, TextTaker)
+    taker = _step_taker(reading.add)
+    assert isinstance(taker, StepTaker)
     played: list[Any] = []
     assert read_moves(get_game("chess").position(), OPENING, "san", reading.add, played, False) is None
     assert texts == OPENING and reading.moves == played and len(played) == len(OPENING)
+    # a move the model does not read from its text (xiangqi's) reaches the rank encoder's add through the taker
+    xiangqi = get_scheme("xiangqi", "rank").step_encoder()
+    played = []
+    moves = ["h2e2", "h9g7", "h0g2", "i9h9"]
+    assert read_moves(get_game("xiangqi").position(), moves, None, xiangqi.add, played, False) is None
+    assert xiangqi.moves == played and len(played) == len(moves)
+    start = get_game("xiangqi").position()
+    assert xiangqi.finish(start) == get_scheme("xiangqi", "rank").encode(start.copy(), played)

@@ -29,7 +29,7 @@ from plybits.errors import InvalidDataError, PlybitsError, UnknownCodecError, Un
 from plybits.game import MoveT, Observer, BoardT, Position, Scheme, StepEncoder, notation_of
 from plybits.packed import PACKED, int_array, zeros
 from plybits.rangecoder import MAX_TOTAL, RangeDecoder, RangeEncoder
-from plybits.replay import TextTaker, player_of
+from plybits.replay import StepTaker, player_of
 
 DerivedT = TypeVar("DerivedT")
 
@@ -648,10 +648,10 @@ class RankScheme(Scheme[BoardT, MoveT]):
 
 
 
-class _RankSteps(TextTaker, Generic[BoardT, MoveT]):
+class _RankSteps(StepTaker, Generic[BoardT, MoveT]):
     """What a :class:`RankStepEncoder` keeps, in a compiled class of its own: its base class (:class:`StepEncoder`,
     interpreted) makes each of the step encoder's attributes a dictionary lookup, where these are read as fields; and
-    its :attr:`~RankStepEncoder.text_taker` (the replay calls :meth:`add_text` natively)."""
+    its :attr:`~RankStepEncoder.step_taker` (the replay calls :meth:`add_text` and :meth:`add` natively)."""
 
     def __init__(self, model: MoveModel, moves: list[MoveT]) -> None:
         self.model = model
@@ -713,8 +713,9 @@ class RankStepEncoder(StepEncoder[BoardT, MoveT]):
         return self.steps.encoder
 
     @property
-    def text_taker(self) -> TextTaker:
-        """What :func:`~plybits.replay.read_moves` hands each text natively: :meth:`add_text`'s work."""
+    def step_taker(self) -> StepTaker:
+        """What :func:`~plybits.replay.read_moves` hands each text and move natively: :meth:`add_text`'s and
+        :meth:`add`'s work."""
         return self.steps
 
     @property

@@ -1,5 +1,5 @@
 """The replay that checks a move list (:func:`plybits.records.read_record`'s loop), compiled: each token read in the
-game's notation and played, for any game; and the compiled hooks a replay calls natively (:class:`TextTaker`,
+game's notation and played, for any game; and the compiled hooks a replay calls natively (:class:`StepTaker`,
 :class:`MovePlayer`), where a bound method would be a call through the interpreter each ply."""
 
 from __future__ import annotations
@@ -39,24 +39,33 @@ def player_of(position: Position[Any]) -> MovePlayer | None:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class TextTaker:
-    """What reads a move's text among the moves a step encoder looks at anyway
-    (:meth:`~plybits.game.StepEncoder.add_text`), compiled so that :func:`read_moves` calls it natively: a compiled
-    step encoder's own (its ``text_taker``), or one calling an encoder's ``add_text``."""
+class StepTaker:
+    """A step encoder's :meth:`~plybits.game.StepEncoder.add_text` and :meth:`~plybits.game.StepEncoder.add`, compiled
+    so that :func:`read_moves` calls them natively: a compiled step encoder's own (its ``step_taker``), or one calling
+    an encoder's methods."""
 
     def add_text(self, position: Any, text: str, notation: str | None) -> Any:
         """:meth:`~plybits.game.StepEncoder.add_text`: the move taken, or ``None``, nothing taken."""
         return None
 
+    def add(self, position: Any, move: Any) -> None:
+        """:meth:`~plybits.game.StepEncoder.add`."""
 
-class _BoundTaker(TextTaker):
-    """A :class:`TextTaker` calling a step encoder's ``add_text``."""
 
-    def __init__(self, add_text: Callable[[Position[Any], str, str | None], Any]) -> None:
+class _BoundTaker(StepTaker):
+    """A :class:`StepTaker` calling a step encoder's ``add_text`` and ``add``."""
+
+    def __init__(
+        self, add_text: Callable[[Position[Any], str, str | None], Any], add: Observer[Position[Any], Any],
+    ) -> None:
         self.take = add_text
+        self.observe = add
 
     def add_text(self, position: Any, text: str, notation: str | None) -> Any:
         return self.take(position, text, notation)
+
+    def add(self, position: Any, move: Any) -> None:
+        self.observe(position, move)
 
 
 def read_moves(
@@ -74,7 +83,7 @@ def read_moves(
     parse = notation_of(position).parse_move
     push = position.push
     player = player_of(position)
-    taker = _text_taker(observe)
+    taker = _step_taker(observe)
     words: list[str] = tokens if isinstance(tokens, list) else list(tokens)  # compiled, a list's item is read in C
     for ply in range(len(words)):
         token = words[ply]
@@ -86,7 +95,9 @@ def read_moves(
                 move = parse(position, token, notation)
             except PlybitsError as err:
                 return err.at(ply, token)
-            if observe is not None:
+            if taker is not None:  # the step encoder's add, which observe is (_step_taker)
+                taker.add(position, move)
+            elif observe is not None:
                 observe(position, move)
         if player is not None:
             player.push(position, move)
@@ -96,12 +107,12 @@ def read_moves(
     return None
 
 
-def _text_taker(observe: Observer[Position[Any], Any] | None) -> TextTaker | None:
-    """What takes the texts for the step encoder whose ``add`` is ``observe``, where its class reads texts (overrides
-    :meth:`~plybits.game.StepEncoder.add_text`): its own ``text_taker`` where that is a :class:`TextTaker`, else one
-    calling its ``add_text``; ``None`` otherwise."""
+def _step_taker(observe: Observer[Position[Any], Any] | None) -> StepTaker | None:
+    """What takes the texts and moves for the step encoder whose ``add`` is ``observe``, where its class reads texts
+    (overrides :meth:`~plybits.game.StepEncoder.add_text`): its own ``step_taker`` where that is a :class:`StepTaker`,
+    else one calling its ``add_text`` and ``add``; ``None`` otherwise."""
     encoder: Any = getattr(observe, "__self__", None)
     if not isinstance(encoder, StepEncoder) or type(encoder).add_text is StepEncoder.add_text or observe != encoder.add:
         return None
-    own = getattr(encoder, "text_taker", None)
-    return own if isinstance(own, TextTaker) else _BoundTaker(encoder.add_text)
+    own = getattr(encoder, "step_taker", None)
+    return own if isinstance(own, StepTaker) else _BoundTaker(encoder.add_text, encoder.add)

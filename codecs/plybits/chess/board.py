@@ -885,7 +885,10 @@ def push(board: Board, m: Move) -> None:
                 placed = us | promotion if promotion else p
                 b[t] = placed
                 board.pieces_key = key ^ keys[placed * SIZE + t]
-                board.ep = (f + t) >> 1 if t - f == 2 * N or t - f == 2 * S else 0
+                if t - f == 2 * N or t - f == 2 * S:  # statements: compiled, a conditional expression boxed the i64 arm
+                    board.ep = (f + t) >> 1
+                else:
+                    board.ep = 0
                 board.halfmove_clock = 0
             else:
                 b[t] = p
@@ -899,10 +902,10 @@ def push(board: Board, m: Move) -> None:
                     board.halfmove_clock += 1
                 if kind == KING:
                     board.kings[us >> 3] = t
-                    if castling:
+                    if len(castling):  # compiled, a frozenset's size is read in place; its truth test is a call
                         board.castling = frozenset(s for s in castling if RANK_OF[s] != RANK_OF[f])
                         castling = board.castling
-            if castling:
+            if len(castling):
                 ends: i64 = BIT_OF[f] | BIT_OF[t]
                 # a castling rook stands on a back rank: the set is looked in only for a move from or to one
                 if (ends & 255 != 0 or ends >> 56 != 0) and (f in castling or t in castling):
