@@ -663,10 +663,6 @@ class Text:
     def copy(self) -> Text:
         return Text(self.tree.copy(), self.length.copy())
 
-    def byte(self, c: Coder, byte: int = 0) -> int:
-        """One byte through the tree."""
-        return c.tree(self.tree, 0, 8, byte)
-
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
         raw, n = text_length(c, self.length, text, what)

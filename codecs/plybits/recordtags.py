@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from librt.vecs import vec
+from mypy_extensions import i64
 from plybits import recorddictionary as dictionary
 from plybits.container import MAX_TAGS
 from plybits.errors import InvalidDataError, LimitExceededError
+from plybits.packed import zeros
 from plybits.recordcoder import Coder
 from plybits.recordmodels import (
     ELO_HIGH_BITS, F_COMMON_TC, F_DATE_SAME, F_DATE_UNKNOWN_YEAR, F_DERIVED, F_ID_NOT_8, F_MORE_TAGS, F_MOVES_SUFFIX, F_NAME_OTHER,
@@ -78,7 +81,7 @@ class TagCoder:
         names = list(tags) if c.writing else []
         if len(names) > MAX_TAGS:
             raise LimitExceededError(f"{len(names)} tags, at most {MAX_TAGS} allowed")
-        used = [0] * len(_TAG_NAMES)
+        used = zeros(len(_TAG_NAMES))  # machine integers compiled (walk_names reads and marks them)
         self.unused = len(used)
         last = LAST_START
         out: dict[str, str] = {}
@@ -94,13 +97,14 @@ class TagCoder:
             out[name] = self.s.tags[name] = self.tag_value(name, tags[name] if c.writing else "")
         return out
 
-    def tag_name(self, name: str, used: list[int], last: int) -> str:
+    def tag_name(self, name: str, used: vec[i64], last: int) -> str:
         """A tag name: a bit for a known unused one (``used`` is 1 for the others), then its rank among the unused
         known names in the order :data:`recorddictionary.SUCCESSORS` predicts after the name of key ``last``
         (:func:`walk_names`); else its text. Its key for the next is left in :attr:`last`."""
         c, m = self.c, self.m
         index = NAME_INDEX.get(name, -1) if c.writing else -1
-        if c.bit(m.flags, F_NAME_OTHER, int(c.writing and (index < 0 or used[index]))):
+        other = c.writing and (index < 0 or used[index] != 0)  # a bool (an i64 in it would make int() a generic call)
+        if c.bit(m.flags, F_NAME_OTHER, int(other)):
             name = m.text.code(c, name, "tag name")
             index = NAME_INDEX.get(name, -1)
             if index >= 0 and not used[index]:

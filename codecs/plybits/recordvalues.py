@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from librt.strings import BytesWriter
+from librt.vecs import vec
+from mypy_extensions import i64
 from plybits import recorddictionary as dictionary
 from plybits.errors import InvalidDataError
 from plybits.recordcoder import MAX_TEXT, Coder, Number, Text, Tree, from_utf8, text_length, utf8
@@ -124,16 +126,18 @@ class ClassedText:
     def code(self, c: Coder, text: str = "", what: str = "text") -> str:
         """:raises InvalidRecordError, LimitExceededError: (writing) as :func:`utf8`."""
         raw, n = text_length(c, self.length, text, what)
-        out = bytearray(n)
-        trees = self.trees
+        writing = c.writing
+        out = BytesWriter()  # native appends compiled (a bytearray's item is set through a generic call)
+        trees = self.trees.bits  # each byte down the tree of its class, straight (no Tree.code call a byte)
         previous = 0
         for i in range(n):
-            byte = trees.code(c, raw[i] if c.writing else 0, previous)
-            out[i] = byte
+            byte = c.tree(trees, previous << 8, 8, raw[i] if writing else 0)
+            out.append(byte)
             previous = _BYTE_CLASS[byte]
-        if c.writing and out == raw:
+        made = out.getvalue()
+        if writing and made == raw:
             return text
-        return from_utf8(bytes(out), what)
+        return from_utf8(made, what)
 
 
 def word_pieces(text: str) -> list[int]:
@@ -310,7 +314,7 @@ def last_key(name: str) -> int:
     return NAME_INDEX.get(name, LAST_START if not name else LAST_OTHER)
 
 
-def unused_successors(used: list[int], last: int) -> int:
+def unused_successors(used: vec[i64], last: int) -> int:
     """How many of :data:`recorddictionary.SUCCESSORS` of the name of key ``last`` (:func:`last_key`) are unused
     (``used`` is 0 for them)."""
     count = 0
@@ -320,7 +324,7 @@ def unused_successors(used: list[int], last: int) -> int:
     return count
 
 
-def walk_names(used: list[int], last: int, index: int, rank: int) -> tuple[int, int]:
+def walk_names(used: vec[i64], last: int, index: int, rank: int) -> tuple[int, int]:
     """The known tag name ``index`` with its rank, or the one of rank ``rank`` with its index (the other argument
     is -1), among the unused names (indices in :data:`recorddictionary.TAG_NAMES` that ``used`` holds 0 for) in the
     order their rank codes them after the name of key ``last`` (:func:`last_key`): the unused ones of
