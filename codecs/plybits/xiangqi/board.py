@@ -694,8 +694,9 @@ def _keep_legal(
 ) -> i64:
     """Keep those of the moves ``codes[start:end]`` from ``frm`` that leave the general on ``k`` (not in check)
     unattacked; the end. The general's own moves: by :func:`_king_safe` where ``counts`` reads its attackers from
-    ``marks``, else played. Another piece's quiet move along its own line from ``k`` keeps the line's pieces in their
-    order (safe), and its quiet moves off every line from ``k`` change only ``frm``'s line or leg, alike (tested once)."""
+    ``marks``, else played. Another piece's quiet move along its own line from ``k`` keeps the line's pieces in
+    their order (safe), and its quiet moves off every line from ``k`` change only ``frm``'s line or leg, alike
+    (tested once)."""
     danger = _DANGER_ROWS[k]
     df = danger[frm]
     off: i64 = -1  # whether a quiet move off every line exposes the general: 1 or 0 once tested
@@ -871,10 +872,10 @@ _LEGS: Final = STRIDE + 2  # below 31 (compiled, ``1 << n`` shifts a C int): bit
 
 
 def _risks(cells: vec[i64], k: i64, us: i64) -> tuple[i64, i64]:
-    """For ``us`` not in check with the general on ``k``, as bits: the lines from it holding an enemy chariot, cannon
-    or (the file) general, bit ``step + STRIDE``, and the legs of enemy horses aimed at it (:data:`_LEGS`), which a
-    piece moved off may open; the lines whose first piece is an enemy cannon with empty cells between, which a piece
-    put there screens. Every other move is legal."""
+    """For ``us`` not in check with the general on ``k``, as bits: the lines from it holding an enemy chariot or (the
+    file) general past at most one piece, or an enemy cannon past at most two, bit ``step + STRIDE``, and the legs of
+    enemy horses aimed at it (:data:`_LEGS`), which a piece moved off may open; the lines whose first piece is an
+    enemy cannon with empty cells between, which a piece put there screens. Every other move is legal."""
     risk: i64 = 0
     hazard: i64 = 0
     enemy = us ^ BLACK
@@ -889,12 +890,20 @@ def _risks(cells: vec[i64], k: i64, us: i64) -> tuple[i64, i64]:
             p = cells[t]
         if p == e_cannon and t != k + step:
             hazard |= 1 << (step + STRIDE)
-        while p != OFF:
-            if p == e_rook or p == e_cannon or (p == e_king and (step == STRIDE or step == -STRIDE)):
+        # p is past ``between`` pieces: a move takes at most one of them off the line, so a chariot (or the general)
+        # past two, or a cannon past three, stays blocked whatever moves
+        between: i64 = 0
+        while p != OFF and between <= 2:
+            facing = p == e_king and (step == STRIDE or step == -STRIDE)
+            if p == e_cannon or (between <= 1 and (p == e_rook or facing)):
                 risk |= 1 << (step + STRIDE)
                 break
+            between += 1
             t += step
             p = cells[t]
+            while p == 0:
+                t += step
+                p = cells[t]
     e_horse = HORSE | enemy
     for e in _HORSE_ATTACKER_ROWS[k]:
         if cells[e >> 8] == e_horse:
