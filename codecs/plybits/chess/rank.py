@@ -811,10 +811,7 @@ def _scores(
     rows = tables.rows
     from_threat = tables.from_threat
     captures = tables.captures
-    last_w = tables.recapture if last_capture else tables.takes_last
-    check_w = tables.check
     near_last = tables.near_last
-    same_w = tables.same
     quiet = tables.quiet
     near_w = tables.near
     mark_bits: i64 = _CHECK_MARK_BITS
@@ -851,7 +848,7 @@ def _scores(
             entry: i64 = attacks[f]
             fixed = from_threat[threat_base + kind * _LEVELS + entry]
             if f == my_last_to:  # the piece moves again (a ply in two: inline, not a call)
-                fixed += same_w[kind]
+                fixed += tables.same[kind]
             threatened = last_attacks & bit_of[f] != 0  # by the piece the opponent just moved
             if threatened or (kind == ROOK or kind == KING) and rights != 0:  # seldom
                 fixed += _origin_terms(tables, kind, f, threatened, last_value, colour, rights)
@@ -878,7 +875,7 @@ def _scores(
                 continue
             score += captures[(q & 7) * (7 * _LEVELS) + captures_at + a] + near_w[near + (a & mark_bits)]
             if t == last_to:
-                score += last_w[kind]
+                score += tables.recapture[kind] if last_capture else tables.takes_last[kind]
         elif t == pawn_ep:
             score += (tables.en_passant[a >> _RANK_SHIFT] + tables.safety[safe_at + _LEVELS + a]
                       + near_w[near + (a & mark_bits)])
@@ -887,7 +884,7 @@ def _scores(
         if promotion:
             score += tables.promotion[promotion]
             if near_code[(colour | promotion) * (2 * SIZE) + king_at - t] >= _NEAR_CHECK or a & _CHECK_MARKS[promotion]:
-                score += check_w[promotion]
+                score += tables.check[promotion]
         out[i] = score
         if score > top:
             top = score
