@@ -67,6 +67,8 @@ CASES = [
     ("4k4/9/9/9/4r4/9/4P4/4R4/9/4K4 w - - 0 1", "e2", {f"e2{f}2" for f in "abcdfghi"} | {"e2e1"}),
     # a cannon past two pieces on the general's file: either one leaving it makes the other a screen
     ("4k4/9/9/4c4/9/9/4P4/4R4/9/4K4 w - - 0 1", "e2", {"e2e1"}),
+    # in check along the file: a chariot far from it only blocks on the file
+    ("4k4/9/9/9/4r4/9/9/9/R8/4K4 w - - 0 1", "a1", {"a1e1"}),
     # a chariot on the leg of a horse aimed at the general: only taking the horse
     ("3k5/9/9/9/9/9/9/3n5/3R5/4K4 w - - 0 1", "d1", {"d1d2"}),
 ]

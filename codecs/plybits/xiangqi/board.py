@@ -840,10 +840,16 @@ def legal_codes(
     codes = _NO_CODES[:]
     if _attacked(cells, k, us) if checked < 0 else checked == 1:
         n = pseudo_codes(cells, us, codes, scan, marks, plus)
+        danger = _DANGER_ROWS[k]
         kept: i64 = 0
         for j in range(n):  # indexed, not a slice: compiled, no array is copied
             c = codes[j]
-            if _safe(cells, k, us, c >> 8, c & 255):
+            frm = c >> 8
+            to = c & 255
+            # another piece's quiet move touching no line or leg of the general leaves every attack on it: in check
+            if frm != k and danger[frm] == 0 and danger[to] == 0 and cells[to] == 0:
+                continue
+            if _safe(cells, k, us, frm, to):
                 codes[kept] = c
                 kept += 1
         return codes, kept
