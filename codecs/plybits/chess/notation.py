@@ -261,7 +261,7 @@ def san_index(board: Board, text: str, notation: str | None, codes: vec[i64], n:
     (its move, or its error)."""
     if notation == "uci":
         return -1
-    code = 0
+    code: i64 = 0  # an i64: compiled, the fields below are C shifts and masks, not tagged-int calls
     if PACKED:
         code = _plain_san(text)
     if not code:
