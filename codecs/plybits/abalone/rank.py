@@ -555,9 +555,8 @@ def _add_inline_moves(
     """Write into ``codes`` from 0 (their scores from ``room``) the inline moves of :func:`scored_codes` (of ``me``,
     whose marbles, cells, own neighbours and exposure, and neighbours' bits :func:`_neighbourhood` made), by rear marble
     and direction, and return how many; ``inline_base``: the side's row of the inline weights; ``last_weight``,
-    ``mine_weight``: the nearness weights by cell; ``reply``: the ply's weights by code. A direction whose neighbour's
-    bits say neither empty nor own (an opposing marble, or off the board) is passed over, and one that says empty is a
-    lone marble's step."""
+    ``mine_weight``: the nearness weights by cell; ``reply``: the ply's by code. A direction whose bits say neither
+    empty nor own (an opposing marble, or off the board) is passed over, one that says empty is a lone marble's step."""
     w_push = tables.push
     w_inline = tables.inline
     w_cohesion = tables.cohesion
@@ -576,11 +575,10 @@ def _add_inline_moves(
             break
         next_to = around[sq]
         held = own[sq]
-        rear_own = held & _OWN_COUNT
         # the cohesion index less the own neighbours of the front's cell: 30 - the rear's, and - 1 for a lone marble
         # (its front cell counts it, which leaves); a line's from its kind's row
-        lone_row = 29 - rear_own
-        line_row = 30 - rear_own
+        lone_row = 29 - (held & _OWN_COUNT)
+        line_row = lone_row + 1
         rear_threat = held >> _EXPOSURE_SHIFT
         rear_weight = mine_weight[sq]
         row = inline_base + sq * 18
@@ -591,11 +589,10 @@ def _add_inline_moves(
             directions &= directions - 1
             step = steps[direction]
             t = sq + step
+            code = sq * 6 + direction
             if (next_to >> direction) & 1:  # a lone marble's step into an empty cell: kind 0, pushes nothing
                 at = row + direction * 3
-                code = sq * 6 + direction
-                score = (w_inline[at] + w_phase[at] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight
-                         + reply[code])
+                score = w_inline[at] + w_phase[at] + reply[code] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight
                 if rear_threat:
                     score += w_threat[rear_threat]
                 if attacks and cells[t + step] == opp:  # against an opposing line, which one marble never pushes
@@ -618,7 +615,6 @@ def _add_inline_moves(
                 continue  # four in a row cannot move; nor a line onto the edge
             kind = n - 1
             at = row + direction * 3 + kind
-            code = sq * 6 + direction
             score = w_inline[at] + w_phase[at] + reply[code]
             if c == opp:
                 pushed: i64 = 0
