@@ -557,10 +557,7 @@ def _add_inline_moves(
     and direction, and return how many; ``inline_base``: the side's row of the inline weights; ``last_weight``,
     ``mine_weight``: the nearness weights by cell; ``reply``: the ply's by code. A direction whose bits say neither
     empty nor own (an opposing marble, or off the board) is passed over, one that says empty is a lone marble's step."""
-    w_push = tables.push
-    w_inline = tables.inline
-    w_cohesion = tables.cohesion
-    w_threat = tables.threat
+    w_push, w_inline, w_cohesion, w_threat = tables.push, tables.inline, tables.cohesion, tables.threat
     w_attack = tables.attack
     attacks = tables.attacks
     w_phase = tables.phase_inline
@@ -589,9 +586,9 @@ def _add_inline_moves(
             directions &= directions - 1
             step = steps[direction]
             t = sq + step
-            code = sq * 6 + direction
             if (next_to >> direction) & 1:  # a lone marble's step into an empty cell: kind 0, pushes nothing
                 at = row + direction * 3
+                code = sq * 6 + direction
                 score = w_inline[at] + w_phase[at] + reply[code] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight
                 if rear_threat:
                     score += w_threat[rear_threat]
@@ -615,6 +612,7 @@ def _add_inline_moves(
                 continue  # four in a row cannot move; nor a line onto the edge
             kind = n - 1
             at = row + direction * 3 + kind
+            code = sq * 6 + direction
             score = w_inline[at] + w_phase[at] + reply[code]
             if c == opp:
                 pushed: i64 = 0
