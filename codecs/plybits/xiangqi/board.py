@@ -641,7 +641,8 @@ def _generate(
                 while t != i:
                     codes[n] = row[t]
                     n += 1
-                    marks[t] += slid
+                    if slid:
+                        marks[t] += slid
                     t -= step
             for step in _ABOVE:
                 t = i + step
@@ -649,7 +650,8 @@ def _generate(
                 while q == 0:
                     codes[n] = row[t]
                     n += 1
-                    marks[t] += slid
+                    if slid:
+                        marks[t] += slid
                     t += step
                     q = cells[t]
                 if q == OFF:

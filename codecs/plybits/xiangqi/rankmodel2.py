@@ -184,15 +184,24 @@ def _mark_captures(
                 if cells[e & 255] == 0:
                     t = e >> 8
                     marks[t] = (marks[t] | bit) + plus
+        elif how == _SCREENED:  # a cannon: past the screen, up to and including the next piece
+            for step in lines:
+                t = sq + step
+                while cells[t] == 0:
+                    t += step
+                if cells[t] == OFF:
+                    continue
+                t += step
+                q = cells[t]
+                while q == 0:
+                    marks[t] = (marks[t] | bit) + plus
+                    t += step
+                    q = cells[t]
+                if q != OFF:
+                    marks[t] = (marks[t] | bit) + plus
         else:
             for step in lines:
                 t = sq + step
-                if how == _SCREENED:  # a cannon: past the screen, up to and including the next piece
-                    while cells[t] == 0:
-                        t += step
-                    if cells[t] == OFF:
-                        continue
-                    t += step
                 q = cells[t]
                 while q == 0:
                     marks[t] = (marks[t] | bit) + plus
