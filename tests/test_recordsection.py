@@ -667,3 +667,16 @@ def test_clock_and_evaluation_texts_are_the_format_specs_ones():
             units = abs(value) // 10 ** (2 - digits)
             expected = f"{'-' if value < 0 else ''}{units // 10 ** digits}.{units % 10 ** digits:0{digits}d}"
             assert eval_text(False, value, digits) == expected, (value, digits)
+
+
+def test_tag_facts_by_index_are_those_by_name() -> None:
+    """The tag coder reads a known name's kind, error label, derived index and player flag by its index in TAG_NAMES;
+    each table holds what the dictionaries by name give (an unknown name still goes through those)."""
+    from plybits.recordvalues import KIND_TEXT, TAG_KIND, value_what
+
+    for i, name in enumerate(TAG_NAMES):
+        assert recordtags._KIND_AT[i] == TAG_KIND.get(name, KIND_TEXT), name
+        assert recordtags._WHAT_AT[i] == value_what(name) == f"tag {name!r} value"
+        assert recordtags._DERIVED_AT[i] == recordtags.DERIVED_INDEX.get(name, -1), name
+        assert recordtags._PLAYER_AT[i] == (name in recordtags._PLAYERS), name
+    assert len(recordtags._KIND_AT) == len(recordtags._WHAT_AT) == len(TAG_NAMES)

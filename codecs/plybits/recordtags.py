@@ -59,6 +59,12 @@ _TIME_CONTROLS: Final = dictionary.TIME_CONTROLS
 _WORDED_PREFIXED: Final = dictionary.WORDED_PREFIXED
 _SPEEDS: Final = dictionary.SPEEDS
 
+# a known tag name's facts by its index in TAG_NAMES (a list's item, not a dictionary's lookup by text a tag)
+_KIND_AT: Final[list[int]] = [TAG_KIND.get(name, KIND_TEXT) for name in _TAG_NAMES]
+_WHAT_AT: Final[list[str]] = [value_what(name) for name in _TAG_NAMES]
+_DERIVED_AT: Final[list[int]] = [DERIVED_INDEX.get(name, -1) for name in _TAG_NAMES]
+_PLAYER_AT: Final[list[bool]] = [name in _PLAYERS for name in _TAG_NAMES]
+
 
 class TagCoder:
     """The tag part of a section's layout, for a writer and a reader alike."""
@@ -94,7 +100,7 @@ class TagCoder:
             last = self.last
             if name in out:
                 raise InvalidDataError(f"tag {name!r} appears twice")
-            out[name] = self.s.tags[name] = self.tag_value(name, tags[name] if c.writing else "")
+            out[name] = self.s.tags[name] = self.tag_value(name, tags[name] if c.writing else "", last)
         return out
 
     def tag_name(self, name: str, used: vec[i64], last: int) -> str:
@@ -120,19 +126,24 @@ class TagCoder:
         self.last = index
         return _TAG_NAMES[index]
 
-    def tag_value(self, name: str, value: str) -> str:
+    def tag_value(self, name: str, value: str, key: int = -1) -> str:
         """A tag's value: from version 2, for a tag of :data:`recorddictionary.DERIVED` that has a derived value, a
         bit (1 = derived) and, among several, the index of the one it is; else as :meth:`coded_value` codes it.
+        ``key`` is the name's :func:`recordvalues.last_key` where known (its facts then by index).
 
         :raises InvalidDataError: (reading) on a derived value coded otherwise, or a derivation that gives none.
         """
-        index = DERIVED_INDEX.get(name, -1) if self.s.version >= 2 else -1
+        known = 0 <= key < LAST_START
+        if self.s.version < 2:
+            index = -1
+        else:
+            index = _DERIVED_AT[key] if known else DERIVED_INDEX.get(name, -1)
         if index < 0:
-            return self.coded_value(name, value)
+            return self.coded_value(name, value, key)
         c = self.c
         derivations = self.derivations(name)
         if all(derived is None for derived in derivations):
-            return self.coded_value(name, value)
+            return self.coded_value(name, value, key)
         choice = derivations.index(value) if c.writing and value in derivations else -1
         if c.bit(self.m.flags, F_DERIVED + index, int(choice >= 0)):
             choice = c.uniform(len(derivations), choice) if len(derivations) > 1 else 0
@@ -140,7 +151,7 @@ class TagCoder:
             if derived is None or derivations.index(derived) != choice:
                 raise InvalidDataError(f"tag {name!r}: derivation {choice} gives no value, or one coded before")
             return derived
-        value = self.coded_value(name, value)
+        value = self.coded_value(name, value, key)
         if not c.writing and value in derivations:
             raise InvalidDataError(f"tag {name!r} value {value!r} is derived but coded in full")
         return value
@@ -159,16 +170,18 @@ class TagCoder:
         return [None if "{winner}" in text and winner is None else text.replace("{winner}", winner or "")
                 for text in _TERMINATIONS]
 
-    def coded_value(self, name: str, value: str) -> str:
+    def coded_value(self, name: str, value: str, key: int = -1) -> str:
         """A tag's value by its kind: text, worded text, or a typed value (a bit, then the value in its form or as
-        text).
+        text); ``key`` as :meth:`tag_value` takes it.
 
         :raises InvalidDataError: (reading) on a value coded as text that has a type, or the other way round."""
         c, m = self.c, self.m
-        kind = TAG_KIND.get(name, KIND_TEXT)
-        what = value_what(name)
+        if 0 <= key < LAST_START:
+            kind, what, player = _KIND_AT[key], _WHAT_AT[key], _PLAYER_AT[key]
+        else:
+            kind, what, player = TAG_KIND.get(name, KIND_TEXT), value_what(name), name in _PLAYERS
         if kind == KIND_TEXT:
-            if self.s.version >= 3 and name in _PLAYERS:  # a user name (a bit), or any other text
+            if self.s.version >= 3 and player:  # a user name (a bit), or any other text
                 if c.bit(m.flags, F_USER_NAME, int(not c.writing or is_user_name(value))):
                     value = m.player.code(c, value, what)
                     if not c.writing and not is_user_name(value):
