@@ -611,7 +611,7 @@ def _generate(
         kind = p & 7
         if kind == CHARIOT or kind == CANNON:
             cannon = kind == CANNON
-            slid = 0 if cannon else plus  # the mark of a cell slid over: a cannon captures only past a screen
+            slid: i64 = 0 if cannon else plus  # the mark of a cell slid over: a cannon captures only past a screen
             for step in _BELOW:
                 # the lower rays, farthest target first: find the end, then list back towards i
                 t = i + step
