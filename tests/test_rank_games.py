@@ -261,7 +261,6 @@ GOLDEN: dict[tuple[str, int], tuple[str, list[str], str | None]] = {
     ("abalone", 3): ("UEIBIgMBBg1iZWxnaWFuLWRhaXN5_P9-9t8hvw", DAISY_OPENING, "belgian-daisy"),
     ("abalone", 4): ("UEIBIgQBBg1iZWxnaWFuLWRhaXN586igiFb0UQ", DAISY_OPENING, "belgian-daisy"),
     ("abalone", 5): ("UEIBIgUBBg1iZWxnaWFuLWRhaXN59B0IqcGotQ", DAISY_OPENING, "belgian-daisy"),
-    ("abalone", 6): ("UEIBIgYBBg1iZWxnaWFuLWRhaXN59GKESsFPTQ", DAISY_OPENING, "belgian-daisy"),
 }
 
 

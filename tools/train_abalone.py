@@ -13,21 +13,15 @@ together from ``--init``'s (model 3's, whose model 2 part was fitted on every tr
 starts from weights that saw the tuning games). Model 5 is model 3's features and book and model 1's by phase, its
 phase weights fitted alone with ``--init``'s (model 4's) kept; ``--tune-book`` reads every training game's openings
 with the book of ``--tune``'s earliest 7/8 (those games each counted out of it, the latest 1/8 read with it as new
-games), as ``rank_model_v5.json`` was fitted: the command below writes that file byte for byte. Model 6 is model 5's
-features and a reply book (by the opponent's last move, the moves that answered it: :func:`build_replies`, each game
-counted out of it while its plies are read, as the opening book), the reply weights fitted alone with ``--init``'s
-(model 5's) kept, then every weight together (``--joint``); the command below writes ``rank_model_v6.json`` byte for
-byte. Their ``--cache`` holds model 2's features of every training game (the slow part), which ``--tune`` and the fit
-share; the book's features are added to them. ``--evaluate --versions 5 6 --share 2`` reports only those models, on
-every 2nd held-out game (``bench.rank``'s share).
+games), as ``rank_model_v5.json`` was fitted: the command below writes that file byte for byte. Their ``--cache``
+holds model 2's features of every training game (the slow part), which ``--tune`` and the fit share; the book's
+features are added to them.
 
     .venv/bin/python -m tools.train_abalone --model 3 --init codecs/plybits/abalone/rank_model_v2.json [--tune]
     .venv/bin/python -m tools.train_abalone --model 4 --init codecs/plybits/abalone/rank_model_v3.json \
         --iterations 75 --lr 0.01 --cache PLIES.pkl
     PLYBITS_PURE=1 .venv/bin/python -m tools.train_abalone --model 5 --init codecs/plybits/abalone/rank_model_v4.json \
         --iterations 30 --tune-book --cache PLIES.pkl --out FILE
-    PLYBITS_PURE=1 .venv/bin/python -m tools.train_abalone --model 6 --init codecs/plybits/abalone/rank_model_v5.json \
-        --iterations 60 --joint 40 --lr 0.01 --cache PLIES.pkl --out FILE
     .venv/bin/python -m tools.train_abalone --evaluate
 """
 
@@ -40,7 +34,7 @@ import pickle
 import time
 from pathlib import Path
 
-from plybits.abalone import rank, rankmodel2, rankmodel3, rankmodel5, rankmodel6
+from plybits.abalone import rank, rankmodel2, rankmodel3, rankmodel5
 from plybits.abalone.board import move_code
 from plybits.openingbook import BOOK_DEPTH, Book, add_to_book, book_rows
 from plybits.registry import get_game
@@ -62,8 +56,6 @@ MODELS = {
         "(model 3's features and book), every weight refitted jointly"),
     5: (rankmodel5.N_FEATURES, rankmodel5.move_features, 1, "log-linear over plybits.abalone.rankmodel5.move_features "
         "(model 3's features and book, and model 1's evaluation features by the marbles each side has lost)"),
-    6: (rankmodel6.N_FEATURES, rankmodel6.move_features, 1, "log-linear over plybits.abalone.rankmodel6.move_features "
-        "(model 5's features and book, and a reply book of the opponent's last move)"),
 }
 """By version: feature count, feature function, which training games it fits (every K-th), notes."""
 
@@ -134,10 +126,40 @@ def plies_of(data: PlySet, first: int, end: int) -> PlySet:
     return out
 
 
-def with_ids(data: PlySet, extra_moves: list[int], extra_ids: list[int]) -> PlySet:
-    """``data`` with feature ``extra_ids[k]`` added to its move ``extra_moves[k]`` (ascending), after its others."""
+def with_book(data: PlySet, games: list, book: Book, leave_one_out: bool) -> PlySet:
+    """Model 3's plies of ``games`` from model 2's (``data``: exactly their plies, in order): ``F_BOOK`` added to
+    each book move of their first BOOK_DEPTH plies, looked up in ``book`` (each game taken out of it while it is
+    read if ``leave_one_out``).
+
+    :raises ValueError: if ``data`` is not their plies (a forced ply, which ``data`` leaves out, or other games).
+    """
     import numpy as np
 
+    game = get_game("abalone")
+    extra_moves: list[int] = []
+    extra_ids: list[int] = []
+    ply = move_base = 0
+    for _, start, moves in games:
+        own = book_plies(start, moves) if leave_one_out else []
+        add_to_book(book, own, -1)
+        position = game.position(start)
+        for i, move in enumerate(moves):
+            if i < BOOK_DEPTH:
+                legal = rank.canonical_moves(position)
+                if len(legal) != data.per_ply[ply] or legal[data.played[ply]] != move:
+                    raise ValueError(f"ply {ply} of the model 2 plies is not ply {i} of its game")
+                entry, total = rankmodel3.book_entry(book, position, i)
+                for j, candidate in enumerate(legal if entry is not None else ()):
+                    times = entry.get(move_code(candidate), 0)
+                    if times:
+                        extra_moves.append(move_base + j)
+                        extra_ids.append(rankmodel3.book_feature(times, total))
+            move_base += data.per_ply[ply]
+            ply += 1
+            position.push(move)
+        add_to_book(book, own, 1)
+    if ply != len(data):
+        raise ValueError(f"{ply} plies in the games, {len(data)} in the model 2 plies")
     per_move = np.frombuffer(data.per_move, dtype=np.int32)
     ends = np.cumsum(per_move)[np.asarray(extra_moves, dtype=np.int64)]
     out = PlySet()
@@ -148,55 +170,6 @@ def with_ids(data: PlySet, extra_moves: list[int], extra_ids: list[int]) -> PlyS
     out.per_ply = data.per_ply[:]
     out.played = data.played[:]
     return out
-
-
-def with_book(data: PlySet, games: list, book: Book, leave_one_out: bool) -> PlySet:
-    """Model 3's plies of ``games`` from model 2's (``data``: exactly their plies, in order): ``F_BOOK`` added to
-    each book move of their first BOOK_DEPTH plies, looked up in ``book`` (each game taken out of it while it is
-    read if ``leave_one_out``).
-
-    :raises ValueError: if ``data`` is not their plies (a forced ply, which ``data`` leaves out, or other games).
-    """
-    return _with_entries(data, games, book, book_plies if leave_one_out else None, BOOK_DEPTH,
-                         lambda position, moves, i: rankmodel3.book_entry(book, position, i), rankmodel3.book_feature)
-
-
-def _with_entries(data: PlySet, games: list, book: Book, own_plies, depth: int, entry_of, feature) -> PlySet:
-    """``data`` (the plies of ``games``, in order; past ply ``depth`` of a game unchecked) with ``feature(times,
-    total)`` added to each move of each of a game's first ``depth`` plies that ``entry_of(position, moves, i)`` (a
-    book's moves there and the times each was played, of ``total``) holds; each game's ``own_plies(start, moves)``
-    taken out of ``book`` while it is read, if given.
-
-    :raises ValueError: if a ply of ``data`` is not the game's (the same moves in the same canonical order), or the
-        games' unforced plies are not as many.
-    """
-    game = get_game("abalone")
-    extra_moves: list[int] = []
-    extra_ids: list[int] = []
-    ply = move_base = 0
-    for _, start, moves in games:
-        own = own_plies(start, moves) if own_plies is not None else []
-        add_to_book(book, own, -1)
-        position = game.position(start)
-        for i, move in enumerate(moves):
-            legal = rank.canonical_moves(position) if i < depth else None
-            if legal is None or len(legal) >= 2:  # data leaves the forced plies out
-                if legal is not None:
-                    if ply >= len(data) or len(legal) != data.per_ply[ply] or legal[data.played[ply]] != move:
-                        raise ValueError(f"ply {ply} of the data is not ply {i} of its game")
-                    entry, total = entry_of(position, moves, i)
-                    for j, candidate in enumerate(legal if entry is not None else ()):
-                        times = entry.get(move_code(candidate), 0)
-                        if times:
-                            extra_moves.append(move_base + j)
-                            extra_ids.append(feature(times, total))
-                move_base += data.per_ply[ply]
-                ply += 1
-            position.push(move)
-        add_to_book(book, own, 1)
-    if ply != len(data):
-        raise ValueError(f"{ply} plies in the games, {len(data)} in the data")
-    return with_ids(data, extra_moves, extra_ids)
 
 
 def joined(first: PlySet, second: PlySet) -> PlySet:
@@ -243,32 +216,6 @@ def with_phase(data: PlySet, games: list) -> PlySet:
     return out
 
 
-def reply_plies(moves: list) -> list[tuple[int, int]]:
-    """(the opponent's last move's code, the move's code) of each ply of a game after its first."""
-    codes = [move_code(move) for move in moves]
-    return list(zip(codes, codes[1:]))
-
-
-def build_replies(games: list) -> Book:
-    """The reply book of ``games``: by the code of each move they played, the codes of the moves that answered it."""
-    replies: Book = {}
-    for _, _, moves in games:
-        add_to_book(replies, reply_plies(moves), 1)
-    return replies
-
-
-def with_reply(data: PlySet, games: list, replies: Book, leave_one_out: bool) -> PlySet:
-    """Model 6's plies of ``games`` from model 5's (``data``: exactly their unforced plies, in order): ``F_REPLY``
-    (:func:`~plybits.abalone.rankmodel6.reply_feature`) added to each move that ``replies`` holds as an answer to the
-    last move (each game taken out of it while it is read if ``leave_one_out``).
-
-    :raises ValueError: if ``data`` is not their unforced plies.
-    """
-    return _with_entries(data, games, replies, (lambda start, moves: reply_plies(moves)) if leave_one_out else None,
-                         1 << 30, lambda position, moves, i: rankmodel6.reply_entry(replies, moves[max(i - 1, 0) : i]),
-                         rankmodel6.reply_feature)
-
-
 def fit_new(data: PlySet, n_features: int, init: list[int], *, iterations: int, lr: float = 0.1,
             l2: float = 1e-4) -> list[int]:
     """Integer weights: ``init``'s kept, the features past them fitted alone (full-batch Adam on the log-loss). Only
@@ -310,11 +257,10 @@ def fit_new(data: PlySet, n_features: int, init: list[int], *, iterations: int, 
 
 
 def fit_model_3(args: argparse.Namespace, train: list) -> None:
-    """``--model 3`` to ``6``: model 2's features of the training games (``--cache``), the book's added (and model 5's
-    phase features, and model 6's reply features); fit or ``--tune``. Model 3 fits the book's weights alone
-    (``--init``'s kept; ``--joint N`` then all of them), as model 5 does its phase weights (from model 4's) and model 6
-    its reply weights (from model 5's); model 4 fits all of them jointly ``--iterations`` times from ``--init``'s
-    (model 3's), the tuning set's cost reported at every checkpoint."""
+    """``--model 3``, ``4`` or ``5``: model 2's features of the training games (``--cache``), the book's added (and
+    model 5's phase features); fit or ``--tune``. Model 3 fits the book's weights alone (``--init``'s kept; ``--joint
+    N`` then all of them), as model 5 does its phase weights (from model 4's); model 4 fits all of them jointly
+    ``--iterations`` times from ``--init``'s (model 3's), the tuning set's cost reported at every checkpoint."""
     n_features = MODELS[args.model][0]
     game = get_game("abalone")
     start = time.time()
@@ -334,11 +280,8 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
     if args.tune_book and not args.tune:  # every training game, the latest 1/8 read with the others' book
         data = joined(data, with_book(plies_of(base, cut_ply, len(base)), tuning, book, leave_one_out=False))
         fitted, tuning = train, []
-    if args.model >= 5:
+    if args.model == 5:
         data = with_phase(data, fitted)
-    replies = build_replies(fitted)
-    if args.model == 6:
-        data = with_reply(data, fitted, replies, leave_one_out=True)
     print(f"{len(fitted)} games, {len(data)} plies, {n_features} features, book of "
           f"{len(book_rows(book))} positions ({time.time() - start:.0f}s)", flush=True)
     init = json.loads(args.init.read_text(encoding="utf-8"))["weights"] if args.init is not None else []
@@ -349,16 +292,13 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
                        checkpoint=checkpoint)
         weights = fit_new(data, n_features, init, iterations=args.iterations)
         if args.joint:
-            weights = fit(data, n_features, iterations=args.joint, l2=args.l2, lr=args.lr, init=weights,
-                          checkpoint=checkpoint)
+            weights = fit(data, n_features, iterations=args.joint, l2=args.l2, lr=args.lr, init=weights)
         return weights
 
     if args.tune:
         held = with_book(plies_of(base, cut_ply, len(base)), tuning, book, leave_one_out=False)
-        if args.model >= 5:
+        if args.model == 5:
             held = with_phase(held, tuning)
-        if args.model == 6:
-            held = with_reply(held, tuning, replies, leave_one_out=False)
         if init:
             print(f"tuning set, initial weights: {log_loss_bits(held, init + [0] * (n_features - len(init))):.4f} bits a ply")
 
@@ -370,7 +310,7 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
               f"bits a ply; training {log_loss_bits(data, weights):.4f}")
         return
     out = args.out or OUT / f"rank_model_v{args.model}.json"
-    new_ones = {5: f"the {n_features - len(init)} phase weights", 6: "the reply book's"}.get(args.model, "the new ones")
+    new_ones = f"the {n_features - len(init)} phase weights" if args.model == 5 else "the new ones"
 
     def save(weights: list[int]) -> None:
         write_model(out, game="abalone", version=args.model, weights=weights, n_features=n_features,
@@ -381,22 +321,21 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
                         f"the weights of {args.init.name} kept, {new_ones} fitted alone ({args.iterations} iterations, "
                         f"lr 0.1, l2 {args.l2})" + (f", then all of them ({args.joint} iterations, lr {args.lr})"
                                                     if args.joint else "")))
-        if args.model != 5:  # model 5 reads model 3's book (the same games, the same rows), as model 6 does
+        if args.model < 5:  # model 5 reads model 3's book (the same games, the same rows)
             body = json.loads(out.read_text(encoding="utf-8"))
-            body["book" if args.model < 5 else "replies"] = book_rows(book if args.model < 5 else replies)
+            body["book"] = book_rows(book)
             out.write_text(json.dumps(body, separators=(",", ":")) + "\n", encoding="utf-8")
 
-    save(fitted_weights(save if args.model in (4, 6) else None))
+    save(fitted_weights(save if args.model == 4 else None))
     print(f"wrote {out}")
 
 
-def evaluate(versions: list[int] | None = None, every: int = 1) -> None:
-    """Payload bits a ply of every released model (or of ``versions``) on the held-out games, or on every ``every``-th
-    of them (``bench.rank``'s share): what a container stores."""
-    held = split()[1][::every]
+def evaluate() -> None:
+    """Payload bits a ply of every released model on the held-out games (what a container stores)."""
+    _, held = split()
     game = get_game("abalone")
     plies = sum(len(moves) for _, _, moves in held)
-    for version in versions or rank.RANK.readable_versions:
+    for version in rank.RANK.readable_versions:
         start = time.time()
         bits = sum(len(rank.RANK.encode_version(game.position(s), moves, version)) for _, s, moves in held)
         print(f"model {version}: {bits / plies:.4f} bits a ply ({len(held)} held-out games, {plies} plies, "
@@ -413,17 +352,15 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=0.05)
     parser.add_argument("--init", type=Path, help="start from this weights file (its features first, new ones at 0)")
     parser.add_argument("--joint", type=int, default=0,
-                        help="models 3, 5 and 6: then fit all the weights this many iterations (--lr, --l2)")
+                        help="model 3: then fit all the weights this many iterations (--lr, --l2)")
     parser.add_argument("--cache", type=Path, help="keep the collected plies in this pickle, read it when there")
     parser.add_argument("--tune-book", action="store_true",
                         help="models 3-5: read every training game's openings with the book of the earliest 7/8 "
                              "(--tune's; each of those games counted out of it), as model 5 was fitted")
-    parser.add_argument("--out", type=Path, help="models 3-6: write the weights here, not to the shipped file")
-    parser.add_argument("--versions", type=int, nargs="+", help="--evaluate: only these released models")
-    parser.add_argument("--share", type=int, default=1, help="--evaluate: every K-th held-out game (bench.rank's share)")
+    parser.add_argument("--out", type=Path, help="models 3-5: write the weights here, not to the shipped file")
     args = parser.parse_args()
     if args.evaluate:
-        evaluate(args.versions, args.share)
+        evaluate()
         return
     n_features, features, every, notes = MODELS[args.model]
     start = time.time()

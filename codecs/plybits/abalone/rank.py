@@ -13,10 +13,8 @@ direction, marbles, move direction)``, cells numbered a1 = 0 ... i9 = 60.
   weights.
 - Model 3 (:mod:`plybits.abalone.rankmodel3`): model 2 and an opening book.
 - Model 4 (:mod:`plybits.abalone.rankmodel4`): model 3's features and book, every weight refitted.
-- Model 5 (:mod:`plybits.abalone.rankmodel5`): model 3's features and book, and model 1's evaluation features by the
-  marbles each side has lost.
-- Model 6 (:mod:`plybits.abalone.rankmodel6`, what ``encode`` writes): model 5's features and a reply book of the
-  opponent's last move, every weight refitted.
+- Model 5 (:mod:`plybits.abalone.rankmodel5`, what ``encode`` writes): model 3's features and book, and model 1's
+  evaluation features by the marbles each side has lost.
 
 Feature ids are part of model 1's format: never change them; a new feature set is a new model.
 """
@@ -104,9 +102,6 @@ _LOWEST_DIRECTION: Final = int_array([(bits & -bits).bit_length() - 1 for bits i
 _NO_PHASE_INLINE: Final = int_array([0] * (2 * INLINE_CODES * 3))
 _NO_PHASE_BROADSIDE: Final = int_array([0] * N_CODES)
 """The phase weights of a model without phases (:attr:`_ScorerTables.phase_inline`, ``phase_broadside``)."""
-NO_REPLY: Final[vec[i64]] = int_array([0] * N_CODES)
-"""The weights by move code that :func:`scored_codes_after` adds for a model without weights that change with the last
-move (zeros)."""
 _BROADSIDE_CODES: Final = int_array([-1] * (3 * _SIZE))
 """By ``cell * 3 + line``: the code of the two-marble broadside from first end ``cell`` along ``line`` in direction
 0 (``+ 6``: three marbles; ``+ d``: direction d), or -1 where two marbles do not fit."""
@@ -497,8 +492,7 @@ def scored_codes(tables: _ScorerTables, board: Board, history: Sequence[Move]) -
     return scored_codes_after(tables, board, last, mine)
 
 
-def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64,
-                       reply: vec[i64] = NO_REPLY) -> tuple[vec[i64], int, vec[i64]]:
+def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64) -> tuple[vec[i64], int, vec[i64]]:
     """:func:`scored_codes` of a position whose opponent's last move and one's own before it went to ``last`` and
     ``mine`` (:func:`_destination`; -1: no such move), in one pass over the marbles for the inline moves and one for
     the broadsides: each move is scored where it is found legal, from what finding it read (its line's length, what
@@ -509,8 +503,7 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
     module function, so that compiled callers call it directly. The cells, the per-ply arrays and the tables are
     :func:`int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`): compiled, the model's
     ``packed_weights`` has :meth:`~plybits.rank.LinearModel.features` read the features back in passes whose
-    weights fit in them. ``reply``: weights added to each move by its code, which change from ply to ply (a model's
-    weights of the answers to the last move; :data:`NO_REPLY` for a model without)."""
+    weights fit in them."""
     for ejected in board.ejected.values():  # one pass over the two counts reads less than two lookups
         if ejected >= WIN_EJECTED:
             return _NO_MOVES, 0, _NO_MOVES
@@ -539,9 +532,9 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
     codes = scratch.room if count <= MARBLES_PER_SIDE else int_array([0] * (2 * MOVES_PER_MARBLE * count))
     room: i64 = len(codes) // 2
     n = _add_inline_moves(codes, room, tables, marbles, cells, own, around, me, side * INLINE_CODES * 3,
-                          last_weight, mine_weight, reply)
+                          last_weight, mine_weight)
     n = _add_broadsides(codes, room, n, tables, marbles, own, around, side * N_CODES, DISTANCE[last],
-                        DISTANCE[mine], has_last, tables.near_mine if has_mine else tables.nothing, reply)
+                        DISTANCE[mine], has_last, tables.near_mine if has_mine else tables.nothing)
     scores = codes[room:room + n]
     listed = codes[:n]
     _SPARES.append(scratch)
@@ -550,14 +543,17 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
 
 def _add_inline_moves(
     codes: vec[i64], room: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
-    around: vec[i64], me: i64, inline_base: i64, last_weight: vec[i64], mine_weight: vec[i64], reply: vec[i64],
+    around: vec[i64], me: i64, inline_base: i64, last_weight: vec[i64], mine_weight: vec[i64],
 ) -> i64:
     """Write into ``codes`` from 0 (their scores from ``room``) the inline moves of :func:`scored_codes` (of ``me``,
     whose marbles, cells, own neighbours and exposure, and neighbours' bits :func:`_neighbourhood` made), by rear marble
     and direction, and return how many; ``inline_base``: the side's row of the inline weights; ``last_weight``,
-    ``mine_weight``: the nearness weights by cell; ``reply``: the ply's by code. A direction whose bits say neither
-    empty nor own (an opposing marble, or off the board) is passed over, one that says empty is a lone marble's step."""
-    w_push, w_inline, w_cohesion, w_threat = tables.push, tables.inline, tables.cohesion, tables.threat
+    ``mine_weight``: the nearness weights by cell. A direction whose neighbour's bits say neither empty nor own (an
+    opposing marble, or off the board) is passed over, and one that says empty is a lone marble's step."""
+    w_push = tables.push
+    w_inline = tables.inline
+    w_cohesion = tables.cohesion
+    w_threat = tables.threat
     w_attack = tables.attack
     attacks = tables.attacks
     w_phase = tables.phase_inline
@@ -572,10 +568,11 @@ def _add_inline_moves(
             break
         next_to = around[sq]
         held = own[sq]
+        rear_own = held & _OWN_COUNT
         # the cohesion index less the own neighbours of the front's cell: 30 - the rear's, and - 1 for a lone marble
         # (its front cell counts it, which leaves); a line's from its kind's row
-        lone_row = 29 - (held & _OWN_COUNT)
-        line_row = lone_row + 1
+        lone_row = 29 - rear_own
+        line_row = 30 - rear_own
         rear_threat = held >> _EXPOSURE_SHIFT
         rear_weight = mine_weight[sq]
         row = inline_base + sq * 18
@@ -588,13 +585,12 @@ def _add_inline_moves(
             t = sq + step
             if (next_to >> direction) & 1:  # a lone marble's step into an empty cell: kind 0, pushes nothing
                 at = row + direction * 3
-                code = sq * 6 + direction
-                score = w_inline[at] + w_phase[at] + reply[code] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight
+                score = w_inline[at] + w_phase[at] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight
                 if rear_threat:
                     score += w_threat[rear_threat]
                 if attacks and cells[t + step] == opp:  # against an opposing line, which one marble never pushes
                     score += w_attack[0]
-                codes[count] = code
+                codes[count] = sq * 6 + direction
                 codes[room + count] = score
                 count += 1
                 continue
@@ -612,8 +608,7 @@ def _add_inline_moves(
                 continue  # four in a row cannot move; nor a line onto the edge
             kind = n - 1
             at = row + direction * 3 + kind
-            code = sq * 6 + direction
-            score = w_inline[at] + w_phase[at] + reply[code]
+            score = w_inline[at] + w_phase[at]
             if c == opp:
                 pushed: i64 = 0
                 u = t
@@ -642,7 +637,7 @@ def _add_inline_moves(
             score += last_weight[t] + rear_weight
             if threat:  # no weight read for the common no threat (w_threat[0] is 0)
                 score += w_threat[threat]
-            codes[count] = code
+            codes[count] = sq * 6 + direction
             codes[room + count] = score
             count += 1
     return count
@@ -651,14 +646,13 @@ def _add_inline_moves(
 def _add_broadsides(
     codes: vec[i64], room: i64, count: i64, tables: _ScorerTables, marbles: vec[i64], own: vec[i64],
     around: vec[i64], broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64],
-    has_last: bool, w_near_mine: vec[i64], reply: vec[i64],
+    has_last: bool, w_near_mine: vec[i64],
 ) -> i64:
     """Write into ``codes`` from ``count`` (their scores from ``room + count``) the broadsides of :func:`scored_codes`,
     after every inline move, and return how many moves there are then: 2 or 3 marbles from first end ``sq`` in a line
     along ``lstep``, each moving by ``s``; by first end, line, marbles and direction. ``last_dist``, ``mine_dist``: the
     distances from the opponent's and this side's last destinations by cell (``has_last``, ``has_mine``: whether
-    there are such moves); ``w_near_mine``: the weights of the nearness to one's own (zeros if none); ``reply``: the
-    ply's weights by code. A group moves
+    there are such moves); ``w_near_mine``: the weights of the nearness to one's own (zeros if none). A group moves
     where its marbles' ``around`` bits share an empty neighbour, lowest first."""
     w_broadside = tables.broadside
     w_phase = tables.phase_broadside
@@ -711,7 +705,7 @@ def _add_broadsides(
                 if near < dest_near:
                     dest_near = near
                 wide = code + d
-                score = w_broadside[broadside_base + wide] + w_phase[wide] + reply[wide] + group_weight + w_cohesion[
+                score = w_broadside[broadside_base + wide] + w_phase[wide] + group_weight + w_cohesion[
                     3 * 61 + group_change + own[e] + own[f] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
@@ -738,7 +732,7 @@ def _add_broadsides(
                 f = a + s
                 g = b + s
                 wide = code + 6 + d
-                score = w_broadside[broadside_base + wide] + w_phase[wide] + reply[wide] + group_weight + w_cohesion[
+                score = w_broadside[broadside_base + wide] + w_phase[wide] + group_weight + w_cohesion[
                     4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[_least(last_dist, e, f, g)]
@@ -769,10 +763,9 @@ from plybits.abalone.rankmodel2 import MODEL_2  # noqa: E402  (model 2 subclasse
 from plybits.abalone.rankmodel3 import MODEL_3  # noqa: E402  (model 3 too)
 from plybits.abalone.rankmodel4 import MODEL_4  # noqa: E402  (model 3's scorer, refitted weights)
 from plybits.abalone.rankmodel5 import MODEL_5  # noqa: E402  (model 3's features by phase)
-from plybits.abalone.rankmodel6 import MODEL_6  # noqa: E402  (model 5's and a reply book)
 
 RANK: Final = RankScheme(
     "abalone", 0x22, "each move's index among the legal moves (in abapro order), range-coded under a learned move model",
-    canonical_moves, MODEL, MODEL_2, MODEL_3, MODEL_4, MODEL_5, MODEL_6,
+    canonical_moves, MODEL, MODEL_2, MODEL_3, MODEL_4, MODEL_5,
 )
 """Abalone moves range-coded by rank under a learned move model."""

@@ -25,8 +25,8 @@ from plybits.abalone.board import (
     ALL_MOVES, BLACK, CELL_NUMBER, EMPTY, INLINE_CODES, MOVE_OF, N_CODES, STEPS, Board, Move, move_code,
 )
 from plybits.abalone.rank import (
-    ATTACK_STATES, MODEL as MODEL_1, NO_REPLY, LinearAbaloneModel, _ScorerTables, _destination, code_slot,
-    scored_codes_after, scorer_tables,
+    ATTACK_STATES, MODEL as MODEL_1, LinearAbaloneModel, _ScorerTables, _destination, code_slot, scored_codes_after,
+    scorer_tables,
 )
 from plybits.mailbox import OFF
 from plybits.packed import PACKED, int_array
@@ -305,11 +305,10 @@ class _Model2Tables:
 
 
 def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move], phase: _ScorerTables | None = None,
-                   at: i64 = 0, reply: vec[i64] = NO_REPLY) -> tuple[vec[i64], int, vec[i64]]:
+                   at: i64 = 0) -> tuple[vec[i64], int, vec[i64]]:
     """:func:`~plybits.abalone.rank.scored_codes` under model 2: model 1's scorer under the tables of the last two
-    moves' directions (with ``phase``'s weights, phase number ``at``, if given: :meth:`_Model2Tables.phased`, and
-    ``reply``'s by move code), then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two. The
-    moves are read from the last four of ``history`` as a list (compiled, a ``Sequence``'s item is a generic lookup), each
+    moves' directions (with ``phase``'s weights, phase number ``at``, if given: :meth:`_Model2Tables.phased`), then ``F_REPEAT`` added to the (at most two) moves that repeat one's own last two. The moves
+    are read from the last four of ``history`` as a list (compiled, a ``Sequence``'s item is a generic lookup), each
     once, and a move's direction and destination from its code (:data:`_DESTINATION`); a repeat is looked for among
     the codes only where its rear marble or first end (:data:`_CELL_OF`) holds one of the mover's marbles (the cell
     the move left, which is mostly empty again)."""
@@ -329,7 +328,7 @@ def scored_codes_2(tables: _Model2Tables, board: Board, history: Sequence[Move],
             own = again % 6
             mine = _DESTINATION[again]
     chosen = tables.tables(own, opp) if phase is None else tables.phased(own, opp, at, phase)
-    codes, n, scores = scored_codes_after(chosen, board, last, mine, reply)
+    codes, n, scores = scored_codes_after(chosen, board, last, mine)
     if again >= 0:
         grid = board.grid
         me: i64 = board.turn

@@ -22,7 +22,7 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.abalone.board import INLINE_CODES, N_CODES, Board, Move
-from plybits.abalone.rank import NO_REPLY, LinearAbaloneModel, _ScorerTables, scorer_tables
+from plybits.abalone.rank import LinearAbaloneModel, _ScorerTables, scorer_tables
 from plybits.abalone.rankmodel2 import _Model2Tables, scored_codes_2
 from plybits.abalone.rankmodel3 import MODEL_3, N_MODEL_2_FEATURES, BookTables
 from plybits.abalone.rankmodel3 import move_features as model_3_features
@@ -136,19 +136,12 @@ class LinearAbaloneModel5(LinearAbaloneModel):
         return self._tables_5
 
     def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64]]:
-        return scored_codes_5(self.phase_tables(), position, history)
-
-
-def scored_codes_5(tables: _Model5Tables, position: Board, history: Sequence[Move],
-                   reply: vec[i64] = NO_REPLY) -> tuple[vec[i64], int, vec[i64]]:
-    """Model 5's scores under ``tables``: model 2's scorer (:func:`~plybits.abalone.rankmodel2.scored_codes_2`) under
-    the tables of the position's phase (and ``reply``'s weights by move code), then model 3's book
-    (:data:`~plybits.abalone.rankmodel3.MODEL_3`'s) under the book weights of ``tables``."""
-    at = phase(position)
-    codes, n, scores = scored_codes_2(tables.model_2, position, history, tables.phase_tables(at), at, reply)
-    if len(history) < BOOK_DEPTH:
-        tables.book.add(MODEL_3.opening_book(), position, codes, n, scores)
-    return codes, n, scores
+        tables = self.phase_tables()
+        at = phase(position)
+        codes, n, scores = scored_codes_2(tables.model_2, position, history, tables.phase_tables(at), at)
+        if len(history) < BOOK_DEPTH:
+            tables.book.add(MODEL_3.opening_book(), position, codes, n, scores)
+        return codes, n, scores
 
 
 MODEL_5: Final[LinearAbaloneModel5] = LinearAbaloneModel5(
