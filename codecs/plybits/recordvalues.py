@@ -45,7 +45,6 @@ WORD_PIECE: Final = 256
 WORD_BYTES: Final = tuple(word.encode("utf-8") for word in dictionary.WORDS)
 _LAST_WORD: Final = len(dictionary.WORDS) - 1
 """The index of the dictionary's last word (a compiled access to a module's attribute is a lookup each time)."""
-"""The index of the dictionary's last word (a compiled access to a module's attribute is a lookup each time)."""
 _NO_PIECES: Final[list[int]] = []
 """A reader's pieces given: none (never changed)."""
 
