@@ -804,7 +804,7 @@ def _scores(
     phase, in_check = _position_terms(board, attacks, material)
     near_base, last_value, last_attacks = _reply_terms(tables, board, last_to)
     bit_of = BIT_OF
-    rights: i64 = board._rights if board.castling is board._rights_of else _castling_rooks(board)  # a bitboard
+    rights: i64 = _castling_rooks(board)  # the castling rooks as a bitboard, kept on the board
     ep: i64 = board.ep or -1
     row_base: i64 = (phase * 16) * SIZE
     threat_base: i64 = 7 * _LEVELS if in_check else 0
