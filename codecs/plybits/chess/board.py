@@ -599,7 +599,7 @@ def _generate(board: Board, codes: vec[i64], attacks: vec[i64], attacked: i64, b
     them: i64 = us ^ BLACK
     k: i64 = board.kings[us >> 3]
     if bits:
-        rooks: i64 = board._rights if board.castling is board._rights_of else _castling_rooks(board)
+        rooks: i64 = _castling_rooks(board)
         return _generate_bits(codes, b, us, k, board.men[us >> 3], board.men[them >> 3], board.ep, rooks,
                               board._check is not False, attacks, attacked)
     n: i64 = 0
