@@ -9,7 +9,8 @@ tree with its mypyc extension modules, this tree with ``PLYBITS_PURE=1``, and RE
 git worktree, pure Python). ``--base-compiled`` adds a fourth: REV with its own mypyc extension modules, built once
 in that worktree as ``make compile`` builds them (a few minutes of both cores), so that a row gives this tree
 compiled against REV compiled. Each times the public calls ``plybits.encode(game, scheme, record=...)`` of the
-records (moves and tags only) and ``plybits.decode(data, notation=...)`` of the containers that side wrote (a
+records (moves and tags only; the :data:`MOVES_ONLY` rows ``encode(game, scheme, moves=..., notation="uci")`` of the
+games' UCI moves alone) and ``plybits.decode(data, notation=...)`` of the containers that side wrote (a
 revision need not read a later one's model or record-section versions), with bench.timing's ``repeat`` (the collector on, ``gc.collect()`` before each pass, results
 dropped; the median of three passes). The sides take turns as bench.timing's ``turns``, ``--rounds`` rounds, and
 every figure is the median (min-max) of the rounds. Before anything is reported, the sides' decoded moves must be
@@ -54,12 +55,17 @@ CASES = {
     # name: (game, collection, scheme, notation written by decode, games as a multiple of --games)
     "chess/rank": ("chess", "chess/twic0920.pgn", "rank", "uci", 1),
     "chess/rank to SAN": ("chess", "chess/twic0920.pgn", "rank", "san", 1),
+    "chess/rank, moves only": ("chess", "chess/twic0920.pgn", "rank", "uci", 1),
     "xiangqi/rank": ("xiangqi", "xiangqi/Hu_Ronghua_1391_UCI_games.pgn", "rank", None, 1),
     "abalone/rank": ("abalone", "abalone/migs-2016-2017.train.apgn", "rank", None, 1),
     "chess/0x88": ("chess", "chess/twic0920.pgn", "0x88", "uci", 4),
     "xiangqi/xq10": ("xiangqi", "xiangqi/Hu_Ronghua_1391_UCI_games.pgn", "xq10", None, 4),
     "abalone/abapro": ("abalone", "abalone/migs-2016-2017.train.apgn", "abapro", None, 4),
 }
+MOVES_ONLY = ("chess/rank, moves only",)
+"""The cases whose games go in as their UCI moves alone (``encode(game, scheme, moves=..., notation="uci")``: no tags,
+no record to read), the same work python-chess's ``push_uci`` replay and lichess's coder are given; the other rank rows
+code whole records (moves and tags)."""
 SAME_BYTES = ("chess/rank", "xiangqi/rank", "abalone/rank")
 """The rank cases whose games every side also decodes from the same containers, the base revision's own (its model:
 model 1 for a revision before chess's and xiangqi's model 2), and codes into the same model 1 payloads."""
@@ -96,10 +102,16 @@ for name, case in cases.items():
                      "encoded": [base64.b64encode(p).decode() for p in payloads]}
         continue
     # each side decodes the containers it writes: a revision need not read a later one's model or section versions
-    encoded = [plybits.encode(game, scheme, record=r, **moves_only).data for r in records]
+    if "uci" in case:  # moves only: UCI strings in, as push_uci (and lichess's coder) take a game, no tags
+        inputs = case["uci"]
+        code = lambda m: plybits.encode(game, scheme, moves=m, notation="uci")
+    else:
+        inputs = records
+        code = lambda r: plybits.encode(game, scheme, record=r, **moves_only)
+    encoded = [code(i).data for i in inputs]
     moves = [plybits.decode(b, notation=notation).moves for b in encoded]
     decode = repeat(each(lambda b: plybits.decode(b, notation=notation), encoded), 3)
-    encode = repeat(each(lambda r: plybits.encode(game, scheme, record=r, **moves_only), records), 3)
+    encode = repeat(each(code, inputs), 3)
     out[name] = {"decode": sorted(decode)[1], "encode": sorted(encode)[1], "moves": moves,
                  "encoded": [base64.b64encode(e).decode() for e in encoded]}
     if game == "chess" and notation == "uci":  # the peer, in the same process right after: python-chess's replay
@@ -160,6 +172,13 @@ def first_records(game: str, path: str, scheme: str, count: int) -> tuple[list[s
         if len(blobs) == count:
             break
     return records, blobs
+
+
+def uci_moves(blobs: list[bytes]) -> list[list[str]]:
+    """The UCI moves of each container (decoded by this tree)."""
+    import plybits
+
+    return [plybits.decode(blob, notation="uci").moves for blob in blobs]
 
 
 def run_worker(pythonpath: str, payload: str, env: dict[str, str], code: str = WORKER) -> Any:
@@ -308,6 +327,8 @@ def main(argv: list[str] | None = None) -> None:
     cases: dict[str, dict[str, Any]] = {
         name: {"game": CASES[name][0], "scheme": CASES[name][2], "notation": CASES[name][3], "records": records}
         for name, (records, _) in inputs.items()}
+    for name in MOVES_ONLY:
+        cases[name]["uci"] = uci_moves(inputs[name][1])
     same = {same_bytes_name(case, args.base): case for case in SAME_BYTES}
     names = [*CASES, *same]
     sides = [*SIDES, BASE_COMPILED] if args.base_compiled else list(SIDES)
@@ -456,7 +477,9 @@ def main(argv: list[str] | None = None) -> None:
         "",
         "Against python-chess (issue 25's yardstick): in each round's compiled process, right after the verbs, "
         "`chess.Board()` and `push_uci` of each of the same games' UCI moves (median of 3 passes); the ratio is taken "
-        "within each round, median (min-max):",
+        "within each round, median (min-max). The `chess/rank` rows code whole records (moves and tags: TWIC's 17 "
+        "tags a game, which `push_uci` does not read); the moves-only row codes the UCI moves alone, the input "
+        "`push_uci` replays and lichess's coder codes:",
         "",
         "| case | verb | plies/s, compiled | plies/s, python-chess `push_uci` | compiled / `push_uci` |",
         "|---|---|---:|---:|---:|",
