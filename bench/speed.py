@@ -56,13 +56,14 @@ CASES = {
     "chess/rank": ("chess", "chess/twic0920.pgn", "rank", "uci", 1),
     "chess/rank to SAN": ("chess", "chess/twic0920.pgn", "rank", "san", 1),
     "chess/rank, moves only": ("chess", "chess/twic0920.pgn", "rank", "uci", 1),
+    "chess/rank, moves only to SAN": ("chess", "chess/twic0920.pgn", "rank", "san", 1),
     "xiangqi/rank": ("xiangqi", "xiangqi/Hu_Ronghua_1391_UCI_games.pgn", "rank", None, 1),
     "abalone/rank": ("abalone", "abalone/migs-2016-2017.train.apgn", "rank", None, 1),
     "chess/0x88": ("chess", "chess/twic0920.pgn", "0x88", "uci", 4),
     "xiangqi/xq10": ("xiangqi", "xiangqi/Hu_Ronghua_1391_UCI_games.pgn", "xq10", None, 4),
     "abalone/abapro": ("abalone", "abalone/migs-2016-2017.train.apgn", "abapro", None, 4),
 }
-MOVES_ONLY = ("chess/rank, moves only",)
+MOVES_ONLY = ("chess/rank, moves only", "chess/rank, moves only to SAN")
 """The cases whose games go in as their UCI moves alone (``encode(game, scheme, moves=..., notation="uci")``: no tags,
 no record to read), the same work python-chess's ``push_uci`` replay and lichess's coder are given; the other rank rows
 code whole records (moves and tags)."""

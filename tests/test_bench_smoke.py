@@ -64,14 +64,14 @@ def test_speed_quick_mode() -> None:
     if not compiled_modules():
         pytest.skip("no compiled build here (make compile): bench.speed times it beside pure Python")
     out = run_bench("speed", "--base", "HEAD", "--quick")
-    for case in ("chess/rank", "chess/rank, moves only", "xiangqi/rank", "abalone/rank", "chess/0x88",
-                 "xiangqi/xq10", "abalone/abapro"):
+    for case in ("chess/rank", "chess/rank, moves only", "chess/rank, moves only to SAN", "xiangqi/rank",
+                 "abalone/rank", "chess/0x88", "xiangqi/xq10", "abalone/abapro"):
         for verb in ("decode", "encode"):
             assert any(line.startswith(f"| {case} | `plybits.{verb}` |") for line in out.splitlines()), out
     # the moves-only row has its own ratio to python-chess's replay of the same UCI moves
     peer = [line for line in out.splitlines()
-            if line.startswith("| chess/rank, moves only | `plybits.") and "x (" in line]  # "ratio (min-max)"
-    assert len(peer) == 2, out
+            if line.startswith("| chess/rank, moves only") and "x (" in line]  # "ratio (min-max)"
+    assert len(peer) == 3, out
     assert "| `plybits encode` of 8 chess games (`rank`) |" in out, out
     # every side decodes the base revision's own containers, and codes model 1 by the scheme (labelled so)
     for case in ("chess/rank", "xiangqi/rank", "abalone/rank"):
