@@ -195,3 +195,4 @@ def test_verb_instructions_counts_the_plies_of_one_pass(capsys):
     assert expected > 0
     assert verb_instructions.main(["chess", str(path), "2", "2"]) == expected
     assert f"{expected} plies a pass" in capsys.readouterr().err
+    assert verb_instructions.main(["chess", str(path), "2", "2", "moves"]) == expected  # the UCI moves alone
