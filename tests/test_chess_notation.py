@@ -65,7 +65,8 @@ def _tokens(board: Board, peer: chess.Board) -> list[str]:
     out: list[str] = []
     for move in peer.legal_moves:
         text = peer.san(move)
-        out += [text, text.rstrip("+#"), f"{text}!", chess.square_name(move.from_square) + chess.square_name(move.to_square)]
+        out += [text, text.rstrip("+#"), f"{text}!", chess.square_name(move.from_square) + chess.square_name(move.to_square),
+                move.uci(), move.uci() + "q"]
         piece = peer.piece_at(move.from_square)
         if piece is not None and piece.piece_type != chess.PAWN and not peer.is_castling(move):
             letter = piece.symbol().upper()
@@ -76,7 +77,8 @@ def _tokens(board: Board, peer: chess.Board) -> list[str]:
             out += [chess.square_name(move.to_square), text.split("=")[0]]
     king = peer.king(peer.turn)
     for rook in peer.pieces(chess.ROOK, peer.turn):
-        out += [f"Kx{chess.square_name(rook)}", f"K{chess.square_name(rook)}"]
+        out += [f"Kx{chess.square_name(rook)}", f"K{chess.square_name(rook)}",
+                chess.square_name(king) + chess.square_name(rook)]  # king takes rook: castling in UCI
     out += [f"K{chess.square_name(king)}", "O-O", "O-O-O", "--", "Qz9", "e9", "Nf3"]
     return out
 
@@ -84,7 +86,8 @@ def _tokens(board: Board, peer: chess.Board) -> list[str]:
 def test_san_index_takes_what_parse_move_reads_or_gives_way() -> None:
     """In every position of real games and of edge positions (promotions, en passant, pins, Chess960 castling),
     for every token: san_index finds parse_move's move among the legal codes, or answers -1; it answers -1 for
-    every token parse_move refuses, and finds every plain SAN move (not castling) python-chess writes."""
+    every token parse_move refuses, and finds every plain SAN move (not castling) python-chess writes and every
+    UCI move parse_move reads (castling as a king's two-step or king-takes-rook)."""
     from plybits.chess.board import legal_codes
     from plybits.chess.squares import MOVE_TABLE
     from plybits.errors import PlybitsError
@@ -120,7 +123,9 @@ def test_san_index_takes_what_parse_move_reads_or_gives_way() -> None:
                     assert MOVE_TABLE[codes[index]] == want, (fen, token, given)
                     found += 1
                 else:
-                    assert given == "uci" or token not in written, (fen, token, given)
+                    assert token not in written or given == "uci", (fen, token, given)
+                    # a UCI token is found whenever parse_move reads it as UCI
+                    assert want is None or given == "san" or not notation.UCI_REGEX.match(token), (fen, token, given)
     assert found > 1000
 
 

@@ -258,17 +258,16 @@ def san_index(board: Board, text: str, notation: str | None, codes: vec[i64], n:
     the ``rank`` model lists them) of the move that :func:`parse_move` reads ``text`` in ``notation`` as, found
     there without checking a move again (castling and the null move too, as their codes); -1 where
     :func:`parse_move` must tell: a token it would read as UCI, long algebraic, bad syntax, no match or several
-    (its move, or its error)."""
-    if notation == "uci":
-        return -1
+    (its move, or its error). A UCI token (``notation`` "uci", or ``None`` and the token looks like UCI, as
+    :func:`parse_move` tries it first) is looked up by :func:`_uci_index`."""
+    if notation == "uci" or (notation is None and _may_be_uci(text) and UCI_REGEX.match(text)):
+        return _uci_index(board, text, codes, n)
     code: i64 = 0  # an i64: compiled, the fields below are C shifts and masks, not tagged-int calls
     if PACKED:
         code = _plain_san(text)
     if not code:
         code = (_SAN_SYNTAX if notation is not None else _READ_AS_SAN).get(text, 0)
     if not code:
-        if notation is None and _may_be_uci(text) and UCI_REGEX.match(text):
-            return -1
         try:
             code = _san_syntax(text)
         except InvalidMoveError:
@@ -333,6 +332,25 @@ def _matching_index(
                     return -1
                 found = i
     return found
+
+
+def _uci_index(board: Board, text: str, codes: vec[i64], n: int) -> int:
+    """:func:`san_index` of a UCI token: the index among the codes of the move :func:`parse_uci` reads (a standard-chess
+    king two-step, or king-takes-rook, as castling: :func:`_find`'s reading), or -1 where it must tell (the null move,
+    bad syntax, a move not among them)."""
+    code = _UCI_SYNTAX.get(text, 0)
+    if not code:
+        if not UCI_REGEX.match(text):
+            return -1
+        code = _keep(_UCI_SYNTAX, text, _read_uci_syntax(text))
+    from_sq = code & 255
+    to_sq = code >> 8 & 255
+    us = board.turn
+    if not board.chess960 and board.cells[from_sq] == us | KING and RANK_OF[from_sq] == (0 if us == 0 else 7):
+        rook = castling_rook(from_sq, to_sq)
+        if rook >= 0:
+            to_sq = rook
+    return _code_index(codes, n, (from_sq << 8 | to_sq) << 3 | code >> 16)
 
 
 def _code_index(codes: vec[i64], n: int, code: int) -> int:
