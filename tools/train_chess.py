@@ -17,8 +17,12 @@ the last-moved piece attacking the target, moving back, the recent kinds: togeth
 which were then dropped for speed and the rest refitted 30 steps on the same plies: validation 3.202 bits a ply,
 model 1's weights 3.443.
 
+``--ablate STEPS`` writes nothing: it prints what each feature group of model 2 (``GROUPS``) is worth on the
+validation plies, model 2 refitted STEPS steps from its shipped weights without the group against the same refit with
+all of them (docs/rank.md, "Chess model 2's feature groups: cost and worth").
+
     PLYBITS_PURE=1 .venv/bin/python -m tools.train_chess [--iterations 60] [--workers 2] [--game-share K]
-        [--init FILE] [--cache FILE]
+        [--init FILE] [--cache FILE] [--ablate STEPS]
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from functools import cache
 from multiprocessing import Pool
 from pathlib import Path
 
-from plybits.chess import rankmodel2
+from plybits.chess import rank, rankmodel2
 from plybits.chess.rank import canonical_moves
 from plybits.chess.rankmodel2 import MODEL_2, N_FEATURES_2, position_key
 from plybits.chess.squares import move_code
@@ -188,6 +192,71 @@ def bits_per_ply(data: PlySet, weights: list[int]) -> float:
     return float((np.log2(z) - played).mean())
 
 
+GROUPS: dict[str, tuple[tuple[int, int], ...]] = {
+    "piece-square (F_TO, F_FROM)": ((rank.F_TO, 7 * 64), (rank.F_FROM, 7 * 64)),
+    "phase by kind (F_PHASE)": ((rank.F_PHASE, 4 * 7),),
+    "target rank by phase (G_PHASE_RANK)": ((rankmodel2.G_PHASE_RANK, 4 * 8 * 7),),
+    "slide length, pawn double step": ((rank.F_SLIDE, 7 * 8), (rank.F_PAWN_DOUBLE, 1)),
+    "capture, hanging victim (F_CAPTURE, F_HANGING_VICTIM)": ((rank.F_CAPTURE, 7 * 7), (rank.F_HANGING_VICTIM, 7)),
+    "guarded capture (G_CAPTURE_GUARDED)": ((rankmodel2.G_CAPTURE_GUARDED, 7 * 7),),
+    "target safety (F_SAFETY)": ((rank.F_SAFETY, 2 * 3 * 3 * 7),),
+    "origin threat, evasion, origin safety": ((rank.F_FROM_THREAT, 3 * 7), (rank.F_EVASION, 7),
+                                              (rankmodel2.G_FROM_SAFETY, 3 * 3 * 7)),
+    "origin safety (G_FROM_SAFETY)": ((rankmodel2.G_FROM_SAFETY, 3 * 3 * 7),),
+    "direct check (F_CHECK)": ((rank.F_CHECK, 7),),
+    "next to the enemy king (F_KING_ZONE)": ((rank.F_KING_ZONE, 7),),
+    "promotion (F_PROMOTION)": ((rank.F_PROMOTION, 7),),
+    "en passant (F_EN_PASSANT)": ((rank.F_EN_PASSANT, 1),),
+    "castling (F_CASTLE)": ((rank.F_CASTLE, 2),),
+    "recapture, takes the last-moved piece": ((rank.F_RECAPTURE, 7), (rank.F_TAKES_LAST, 7)),
+    "moves again its last-moved piece (F_SAME_PIECE)": ((rank.F_SAME_PIECE, 7),),
+    "gives up castling (F_LOSES_CASTLING)": ((rank.F_LOSES_CASTLING, 1),),
+    "last-moved piece attacks the origin (G_LAST_ATTACKS)": ((rankmodel2.G_LAST_ATTACKS, 2 * 7),),
+    "distance to the last target (G_NEAR_LAST)": ((rankmodel2.G_NEAR_LAST, 8 * 7),),
+    "opening book (G_BOOK)": ((rankmodel2.G_BOOK, 6 * 8),),
+    "every group model 2 adds to model 1": (
+        (rankmodel2.G_FROM_SAFETY, 3 * 3 * 7), (rankmodel2.G_LAST_ATTACKS, 2 * 7), (rankmodel2.G_NEAR_LAST, 8 * 7),
+        (rankmodel2.G_CAPTURE_GUARDED, 7 * 7), (rankmodel2.G_PHASE_RANK, 4 * 8 * 7), (rankmodel2.G_BOOK, 6 * 8)),
+    "the four of least worth a cost (G_LAST_ATTACKS, F_SAME_PIECE, F_LOSES_CASTLING, G_NEAR_LAST)": (
+        (rankmodel2.G_LAST_ATTACKS, 2 * 7), (rank.F_SAME_PIECE, 7), (rank.F_LOSES_CASTLING, 1),
+        (rankmodel2.G_NEAR_LAST, 8 * 7)),
+}
+"""Model 2's feature groups (feature id ranges ``(first, count)``) that ``--ablate`` refits without, one at a time."""
+
+
+def without(data: PlySet, ranges: tuple[tuple[int, int], ...]) -> PlySet:
+    """``data`` with the feature ids of ``ranges`` taken out of every move (the plies and played moves kept)."""
+    import numpy as np
+
+    ids = np.frombuffer(data.ids, dtype=np.int32)
+    per_move = np.frombuffer(data.per_move, dtype=np.int32)
+    keep = np.ones(len(ids), dtype=bool)
+    for first, count in ranges:
+        keep &= (ids < first) | (ids >= first + count)
+    move_of_id = np.repeat(np.arange(len(per_move)), per_move)
+    out = PlySet()
+    out.ids.frombytes(ids[keep].astype(np.int32).tobytes())
+    out.per_move.frombytes(np.bincount(move_of_id[keep], minlength=len(per_move)).astype(np.int32).tobytes())
+    out.per_ply.extend(data.per_ply)
+    out.played.extend(data.played)
+    return out
+
+
+def ablate(data: PlySet, validation: PlySet, iterations: int) -> None:
+    """Print, for each of :data:`GROUPS`, the validation bits a ply it is worth: model 2 refitted ``iterations`` steps
+    from its shipped weights without the group, against the same refit with every group (nothing written)."""
+    shipped = json.loads(OUT.read_text(encoding="utf-8"))["weights"]
+    control = bits_per_ply(validation, fit(data, N_FEATURES_2, iterations=iterations, init=shipped, log=False))
+    print(f"validation: shipped model 2 {bits_per_ply(validation, shipped):.4f}, refitted {iterations} steps "
+          f"{control:.4f} bits a ply; each group's worth (refitted without it, minus that):", flush=True)
+    for name, ranges in GROUPS.items():
+        init = list(shipped)
+        for first, count in ranges:
+            init[first:first + count] = [0] * count
+        weights = fit(without(data, ranges), N_FEATURES_2, iterations=iterations, init=init, log=False)
+        print(f"  {bits_per_ply(without(validation, ranges), weights) - control:+.4f}  {name}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--iterations", type=int, default=60)
@@ -195,6 +264,8 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=None, help="keep the collected plies in this file")
     parser.add_argument("--ply-share", type=int, default=1, help="fit every K-th collected ply (a shorter fit)")
     parser.add_argument("--game-share", type=int, default=1, help="read every K-th game of each tenth (a shorter run)")
+    parser.add_argument("--ablate", type=int, default=0, metavar="STEPS", help="write nothing: print each feature "
+                        "group's worth on validation (model 2 refitted STEPS steps without it)")
     parser.add_argument("--init", type=Path, default=None, help="start from this data file's weights (default: "
                         "model 1's, the new features at 0)")
     args = parser.parse_args()
@@ -208,6 +279,9 @@ def main() -> None:
         data = every_kth_ply(data, args.ply_share)
     print(f"{len(data)} plies, {len(data.ids)} feature hits, {N_FEATURES_2} features, {len(validation)} validation "
           f"plies ({time.time() - start:.0f}s)")
+    if args.ablate:
+        ablate(data, validation, args.ablate)
+        return
     model_1 = json.loads((MODEL_DIR / "rank_model_v1.json").read_text(encoding="utf-8"))["weights"]
     print(f"validation: model 1's weights {bits_per_ply(validation, model_1 + [0] * (N_FEATURES_2 - len(model_1))):.4f}"
           " bits a ply")
