@@ -590,7 +590,6 @@ def _generate_bits(
         rooks = 0
     occupied: i64 = men | theirs
     allowed: i64 = ~men & _answer_bits(k, checks, checker, check_step)
-    forward: i64 = N if us == WHITE else S
     start_rank: i64 = 1 if us == WHITE else 6
     before_last: i64 = 6 if us == WHITE else 1
     jumps = _JUMP_BITS
@@ -611,17 +610,15 @@ def _generate_bits(
                 mask &= _RAYS[k * 8 + _RAY_OF_STEP[SIZE + LINE[k * SIZE + s]]]
             a: i64
             if kind == PAWN:
-                t: i64 = s + forward
                 a = jumps[p * SIZE + s]
                 e: i64 = 0  # en passant: played on the cells, whatever the masks
                 if ep != 0 and a & bit_of[ep] != 0 and _ep_legal(b, s, ep, us, k):
                     e = bit_of[ep]
-                a &= theirs
-                if b[t] == 0:
-                    a |= bit_of[t]
-                    if rank == start_rank and b[t + forward] == 0:
-                        a |= bit_of[t + forward]
-                a = a & mask | e
+                # the push a rank up (white) or down, onto an empty square; the double step from there likewise
+                push: i64 = (bit_of[s] << 8 if us == WHITE else bit_of[s] >> 8) & ~occupied
+                if rank == start_rank:
+                    push |= (push << 8 if us == WHITE else push >> 8) & ~occupied
+                a = (a & theirs | push) & mask | e
                 if rank == before_last:
                     n = _add_promotions(codes, n, s, a)
                     continue
