@@ -462,10 +462,11 @@ def _king_lines(
     them: i64 = us ^ BLACK
     queen: i64 = them | QUEEN
     steps = _KING_STEP_ARRAY
+    ray_bits = _RAYS  # a local: compiled, the module's array is not read and checked again each ray
     rays: i64 = k * 8
     i: i64
     for i in range(8):
-        if _RAYS[rays + i] & theirs == 0:  # no enemy man on the line: no check, no pin
+        if ray_bits[rays + i] & theirs == 0:  # no enemy man on the line: no check, no pin
             continue
         d: i64 = steps[i]
         slider: i64 = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
