@@ -17,7 +17,7 @@ from plybits.chess.rank import (
     _COUNT_UNIT, _DIAGONAL_MARK, _ORTHOGONAL_MARK, _RANK_UNIT, _THREAT_LEVELS, ATTACK_VALUE, VALUE,
     _attack_maps, _last_attacks, _mark_checks, _position_terms, _walked_attack_maps,
 )
-from plybits.chess.squares import FILE_OF, RANK_OF, SIZE, SQUARES, Move
+from plybits.chess.squares import FILE_OF, NULL_MOVE, RANK_OF, SIZE, SQUARES, Move
 
 _KIND = {chess.PAWN: 1, chess.KNIGHT: 2, chess.BISHOP: 3, chess.ROOK: 4, chess.QUEEN: 5, chess.KING: 6}
 
@@ -68,7 +68,10 @@ def test_the_bitboard_walk_gives_python_chess_attackers(seed: int) -> None:
         full_scan = _attack_maps(position.cells, position.turn)  # every cell read: the same map
         assert [full_scan[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and full_scan[1] == material, at
         walked = _walked_attack_maps(position.cells, position.turn, men[0] | men[1])  # pure Python's way: the same
-        assert [walked[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and walked[1] == material, at
+        assert [walked[sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES], at
+        assert position.material == material, at  # the board's kept material: what the walk sums
+        kept = _attack_maps(position.cells, position.turn, men[0] | men[1], material=position.material)
+        assert [kept[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and kept[1] == material, at
 
 
 def _square_set(bits: int) -> set[int]:
@@ -182,3 +185,55 @@ def test_the_last_moved_pieces_attacks_are_python_chess_attacks(seed: int) -> No
         bits = _last_attacks(position, last_to)
         attacked = {i for i in range(64) if bits >> i & 1}
         assert attacked == set(board.attacks(square)), f"seed {seed} ply {ply} {board.fen()}"
+
+
+_MATERIAL_STARTS = (
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "k7/2PPPPPP/8/8/8/8/2pppppp/K7 w - - 0 1",  # promotions on both sides at once
+    "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",  # promotions by capture, castling, en passant
+)
+
+
+def test_the_material_push_keeps_is_python_chess_material() -> None:
+    """:attr:`Board.material <plybits.chess.board.Board.material>`, kept by push (captures, promotions, en passant,
+    castling, null moves), copies, FEN set-up and the repetition replay, is python-chess's material of the same
+    position at every ply of random playouts (standard, Chess960, promotion-rich starts) and of real games; the map given
+    it (the rank coders' way) is the map that sums the men itself."""
+    from tests.test_rank_games import records, replay
+
+    rng = random.Random(16)
+    starts = [(fen, False) for fen in _MATERIAL_STARTS] + [(chess.Board.from_chess960_pos(n).fen(), True)
+                                                         for n in (0, 518, 959)]
+    for fen, chess960 in starts:
+        for _ in range(8):
+            board = chess.Board(fen, chess960=chess960)
+            position = GAME.position(fen, chess960=chess960) if chess960 else GAME.position(fen)
+            assert position.material == expected_material(board), fen
+            for ply in range(150):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                if rng.random() < 0.05 and not board.is_check():
+                    board.push(chess.Move.null())
+                    position.push(NULL_MOVE)
+                else:
+                    special = [m for m in moves if board.is_capture(m) or m.promotion]
+                    move = rng.choice(special if special and rng.random() < 0.5 else moves)
+                    position.push(position.parse_move(board.uci(move), "uci"))
+                    board.push(move)
+                at = f"{fen} ply {ply} {board.fen()}"
+                assert position.material == expected_material(board), at
+                assert position.copy(history=rng.random() < 0.5).material == expected_material(board), at
+            position.repetitions()  # replays the trail on a board set up from the anchor's cells
+            assert GAME.position(position.fen(), chess960=chess960).material == position.material
+    for record in records("chess", "chess", "twic0920.pgn")[:20]:
+        start, moves = replay("chess", record)
+        position, board = GAME.position(start), chess.Board(start) if start else chess.Board()
+        for move in moves:
+            board.push_san(position.move_text(move, "san"))
+            position.push(move)
+            assert position.material == expected_material(board), board.fen()
+            men = position.men
+            summed = _attack_maps(position.cells, position.turn, men[0] | men[1])
+            kept = _attack_maps(position.cells, position.turn, men[0] | men[1], material=position.material)
+            assert [kept[0][sq] for sq in SQUARES] == [summed[0][sq] for sq in SQUARES] and kept[1] == summed[1]

@@ -54,6 +54,9 @@ PIECE_KEYS: Final = int_array([ZOBRIST[(p * 8 + RANK_OF[s]) * 8 + FILE_OF[s]] if
                                for p in range(16) for s in range(SIZE)])
 """PIECE_KEYS[piece * SIZE + cell]: the piece's key on the cell, :data:`~plybits.openingbook.ZOBRIST`'s number of
 ``piece * 64 + square`` (a1 = 0 ... h8 = 63); 0 for an empty cell. :attr:`Board.pieces_key` XORs them."""
+MATERIAL: Final = int_array([(0, 0, 3, 3, 5, 9, 0, 0)[p & 7] for p in range(16)])
+"""MATERIAL[piece]: what :attr:`Board.material` counts of it: a knight or bishop 3, a rook 5, a queen 9, a pawn or
+king 0 (the ``rank`` model's material phase)."""
 
 
 # FEN writing: a rank's field read from a store by the rank's pieces (a game's final positions repeat their ranks;
@@ -106,12 +109,12 @@ class Board:
     passant target square (0 when none), ``kings`` the king square of each colour
     (index ``colour >> 3``), ``men`` the squares of each colour's pieces as a bitboard (index ``colour >> 3``;
     :data:`~plybits.chess.squares.BIT_OF`), ``pieces_key`` the XOR of :data:`PIECE_KEYS` of the men on their cells
-    (an opening book's key of the pieces: :func:`plybits.chess.rankmodel2.position_key`), both kept by :func:`push`
-    with the cells.
+    (an opening book's key of the pieces: :func:`plybits.chess.rankmodel2.position_key`), ``material`` the sum of
+    :data:`MATERIAL` of both sides' men (the ``rank`` model's phase), all kept by :func:`push` with the cells.
     """
 
     __slots__ = ("cells", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "men",
-                 "pieces_key", "_anchor", "_trail", "_legal", "_check", "_safe", "_codes", "_map", "_rights",
+                 "pieces_key", "material", "_anchor", "_trail", "_legal", "_check", "_safe", "_codes", "_map", "_rights",
                  "_rights_of")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
@@ -130,6 +133,7 @@ class Board:
         self.kings = [0, 0]
         self.men: vec[i64] = int_array([0, 0]) if start is None else start.men[:]
         self.pieces_key: i64 = 0 if start is None else start.pieces_key
+        self.material: i64 = 0 if start is None else start.material
         self._anchor: tuple[Any, ...] = ()
         """A position (cells, turn, castling, ep, kings) at or before the last capture or pawn move, for
         repetitions: :func:`push` takes a new one only once :attr:`_trail` holds :data:`REANCHOR` moves."""
@@ -305,6 +309,7 @@ class Board:
         other.kings = self.kings[:]
         other.men = self.men[:]
         other.pieces_key = self.pieces_key
+        other.material = self.material
         if history:
             other._anchor = self._anchor
             other._trail = self._trail[:]
@@ -462,17 +467,20 @@ def _snapshot(board: Board) -> tuple[Any, ...]:
 
 
 def _count_men(board: Board) -> None:
-    """Set :attr:`Board.men` and :attr:`Board.pieces_key` from the cells."""
+    """Set :attr:`Board.men`, :attr:`Board.pieces_key` and :attr:`Board.material` from the cells."""
     b = board.cells
     men = int_array([0, 0])
     key: i64 = 0
+    material: i64 = 0
     for s in SQUARES:
         p = b[s]
         if p:
             men[p >> 3] |= BIT_OF[s]
             key ^= PIECE_KEYS[p * SIZE + s]
+            material += MATERIAL[p]
     board.men = men
     board.pieces_key = key
+    board.material = material
 
 
 def is_check(board: Board) -> bool:
@@ -874,6 +882,7 @@ def push(board: Board, m: Move) -> None:
             men[us >> 3] ^= BIT_OF[f] | BIT_OF[t]  # off ``f``, onto ``t`` (not its own)
             if q:
                 men[(us >> 3) ^ 1] &= ~BIT_OF[t]
+                board.material -= MATERIAL[q]
             if kind == PAWN:
                 if t == board.ep and not q:
                     taken = t - (N if us == WHITE else S)
@@ -883,6 +892,8 @@ def push(board: Board, m: Move) -> None:
                 elif not promotion and safe:
                     check = _checks_after(b, f, t, p, board.kings[(us >> 3) ^ 1])
                 placed = us | promotion if promotion else p
+                if promotion:
+                    board.material += MATERIAL[placed]
                 b[t] = placed
                 board.pieces_key = key ^ keys[placed * SIZE + t]
                 if t - f == 2 * N or t - f == 2 * S:  # statements: compiled, a conditional expression boxed the i64 arm

@@ -462,10 +462,11 @@ def _king_lines(
     them: i64 = us ^ BLACK
     queen: i64 = them | QUEEN
     steps = _KING_STEP_ARRAY
+    ray_bits = _RAYS  # a local: compiled, the module's array is not read and checked again each ray
     rays: i64 = k * 8
     i: i64
     for i in range(8):
-        if _RAYS[rays + i] & theirs == 0:  # no enemy man on the line: no check, no pin
+        if ray_bits[rays + i] & theirs == 0:  # no enemy man on the line: no check, no pin
             continue
         d: i64 = steps[i]
         slider: i64 = them | (ROOK if d == N or d == S or d == E or d == W else BISHOP)
@@ -590,7 +591,6 @@ def _generate_bits(
         rooks = 0
     occupied: i64 = men | theirs
     allowed: i64 = ~men & _answer_bits(k, checks, checker, check_step)
-    forward: i64 = N if us == WHITE else S
     start_rank: i64 = 1 if us == WHITE else 6
     before_last: i64 = 6 if us == WHITE else 1
     jumps = _JUMP_BITS
@@ -611,17 +611,15 @@ def _generate_bits(
                 mask &= _RAYS[k * 8 + _RAY_OF_STEP[SIZE + LINE[k * SIZE + s]]]
             a: i64
             if kind == PAWN:
-                t: i64 = s + forward
                 a = jumps[p * SIZE + s]
                 e: i64 = 0  # en passant: played on the cells, whatever the masks
                 if ep != 0 and a & bit_of[ep] != 0 and _ep_legal(b, s, ep, us, k):
                     e = bit_of[ep]
-                a &= theirs
-                if b[t] == 0:
-                    a |= bit_of[t]
-                    if rank == start_rank and b[t + forward] == 0:
-                        a |= bit_of[t + forward]
-                a = a & mask | e
+                # the push a rank up (white) or down, onto an empty square; the double step from there likewise
+                push: i64 = (bit_of[s] << 8 if us == WHITE else bit_of[s] >> 8) & ~occupied
+                if rank == start_rank:
+                    push |= (push << 8 if us == WHITE else push >> 8) & ~occupied
+                a = (a & theirs | push) & mask | e
                 if rank == before_last:
                     n = _add_promotions(codes, n, s, a)
                     continue

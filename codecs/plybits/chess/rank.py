@@ -21,7 +21,7 @@ from typing import Final, cast, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.chess.board import Board, _castling_rooks, legal_moves, map_buffer, reused_codes
+from plybits.chess.board import MATERIAL, Board, _castling_rooks, legal_moves, map_buffer, reused_codes
 from plybits.chess.movegen import slide_bits
 from plybits.chess.notation import san_index
 from plybits.chess.squares import (
@@ -126,7 +126,9 @@ F_HANGING_VICTIM = _ids.block(7)  # captures an undefended piece, by victim kind
 N_FEATURES = _ids.count
 
 
-_MATERIAL: Final = int_array([VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)])
+_MATERIAL: Final = MATERIAL
+if list(_MATERIAL) != [VALUE[p & 7] if p & 7 != PAWN else 0 for p in range(16)]:
+    raise AssertionError("the board's MATERIAL and the rank model's VALUE disagree")
 _THREAT_LEVELS = sorted(set(ATTACK_VALUE[PAWN:KING + 1]))
 """The distinct attack values (1, 3, 5, 9, 20)."""
 _RANKS: Final = len(_THREAT_LEVELS)
@@ -189,49 +191,48 @@ _RAISED: Final[list[vec[i64]]] = [
 (:data:`_THREAT`; unchanged where it is that or higher), for :func:`_walked_attack_maps`."""
 
 
-_SPREAD: Final = int_array([
-    sum(1 << (8 * file) for file in range(8) if row >> file & 1) * unit
-    for unit in (_COUNT_UNIT, 2 * _COUNT_UNIT, _RANK_UNIT, 2 * _RANK_UNIT, 4 * _RANK_UNIT, _DIAGONAL_MARK,
-                 _ORTHOGONAL_MARK)
-    for row in range(256)
-])
-"""_SPREAD[plane * 256 + row]: a rank's 8 bits of one bit plane of the map (our count's two bits, the enemy rank's
-three, the check marks' two) spread to one byte a file, each times the plane's unit: the sum of a rank's seven is its
-8 entries, a byte each (every entry below 2^7: no carry)."""
+_PLANE_ORDER: Final = (_DIAGONAL_MARK, _ORTHOGONAL_MARK, _COUNT_UNIT, 2 * _COUNT_UNIT, _RANK_UNIT, 2 * _RANK_UNIT,
+                       4 * _RANK_UNIT)
+"""The units of :func:`_attack_maps`'s seven bit planes (the check marks', our count's two, the enemy rank's three), in
+the order :func:`_attack_maps` stacks a rank's rows of them, a byte each, and transposes the 8x8 bit matrix: plane ``u``'s
+unit is ``1 << u``, so byte ``i`` of the transpose is file ``i``'s entry."""
+if _PLANE_ORDER != tuple(1 << u for u in range(7)):
+    raise AssertionError("_attack_maps's transposed planes and the attack map entry's bits disagree")
+
 
 # The map is made as bitboards (:data:`~plybits.chess.squares.BIT_OF`) and spread to the cells once: in i64 locals
 # (docs/architecture.md, "What makes compiled code fast"), compiled plain C; no square of a ray is walked.
-def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) -> tuple[vec[i64], int]:
+def _attack_maps(
+    b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP, material: i64 = -1,
+) -> tuple[vec[i64], int]:
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
     count of our attacks on it (:data:`_COUNT_UNIT`), the material of both sides' pieces other than pawns and kings).
 
-    ``men``: a bitboard (:data:`~plybits.chess.squares.BIT_OF`) of both sides' men
-    (:attr:`~plybits.chess.board.Board.men` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the map's squares are written to
-    (:func:`~plybits.chess.board.map_buffer`: with the enemy king's check marks (:func:`_mark_checks`), and as
-    bitboards at ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the squares the enemy attacks, which
-    the move generator reads); the default, a new one (border cells 0, no check marks).
+    ``men``: a bitboard (:data:`~plybits.chess.squares.BIT_OF`) of both sides' men (:attr:`Board.men
+    <plybits.chess.board.Board.men>` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the map's
+    squares are written to (:func:`~plybits.chess.board.map_buffer`: with the enemy king's check marks
+    (:func:`_mark_checks`), and as bitboards at ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the
+    squares the enemy attacks, which the move generator reads); the default, a new one (border cells 0, no marks).
+    ``material``: the men's (:attr:`Board.material <plybits.chess.board.Board.material>`, kept by the board); the
+    default, -1, sums them (:func:`_material_of`).
 
     Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
     (saturating at 3), the enemy's or'd by value, of which the cheapest gives the rank's three bit planes; the check
-    marks are the king's lines (:func:`slide_bits` from it); :data:`_SPREAD` turns a rank of the seven planes into its 8
-    entries. That is compiled code's way; pure Python walks each attacked square (:func:`_walked_attack_maps`), and
-    ignores ``into``.
-    """
+    marks are the king's lines (:func:`slide_bits` from it); a rank's seven planes, a byte each, transposed as a bit
+    matrix are its 8 entries. Compiled code's way; pure Python walks each attacked square (:func:`_walked_attack_maps`,
+    ``into`` ignored)."""
+    if men == -1:
+        men = _men_of(b)
+    if material < 0:
+        material = _material_of(b, men)
     if not PACKED:
-        return _walked_attack_maps(b, us, men)
-    material: i64 = 0
-    material_of = _MATERIAL
+        return _walked_attack_maps(b, us, men), material
     jumps = _JUMP_BITS
     lowest = LOWEST_BIT
     colour: i64 = us
     keep = len(into) == 2 * SIZE  # the board's buffer: room for our sliders' attacks beside the map
     s: i64
     rank: i64
-    if men == -1:
-        men = 0
-        for s in SQUARES:
-            if b[s] != 0:
-                men |= BIT_OF[s]
     low: i64 = 0  # our count of attacks, its low bit and its high bit a square (3: 3 or more)
     high: i64 = 0
     pawns: i64 = 0  # the enemy's attacks by value: pawns, knights and bishops, rooks, queens, king
@@ -247,7 +248,6 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
             s = first + lowest[row]
             row &= row - 1
             p: i64 = b[s]
-            material += material_of[p]
             kind: i64 = p & 7
             a: i64
             if BISHOP <= kind <= QUEEN:
@@ -283,15 +283,41 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
     rank2 = ~rank4 & (rooks | queens)
     rank1 = pawns | (~minors & (rooks | (~queens & king)))
     attacks = into if len(into) != 0 else _NO_ATTACKS[:]  # a new one: one copy of a zeroed vec (docs/architecture.md)
-    spread = _SPREAD
-    for rank in range(8):
-        shift: i64 = rank * 8
-        entries: i64 = (spread[low >> shift & 255] + spread[256 + (high >> shift & 255)]
-                        + spread[512 + (rank1 >> shift & 255)] + spread[768 + (rank2 >> shift & 255)]
-                        + spread[1024 + (rank4 >> shift & 255)] + spread[1280 + (diagonal >> shift & 255)]
-                        + spread[1536 + (orthogonal >> shift & 255)])
-        s = A1 + rank * STRIDE  # the rank's 8 cells, a statement each (no loop's counter and shift to compute)
-        attacks[s] = entries & 255
+    _spread(attacks, diagonal, orthogonal, low, high, rank1, rank2, rank4)
+    return attacks, material
+
+
+def _spread(attacks: vec[i64], p0: i64, p1: i64, p2: i64, p3: i64, p4: i64, p5: i64, p6: i64) -> None:
+    """Write into the 64 squares of ``attacks`` the entries of the seven bit planes ``p0`` ... ``p6`` (bitboards,
+    :data:`~plybits.chess.squares.BIT_OF`; plane ``u``'s unit ``1 << u``, :data:`_PLANE_ORDER`).
+
+    The planes, a byte a rank, are an 8x8 byte matrix: transposed by three swaps of blocks (Hacker's Delight's), word
+    ``r`` holds rank ``r``'s byte of each plane; that word, an 8x8 bit matrix below 2^56, transposed the same way bit by
+    bit, holds file ``i``'s entry in byte ``i``. No table read; compiled, plain C on i64 locals (a shift into the sign
+    bit wraps, as in :func:`~plybits.chess.movegen.slide_bits`'s multiplications)."""
+    p7: i64 = 0
+    shift: i64 = 32  # a swap of the blocks of a row-index bit and its column-index bit: 4, then 1, then 2 (they commute)
+    mask: i64 = 0xFFFFFFFF
+    stage: i64
+    for stage in range(3):  # each swaps the pairs 4 words apart, then the words are dealt out (0, 2, 4, 6, 1, 3, 5, 7)
+        p0, p4 = p0 ^ (((p0 >> shift) ^ p4) & mask) << shift, p4 ^ (((p0 >> shift) ^ p4) & mask)
+        p1, p5 = p1 ^ (((p1 >> shift) ^ p5) & mask) << shift, p5 ^ (((p1 >> shift) ^ p5) & mask)
+        p2, p6 = p2 ^ (((p2 >> shift) ^ p6) & mask) << shift, p6 ^ (((p2 >> shift) ^ p6) & mask)
+        p3, p7 = p3 ^ (((p3 >> shift) ^ p7) & mask) << shift, p7 ^ (((p3 >> shift) ^ p7) & mask)
+        p1, p2, p3, p4, p5, p6 = p2, p4, p6, p1, p3, p5
+        shift, mask = (8, 0x00FF00FF00FF00FF) if shift == 32 else (16, 0x0000FFFF0000FFFF)
+    t: i64
+    s: i64 = A1
+    rank: i64
+    for rank in range(8):  # rank by rank: its word in p0, the next ones moved down
+        entries: i64 = p0
+        t = (entries ^ (entries >> 7)) & 0x00AA00AA00AA00AA
+        entries ^= t ^ (t << 7)
+        t = (entries ^ (entries >> 14)) & 0x0000CCCC0000CCCC
+        entries ^= t ^ (t << 14)
+        t = (entries ^ (entries >> 28)) & 0x00000000F0F0F0F0
+        entries ^= t ^ (t << 28)
+        attacks[s] = entries & 255  # the rank's 8 cells, a statement each
         attacks[s + 1] = entries >> 8 & 255
         attacks[s + 2] = entries >> 16 & 255
         attacks[s + 3] = entries >> 24 & 255
@@ -299,19 +325,41 @@ def _attack_maps(b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP) 
         attacks[s + 5] = entries >> 40 & 255
         attacks[s + 6] = entries >> 48 & 255
         attacks[s + 7] = entries >> 56 & 255
-    return attacks, material
+        s += STRIDE
+        p0, p1, p2, p3, p4, p5, p6 = p1, p2, p3, p4, p5, p6, p7
 
 
-def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> tuple[vec[i64], int]:
+def _material_of(b: vec[i64], men: i64) -> i64:
+    """The sum of :data:`_MATERIAL` of the ``men`` (a bitboard) on the cells ``b``."""
+    material: i64 = 0
+    material_of = _MATERIAL
+    rank: i64
+    for rank in range(8):
+        row: i64 = men >> (rank * 8) & 255
+        while row != 0:
+            material += material_of[b[A1 + rank * STRIDE + LOWEST_BIT[row]]]
+            row &= row - 1
+    return material
+
+
+def _men_of(b: vec[i64]) -> i64:
+    """The bitboard (:data:`~plybits.chess.squares.BIT_OF`) of the men on the cells ``b``."""
+    men: i64 = 0
+    s: i64
+    for s in SQUARES:
+        if b[s] != 0:
+            men |= BIT_OF[s]
+    return men
+
+
+def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> vec[i64]:
     """:func:`_attack_maps` in pure Python, where a 64-bit int's every operation makes an object: each attacked
     square's entry looked up anew (:data:`_COUNTED`, :data:`_RAISED`) by a walk over the tuples of its squares
     (:data:`~plybits.chess.squares.JUMP_SQUARES`, :data:`~plybits.chess.squares.SLIDER_RAYS`: no step added, no
     border cell read; a new map).
 
     ``men``: as :func:`_attack_maps` takes it (-1: every square, the empty ones passed over)."""
-    material: i64 = 0
     attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
-    material_of = _MATERIAL
     jumps = JUMP_SQUARES
     slider_rays = SLIDER_RAYS
     lowest = LOWEST_BIT
@@ -332,9 +380,6 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> tuple[vec[i64], int]:
             s = first + lowest[row]
             row &= row - 1
             p: i64 = b[s]
-            if p == 0:  # the default bitboard's empty squares
-                continue
-            material += material_of[p]
             kind: i64 = p & 7
             if kind == PAWN:
                 t = s + (N + W if p == WHITE | PAWN else S + W)  # and t + 2 (a border cell past the a- or h-file)
@@ -350,7 +395,7 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> tuple[vec[i64], int]:
                 entries = counted if p & BLACK == colour else raised[kind]
                 for t in jumps[p * SIZE + s]:
                     attacks[t] = entries[attacks[t]]
-    return attacks, material
+    return attacks
 
 
 def _slide_attacks(attacks: vec[i64], b: vec[i64], rays: tuple[tuple[int, ...], ...], entries: vec[i64]) -> None:
@@ -626,7 +671,8 @@ class LinearChessModel(LinearModel):
         :meth:`decode_ply` code with (given the top, :func:`~plybits.rank.encode_packed`), no move listed or unpacked. The codes are the board's buffer (:func:`~plybits.chess.board.reused_codes`):
         read them before the next call on the same board."""
         men = position.men
-        attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position))
+        attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position),
+                                         position.material)
         # the canonical moves, the king's steps read from the map the scores need anyway
         codes, n = reused_codes(position, attacks, _RANK_UNIT)  # read below, before the board's next call
         codes[n] = 0  # the null move (reused_codes leaves room)
