@@ -638,7 +638,7 @@ def test_sections_reuse_one_set_of_models_given_back_at_their_priors():
         models = recordmodels.section_models(version)
         assert len(models.banks) > 10  # the models the section used, copied once
         for bits, prior in models.banks:
-            assert list(bits.state) == list(prior.state) and not bits.touched
+            assert list(bits.state) == list(prior.state) and not bits.touched_count
         recordmodels.release_models(models)
         again = write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags, version=version)
         assert again == data

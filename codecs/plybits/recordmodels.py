@@ -330,7 +330,7 @@ class Models:
     def restore(self) -> None:
         """Take every model back to its priors."""
         for bits, start in self.banks:
-            if bits.touched:
+            if bits.touched_count:
                 bits.restore(start)
 
     @property
