@@ -56,6 +56,13 @@ class Container:
         self.record = record
         self.tags_only = tags_only
 
+    def __reduce__(self) -> tuple[type[Container], tuple[int, int, int, bytes, str | None, dict[str, str], bytes | None,
+                                                          bool]]:
+        """Pickled as its fields (the service hands containers to its worker processes): compiled, a class that
+        writes its ``__init__`` out is made through it, so the fields are its arguments."""
+        return Container, (self.codec_id, self.scheme_version, self.plies, self.payload, self.start, self.tags,
+                           self.record, self.tags_only)
+
 
 _ONE_BYTE: Final = [bytes((value,)) for value in range(0x80)]
 
