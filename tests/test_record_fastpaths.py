@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from plybits import recordsection
+from plybits import recordsection, recordvalues
 from plybits.recordtags import BARE_TIME_CONTROL_RE, USER_NAME_RE
 from plybits.recordvalues import (
     CLOCK_RE, DATE_RE, DECIMAL_RE, ECO_CODES, ECO_RE, ID_RE, MAX_CLOCK_MS, POWERS_OF_TEN, SIGNED_RE, TIME_CONTROL_RE,
@@ -149,4 +149,8 @@ def test_word_pieces_split_as_the_regex_matches() -> None:
     alphabet = [*words, " ", "'", "-", ".", ",", "2", "٣", "_", "\u00b2", "é", "a", "Q", "ß", "\n"]
     texts = WORDED_CASES + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20_000)]
     for text in texts:
-        assert word_pieces(text) == regex_word_pieces(text), text
+        expected = regex_word_pieces(text)
+        assert word_pieces(text) == expected, text
+        assert recordvalues._split_pieces(text) == expected, text
+        if text.isascii():  # the compiled build's scan, in either build
+            assert recordvalues._scanned_pieces(text) == expected, text

@@ -16,7 +16,7 @@ from librt.vecs import vec
 from mypy_extensions import i64
 from plybits import recorddictionary as dictionary
 from plybits.errors import InvalidDataError
-from plybits.recordcoder import MAX_TEXT, Coder, Number, Text, Tree, from_utf8, text_length, utf8
+from plybits.recordcoder import MAX_TEXT, PURE, Coder, Number, Text, Tree, from_utf8, text_length, utf8
 
 MAX_CLOCK_MS: Final = 1000 * 3600 * 1000
 """Clocks and elapsed times of 1,000 hours or more stay text."""
@@ -142,8 +142,17 @@ class ClassedText:
 def word_pieces(text: str) -> list[int]:
     """How :class:`Words` codes ``text``: its pieces, each a UTF-8 byte or :data:`WORD_PIECE` plus a word's index.
 
-    The text is split at its runs of letters in one call (:data:`WORDED_SPLIT`: the runs at the odd indices), not
-    match by match (a match's methods are calls by name compiled)."""
+    Compiled, an ASCII text is scanned byte by byte (:func:`_scanned_pieces`); interpreted, or a text that is not
+    ASCII, is split at its runs of letters in one regex call (:func:`_split_pieces`), which a loop over characters
+    costs more than there (tests/test_record_fastpaths.py holds both to the runs of :data:`WORDED_RE`)."""
+    if PURE or not text.isascii():
+        return _split_pieces(text)
+    return _scanned_pieces(text)
+
+
+def _split_pieces(text: str) -> list[int]:
+    """:func:`word_pieces`, the text split at its runs of letters in one call (:data:`WORDED_SPLIT`: the runs at the
+    odd indices), not match by match (a match's methods are calls by name compiled)."""
     parts = (ASCII_WORDED_SPLIT if text.isascii() else WORDED_SPLIT).split(text)
     pieces: list[int] = []
     start = 0  # where the text since the last word coded as one begins
@@ -159,6 +168,40 @@ def word_pieces(text: str) -> list[int]:
         pos += len(word) + len(parts[i + 1])
     if len(text) > start:
         pieces.extend(text[start:].encode("utf-8"))
+    return pieces
+
+
+_LETTER: Final = bytes(1 if 0x41 <= byte <= 0x5A or 0x61 <= byte <= 0x7A else 0 for byte in range(256))
+"""1 for the bytes of ASCII letters (``[A-Za-z]``), else 0."""
+
+
+def _scanned_pieces(text: str) -> list[int]:
+    """:func:`word_pieces` of an ASCII text, its runs of letters (:data:`ASCII_WORDED_SPLIT`: letters, an apostrophe
+    between two letters) found byte by byte (compiled, a regex split and its list of parts cost several times more)."""
+    raw = text.encode("ascii")
+    size = len(raw)
+    pieces: list[int] = []
+    start = 0  # where the text since the last word coded as one begins
+    i = 0
+    while i < size:
+        if not _LETTER[raw[i]]:
+            i += 1
+            continue
+        end = i + 1  # the run's end: past its letters and each apostrophe followed by a letter
+        while end < size:
+            if _LETTER[raw[end]]:
+                end += 1
+            elif raw[end] == 0x27 and end + 1 < size and _LETTER[raw[end + 1]]:
+                end += 2
+            else:
+                break
+        index = WORD_INDEX.get(text[i:end], -1)
+        if index >= 0:
+            pieces.extend(raw[start:i])
+            pieces.append(WORD_PIECE + index)
+            start = end
+        i = end
+    pieces.extend(raw[start:])
     return pieces
 
 
