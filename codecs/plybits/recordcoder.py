@@ -559,13 +559,26 @@ class Number:
             shown = str(n) if -(10 ** 15) < n < 10 ** 15 else f"of {n.bit_length()} bits"  # never thousands of digits
             raise LimitExceededError(f"number {shown} is outside the record section's range (0 to 2^40 - 2)")
         base = ctx * MAX_NUMBER_BITS
-        length = c.run(self.unary, base, k, MAX_NUMBER_BITS - 1)
-        v = 1
-        base = ((0 if self.shared else base) + length) * 2 + length - 1
+        length: i64 = c.run(self.unary, base, k, MAX_NUMBER_BITS - 1)
+        # machine integers below (compiled, a Python int's shift is a call): n + 1 is below 2^40 here, and no shift
+        # is of a constant (mypyc computes those in a C int)
+        value: i64 = 1  # a reader's placeholder n is not read
+        if c.writing:
+            value = n + 1
+        at: i64 = base + length
+        if self.shared:
+            at = length
+        at = at * 2 + length - 1
         mantissa = self.mantissa
-        for i in range(length - 1, -1, -1):
-            bit = ((n + 1) >> i) & 1
-            v = (v << 1) | (c.bit(mantissa, base - i, bit) if i >= length - 2 else c.uniform(2, bit))
+        v: i64 = 1
+        i: i64 = length - 1
+        while i >= 0:
+            bit: i64 = (value >> i) & 1
+            if i >= length - 2:
+                v = (v << 1) | c.bit(mantissa, at - i, bit)
+            else:
+                v = (v << 1) | c.uniform(2, bit)
+            i -= 1
         return v - 1
 
     def at_most(self, c: Coder, limit: int, what: str, n: int = 0, ctx: int = 0) -> int:

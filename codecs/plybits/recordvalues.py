@@ -16,6 +16,7 @@ from librt.vecs import vec
 from mypy_extensions import i64
 from plybits import recorddictionary as dictionary
 from plybits.errors import InvalidDataError
+from plybits.packed import int_array
 from plybits.recordcoder import MAX_TEXT, PURE, Coder, Number, Text, Tree, from_utf8, text_length, utf8
 
 MAX_CLOCK_MS: Final = 1000 * 3600 * 1000
@@ -345,8 +346,8 @@ LAST_START: Final = len(dictionary.TAG_NAMES)
 """The tag name before the first (the empty one) as :func:`last_key` gives it."""
 LAST_OTHER: Final = LAST_START + 1
 """A tag name the dictionary does not hold as :func:`last_key` gives it."""
-_SUCCESSORS_OF: Final[tuple[tuple[int, ...], ...]] = (
-    *(SUCCESSOR_INDICES.get(name, ()) for name in dictionary.TAG_NAMES), SUCCESSOR_INDICES.get("", ()), ())
+_SUCCESSORS_OF: Final[list[vec[i64]]] = [int_array(list(successors)) for successors in (
+    *(SUCCESSOR_INDICES.get(name, ()) for name in dictionary.TAG_NAMES), SUCCESSOR_INDICES.get("", ()), ())]
 """:data:`SUCCESSOR_INDICES` by :func:`last_key` (a tuple's item, not a dictionary's lookup by text)."""
 
 
@@ -359,8 +360,8 @@ def last_key(name: str) -> int:
 def unused_successors(used: vec[i64], last: int) -> int:
     """How many of :data:`recorddictionary.SUCCESSORS` of the name of key ``last`` (:func:`last_key`) are unused
     (``used`` is 0 for them)."""
-    count = 0
-    for index in _SUCCESSORS_OF[last]:
+    count: i64 = 0
+    for index in _SUCCESSORS_OF[last]:  # machine integers compiled (a tuple's items were objects to unbox)
         if not used[index]:
             count += 1
     return count
@@ -373,25 +374,33 @@ def walk_names(used: vec[i64], last: int, index: int, rank: int) -> tuple[int, i
     :data:`recorddictionary.SUCCESSORS`, in its order, then the others in ``TAG_NAMES`` order from the one after
     ``last`` on (from the start after a name it does not hold), then from the start; ``(-1, -1)`` if there is none."""
     successors = _SUCCESSORS_OF[last]
-    found = found_rank = -1
-    n = 0
+    wanted: i64 = index
+    wanted_rank: i64 = rank
+    found: i64 = -1
+    found_rank: i64 = -1
+    n: i64 = 0
     for j in successors:
         if not used[j]:
-            if found < 0 and (j == index or n == rank):
-                found, found_rank = j, n
+            if found < 0 and (j == wanted or n == wanted_rank):
+                found = j
+                found_rank = n
             used[j] = 2  # listed: passed over among the others
             n += 1
-    count = len(used)
-    after = last + 1 if last < LAST_START else 0
-    for step in range(count if found < 0 else 0):
+    count: i64 = len(used)
+    after: i64 = 0
+    if last < LAST_START:
+        after = last + 1
+    step: i64 = 0
+    while found < 0 and step < count:
         j = after + step
         if j >= count:
             j -= count
         if not used[j]:
-            if j == index or n == rank:
-                found, found_rank = j, n
-                break
+            if j == wanted or n == wanted_rank:
+                found = j
+                found_rank = n
             n += 1
+        step += 1
     for j in successors:
         if used[j] == 2:
             used[j] = 0
