@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from plybits import recordsection
+from plybits import recordsection, recordvalues
+from plybits.packed import zeros
 from plybits.recordtags import BARE_TIME_CONTROL_RE, USER_NAME_RE
 from plybits.recordvalues import (
     CLOCK_RE, DATE_RE, DECIMAL_RE, ECO_CODES, ECO_RE, ID_RE, MAX_CLOCK_MS, POWERS_OF_TEN, SIGNED_RE, TIME_CONTROL_RE,
@@ -149,4 +150,36 @@ def test_word_pieces_split_as_the_regex_matches() -> None:
     alphabet = [*words, " ", "'", "-", ".", ",", "2", "٣", "_", "\u00b2", "é", "a", "Q", "ß", "\n"]
     texts = WORDED_CASES + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20_000)]
     for text in texts:
-        assert word_pieces(text) == regex_word_pieces(text), text
+        expected = regex_word_pieces(text)
+        assert word_pieces(text) == expected, text
+        assert recordvalues._split_pieces(text) == expected, text
+        if text.isascii():  # the compiled build's scan, in either build
+            assert recordvalues._scanned_pieces(text) == expected, text
+
+
+def test_tag_names_walk_in_the_order_their_rank_codes_them() -> None:
+    """:func:`recordvalues.walk_names` (machine integers compiled) finds a name's rank, and the name of a rank, in the
+    order of its definition: the unused successors of the last name, then the other unused names from the one after
+    it on, round to the start; the used marks are given back unchanged, and unused_successors counts the first part."""
+    from plybits.recorddictionary import TAG_NAMES
+    from plybits.recordvalues import LAST_OTHER, LAST_START, SUCCESSOR_INDICES, unused_successors, walk_names
+
+    rng = random.Random(59)
+    size = len(TAG_NAMES)
+    for _ in range(3000):
+        used = zeros(size)
+        for j in rng.sample(range(size), rng.randint(0, size)):
+            used[j] = 1
+        last = rng.choice([*range(size), LAST_START, LAST_OTHER])
+        name = TAG_NAMES[last] if last < LAST_START else "" if last == LAST_START else "Other"
+        successors = [j for j in SUCCESSOR_INDICES.get(name, ()) if not used[j]] if last != LAST_OTHER else []
+        after = last + 1 if last < LAST_START else 0
+        others = [j % size for j in range(after, after + size) if not used[j % size] and j % size not in successors]
+        order = successors + others
+        before = list(used)
+        assert unused_successors(used, last) == len(successors)
+        for rank, index in enumerate(order):
+            assert walk_names(used, last, index, -1) == (index, rank)
+            assert walk_names(used, last, -1, rank) == (index, rank)
+        assert walk_names(used, last, -1, len(order)) == (-1, -1)
+        assert list(used) == before

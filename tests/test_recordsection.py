@@ -22,7 +22,7 @@ from plybits.recordcoder import Coder, Writer
 from plybits.recorddictionary import TAG_NAMES
 from plybits.recordsection import read_section, section_costs, write_section
 from plybits.registry import get_game, get_scheme, schemes
-from tests.conftest import ROOT
+from tests.conftest import ROOT, shared_data
 
 
 def play(game: str, tokens: str, start: str | None = None) -> tuple[Any, list[Any]]:
@@ -638,7 +638,7 @@ def test_sections_reuse_one_set_of_models_given_back_at_their_priors():
         models = recordmodels.section_models(version)
         assert len(models.banks) > 10  # the models the section used, copied once
         for bits, prior in models.banks:
-            assert list(bits.state) == list(prior.state) and not bits.touched
+            assert list(bits.state) == list(prior.state) and not bits.touched_count
         recordmodels.release_models(models)
         again = write_section(scheme, replay.start_position, replay.moves, replay.notes, replay.tags, version=version)
         assert again == data
@@ -680,3 +680,67 @@ def test_tag_facts_by_index_are_those_by_name() -> None:
         assert recordtags._DERIVED_AT[i] == recordtags.DERIVED_INDEX.get(name, -1), name
         assert recordtags._PLAYER_AT[i] == (name in recordtags._PLAYERS), name
     assert len(recordtags._KIND_AT) == len(recordtags._WHAT_AT) == len(TAG_NAMES)
+
+
+class _NoCopy:
+    """A start position that refuses to be copied (it writes its moves as the standard position does)."""
+
+    def __init__(self) -> None:
+        self.board = GAME.position(None)
+
+    def copy(self) -> Any:
+        raise AssertionError("copied")
+
+    def move_text(self, move: Any, notation: str | None = None) -> str:
+        return self.board.move_text(move, notation)
+
+
+def test_eco_start_is_the_class_of_the_first_two_sans_and_plays_the_second_only_where_one_is_named():
+    """Version 3's ECO context: the class of the first two plies' SAN (check marks off) where
+    recorddictionary.ECO_STARTS names it, else of the first (14 for another, 0 for none), as a plain definition
+    reads it on real games; the start is copied and the first move played only when the first ply opens a two-ply
+    class (e4, d4): after 1.c4 or 1.Nf3 it is not (it failed before: every game copied its start)."""
+    from plybits.recorddictionary import ECO_STARTS
+    from plybits.recordmodels import ECO_OTHER_START, FinalPosition
+
+    def plain(start: Any, moves: list[Any]) -> int:
+        position, sans = start.copy(), []
+        for move in moves[:2]:
+            sans.append(position.move_text(move, None).rstrip("+#"))
+            position.push(move)
+        if not sans:
+            return 0
+        return ECO_STARTS.get(" ".join(sans), ECO_STARTS.get(sans[0], ECO_OTHER_START))
+
+    text = shared_data("chess", "twic0920.pgn").read_text(encoding="utf-8", errors="replace")
+    records = list(GAME.split_records(text))[:200]
+    seen = Counter()
+    for record in records:
+        replay = plybits.read_record("chess", record=record)
+        for plies in (0, 1, 2, len(replay.moves)):
+            moves = replay.moves[:plies]
+            found = FinalPosition(replay.start_position, moves, None).eco_start()
+            assert found == plain(replay.start_position, moves), (record[:80], plies)
+            cached = FinalPosition(replay.start_position, moves, None)
+            cached.sans()
+            assert cached.eco_start() == found
+            seen[found] += 1
+    assert len(seen) >= 8  # e4 e5, e4 c5, d4 Nf6, c4, Nf3, ... all met
+    for first, expected in (("c2c4", 12), ("g1f3", 13), ("b2b3", ECO_OTHER_START)):
+        moves = plybits.read_record("chess", moves=[first, "e7e5"], notation="uci").moves
+        assert FinalPosition(_NoCopy(), moves, None).eco_start() == expected  # type: ignore[arg-type]
+
+
+def test_a_section_read_with_context_gives_back_its_own_tags_alone():
+    """Tags kept outside the section (an archive's columns) predict its values but are not among the tags read; with
+    no context the section's tags are the state's (one dictionary)."""
+    scheme = get_scheme("chess", "rank")
+    replay = plybits.read_record("chess", moves=["e4", "e5"])
+    tags = {"Event": "Rated Blitz game", "White": "a", "Black": "b", "Result": "1-0", "UTCDate": "2020.01.01"}
+    context = {"TimeControl": "60+0", "Date": "2020.01.01", "Result": "1-0"}
+    for given in (context, None):
+        data = write_section(scheme, replay.start_position, replay.moves, Notes(result="1-0"), tags, context=given,
+                             tags_only=True)
+        notes, read = read_section(scheme, replay.start_position, replay.moves, data, max_plies=10, context=given,
+                                   tags_only=True)
+        assert read == tags and notes.result == "1-0"

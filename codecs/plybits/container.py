@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
@@ -27,7 +27,7 @@ MAX_STRING: Final = 1 << 16
 MAX_TAGS: Final = 256
 
 
-@dataclass
+@dataclass(init=False)
 class Container:
     """The decoded fields of a container."""
 
@@ -35,14 +35,33 @@ class Container:
     scheme_version: int
     plies: int
     payload: bytes
-    start: str | None = None
-    tags: dict[str, str] = field(default_factory=dict)
+    start: str | None
+    tags: dict[str, str]
     """The plain tag section (flag ``02``, which encode no longer writes); empty when tags live in :attr:`record`."""
-    record: bytes | None = None
+    record: bytes | None
     """The record section (:mod:`plybits.recordsection`): a full-fidelity container's, or the tags of a moves-fidelity
     one (:attr:`tags_only`); else ``None``."""
-    tags_only: bool = False
+    tags_only: bool
     """:attr:`record` holds the tags alone, no annotations (a moves-fidelity container, flag ``08``)."""
+
+    def __init__(self, codec_id: int, scheme_version: int, plies: int, payload: bytes, start: str | None = None,
+                 tags: dict[str, str] | None = None, record: bytes | None = None, tags_only: bool = False) -> None:
+        # written out, not the dataclass's own: that one is made by exec, so it runs interpreted in the compiled build
+        self.codec_id = codec_id
+        self.scheme_version = scheme_version
+        self.plies = plies
+        self.payload = payload
+        self.start = start
+        self.tags = {} if tags is None else tags
+        self.record = record
+        self.tags_only = tags_only
+
+    def __reduce__(self) -> tuple[type[Container], tuple[int, int, int, bytes, str | None, dict[str, str], bytes | None,
+                                                          bool]]:
+        """Pickled as its fields (the service hands containers to its worker processes): compiled, a class that
+        writes its ``__init__`` out is made through it, so the fields are its arguments."""
+        return Container, (self.codec_id, self.scheme_version, self.plies, self.payload, self.start, self.tags,
+                           self.record, self.tags_only)
 
 
 _ONE_BYTE: Final = [bytes((value,)) for value in range(0x80)]

@@ -19,7 +19,7 @@ from mypy_extensions import i64, mypyc_attr, u8
 from plybits.compiled import is_compiled
 from plybits.container import MAX_STRING
 from plybits.errors import InvalidDataError, InvalidRecordError, LimitExceededError
-from plybits.packed import int_array
+from plybits.packed import int_array, zeros
 from plybits.rangecoder import MASK, MAX_TOTAL, TOP, RangeDecoder, RangeEncoder
 
 PROB_BITS: Final = 12
@@ -45,7 +45,7 @@ _SEEN_SHIFT: Final = PROB_BITS
 _SEEN_MASK: Final = 31
 _PROB_MASK: Final = PROB_ONE - 1
 _TOUCHED: Final = 1 << 24
-"""Set in a context's state once it adapted, until :meth:`Bits.restore` (its index is then in ``Bits.touched``)."""
+"""Set in a context's state once it adapted, until :meth:`Bits.restore` (its index is then listed in ``Bits.touched``)."""
 _NO_CONTEXTS: Final = int_array([])
 """The state of a bank of no contexts (what a copy starts from before it takes its original's state)."""
 
@@ -60,19 +60,24 @@ _NO_DECODER: Final = RangeDecoder(bytes(4))
 class Bits:
     """A bank of adaptive binary contexts: each one's probability of 0 (``PROB_BITS`` bits) and, above it, how often
     it was seen, in one int of an :func:`~plybits.packed.int_array` (a compiled update boxes nothing); the contexts
-    that adapted are listed in ``touched``, so that :meth:`restore` takes a copy back to its original's state in as
-    many steps (a section's models are reused, not copied afresh: :func:`plybits.recordmodels.section_models`)."""
+    that adapted are the first ``touched_count`` items of ``touched`` (an array as long as the bank: a context is
+    listed once, when it first adapts), so that :meth:`restore` takes a copy back to its original's state in as many
+    steps (a section's models are reused, not copied afresh: :func:`plybits.recordmodels.section_models`)."""
 
-    __slots__ = ("state", "touched")
+    __slots__ = ("state", "touched", "touched_count")
 
     def __init__(self, size: int, p: int = PROB_ONE >> 1, seen: int = 0) -> None:
         self.state: vec[i64] = int_array([p | seen << _SEEN_SHIFT] * size) if size else _NO_CONTEXTS
-        self.touched: list[int] = []
+        self.touched: vec[i64] = zeros(size) if size else _NO_CONTEXTS
+        """The contexts that adapted since the bank was made or restored, in ``touched[:touched_count]`` (machine
+        integers compiled: listing one boxes nothing)."""
+        self.touched_count: i64 = 0
 
     def copy(self) -> Bits:
         """An independent copy, in its current state."""
         bits = Bits(0)
         bits.state = self.state[:]
+        bits.touched = zeros(len(self.state))
         return bits
 
     def set(self, ctx: int, p: int, seen: int) -> None:
@@ -85,10 +90,11 @@ class Bits:
 
     def restore(self, original: Bits) -> None:
         """Take the contexts that adapted back to ``original``'s state (this bank is a copy of it)."""
-        state, start = self.state, original.state
-        for ctx in self.touched:
+        state, start, touched = self.state, original.state, self.touched
+        for i in range(self.touched_count):
+            ctx = touched[i]
             state[ctx] = start[ctx]
-        self.touched.clear()
+        self.touched_count = 0
 
 
 _SEEN_AFTER: Final = int_array([(n + 1 if n < RATE_LIMIT else n) << _SEEN_SHIFT | _TOUCHED for n in range(_SEEN_MASK + 1)])
@@ -192,7 +198,9 @@ class Writer(Coder):
         state = bits.state
         low: i64 = enc.low
         rng: i64 = enc.range
-        node: i64 = 0 if unary else 1  # a run's node is its length so far
+        node: i64 = 1
+        if unary:  # a run's node is its length so far (statements: a conditional expression boxes)
+            node = 0
         k: i64
         for k in range(steps):
             bit: i64 = 0  # statements, not a conditional expression: mypyc boxes the latter's i64 to join its arms
@@ -203,7 +211,9 @@ class Writer(Coder):
             ctx: i64 = base + node
             word: i64 = state[ctx]
             if not word & _TOUCHED:
-                bits.touched.append(ctx)
+                listed: i64 = bits.touched_count
+                bits.touched[listed] = ctx
+                bits.touched_count = listed + 1
             state[ctx] = adapted(word, bit)
             p: i64 = word & _PROB_MASK  # PROB_MIN <= p <= PROB_MAX: both symbols fit in PROB_ONE
             r: i64 = rng >> PROB_BITS
@@ -287,13 +297,17 @@ class Reader(Coder):
         code: i64 = dec.code
         low: i64 = dec.low
         rng: i64 = dec.range
-        node: i64 = 0 if unary else 1  # a run's node is its length so far
+        node: i64 = 1
+        if unary:  # a run's node is its length so far (statements: a conditional expression boxes)
+            node = 0
         k: i64 = 0
         while k < steps:
             ctx: i64 = base + node
             word: i64 = state[ctx]
             if not word & _TOUCHED:
-                bits.touched.append(ctx)
+                listed = bits.touched_count
+                bits.touched[listed] = ctx
+                bits.touched_count = listed + 1
             p: i64 = word & _PROB_MASK
             r: i64 = rng >> PROB_BITS
             if code >= r << PROB_BITS:
@@ -321,7 +335,9 @@ class Reader(Coder):
                 break
             k += 1
         dec.code, dec.low, dec.range = code, low, rng
-        return node if unary else node - (1 << steps)
+        if unary:
+            return node
+        return node - (1 << steps)
 
     def bit(self, bits: Bits, ctx: int, bit: int = 0) -> int:
         budget = self.budget - 1
@@ -401,7 +417,8 @@ def _written(self: Writer, bits: Bits, base: int, steps: int, value: int, unary:
         ctx = base + node
         word = state[ctx]
         if not word & _TOUCHED:
-            bits.touched.append(ctx)
+            bits.touched[bits.touched_count] = ctx
+            bits.touched_count += 1
         r = rng >> PROB_BITS
         if bit:  # [p, PROB_ONE) of PROB_ONE
             low += r * (word & _PROB_MASK)
@@ -442,7 +459,8 @@ def _read(self: Reader, bits: Bits, base: int, steps: int, unary: bool) -> int:
         ctx = base + node
         word = state[ctx]
         if not word & _TOUCHED:
-            bits.touched.append(ctx)
+            bits.touched[bits.touched_count] = ctx
+            bits.touched_count += 1
         zero = r * (word & _PROB_MASK)  # [0, p) of PROB_ONE, scaled
         bit = code >= zero
         if bit:
@@ -541,13 +559,26 @@ class Number:
             shown = str(n) if -(10 ** 15) < n < 10 ** 15 else f"of {n.bit_length()} bits"  # never thousands of digits
             raise LimitExceededError(f"number {shown} is outside the record section's range (0 to 2^40 - 2)")
         base = ctx * MAX_NUMBER_BITS
-        length = c.run(self.unary, base, k, MAX_NUMBER_BITS - 1)
-        v = 1
-        base = ((0 if self.shared else base) + length) * 2 + length - 1
+        length: i64 = c.run(self.unary, base, k, MAX_NUMBER_BITS - 1)
+        # machine integers below (compiled, a Python int's shift is a call): n + 1 is below 2^40 here, and no shift
+        # is of a constant (mypyc computes those in a C int)
+        value: i64 = 1  # a reader's placeholder n is not read
+        if c.writing:
+            value = n + 1
+        at: i64 = base + length
+        if self.shared:
+            at = length
+        at = at * 2 + length - 1
         mantissa = self.mantissa
-        for i in range(length - 1, -1, -1):
-            bit = ((n + 1) >> i) & 1
-            v = (v << 1) | (c.bit(mantissa, base - i, bit) if i >= length - 2 else c.uniform(2, bit))
+        v: i64 = 1
+        i: i64 = length - 1
+        while i >= 0:
+            bit: i64 = (value >> i) & 1
+            if i >= length - 2:
+                v = (v << 1) | c.bit(mantissa, at - i, bit)
+            else:
+                v = (v << 1) | c.uniform(2, bit)
+            i -= 1
         return v - 1
 
     def at_most(self, c: Coder, limit: int, what: str, n: int = 0, ctx: int = 0) -> int:

@@ -42,19 +42,22 @@ class FinalPosition:
 
     def eco_start(self) -> int:
         """The class of the game's first two plies in :data:`recorddictionary.ECO_STARTS` (version 3's ECO context)."""
-        sans = self.texts
-        if sans is None:
-            position = self.start.copy()
-            sans = []
-            for move in self.moves[:2]:
-                sans.append(position.move_text(move, None).rstrip("+#"))
-                position.push(move)
-        if not sans:
+        moves = self.moves
+        if not moves:
             return 0
-        found = dictionary.ECO_STARTS.get(" ".join(sans[:2]), -1)
-        if found < 0:
-            found = dictionary.ECO_STARTS.get(sans[0], ECO_OTHER_START)
-        return found
+        sans = self.texts
+        first = sans[0] if sans is not None else self.start.move_text(moves[0], None).rstrip("+#")
+        if len(moves) > 1 and first in _TWO_PLY_FIRSTS:  # the second ply is read only where a class names it
+            if sans is not None:
+                second = sans[1]
+            else:
+                position = self.start.copy()
+                position.push(moves[0])
+                second = position.move_text(moves[1], None).rstrip("+#")
+            found = _ECO_STARTS.get(first + " " + second, -1)
+            if found >= 0:
+                return found
+        return _ECO_STARTS.get(first, ECO_OTHER_START)
 
     def moves_text(self, first: int, last: int) -> str | None:
         """Plies ``first`` to ``last`` (0-based, from the start) as chess.com's opening URLs write them
@@ -239,6 +242,9 @@ CONTROL_CONTEXTS: Final = 8
 """Version 3's time controls are coded by index under the speed the ``Event`` tag names (:func:`event_speed`)."""
 ECO_OTHER_START: Final = 14
 """The ECO context of a game whose first move :data:`recorddictionary.ECO_STARTS` does not name."""
+_ECO_STARTS: Final = dictionary.ECO_STARTS
+_TWO_PLY_FIRSTS: Final = frozenset(start.split(" ")[0] for start in _ECO_STARTS if " " in start)
+"""The first plies after which :data:`recorddictionary.ECO_STARTS` names two-ply starts (``e4``, ``d4``)."""
 ECO_CONTEXTS: Final = 16
 """Version 3's ECO codes are coded under the class of the game's first two plies (:data:`ECO_STARTS`)."""
 
@@ -330,7 +336,7 @@ class Models:
     def restore(self) -> None:
         """Take every model back to its priors."""
         for bits, start in self.banks:
-            if bits.touched:
+            if bits.touched_count:
                 bits.restore(start)
 
     @property

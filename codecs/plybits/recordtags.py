@@ -90,7 +90,8 @@ class TagCoder:
         used = zeros(len(_TAG_NAMES))  # machine integers compiled (walk_names reads and marks them)
         self.unused = len(used)
         last = LAST_START
-        out: dict[str, str] = {}
+        known = self.s.tags
+        out: dict[str, str] = {} if known else known  # no tags kept elsewhere: the state's dictionary is the section's
         for i in range(MAX_TAGS + 1):
             if not c.bit(m.flags, F_MORE_TAGS, int(i < len(names))):
                 break
@@ -100,7 +101,9 @@ class TagCoder:
             last = self.last
             if name in out:
                 raise InvalidDataError(f"tag {name!r} appears twice")
-            out[name] = self.s.tags[name] = self.tag_value(name, tags[name] if c.writing else "", last)
+            value = out[name] = self.tag_value(name, tags[name] if c.writing else "", last)
+            if out is not known:
+                known[name] = value
         return out
 
     def tag_name(self, name: str, used: vec[i64], last: int) -> str:

@@ -16,7 +16,8 @@ from librt.vecs import vec
 from mypy_extensions import i64
 from plybits import recorddictionary as dictionary
 from plybits.errors import InvalidDataError
-from plybits.recordcoder import MAX_TEXT, Coder, Number, Text, Tree, from_utf8, text_length, utf8
+from plybits.packed import int_array
+from plybits.recordcoder import MAX_TEXT, PURE, Coder, Number, Text, Tree, from_utf8, text_length, utf8
 
 MAX_CLOCK_MS: Final = 1000 * 3600 * 1000
 """Clocks and elapsed times of 1,000 hours or more stay text."""
@@ -142,8 +143,17 @@ class ClassedText:
 def word_pieces(text: str) -> list[int]:
     """How :class:`Words` codes ``text``: its pieces, each a UTF-8 byte or :data:`WORD_PIECE` plus a word's index.
 
-    The text is split at its runs of letters in one call (:data:`WORDED_SPLIT`: the runs at the odd indices), not
-    match by match (a match's methods are calls by name compiled)."""
+    Compiled, an ASCII text is scanned byte by byte (:func:`_scanned_pieces`); interpreted, or a text that is not
+    ASCII, is split at its runs of letters in one regex call (:func:`_split_pieces`), which a loop over characters
+    costs more than there (tests/test_record_fastpaths.py holds both to the runs of :data:`WORDED_RE`)."""
+    if PURE or not text.isascii():
+        return _split_pieces(text)
+    return _scanned_pieces(text)
+
+
+def _split_pieces(text: str) -> list[int]:
+    """:func:`word_pieces`, the text split at its runs of letters in one call (:data:`WORDED_SPLIT`: the runs at the
+    odd indices), not match by match (a match's methods are calls by name compiled)."""
     parts = (ASCII_WORDED_SPLIT if text.isascii() else WORDED_SPLIT).split(text)
     pieces: list[int] = []
     start = 0  # where the text since the last word coded as one begins
@@ -159,6 +169,40 @@ def word_pieces(text: str) -> list[int]:
         pos += len(word) + len(parts[i + 1])
     if len(text) > start:
         pieces.extend(text[start:].encode("utf-8"))
+    return pieces
+
+
+_LETTER: Final = bytes(1 if 0x41 <= byte <= 0x5A or 0x61 <= byte <= 0x7A else 0 for byte in range(256))
+"""1 for the bytes of ASCII letters (``[A-Za-z]``), else 0."""
+
+
+def _scanned_pieces(text: str) -> list[int]:
+    """:func:`word_pieces` of an ASCII text, its runs of letters (:data:`ASCII_WORDED_SPLIT`: letters, an apostrophe
+    between two letters) found byte by byte (compiled, a regex split and its list of parts cost several times more)."""
+    raw = text.encode("ascii")
+    size = len(raw)
+    pieces: list[int] = []
+    start = 0  # where the text since the last word coded as one begins
+    i = 0
+    while i < size:
+        if not _LETTER[raw[i]]:
+            i += 1
+            continue
+        end = i + 1  # the run's end: past its letters and each apostrophe followed by a letter
+        while end < size:
+            if _LETTER[raw[end]]:
+                end += 1
+            elif raw[end] == 0x27 and end + 1 < size and _LETTER[raw[end + 1]]:
+                end += 2
+            else:
+                break
+        index = WORD_INDEX.get(text[i:end], -1)
+        if index >= 0:
+            pieces.extend(raw[start:i])
+            pieces.append(WORD_PIECE + index)
+            start = end
+        i = end
+    pieces.extend(raw[start:])
     return pieces
 
 
@@ -302,8 +346,8 @@ LAST_START: Final = len(dictionary.TAG_NAMES)
 """The tag name before the first (the empty one) as :func:`last_key` gives it."""
 LAST_OTHER: Final = LAST_START + 1
 """A tag name the dictionary does not hold as :func:`last_key` gives it."""
-_SUCCESSORS_OF: Final[tuple[tuple[int, ...], ...]] = (
-    *(SUCCESSOR_INDICES.get(name, ()) for name in dictionary.TAG_NAMES), SUCCESSOR_INDICES.get("", ()), ())
+_SUCCESSORS_OF: Final[list[vec[i64]]] = [int_array(list(successors)) for successors in (
+    *(SUCCESSOR_INDICES.get(name, ()) for name in dictionary.TAG_NAMES), SUCCESSOR_INDICES.get("", ()), ())]
 """:data:`SUCCESSOR_INDICES` by :func:`last_key` (a tuple's item, not a dictionary's lookup by text)."""
 
 
@@ -316,8 +360,8 @@ def last_key(name: str) -> int:
 def unused_successors(used: vec[i64], last: int) -> int:
     """How many of :data:`recorddictionary.SUCCESSORS` of the name of key ``last`` (:func:`last_key`) are unused
     (``used`` is 0 for them)."""
-    count = 0
-    for index in _SUCCESSORS_OF[last]:
+    count: i64 = 0
+    for index in _SUCCESSORS_OF[last]:  # machine integers compiled (a tuple's items were objects to unbox)
         if not used[index]:
             count += 1
     return count
@@ -330,25 +374,33 @@ def walk_names(used: vec[i64], last: int, index: int, rank: int) -> tuple[int, i
     :data:`recorddictionary.SUCCESSORS`, in its order, then the others in ``TAG_NAMES`` order from the one after
     ``last`` on (from the start after a name it does not hold), then from the start; ``(-1, -1)`` if there is none."""
     successors = _SUCCESSORS_OF[last]
-    found = found_rank = -1
-    n = 0
+    wanted: i64 = index
+    wanted_rank: i64 = rank
+    found: i64 = -1
+    found_rank: i64 = -1
+    n: i64 = 0
     for j in successors:
         if not used[j]:
-            if found < 0 and (j == index or n == rank):
-                found, found_rank = j, n
+            if found < 0 and (j == wanted or n == wanted_rank):
+                found = j
+                found_rank = n
             used[j] = 2  # listed: passed over among the others
             n += 1
-    count = len(used)
-    after = last + 1 if last < LAST_START else 0
-    for step in range(count if found < 0 else 0):
+    count: i64 = len(used)
+    after: i64 = 0
+    if last < LAST_START:
+        after = last + 1
+    step: i64 = 0
+    while found < 0 and step < count:
         j = after + step
         if j >= count:
             j -= count
         if not used[j]:
-            if j == index or n == rank:
-                found, found_rank = j, n
-                break
+            if j == wanted or n == wanted_rank:
+                found = j
+                found_rank = n
             n += 1
+        step += 1
     for j in successors:
         if used[j] == 2:
             used[j] = 0
