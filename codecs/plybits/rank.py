@@ -126,6 +126,9 @@ _NO_FREQUENCIES: Final = int_array([])
 """The ``freqs`` of :func:`_frequencies` that asks for none (the encoder's: it needs only the sums)."""
 _RECIPROCAL_SHIFT: Final = 46
 """The fixed-point bits of :func:`_reciprocal`: a weight (at most 2^40) times the reciprocal (at most 2^22) fits 63 bits."""
+_ONE: Final = 1 << _RECIPROCAL_SHIFT
+_FRACTION: Final = _ONE - 1
+"""The fraction's bits of an estimate ``weight * reciprocal`` (:func:`_frequencies`)."""
 
 
 def _reciprocal(spare: i64, total: i64) -> i64:
@@ -161,7 +164,9 @@ def _frequencies(scores: vec[i64], top: i64, budget: int, index: i64, freqs: vec
     written).
 
     Compiled, each ``weight * spare // total`` is a multiply by the :func:`_reciprocal` and a shift, corrected up by
-    one where the remainder says it fell short: no division a move, and a test a move is a C compare. Pure Python
+    one where it fell short: the estimate ``weight * reciprocal`` is at most ``weight`` below ``weight * spare / total``
+    (in units of 2^-46), so where its fraction plus the weight does not pass one it is exact; only else (about one
+    move in 64) does the remainder tell. No division a move, and a test a move is a C compare. Pure Python
     divides (one operation there) and tests nothing a move: it keeps every frequency (in an array of its own if
     ``freqs`` is empty) and sums those before ``index`` after.
     """
@@ -182,8 +187,11 @@ def _frequencies(scores: vec[i64], top: i64, budget: int, index: i64, freqs: vec
             f = 1
             if d < size:
                 weight: i64 = table[d]
-                q: i64 = weight * reciprocal >> _RECIPROCAL_SHIFT
-                if weight * spare - q * total >= total:
+                estimate: i64 = weight * reciprocal
+                q: i64 = estimate >> _RECIPROCAL_SHIFT
+                # exact where the estimate's fraction leaves room for the weight (nearly always: a weight is at most
+                # 2^40 of the fraction's 2^46); else the remainder tells
+                if (estimate & _FRACTION) + weight > _ONE and weight * spare - q * total >= total:
                     q += 1
                 f += q
             if keep:
