@@ -246,3 +246,32 @@ def test_a_rank_scheme_reads_every_model_it_is_given_and_writes_the_newest():
     assert isinstance(scheme.model(0), UniformModel)
     with pytest.raises(ValueError, match="tictactoe/rank: a second model of version 2"):
         RankScheme("tictactoe", 0x41, "test", lambda board: [], later(), later())
+
+
+def test_a_rank_step_encoder_checks_a_deadline_set_when_it_was_made():
+    """The step encoder checks the deadline every EVERY plies from ply 0 where one was set as it was made (a verb's
+    deadline is set around the whole call): scheme.encode, which feeds it with no replay checking each ply, stops
+    at ply 0 under a passed one; made with none set, it reads no clock."""
+    import time
+
+    from plybits.deadline import deadline
+    from plybits.errors import DeadlineExceededError
+    from plybits.registry import get_game, get_scheme
+
+    game = get_game("chess")
+    scheme = get_scheme("chess", "rank")
+    start = game.position(None)
+    moves = []
+    position = start.copy()
+    for text in ("e2e4", "e7e5", "g1f3"):
+        moves.append(position.parse_move(text, "uci"))
+        position.push(moves[-1])
+    with deadline(time.monotonic() - 1, 0.5), pytest.raises(DeadlineExceededError, match="ply 0:"):
+        scheme.encode(start.copy(), moves)
+    stepper = scheme.step_encoder()
+    with deadline(time.monotonic() - 1, 0.5):  # set after it was made: not its verb's
+        played = start.copy()
+        for move in moves:
+            stepper.add(played, move)
+            played.push(move)
+    assert stepper.finish(start).tobytes() == scheme.encode(start.copy(), moves).tobytes()

@@ -126,6 +126,9 @@ _NO_FREQUENCIES: Final = int_array([])
 """The ``freqs`` of :func:`_frequencies` that asks for none (the encoder's: it needs only the sums)."""
 _RECIPROCAL_SHIFT: Final = 46
 """The fixed-point bits of :func:`_reciprocal`: a weight (at most 2^40) times the reciprocal (at most 2^22) fits 63 bits."""
+_ONE: Final = 1 << _RECIPROCAL_SHIFT
+_FRACTION: Final = _ONE - 1
+"""The fraction's bits of an estimate ``weight * reciprocal`` (:func:`_frequencies`)."""
 
 
 def _reciprocal(spare: i64, total: i64) -> i64:
@@ -161,9 +164,11 @@ def _frequencies(scores: vec[i64], top: i64, budget: int, index: i64, freqs: vec
     written).
 
     Compiled, each ``weight * spare // total`` is a multiply by the :func:`_reciprocal` and a shift, corrected up by
-    one where the remainder says it fell short: no division a move, and a test a move is a C compare. Pure Python
-    divides (one operation there) and tests nothing a move: it keeps every frequency (in an array of its own if
-    ``freqs`` is empty) and sums those before ``index`` after.
+    one where it fell short: the estimate ``weight * reciprocal`` is at most ``weight`` below ``weight * spare / total``
+    (in units of 2^-46), so where its fraction plus the weight does not pass one it is exact; only else (at most one
+    move in 64; in chess about one in 600) does the remainder tell. No division a move, and a test a move is a C
+    compare. Pure Python divides (one operation there) and tests nothing a move: it keeps every frequency (in an array
+    of its own if ``freqs`` is empty) and sums those before ``index`` after.
     """
     top, spare, total = _softmax_terms(scores, budget, top)
     table = EXP2
@@ -182,8 +187,11 @@ def _frequencies(scores: vec[i64], top: i64, budget: int, index: i64, freqs: vec
             f = 1
             if d < size:
                 weight: i64 = table[d]
-                q: i64 = weight * reciprocal >> _RECIPROCAL_SHIFT
-                if weight * spare - q * total >= total:
+                estimate: i64 = weight * reciprocal
+                q: i64 = estimate >> _RECIPROCAL_SHIFT
+                # exact where the estimate's fraction leaves room for the weight (nearly always: a weight is at most
+                # 2^40 of the fraction's 2^46); else the remainder tells
+                if (estimate & _FRACTION) + weight > _ONE and weight * spare - q * total >= total:
                     q += 1
                 f += q
             if keep:
@@ -603,23 +611,23 @@ class RankScheme(Scheme[BoardT, MoveT]):
         self, start: BoardT, payload: bytes, plies: int, version: int, notation: str | None,
     ) -> tuple[list[MoveT], list[str]]:
         """:meth:`decode`, each move written in ``notation`` in the decoding loop (no observer called per ply)."""
-        texts: list[str] = []
+        texts = [""] * plies  # each written in its place: no list grown by appending (compiled, ~30 instructions a ply)
         return self._decode(start, payload, plies, version, None, texts, notation), texts
 
     def _decode(
         self, start: BoardT, payload: bytes, plies: int, version: int,
         observe: Observer[BoardT, MoveT] | None, texts: list[str] | None, notation: str | None,
     ) -> list[MoveT]:
-        """The moves of ``payload`` played on ``start``; each seen by ``observe``, and, given ``texts``, written there
-        in ``notation`` from the position before it (by the notation module's :class:`~plybits.replay.MovePlayer`,
+        """The moves of ``payload`` played on ``start``; each seen by ``observe``, and, given ``texts`` (``plies`` items),
+        written in its place there in ``notation`` from the position before it (by the notation module's :class:`~plybits.replay.MovePlayer`,
         which plays it too, called natively, where the module has one, else by its ``move_text``). The deadline is
         checked every :data:`~plybits.deadline.EVERY` plies from ply 0 (a compiled ply takes microseconds)."""
         model = self.model(version)
         decoder = RangeDecoder(payload)
         position = start
         speaker = cast("Position[MoveT]", start)  # the position decode plays on, as its notation module reads it
-        write = notation_of(speaker).move_text if texts is not None else None
         player = player_of(speaker) if texts is not None else None  # writes the move and plays it in one native call
+        write = notation_of(speaker).move_text if texts is not None and player is None else None
         play = position.push  # looked up once: a game's Position may be an interpreted subclass of a compiled board
         timed = deadline_active()
         history: list[MoveT] = []
@@ -634,10 +642,10 @@ class RankScheme(Scheme[BoardT, MoveT]):
                 if texts is None:
                     play(move)
                 elif player is not None:
-                    texts.append(player.play_text(speaker, move, notation))
+                    texts[ply] = player.play_text(speaker, move, notation)
                 else:
                     assert write is not None
-                    texts.append(write(speaker, move, notation))
+                    texts[ply] = write(speaker, move, notation)
                     play(move)
                 history.append(move)
             ply = plies
@@ -659,12 +667,15 @@ class _RankSteps(StepTaker, Generic[BoardT, MoveT]):
         self.moves = moves
         """The step encoder's :attr:`~plybits.game.StepEncoder.moves` (the same list)."""
         self.error: PlybitsError | None = None
+        self.timed = deadline_active()
+        """Whether a deadline was set when it was made (set around a whole verb call or not at all): only then is it
+        checked every :data:`~plybits.deadline.EVERY` plies (an unset one's check is a Python call)."""
 
     def add(self, position: BoardT, move: MoveT) -> None:
         """:meth:`RankStepEncoder.add`."""
         moves = self.moves
         ply = len(moves)
-        if ply % EVERY == 0:  # the replay feeding it checks every ply too
+        if self.timed and ply % EVERY == 0:  # the replay feeding it checks every ply too
             check_deadline(ply)
         if self.error is None:
             try:
@@ -682,7 +693,7 @@ class _RankSteps(StepTaker, Generic[BoardT, MoveT]):
             return None
         moves = self.moves
         ply = len(moves)
-        if ply % EVERY == 0:
+        if self.timed and ply % EVERY == 0:
             check_deadline(ply)
         try:
             move: MoveT | None = self.model.encode_text(self.encoder, position, text, notation, moves)
