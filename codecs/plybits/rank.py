@@ -611,15 +611,15 @@ class RankScheme(Scheme[BoardT, MoveT]):
         self, start: BoardT, payload: bytes, plies: int, version: int, notation: str | None,
     ) -> tuple[list[MoveT], list[str]]:
         """:meth:`decode`, each move written in ``notation`` in the decoding loop (no observer called per ply)."""
-        texts = [""] * plies  # each written in its place: no list grown by appending (compiled, ~30 instructions a ply)
+        texts: list[str] = []  # grown as plies decode: ``plies`` is the container's claim, not yet proved by the payload
         return self._decode(start, payload, plies, version, None, texts, notation), texts
 
     def _decode(
         self, start: BoardT, payload: bytes, plies: int, version: int,
         observe: Observer[BoardT, MoveT] | None, texts: list[str] | None, notation: str | None,
     ) -> list[MoveT]:
-        """The moves of ``payload`` played on ``start``; each seen by ``observe``, and, given ``texts`` (``plies`` items),
-        written in its place there in ``notation`` from the position before it (by the notation module's :class:`~plybits.replay.MovePlayer`,
+        """The moves of ``payload`` played on ``start``; each seen by ``observe``, and, given ``texts``, written there
+        in ``notation`` from the position before it (by the notation module's :class:`~plybits.replay.MovePlayer`,
         which plays it too, called natively, where the module has one, else by its ``move_text``). The deadline is
         checked every :data:`~plybits.deadline.EVERY` plies from ply 0 (a compiled ply takes microseconds)."""
         model = self.model(version)
@@ -642,10 +642,10 @@ class RankScheme(Scheme[BoardT, MoveT]):
                 if texts is None:
                     play(move)
                 elif player is not None:
-                    texts[ply] = player.play_text(speaker, move, notation)
+                    texts.append(player.play_text(speaker, move, notation))
                 else:
                     assert write is not None
-                    texts[ply] = write(speaker, move, notation)
+                    texts.append(write(speaker, move, notation))
                     play(move)
                 history.append(move)
             ply = plies

@@ -81,8 +81,10 @@ class Bits:
         return bits
 
     def set(self, ctx: int, p: int, seen: int) -> None:
-        """Start context ``ctx`` at probability ``p`` of a 0 (kept in ``PROB_MIN..PROB_MAX``), seen ``seen`` times."""
-        self.state[ctx] = min(max(p, PROB_MIN), PROB_MAX) | seen << _SEEN_SHIFT
+        """Start context ``ctx`` at probability ``p`` of a 0 (kept in ``PROB_MIN..PROB_MAX``), seen ``seen`` times; one
+        that adapted since the bank was made or restored stays listed as such (:data:`_TOUCHED` kept), so it is
+        listed once however often it is set."""
+        self.state[ctx] = min(max(p, PROB_MIN), PROB_MAX) | seen << _SEEN_SHIFT | (self.state[ctx] & _TOUCHED)
 
     def prior(self, ctx: int, zero: int, seen: int = 2) -> None:
         """Start context ``ctx`` at probability ``zero / 64`` of a 0, as if seen ``seen`` times."""
