@@ -345,11 +345,9 @@ def _uci_index(board: Board, text: str, codes: vec[i64], n: int) -> int:
         code = _keep(_UCI_SYNTAX, text, _read_uci_syntax(text))
     from_sq = code & 255
     to_sq = code >> 8 & 255
-    us = board.turn
-    if not board.chess960 and board.cells[from_sq] == us | KING and RANK_OF[from_sq] == (0 if us == 0 else 7):
-        rook = castling_rook(from_sq, to_sq)
-        if rook >= 0:
-            to_sq = rook
+    rook = _uci_castling_rook(board, from_sq, to_sq)
+    if rook >= 0:
+        to_sq = rook
     return _code_index(codes, n, (from_sq << 8 | to_sq) << 3 | code >> 16)
 
 
@@ -472,15 +470,23 @@ def _piece_origins(board: Board, kind: int, to_sq: int, out: list[int] | None) -
     return seen
 
 
-def _find(board: Board, from_sq: int, to_sq: int, promotion: int, text: str) -> Move:
-    """The legal move from/to/promotion, reading a standard-chess king two-step (or king-takes-rook) as castling."""
-    b = board.cells
+def _uci_castling_rook(board: Board, from_sq: int, to_sq: int) -> int:
+    """The rook's cell of the castling a UCI move from/to writes: a standard-chess king's two-step (or king-takes-rook)
+    from its back rank (:func:`~plybits.chess.squares.castling_rook`); -1 for any other move."""
     us = board.turn
-    p = b[from_sq]
-    rook = castling_rook(from_sq, to_sq) if not board.chess960 and p == us | KING else -1
-    if rook >= 0 and RANK_OF[from_sq] == (0 if us == 0 else 7):
+    if board.chess960 or board.cells[from_sq] != us | KING or RANK_OF[from_sq] != (0 if us == 0 else 7):
+        return -1
+    return castling_rook(from_sq, to_sq)
+
+
+def _find(board: Board, from_sq: int, to_sq: int, promotion: int, text: str) -> Move:
+    """The legal move from/to/promotion, reading a standard-chess king two-step (or king-takes-rook) as castling
+    (:func:`_uci_castling_rook`)."""
+    rook = _uci_castling_rook(board, from_sq, to_sq)
+    if rook >= 0:
         to_sq = rook
-        if b[to_sq] != us | ROOK or to_sq not in board.castling:
+        us = board.turn
+        if board.cells[to_sq] != us | ROOK or to_sq not in board.castling:
             raise _illegal(board, text, "castling is not legal here")
     try:
         return checked_move(board, from_sq, to_sq, promotion)
