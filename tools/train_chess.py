@@ -21,8 +21,12 @@ model 1's weights 3.443.
 validation plies, model 2 refitted STEPS steps from its shipped weights without the group against the same refit with
 all of them (docs/rank.md, "Chess model 2's feature groups: cost and worth").
 
+``--staged STEPS`` writes nothing: it prints what a staged model made for speed would cost on the validation plies
+(``tools.chess_staged``: a cheap score for every move, model 2's full score only for a few; docs/rank.md, "A chess model
+made for speed: staged coding, measured"), each stage fitted STEPS steps.
+
     PLYBITS_PURE=1 .venv/bin/python -m tools.train_chess [--iterations 60] [--workers 2] [--game-share K]
-        [--init FILE] [--cache FILE] [--ablate STEPS]
+        [--init FILE] [--cache FILE] [--ablate STEPS] [--staged STEPS [--cheap-set NAME] [--k K ...] [--q Q ...]]
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from plybits.chess.rankmodel2 import MODEL_2, N_FEATURES_2, position_key
 from plybits.chess.squares import move_code
 from plybits.registry import get_game
 from plybits.openingbook import BOOK_DEPTH, Book, add_to_book, book_rows
+from tools import chess_staged
 from tools.rank_fit import PlySet, collect, fit, read_games, write_model
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -266,6 +271,12 @@ def main() -> None:
     parser.add_argument("--game-share", type=int, default=1, help="read every K-th game of each tenth (a shorter run)")
     parser.add_argument("--ablate", type=int, default=0, metavar="STEPS", help="write nothing: print each feature "
                         "group's worth on validation (model 2 refitted STEPS steps without it)")
+    parser.add_argument("--staged", type=int, default=0, metavar="STEPS", help="write nothing: print the staged "
+                        "designs' bits a ply and full scores a ply on validation (each stage fitted STEPS steps)")
+    parser.add_argument("--cheap-set", action="append", choices=sorted(chess_staged.CHEAP_SETS), default=None,
+                        help="the cheap score's feature groups (repeatable; default: both)")
+    parser.add_argument("--k", type=int, action="append", default=None, help="a set size K (default: 4 6 8 12)")
+    parser.add_argument("--q", type=float, action="append", default=None, help="a cheap mass q (default: 0.9 0.95)")
     parser.add_argument("--init", type=Path, default=None, help="start from this data file's weights (default: "
                         "model 1's, the new features at 0)")
     args = parser.parse_args()
@@ -281,6 +292,10 @@ def main() -> None:
           f"plies ({time.time() - start:.0f}s)")
     if args.ablate:
         ablate(data, validation, args.ablate)
+        return
+    if args.staged:
+        chess_staged.study(data, validation, args.staged, args.cheap_set or list(chess_staged.CHEAP_SETS),
+                           args.k or [4, 6, 8, 12], args.q or [0.9, 0.95])
         return
     model_1 = json.loads((MODEL_DIR / "rank_model_v1.json").read_text(encoding="utf-8"))["weights"]
     print(f"validation: model 1's weights {bits_per_ply(validation, model_1 + [0] * (N_FEATURES_2 - len(model_1))):.4f}"

@@ -1,0 +1,115 @@
+"""tools.chess_staged (docs/rank.md, "A chess model made for speed: staged coding, measured"): each staged design's
+probabilities of a ply's moves sum to 1, and the bits the study's vectorised code charges a ply are -log2 of the played
+move's probability, worked out plainly move by move (``reference_probabilities``)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from plybits.chess.rankmodel2 import N_FEATURES_2  # noqa: E402
+from tools import chess_staged  # noqa: E402
+from tools.chess_staged import CHEAP, Flat, id_mask, ply_bits, reference_probabilities, stage_plies  # noqa: E402
+from tools.rank_fit import PlySet  # noqa: E402
+
+CHEAP_IDS = [i for i in range(N_FEATURES_2) if id_mask(CHEAP)[i]]
+OTHER_IDS = [i for i in range(N_FEATURES_2) if not id_mask(CHEAP)[i]]
+
+
+def random_plies(seed: int, plies: int = 40) -> PlySet:
+    """Plies of 1-12 moves, each move a few cheap and a few other feature ids of model 2 (ties made likely: a few
+    moves share their cheap ids)."""
+    rng = random.Random(seed)
+    data = PlySet()
+    for _ in range(plies):
+        n = rng.randint(2, 12)
+        moves = []
+        for _ in range(n):
+            cheap = rng.sample(CHEAP_IDS[:6], rng.randint(0, 2))
+            moves.append(cheap + rng.sample(OTHER_IDS[:40], rng.randint(0, 3)))
+        data.add(moves, rng.randrange(n))
+    return data
+
+
+def random_weights(seed: int, count: int) -> list[int]:
+    rng = random.Random(seed)
+    return [rng.randint(-96, 96) for _ in range(count)]
+
+
+def per_ply_scores(flat: Flat, weights: list[int]) -> list[list[float]]:
+    scores = flat.scores(weights)
+    return [list(scores[start:start + n]) for start, n in zip(flat.first_move, flat.per_ply)]
+
+
+@pytest.mark.parametrize("k", [1, 3, 5, 20])
+def test_the_staged_probabilities_of_a_ply_sum_to_one(k):
+    rng = random.Random(k)
+    for _ in range(50):
+        n = rng.randint(1, 15)
+        full = [rng.uniform(-5, 5) for _ in range(n)]
+        cheap = [float(rng.randint(-2, 2)) for _ in range(n)]  # ties
+        for flag in (None, rng.uniform(0.01, 0.99)):
+            p = reference_probabilities(full, cheap, k, flag)
+            assert len(p) == n and min(p) > 0
+            assert math.isclose(sum(p), 1.0, rel_tol=1e-12), (k, flag)
+
+
+@pytest.mark.parametrize("k", [2, 4, 8])
+def test_hybrid_bits_are_minus_log2_of_the_played_moves_probability(k):
+    data = random_plies(k)
+    flat = Flat(data)
+    weights = random_weights(k, 2 * N_FEATURES_2)
+    cheap_ids = id_mask(CHEAP)
+    cheap_weights = [w if cheap_ids[i] else 0 for i, w in enumerate(weights[N_FEATURES_2:])]
+    rank = flat.ranks(flat.scores(cheap_weights))
+    every = np.ones(flat.n_moves, bool)
+    hybrid, ok = stage_plies(flat, every, rank < k, cheap_ids)
+    assert ok.all()
+    bits = ply_bits(hybrid, weights)
+    full = per_ply_scores(flat, weights[:N_FEATURES_2])
+    cheap = per_ply_scores(flat, cheap_weights)
+    for ply in range(len(data)):
+        p = reference_probabilities(full[ply], cheap[ply], k, None)
+        assert math.isclose(bits[ply], chess_staged.bits_of(p, data.played[ply]), rel_tol=1e-9, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize("k", [1, 3, 6])
+def test_staged_bits_are_the_flag_and_the_move_within_its_set(k):
+    data = random_plies(100 + k)
+    flat = Flat(data)
+    full_weights = random_weights(k, N_FEATURES_2)
+    cheap_ids = id_mask(CHEAP)
+    cheap_weights = [w if cheap_ids[i] else 0 for i, w in enumerate(random_weights(k + 1, N_FEATURES_2))]
+    rank = flat.ranks(flat.scores(cheap_weights))
+    inside = rank < k
+    every = np.ones(flat.n_moves, bool)
+    bits = np.zeros(len(data))
+    for keep in (inside, ~inside):
+        part, ok = stage_plies(flat, keep, every, cheap_ids)
+        bits[ok] += ply_bits(part, full_weights)
+    flag = [random.Random(ply).uniform(0.05, 0.95) for ply in range(len(data))]
+    hit = inside[flat.target]
+    no_rest = flat.per_ply <= k  # every move in the set: no flag coded
+    total = bits - np.where(no_rest, 0.0, np.log2(np.where(hit, flag, 1 - np.asarray(flag))))
+    full = per_ply_scores(flat, full_weights)
+    cheap = per_ply_scores(flat, cheap_weights)
+    for ply in range(len(data)):
+        p = reference_probabilities(full[ply], cheap[ply], k, flag[ply])
+        assert math.isclose(total[ply], chess_staged.bits_of(p, data.played[ply]), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_sequential_asks_each_move_in_cheap_order_up_to_the_played_one():
+    data = random_plies(7, plies=30)
+    study = chess_staged.Study(data, data, random_weights(7, N_FEATURES_2), CHEAP, iterations=2)
+    decisions, ply_of, asked = study._sequential_plies("val")
+    flat = study.sets["val"]
+    rank = study.rank["val"][flat.target]
+    assert list(asked) == [min(r + 1, n - 1) for r, n in zip(rank, flat.per_ply)]
+    stops = np.bincount(ply_of, weights=1 - np.frombuffer(decisions.played, dtype=np.int32), minlength=len(data))
+    assert list(stops) == [1 if r < n - 1 else 0 for r, n in zip(rank, flat.per_ply)]  # the last move left: forced
+    assert list(decisions.per_ply) == [2] * len(ply_of)
+    assert sum(decisions.per_move) == len(decisions.ids)
