@@ -113,3 +113,17 @@ def test_sequential_asks_each_move_in_cheap_order_up_to_the_played_one():
     assert list(stops) == [1 if r < n - 1 else 0 for r, n in zip(rank, flat.per_ply)]  # the last move left: forced
     assert list(decisions.per_ply) == [2] * len(ply_of)
     assert sum(decisions.per_move) == len(decisions.ids)
+
+
+def test_the_cheap_pass_prototypes_pick_the_top_k_by_score_then_index():
+    from tools.chess_cheap_pass import top_slots, top_sorted
+
+    rng = random.Random(3)
+    for _ in range(500):
+        n, k = rng.randint(1, 40), rng.randint(1, 12)
+        scores = [rng.randint(-4, 4) for _ in range(n)]  # many ties
+        want = sorted(range(n), key=lambda i: (-scores[i], i))[:k]
+        for pick, ordered in ((top_sorted, True), (top_slots, False)):
+            best, at = [0] * 64, [0] * 64
+            got = at[:pick(scores, n, k, best, at)]  # type: ignore[arg-type]
+            assert (got if ordered else sorted(got, key=lambda i: (-scores[i], i))) == want, (pick.__name__, scores, k)
