@@ -127,3 +127,57 @@ def test_the_cheap_pass_prototypes_pick_the_top_k_by_score_then_index():
             best, at = [0] * 64, [0] * 64
             got = at[:pick(scores, n, k, best, at)]  # type: ignore[arg-type]
             assert (got if ordered else sorted(got, key=lambda i: (-scores[i], i))) == want, (pick.__name__, scores, k)
+
+
+def test_origin_first_bits_are_the_origin_and_the_move_among_its_moves():
+    from plybits.chess import rank
+
+    from tools.chess_staged import ORIGIN_CONSTANT, ORIGIN_SETS, origin_stages
+
+    rng = random.Random(11)
+    data = PlySet()
+    # each move one origin (an F_FROM id: kind x square) or castling (none), two captures of a few kinds (so that an
+    # origin's moves often share one) and one id of any other group
+    for _ in range(40):
+        origins = rng.sample(range(7 * 64), rng.randint(1, 5))
+        n = rng.randint(2, 12)
+        moves = []
+        for _ in range(n):
+            origin = rng.choice(origins + [-1])
+            ids = [] if origin < 0 else [rank.F_FROM + origin]
+            ids += rng.sample(range(rank.F_CAPTURE, rank.F_CAPTURE + 6), 2)
+            ids.append(rng.randrange(rank.F_CAPTURE + 6, N_FEATURES_2))
+            moves.append(ids)
+        data.add(moves, rng.randrange(n))
+    for any_set in ORIGIN_SETS:
+        stage_ids = id_mask(ORIGIN_CONSTANT) | id_mask(ORIGIN_SETS[any_set])
+        origin_w = random_weights(1, 2 * N_FEATURES_2 + chess_staged.N_EXTRA)
+        full_w = random_weights(2, N_FEATURES_2)
+        origins, ok, moves, ok_moves, _ = origin_stages(data, any_set)
+        bits = np.zeros(len(data))
+        bits[ok] += ply_bits(origins, origin_w)
+        bits[ok_moves] += ply_bits(moves, full_w)
+        flat = Flat(data)
+        for ply in range(len(data)):
+            start = flat.first_move[ply]
+            feats = [list(flat.ids[flat.move_of_id == m]) for m in range(start, start + flat.per_ply[ply])]
+            key = [next((i - rank.F_FROM for i in f if rank.F_FROM <= i < rank.F_FROM + 7 * 64), -1) for f in feats]
+            groups = sorted(set(key), key=lambda g: g if g >= 0 else 7 * 64)
+            score = {}
+            for g in groups:
+                members = [f for f, k in zip(feats, key) if k == g]
+                own = {i for f in members for i in f if stage_ids[i]}
+                kind = g // 64 if g >= 0 else 0
+                own.add(N_FEATURES_2 + kind * 9 + min(len(members), 8))
+                if any_set == "counted":  # an id two or more of its moves have (not a constant one) counts again
+                    constant = id_mask(ORIGIN_CONSTANT)
+                    own |= {i + N_FEATURES_2 + chess_staged.N_EXTRA for i in own if i < N_FEATURES_2
+                            and not constant[i] and sum(i in f for f in members) >= 2}
+                score[g] = sum(origin_w[i] for i in own) / 32
+            played = data.played[ply]
+            g = key[played]
+            p_origin = 2.0 ** score[g] / sum(2.0 ** v for v in score.values())
+            mine = [m for m in range(len(feats)) if key[m] == g]
+            full = {m: sum(full_w[i] for i in feats[m]) / 32 for m in mine}
+            p_move = 2.0 ** full[played] / sum(2.0 ** v for v in full.values())
+            assert math.isclose(bits[ply], -math.log2(p_origin * p_move), rel_tol=1e-9, abs_tol=1e-9), (any_set, ply)

@@ -411,6 +411,9 @@ def study(data: PlySet, validation: PlySet, iterations: int, cheap_sets: Sequenc
             if 8 in hybrids:
                 show(s.staged(None, q, hybrids[8]))
         show(s.sequential())
+    print("origin first:", flush=True)
+    for any_set in ORIGIN_SETS:
+        show(origin_first(data, validation, full, iterations, any_set))
     return rows
 
 
@@ -439,3 +442,95 @@ def reference_probabilities(full: Sequence[float], cheap: Sequence[float], k: in
 def bits_of(probabilities: Sequence[float], played: int) -> float:
     """The cost of the played move in bits."""
     return -math.log2(probabilities[played])
+
+
+ORIGIN_CONSTANT: Ranges = (
+    (rank.F_FROM, 7 * 64), (rank.F_FROM_THREAT, 3 * 7), (rankmodel2.G_FROM_SAFETY, 3 * 3 * 7),
+    (rankmodel2.G_LAST_ATTACKS, 2 * 7), (rank.F_SAME_PIECE, 7), (rank.F_EVASION, 7), (rank.F_LOSES_CASTLING, 1),
+    (rank.F_PHASE, 4 * 7),
+)
+"""The groups of model 2 that are the same for every move of one origin (what the piece is, where, how safe)."""
+ORIGIN_ANY: Ranges = (
+    (rank.F_CAPTURE, 7 * 7), (rank.F_CHECK, 7), (rank.F_PROMOTION, 7), (rank.F_RECAPTURE, 7), (rank.F_TAKES_LAST, 7),
+    (rank.F_CASTLE, 2), (rankmodel2.G_BOOK, 6 * 8),
+)
+"""The groups whose ids an origin gets if any of its moves has them (read from bitboards, a piece's attacks against
+the enemy's men by kind, the check squares, the last target; the book's moves): what the piece can do."""
+ORIGIN_ANY_SAFETY: Ranges = ORIGIN_ANY + (
+    (rank.F_SAFETY, 2 * 3 * 3 * 7), (rank.F_HANGING_VICTIM, 7), (rankmodel2.G_CAPTURE_GUARDED, 7 * 7),
+    (rank.F_KING_ZONE, 7), (rankmodel2.G_NEAR_LAST, 8 * 7),
+)
+""":data:`ORIGIN_ANY` and where the piece can go as the attack map sees it (the target's safety, a hanging or guarded
+victim), next to the enemy king or the last target: the piece's targets and'ed with the map's bit planes."""
+ORIGIN_SETS: dict[str, Ranges] = {"any": ORIGIN_ANY, "any+safety": ORIGIN_ANY_SAFETY, "counted": ORIGIN_ANY_SAFETY}
+"""What an origin is told of its moves; ``counted``: ``any+safety``, and a second id (``id + N_FEATURES_2 + N_EXTRA``)
+where two or more of its moves have the id."""
+
+
+def origin_groups(flat: Flat) -> tuple[Any, Any]:
+    """(each move's origin group, numbered across plies in ply order: moves of one ply from one square (its
+    ``F_FROM`` id: kind x square, one piece) or castling; each group's ply)."""
+    np = _np()
+    from_id = np.full(flat.n_moves, 7 * 64)  # castling (no F_FROM): a group of its own
+    mask = (flat.ids >= rank.F_FROM) & (flat.ids < rank.F_FROM + 7 * 64)
+    from_id[flat.move_of_id[mask]] = flat.ids[mask] - rank.F_FROM
+    key = flat.ply_of_move * (7 * 64 + 1) + from_id
+    unique, group = np.unique(key, return_inverse=True)
+    return group, unique // (7 * 64 + 1)
+
+
+def origin_stages(plies: PlySet, any_set: str = "any") -> tuple[PlySet, Any, PlySet, Any, Any]:
+    """(the origin stage: a ply's candidates its origins, each with its constant ids, the ids of :data:`ORIGIN_SETS`'
+    ``any_set`` any of its moves has, and ``N_FEATURES_2 + kind * 9 + min(moves, 8)``; which plies have two origins or
+    more; the move stage: the played origin's moves, all their ids; which plies have two such moves or more; the
+    played origin's move count a ply)."""
+    np = _np()
+    constant = id_mask(ORIGIN_CONSTANT)
+    anyof = id_mask(ORIGIN_SETS[any_set])
+    flat = Flat(plies)
+    group, ply_of_group = origin_groups(flat)
+    n_groups = len(ply_of_group)
+    take = constant[flat.ids] | anyof[flat.ids]
+    pairs, times = np.unique(np.stack([group[flat.move_of_id[take]], flat.ids[take]], axis=1), axis=0,
+                             return_counts=True)
+    pairs = pairs.reshape(-1, 2)
+    if any_set == "counted":
+        again = pairs[(times >= 2) & ~constant[pairs[:, 1]]]
+        pairs = np.concatenate([pairs, np.stack([again[:, 0], again[:, 1] + N_FEATURES_2 + N_EXTRA], axis=1)])
+    moves_in = np.bincount(group, minlength=n_groups)
+    kind = np.zeros(n_groups, dtype=np.int64)
+    has_from = (flat.ids >= rank.F_FROM) & (flat.ids < rank.F_FROM + 7 * 64)
+    kind[group[flat.move_of_id[has_from]]] = (flat.ids[has_from] - rank.F_FROM) // 64
+    count_id = N_FEATURES_2 + kind * 9 + np.minimum(moves_in, 8)
+    ex_of = np.concatenate([pairs[:, 0], np.arange(n_groups)])
+    ids = np.concatenate([pairs[:, 1], count_id])[np.argsort(ex_of, kind="stable")]
+    per_group = np.bincount(ex_of, minlength=n_groups)
+    per_ply = np.bincount(ply_of_group, minlength=flat.n_plies)
+    first_group = np.concatenate([[0], np.cumsum(per_ply)[:-1]])
+    played = group[flat.target] - first_group
+    ok = per_ply >= 2  # one origin: nothing coded at this stage
+    keep_group = ok[ply_of_group]
+    keep_hit = np.repeat(keep_group, per_group)
+    origins = _plyset(ids[keep_hit], per_group[keep_group], per_ply[ok], played[ok])
+    same = group == group[flat.target][flat.ply_of_move]
+    moves, ok_moves = stage_plies(flat, same, np.ones(flat.n_moves, bool), id_mask(()))
+    return origins, ok, moves, ok_moves, moves_in[group[flat.target]]
+
+
+def origin_first(data: PlySet, validation: PlySet, full: list[int], iterations: int, any_set: str = "any") -> Row:
+    """The origin first (a softmax over the ply's origins, :func:`origin_stages`), then the move among that origin's
+    moves in full (model 2 refitted on those); full scores a ply: the played origin's moves."""
+    np = _np()
+    fit_origins, _, fit_moves, _, _ = origin_stages(data, any_set)
+    keep = id_mask(ORIGIN_CONSTANT) | id_mask(ORIGIN_SETS[any_set])
+    init = [w if keep[i] else 0 for i, w in enumerate(full)] + [0] * (N_EXTRA + N_FEATURES_2)
+    origin_w = fit(fit_origins, 2 * N_FEATURES_2 + N_EXTRA, iterations=3 * iterations, init=init, log=False)
+    within_w = fit(fit_moves, N_FEATURES_2, iterations=iterations, init=full, log=False)
+    origins, ok, moves, ok_moves, size = origin_stages(validation, any_set)
+    bits = np.zeros(len(ok))
+    bits[ok] += ply_bits(origins, origin_w)
+    bits[ok_moves] += ply_bits(moves, within_w)
+    flat = Flat(validation)
+    count = np.bincount(origin_groups(flat)[1], minlength=flat.n_plies)
+    return Row(f"origin first, {any_set} ({count.mean():.1f} origins a ply)", float(bits.mean()), float(size.mean()),
+               0.0, float(flat.per_ply.mean()))
