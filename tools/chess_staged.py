@@ -462,9 +462,15 @@ ORIGIN_ANY_SAFETY: Ranges = ORIGIN_ANY + (
 )
 """:data:`ORIGIN_ANY` and where the piece can go as the attack map sees it (the target's safety, a hanging or guarded
 victim), next to the enemy king or the last target: the piece's targets and'ed with the map's bit planes."""
-ORIGIN_SETS: dict[str, Ranges] = {"any": ORIGIN_ANY, "any+safety": ORIGIN_ANY_SAFETY, "counted": ORIGIN_ANY_SAFETY}
-"""What an origin is told of its moves; ``counted``: ``any+safety``, and a second id (``id + N_FEATURES_2 + N_EXTRA``)
-where two or more of its moves have the id."""
+ORIGIN_ANY_REACH: Ranges = ORIGIN_ANY_SAFETY + (
+    (rank.F_SLIDE, 7 * 8), (rankmodel2.G_PHASE_RANK, 4 * 8 * 7), (rank.F_PAWN_DOUBLE, 1), (rank.F_EN_PASSANT, 1),
+)
+""":data:`ORIGIN_ANY_SAFETY` and how far the piece reaches: its slide lengths, its targets' ranks, a pawn's double step
+or en passant."""
+ORIGIN_SETS: dict[str, Ranges] = {"any": ORIGIN_ANY, "any+safety": ORIGIN_ANY_SAFETY, "counted": ORIGIN_ANY_SAFETY,
+                                  "counted+reach": ORIGIN_ANY_REACH}
+"""What an origin is told of its moves; ``counted``, ``counted+reach``: also a second id (``id + N_FEATURES_2 +
+N_EXTRA``) where two or more of its moves have the id."""
 
 
 def origin_groups(flat: Flat) -> tuple[Any, Any]:
@@ -494,7 +500,7 @@ def origin_stages(plies: PlySet, any_set: str = "any") -> tuple[PlySet, Any, Ply
     pairs, times = np.unique(np.stack([group[flat.move_of_id[take]], flat.ids[take]], axis=1), axis=0,
                              return_counts=True)
     pairs = pairs.reshape(-1, 2)
-    if any_set == "counted":
+    if any_set.startswith("counted"):
         again = pairs[(times >= 2) & ~constant[pairs[:, 1]]]
         pairs = np.concatenate([pairs, np.stack([again[:, 0], again[:, 1] + N_FEATURES_2 + N_EXTRA], axis=1)])
     moves_in = np.bincount(group, minlength=n_groups)
