@@ -169,7 +169,7 @@ def test_origin_first_bits_are_the_origin_and_the_move_among_its_moves():
                 own = {i for f in members for i in f if stage_ids[i]}
                 kind = g // 64 if g >= 0 else 0
                 own.add(N_FEATURES_2 + kind * 9 + min(len(members), 8))
-                if any_set.startswith("counted"):  # an id two or more of its moves have (not a constant one) counts again
+                if any_set.startswith("counted"):  # an id two or more of its moves have (not constant) counts again
                     constant = id_mask(ORIGIN_CONSTANT)
                     own |= {i + N_FEATURES_2 + chess_staged.N_EXTRA for i in own if i < N_FEATURES_2
                             and not constant[i] and sum(i in f for f in members) >= 2}
