@@ -166,9 +166,14 @@ N_CODES: Final = INLINE_CODES + GEOMETRY.size * 36
 def move_code(move: Move) -> int:
     """A move as an int below :data:`N_CODES` (for tables indexed by move): inline ``cell * 6 +
     direction``, broadside ``INLINE_CODES + ((cell * 3 + line) * 2 + marbles - 2) * 6 + direction``."""
-    if move.line < 0:
-        return move.cell * 6 + move.direction
-    return INLINE_CODES + ((move.cell * 3 + move.line) * 2 + move.marbles - 2) * 6 + move.direction
+    line: i64 = move.line  # compiled, machine ints: a tagged int is checked at every operation
+    cell: i64 = move.cell
+    direction: i64 = move.direction
+    if line < 0:
+        return cell * 6 + direction
+    marbles: i64 = move.marbles
+    first: i64 = INLINE_CODES
+    return first + ((cell * 3 + line) * 2 + marbles - 2) * 6 + direction
 
 
 def _moves_by_code() -> list[Move]:
@@ -474,42 +479,43 @@ class Board:
 
     def push(self, move: Move) -> None:
         """Play ``move`` (legal here); an opposing marble pushed off the edge counts as ejected. Each cell written to
-        :attr:`cells` is written to :attr:`grid` too (in pure Python the same list, written twice)."""
+        :attr:`cells` is written to :attr:`grid` too (in pure Python the same list, written twice); the cells are read
+        from :attr:`grid` (compiled, a machine int a read, where an item of :attr:`cells` is an object)."""
         cells = self.cells
         grid = self.grid
-        me = self.turn
-        step = _STEP[move.direction]
-        line = move.line
+        me: i64 = self.turn
+        step: i64 = _STEP[move.direction]
+        line: i64 = move.line
+        sq: i64 = move.cell
         if line < 0:
-            sq = move.cell
             t = sq + step
-            while cells[t] == me:
+            while grid[t] == me:
                 t += step
-            c = cells[t]
+            c = grid[t]
             cells[sq] = EMPTY
             grid[sq] = EMPTY
             cells[t] = me
             grid[t] = me
             if c != EMPTY:  # sumito: the opposing line moves one cell on
-                opp = c
                 t += step
-                while cells[t] == opp:
+                while grid[t] == c:
                     t += step
-                if cells[t] == OFF:
-                    self.ejected[opp] += 1
+                if grid[t] == OFF:
+                    self.ejected[c] += 1
                 else:
-                    cells[t] = opp
-                    grid[t] = opp
+                    cells[t] = c
+                    grid[t] = c
         else:
-            lstep = _STEP[line]
-            sq = move.cell
-            marbles = move.marbles
+            lstep: i64 = _STEP[line]
+            marbles: i64 = move.marbles
             for k in range(marbles):
-                cells[sq + k * lstep] = EMPTY
-                grid[sq + k * lstep] = EMPTY
+                left = sq + k * lstep
+                cells[left] = EMPTY
+                grid[left] = EMPTY
             for k in range(marbles):
-                cells[sq + k * lstep + step] = me
-                grid[sq + k * lstep + step] = me
+                entered = sq + k * lstep + step
+                cells[entered] = me
+                grid[entered] = me
         if me == WHITE:
             self.fullmove += 1
         self.turn = 3 - me
@@ -518,16 +524,18 @@ class Board:
 def why_illegal(board: Board, move: Move) -> str | None:
     """:meth:`Board.illegal_reason`: why ``move`` is not legal on ``board``, or ``None`` if it is. A module function,
     which :meth:`Board.check` calls directly (a method of the interpreted ``Position`` is a lookup); the colour's
-    name is looked up for a message only."""
+    name is looked up for a message only; the cells are read from :attr:`Board.grid`."""
     ejected = board.ejected
     if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:
         winner = board.winner()
         assert winner is not None
         return f"the game is over: {COLOR_NAMES[winner]} has ejected six marbles"
-    cells = board.cells
-    me = board.turn
+    cells = board.grid  # compiled, machine ints (the cells list's items are objects)
+    me: i64 = board.turn
     opp = 3 - me
     names = CELL_NAMES
+    sq: i64
+    step: i64
     if move.line < 0:
         sq, step = move.cell, _STEP[move.direction]
         if cells[sq] != me:

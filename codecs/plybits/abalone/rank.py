@@ -504,9 +504,9 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
     :func:`int_array` arrays and the locals ``i64`` (see :func:`_neighbourhood`): compiled, the model's
     ``packed_weights`` has :meth:`~plybits.rank.LinearModel.features` read the features back in passes whose
     weights fit in them."""
-    for ejected in board.ejected.values():  # one pass over the two counts reads less than two lookups
-        if ejected >= WIN_EJECTED:
-            return _NO_MOVES, 0, _NO_MOVES
+    ejected = board.ejected
+    if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:  # compiled, two look-ups cost less than a walk
+        return _NO_MOVES, 0, _NO_MOVES
     me: i64 = board.turn
     opp: i64 = 3 - me
     side: i64 = 0 if me == BLACK else 1
