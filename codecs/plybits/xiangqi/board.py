@@ -14,6 +14,7 @@ change any line, horse leg or soldier step that reaches the own general.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any, Final, Self, cast, final
 
@@ -22,7 +23,7 @@ from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
-from plybits.packed import int_array, int_list, zeros
+from plybits.packed import PACKED, int_array, int_list, zeros
 
 FILES: Final = "abcdefghi"
 RED: Final = 0
@@ -821,6 +822,9 @@ def code_index(codes: vec[i64], n: i64, code: i64) -> i64:
     then to-cell), -1 if it is not there."""
     lo: i64 = 0
     hi = n
+    if not PACKED:  # pure Python: the list bisected in C, not a loop of interpreted steps
+        lo = bisect_left(codes, code, 0, n)
+        hi = lo
     while lo < hi:
         mid = (lo + hi) >> 1
         if codes[mid] < code:

@@ -96,11 +96,12 @@ def attack_map(cells: vec[i64], color: i64, scan: vec[i64] = POINTS) -> vec[i64]
     as it takes it."""
     marks = _NO_MARKS[:]
     side = (color >> 3) * _SIZE
+    lo = color + 1  # the codes of the pieces of ``color`` are lo .. hi (the colour plus the kind): tested by comparisons
+    hi = color + 7  # (pure Python specializes them, not ``&``)
     for i in scan:
-        p = cells[i]
-        if p == 0 or p & BLACK != color:
+        kind = cells[i] - color
+        if kind <= 0 or kind > 7:  # empty, or the other colour's
             continue
-        kind = p & 7
         if kind == CHARIOT or kind == CANNON:
             for step in _STEPS:  # any order: a mark, unlike a code, has no place to keep
                 t = i + step
@@ -115,18 +116,18 @@ def attack_map(cells: vec[i64], color: i64, scan: vec[i64] = POINTS) -> vec[i64]
                     while q == 0:
                         t += step
                         q = cells[t]
-                if q != OFF and q & BLACK != color:
+                if q != OFF and (q < lo or q > hi):
                     marks[t] = 1
         elif kind == HORSE or kind == ELEPHANT:
             for e in _HORSE_ROWS[i] if kind == HORSE else _ELEPHANT_ROWS[side + i]:
                 t = e >> 8
-                q = cells[t]
-                if cells[e & 255] == 0 and (q == 0 or q & BLACK != color):
+                q = cells[t]  # these steps land on the board: never OFF
+                if cells[e & 255] == 0 and (q < lo or q > hi):
                     marks[t] = 1
         else:
             for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
                 q = cells[t]
-                if q == 0 or q & BLACK != color:
+                if q < lo or q > hi:
                     marks[t] = 1
     return marks
 
