@@ -603,13 +603,14 @@ def _generate(
     danger = _DANGER_ROWS[k] if k >= 0 else _NO_RISK
     n: i64 = 0
     side = (us >> 3) * _size
+    lo = us + 1  # the codes of our pieces are lo .. hi (the colour plus the kind): tested by comparisons, which pure
+    hi = us + 7  # Python specializes, not by ``&``
     for i in scan:
-        p = cells[i]
-        if p == 0 or p & BLACK != us:
+        kind = cells[i] - us
+        if kind <= 0 or kind > 7:  # empty, or the other colour's
             continue
         start = n
         row = CODES[i]
-        kind = p & 7
         if kind == CHARIOT or kind == CANNON:
             cannon = kind == CANNON
             slid: i64 = 0 if cannon else plus  # the mark of a cell slid over: a cannon captures only past a screen
@@ -630,12 +631,12 @@ def _generate(
                             q = cells[c]
                         if q != OFF:
                             marks[c] += plus
-                            if q & BLACK != us:
+                            if q < lo or q > hi:
                                 codes[n] = row[c]
                                 n += 1
                     else:
                         marks[t] += plus
-                        if q & BLACK != us:
+                        if q < lo or q > hi:
                             codes[n] = row[t]
                             n += 1
                 t -= step
@@ -667,7 +668,7 @@ def _generate(
                     if q == OFF:
                         continue
                 marks[t] += plus
-                if q & BLACK != us:
+                if q < lo or q > hi:
                     codes[n] = row[t]
                     n += 1
         elif kind == HORSE or kind == ELEPHANT:
@@ -675,15 +676,15 @@ def _generate(
                 if cells[e & 255] == 0:
                     t = e >> 8
                     marks[t] += plus
-                    q = cells[t]
-                    if q == 0 or q & BLACK != us:
+                    q = cells[t]  # the steps land on the board: never OFF
+                    if q < lo or q > hi:
                         codes[n] = row[t]
                         n += 1
         else:
             for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
                 marks[t] += plus
                 q = cells[t]
-                if q == 0 or q & BLACK != us:
+                if q < lo or q > hi:
                     codes[n] = row[t]
                     n += 1
         d = danger[i]
