@@ -357,6 +357,30 @@ def test_the_attack_map_marks_the_general_exactly_when_it_is_in_check():
     assert positions > 500 and checks > 10
 
 
+def test_model_1_scores_moves_in_any_order_as_in_the_canonical_one():
+    """Model 1's scorer sums what depends on a move's origin once per run of moves from it (the legal moves come
+    grouped by origin, ascending); moves given in another order (reversed, shuffled) get the same scores, each its own,
+    on every position of seeded random playouts (with their histories)."""
+    from plybits.xiangqi.rank import MODEL
+
+    positions = 0
+    for seed in range(3):
+        rng = random.Random(500 + seed)
+        board = Board()
+        history: list[Move] = []
+        for _ in range(120):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            scores = dict(zip(moves, MODEL.scores(board, moves, history)))
+            shuffled = moves[::-1] if positions % 2 else rng.sample(moves, len(moves))
+            assert MODEL.scores(board, shuffled, history) == [scores[m] for m in shuffled], board.fen()
+            positions += 1
+            history.append(rng.choice(moves))
+            board.push(history[-1])
+    assert positions > 200
+
+
 def test_legal_moves_equal_the_full_test_on_random_playouts():
     """legal_moves() tests only the moves of the general, of pieces on a line from it holding an attacker or on an
     attacking horse's leg, and moves onto an empty line to an enemy cannon (board._risks); on every position of

@@ -14,6 +14,7 @@ change any line, horse leg or soldier step that reaches the own general.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any, Final, Self, cast, final
 
@@ -22,7 +23,7 @@ from mypy_extensions import i64, mypyc_attr
 
 from plybits.errors import InvalidMoveError, InvalidPositionError
 from plybits.mailbox import OFF, Geometry, Square
-from plybits.packed import int_array, int_list, zeros
+from plybits.packed import PACKED, int_array, int_list, zeros
 
 FILES: Final = "abcdefghi"
 RED: Final = 0
@@ -602,13 +603,14 @@ def _generate(
     danger = _DANGER_ROWS[k] if k >= 0 else _NO_RISK
     n: i64 = 0
     side = (us >> 3) * _size
+    lo = us + 1  # the codes of our pieces are lo .. hi (the colour plus the kind): tested by comparisons, which pure
+    hi = us + 7  # Python specializes, not by ``&``
     for i in scan:
-        p = cells[i]
-        if p == 0 or p & BLACK != us:
+        kind = cells[i] - us
+        if kind <= 0 or kind > 7:  # empty, or the other colour's
             continue
         start = n
         row = CODES[i]
-        kind = p & 7
         if kind == CHARIOT or kind == CANNON:
             cannon = kind == CANNON
             slid: i64 = 0 if cannon else plus  # the mark of a cell slid over: a cannon captures only past a screen
@@ -629,12 +631,12 @@ def _generate(
                             q = cells[c]
                         if q != OFF:
                             marks[c] += plus
-                            if q & BLACK != us:
+                            if q < lo or q > hi:
                                 codes[n] = row[c]
                                 n += 1
                     else:
                         marks[t] += plus
-                        if q & BLACK != us:
+                        if q < lo or q > hi:
                             codes[n] = row[t]
                             n += 1
                 t -= step
@@ -666,7 +668,7 @@ def _generate(
                     if q == OFF:
                         continue
                 marks[t] += plus
-                if q & BLACK != us:
+                if q < lo or q > hi:
                     codes[n] = row[t]
                     n += 1
         elif kind == HORSE or kind == ELEPHANT:
@@ -674,15 +676,15 @@ def _generate(
                 if cells[e & 255] == 0:
                     t = e >> 8
                     marks[t] += plus
-                    q = cells[t]
-                    if q == 0 or q & BLACK != us:
+                    q = cells[t]  # the steps land on the board: never OFF
+                    if q < lo or q > hi:
                         codes[n] = row[t]
                         n += 1
         else:
             for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
                 marks[t] += plus
                 q = cells[t]
-                if q == 0 or q & BLACK != us:
+                if q < lo or q > hi:
                     codes[n] = row[t]
                     n += 1
         d = danger[i]
@@ -821,6 +823,9 @@ def code_index(codes: vec[i64], n: i64, code: i64) -> i64:
     then to-cell), -1 if it is not there."""
     lo: i64 = 0
     hi = n
+    if not PACKED:  # pure Python: the list bisected in C, not a loop of interpreted steps
+        lo = bisect_left(codes, code, 0, n)
+        hi = lo
     while lo < hi:
         mid = (lo + hi) >> 1
         if codes[mid] < code:

@@ -20,15 +20,26 @@ from typing import Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
+from plybits.mailbox import OFF
 from plybits.packed import PACKED, int_array, int_list, zeros
 from plybits.rank import FeatureIds, RankScheme
 from plybits.xiangqi.board import (
+    _ADVISOR_ROWS,
+    _ELEPHANT_ROWS,
+    _HORSE_ROWS,
+    _KING_ROWS,
+    _NO_MARKS,
+    _SOLDIER_ROWS,
+    _STEPS,
+    ADVISOR,
     BLACK,
     CANNON,
     CHARIOT,
+    ELEPHANT,
     FILE_OF,
     GEOMETRY,
-    MAX_MOVES,
+    HORSE,
+    KING,
     POINT_CELLS,
     POINTS,
     RANK_OF,
@@ -39,7 +50,6 @@ from plybits.xiangqi.board import (
     generals_face,
     legal,
     legal_codes,
-    pseudo_codes,
     reached_by,
 )
 from plybits.xiangqi.rankmodel2 import CodedXiangqiModel, LinearXiangqiModel2, sides
@@ -79,13 +89,46 @@ def canonical_moves(board: Board) -> list[Move]:
     return legal(board.cells, board.kings[board.turn >> 3], board.turn)
 
 
-def attack_map(cells: vec[i64], color: int, scan: vec[i64] = POINTS) -> vec[i64]:
+def attack_map(cells: vec[i64], color: i64, scan: vec[i64] = POINTS) -> vec[i64]:
     """Per cell, 1 where a piece of ``color`` has a move to by its movement rules alone, else 0: the to-cells of
-    :func:`~plybits.xiangqi.board.pseudo_codes` for ``color`` (model 1's attack map). ``scan`` as it takes it."""
-    marks = zeros(_SIZE)
-    codes = zeros(MAX_MOVES)
-    for j in range(pseudo_codes(cells, color, codes, scan)):
-        marks[codes[j] & 255] = 1
+    :func:`~plybits.xiangqi.board.pseudo_codes` for ``color`` (model 1's attack map), marked as the pieces are walked,
+    with no move listed (pure Python, listing the codes and reading their targets back cost as much again). ``scan``
+    as it takes it."""
+    marks = _NO_MARKS[:]
+    side = (color >> 3) * _SIZE
+    lo = color + 1  # the codes of the pieces of ``color`` are lo .. hi (the colour plus the kind): tested by comparisons
+    hi = color + 7  # (pure Python specializes them, not ``&``)
+    for i in scan:
+        kind = cells[i] - color
+        if kind <= 0 or kind > 7:  # empty, or the other colour's
+            continue
+        if kind == CHARIOT or kind == CANNON:
+            for step in _STEPS:  # any order: a mark, unlike a code, has no place to keep
+                t = i + step
+                q = cells[t]
+                while q == 0:
+                    marks[t] = 1
+                    t += step
+                    q = cells[t]
+                if q != OFF and kind == CANNON:  # past the screen, to the piece it may take
+                    t += step
+                    q = cells[t]
+                    while q == 0:
+                        t += step
+                        q = cells[t]
+                if q != OFF and (q < lo or q > hi):
+                    marks[t] = 1
+        elif kind == HORSE or kind == ELEPHANT:
+            for e in _HORSE_ROWS[i] if kind == HORSE else _ELEPHANT_ROWS[side + i]:
+                t = e >> 8
+                q = cells[t]  # these steps land on the board: never OFF
+                if cells[e & 255] == 0 and (q < lo or q > hi):
+                    marks[t] = 1
+        else:
+            for t in (_KING_ROWS if kind == KING else _ADVISOR_ROWS if kind == ADVISOR else _SOLDIER_ROWS)[side + i]:
+                q = cells[t]
+                if q < lo or q > hi:
+                    marks[t] = 1
     return marks
 
 
@@ -252,8 +295,10 @@ class LinearXiangqiModel(CodedXiangqiModel):
         in_check = attacked[board.kings[us >> 3]] != 0
         phase_base = F_PHASE + phase * 8
         out = zeros(n)
-        origin = -1
-        # what depends on the origin point only (set when it changes)
+        # what depends on the origin point only (set when it changes: the codes come grouped by origin)
+        f: i64 = 0
+        first: i64 = 0  # the origin's code f << 8: a target is ``c - first`` (pure Python: a specialized subtraction)
+        after: i64 = 0  # the first code past the origin's
         fixed: i64 = 0
         kind: i64 = 0
         p: i64 = 0
@@ -262,10 +307,10 @@ class LinearXiangqiModel(CodedXiangqiModel):
         slide_steps = _NO_NEAR
         for i in range(n):
             c = codes[i]
-            f = c >> 8
-            t = c & 255
-            if f != origin:
-                origin = f
+            if c >= after or c < first:
+                f = c >> 8
+                first = f << 8
+                after = first + 256
                 p = cells[f]
                 kind = p & 7
                 base = p * _SIZE
@@ -278,6 +323,7 @@ class LinearXiangqiModel(CodedXiangqiModel):
                     fixed += w[F_EVASION + kind]
                 slide = F_SLIDE if kind == CHARIOT else F_SLIDE + 20 if kind == CANNON else -1
                 slide_steps = _SLIDE_STEPS[f]
+            t = c - first
             score: i64 = to_w[base + t] + fixed + near[t]
             if slide >= 0:
                 score += w[slide + slide_steps[t]]

@@ -643,6 +643,8 @@ def _phase(material: i64) -> int:
 
 
 _NO_SIDE: Final = zeros(16)
+_PIECE_VALUE: Final = int_array(_MATERIAL[:8] * 2)
+""":data:`_MATERIAL` by piece code, either colour (read with no ``& 7``)."""
 
 
 def sides(cells: vec[i64]) -> tuple[vec[i64], vec[i64], i64]:
@@ -658,8 +660,8 @@ def sides(cells: vec[i64]) -> tuple[vec[i64], vec[i64], i64]:
     for i in POINTS:
         p = cells[i]
         if p:
-            material += _VALUE[p & 7]
-            if p & BLACK:
+            material += _PIECE_VALUE[p]
+            if p > BLACK:  # black's piece codes are 9..15 (compared: pure Python specializes it, not ``p & BLACK``)
                 black[n_black] = i
                 n_black += 1
             else:
