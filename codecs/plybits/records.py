@@ -96,7 +96,7 @@ class Encoded(_Result):
     payload_bits: int
     final_position: _PositionText = _PositionText()
     """The position string after the moves."""
-    dropped: dict[str, int]
+    dropped: dict[str, int] = field(default_factory=dict)  # a default: type checkers take the descriptor for one
     """What the container does not keep, counted (empty for a full-fidelity container)."""
     fidelity: str = "moves"
     start: str | None = None
