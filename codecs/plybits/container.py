@@ -165,6 +165,12 @@ class _Cursor:
 
     def uvarint(self, what: str) -> int:
         """A LEB128 number in its one shortest spelling (no trailing zero groups)."""
+        pos = self.pos
+        if pos < len(self.body):
+            byte = self.body[pos]
+            if byte < 0x80:  # one byte, the commonest (a ply count or length under 128): no tuple made
+                self.pos = pos + 1
+                return byte
         read = read_uvarint(self.body, self.pos, what)
         if read is None:
             raise InvalidDataError(f"truncated container: missing {what}")
@@ -237,8 +243,8 @@ def unpack(data: bytes, *, max_plies: int) -> Container:
         raise InvalidDataError(f"container of {len(data)} bytes is too short")
     if data[:2] != MAGIC:
         raise InvalidDataError(f"not a plybits container: magic {data[:2]!r}, expected {MAGIC!r}")
-    body, crc = data[:-4], int.from_bytes(data[-4:], "big")
-    if zlib.crc32(body) != crc:
+    body = data[:-4]
+    if zlib.crc32(body).to_bytes(4, "big") != data[-4:]:  # compared as bytes: int.from_bytes is a method call
         raise InvalidDataError("CRC-32 mismatch: the data is corrupted or truncated")
     cursor = _Cursor(body)
     cursor.pos = len(MAGIC)
