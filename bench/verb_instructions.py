@@ -8,7 +8,8 @@ times. ``(Ir(2) - Ir(1)) / plies`` is one encode plus one decode a ply, what ``e
 
 with ``P`` each of 1 and 2 (BENCHMARKS.md has the figures; the plies of one pass go to stderr). A fifth argument
 ``moves`` codes each game's UCI moves alone instead (``encode(game, "rank", moves=..., notation="uci")``, no tags)
-and decodes them to UCI: bench.speed's moves-only row.
+and decodes them to UCI: bench.speed's moves-only row; a sixth, ``san``, decodes them to SAN instead (its
+decode-to-SAN row).
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ def main(argv: list[str] | None = None) -> int:
     game, path, count, passes, *what = argv if argv is not None else sys.argv[1:]
     text = Path(path).read_text(encoding="utf-8", errors="replace")
     records = list(get_game(game).split_records(text))[:int(count)]
-    moves_only = what == ["moves"]
+    if what not in ([], ["moves"], ["moves", "san"]):
+        raise SystemExit(f"after PASSES: nothing, 'moves' or 'moves san', not {' '.join(what)!r}")
+    moves_only = bool(what)
+    written = "san" if what[1:] == ["san"] else "uci"
     games = [plybits.decode(plybits.encode(game, "rank", record=r).data, notation="uci").moves if moves_only else []
              for r in records]
     plies = 0
@@ -33,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         for record, moves in zip(records, games):
             if moves_only:
                 data = plybits.encode(game, "rank", moves=moves, notation="uci").data
-                decoded = plybits.decode(data, notation="uci")
+                decoded = plybits.decode(data, notation=written)
             else:
                 decoded = plybits.decode(plybits.encode(game, "rank", record=record, fidelity="moves").data)
             if done == 1:

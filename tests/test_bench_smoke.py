@@ -196,3 +196,6 @@ def test_verb_instructions_counts_the_plies_of_one_pass(capsys):
     assert verb_instructions.main(["chess", str(path), "2", "2"]) == expected
     assert f"{expected} plies a pass" in capsys.readouterr().err
     assert verb_instructions.main(["chess", str(path), "2", "2", "moves"]) == expected  # the UCI moves alone
+    assert verb_instructions.main(["chess", str(path), "2", "2", "moves", "san"]) == expected  # decoded to SAN
+    with pytest.raises(SystemExit):
+        verb_instructions.main(["chess", str(path), "2", "2", "moves", "pgn"])

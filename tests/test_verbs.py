@@ -75,3 +75,23 @@ def test_every_verb_refuses_an_unknown_notation_by_one_class(game: str) -> None:
     for call in calls:
         with pytest.raises(UnknownCodecError, match=f"^unknown notation 'klingon' for {game}; known: "):
             call()
+
+
+def test_encode_and_decode_write_the_final_position_string_when_it_is_first_read() -> None:
+    import copy
+    import pickle
+
+    chess = pytest.importorskip("chess")
+    board = chess.Board()
+    for san in ("e4", "c5", "Nf3", "d6", "Bb5+"):
+        board.push_san(san)
+    encoded = plybits.encode("chess", "rank", moves=["e4", "c5", "Nf3", "d6", "Bb5+"])
+    decoded = plybits.decode(encoded.data, notation="uci")
+    for result in (encoded, decoded):
+        assert not isinstance(vars(result)["_final_position"], str)  # kept as the position: no string written yet
+    assert pickle.loads(pickle.dumps(decoded)) == decoded  # pickled as its string (a compiled board does not pickle)
+    assert decoded.final_position == encoded.final_position == board.fen()
+    assert isinstance(vars(decoded)["_final_position"], str)  # written once, then kept
+    assert copy.deepcopy(encoded) == encoded and f"final_position={board.fen()!r}" in repr(encoded)
+    given = records.Decoded("chess", "rank", None, [], {}, 0, "8/8/8/8/8/8/8/K6k w - - 0 1")
+    assert given.final_position == "8/8/8/8/8/8/8/K6k w - - 0 1"

@@ -750,6 +750,6 @@ class RankStepEncoder(StepEncoder[BoardT, MoveT]):
         steps = self.steps
         if steps.error is not None:
             raise steps.error
-        bits = bitarray(endian="big")
+        bits = bitarray(0, "big")  # by position: compiled, a keyword call of the type parses a dictionary
         bits.frombytes(steps.encoder.finish())
         return bits

@@ -50,8 +50,42 @@ class Replay:
     """The record's annotations with its variations read into moves (a full-fidelity encode or decode), else ``None``."""
 
 
+class _PositionText:
+    """A result's ``final_position`` field: set to a position string, or to the final position itself, whose string
+    (:meth:`~plybits.game.Position.fen`) is then written when first read. A verb's caller that never reads it does
+    not pay for it (a chess FEN costs about a sixth of a short game's moves-only decode, compiled). The position is
+    the verb's own, changed by nothing after; a result pickles or copies its string."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.key = "_" + name
+
+    def __get__(self, result: object, owner: type | None = None) -> str:
+        if result is None:
+            raise AttributeError(self.key[1:])  # a dataclass asks the class: no default
+        kept: str | Position[Any] = result.__dict__[self.key]
+        if isinstance(kept, str):
+            return kept
+        text: str = kept.fen()
+        result.__dict__[self.key] = text
+        return text
+
+    def __set__(self, result: object, value: str | Position[Any]) -> None:
+        result.__dict__[self.key] = value
+
+
+class _Result:
+    """What :class:`Encoded` and :class:`Decoded` share: a ``final_position`` written when first read."""
+
+    final_position: _PositionText
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields, ``final_position`` as its string (a position need not pickle)."""
+        self.final_position  # noqa: B018 -- written now, before the fields leave
+        return self.__dict__
+
+
 @dataclass
-class Encoded:
+class Encoded(_Result):
     """The result of :func:`encode`."""
 
     game: str
@@ -60,8 +94,9 @@ class Encoded:
     payload: bytes
     plies: int
     payload_bits: int
-    final_position: str
-    dropped: dict[str, int]
+    final_position: _PositionText = _PositionText()
+    """The position string after the moves."""
+    dropped: dict[str, int] = field(default_factory=dict)  # a default: type checkers take the descriptor for one
     """What the container does not keep, counted (empty for a full-fidelity container)."""
     fidelity: str = "moves"
     start: str | None = None
@@ -75,7 +110,7 @@ class Encoded:
 
 
 @dataclass
-class Decoded:
+class Decoded(_Result):
     """The result of :func:`decode`."""
 
     game: str
@@ -84,7 +119,8 @@ class Decoded:
     moves: list[str]
     tags: dict[str, str]
     plies: int
-    final_position: str
+    final_position: _PositionText = _PositionText()
+    """The position string after the moves."""
     record: str | None = None
     """The record's text in the game's record format (``format="record"``), else ``None``."""
 
@@ -361,17 +397,9 @@ def encode(
                                               final=replay.final)
     else:
         section = tags_section(scheme, replay.start_position, replay.moves, all_tags, replay.final)
-    blob = container.pack(
-        container.Container(
-            codec_id=scheme.codec_id,
-            scheme_version=scheme.version,
-            plies=len(replay.moves),
-            payload=payload,
-            start=replay.start,
-            record=section,
-            tags_only=not full and section is not None,
-        )
-    )
+    # its fields by position: a compiled class called with keywords from here parses them from a dictionary
+    blob = container.pack(container.Container(scheme.codec_id, scheme.version, len(replay.moves), payload, replay.start,
+                                              None, section, not full and section is not None))
     return Encoded(
         game=game_name,
         scheme=scheme.name,
@@ -379,7 +407,7 @@ def encode(
         payload=payload,
         plies=len(replay.moves),
         payload_bits=len(bits),
-        final_position=replay.final.fen(),
+        final_position=replay.final,
         dropped={} if full else replay.dropped,
         fidelity=fidelity,
         start=replay.start,
@@ -450,8 +478,8 @@ def _replay(
     """The replay of ``moves``, which the scheme's one replay decoded from ``box`` (each checked legal) and played
     from ``start_position`` to ``final``; a full-fidelity container's tags and notes come from its record section
     (at most ``max_plies`` variation plies)."""
-    if box.record is None:
-        return Replay(game, box.start, start_position, moves, final, box.tags)
+    if box.record is None:  # then decode played the moves on the start itself: ``start_position`` is ``final``
+        return Replay(game, box.start, final, moves, final, box.tags)
     notes, tags = read_section(scheme, start_position, moves, box.record, max_plies=max_plies,
                                version=box.scheme_version, final=final, tags_only=box.tags_only)
     if not box.tags_only:
@@ -480,7 +508,8 @@ def decode(
     box, scheme, game = _open(data, max_plies)
     check_notation(game, notation)
     start_position = _start(box, game)
-    final = start_position.copy()
+    # only a record section reads the start again: without one the moves are played on it, not on a copy
+    final = start_position.copy() if box.record is not None else start_position
     moves, texts = scheme.decode_texts(final, box.payload, box.plies, box.scheme_version, notation)
     replay = _replay(box, scheme, game, start_position, moves, final, max_plies)
     text = None
@@ -494,7 +523,7 @@ def decode(
         moves=texts,
         tags=replay.tags,
         plies=len(replay.moves),
-        final_position=replay.final.fen(),
+        final_position=replay.final,
         record=text,
     )
 

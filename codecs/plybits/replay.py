@@ -34,7 +34,8 @@ class MovePlayer:
 
 def player_of(position: Position[Any]) -> MovePlayer | None:
     """The :class:`MovePlayer` of ``position``'s notation module (its ``PLAYER``), or ``None`` where it has none."""
-    player = getattr(notation_of(position), "PLAYER", None)
+    # the module read as notation_of reads it, not through it: compiled, a call to game.py is one through the interpreter
+    player = getattr(getattr(type(position), "notation_module", None), "PLAYER", None)
     return player if isinstance(player, MovePlayer) else None
 
 
@@ -80,7 +81,7 @@ def read_moves(
     goes to its :meth:`~plybits.game.StepEncoder.add_text` first: a move it reads among the moves it ranks anyway is
     taken so, not read a second time here. A move is played by the notation module's :class:`MovePlayer` where it has
     one (:func:`player_of`), else by the position's ``push``."""
-    parse = notation_of(position).parse_move
+    parse: Callable[[Position[Any], str, str | None], Any] | None = None  # looked up when a token first needs it
     push = position.push
     player = player_of(position)
     taker = _step_taker(observe)
@@ -91,6 +92,8 @@ def read_moves(
             check_deadline(ply)
         move = taker.add_text(position, token, notation) if taker is not None else None
         if move is None:
+            if parse is None:  # not before: a step encoder's add_text reads every token of most move lists
+                parse = notation_of(position).parse_move
             try:
                 move = parse(position, token, notation)
             except PlybitsError as err:
