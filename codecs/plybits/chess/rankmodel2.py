@@ -224,8 +224,9 @@ class LinearChessModel2(LinearChessModel):
 def _book_base(entry: vec[i64]) -> i64:
     """The start of :attr:`_Tables2.book`'s row of a position's :data:`PackedBook` ``entry``: its weights by share
     bucket (0: never played) for the times the position was reached."""
-    total: i64 = entry[0]
-    bucket: i64 = total if total < 255 else 255  # an i64 index: compiled, a load (a mixed int one boxes the array)
+    bucket: i64 = entry[0]  # an i64 index: compiled, a load (a mixed int one boxes the array)
+    if bucket > 255:  # statements: compiled, a conditional expression with a literal boxed its value
+        bucket = 255
     return _TOTAL[bucket] * 8
 
 
@@ -249,11 +250,12 @@ def _add_book(
     code: i64
     score: i64
     if ordered:  # each of the entry's codes looked for from where the one before it was (or would have been)
+        moves: i64 = count - 1  # the null move last
         for at in range(1, end, 2):
             code = entry[at]
-            while i < count and 0 < codes[i] < code:
+            while i < moves and codes[i] < code:
                 i += 1
-            if i < count and codes[i] == code:
+            if i < moves and codes[i] == code:
                 score = scores[i] + book[base + _SHARE[entry[at + 1] * 64 // total]] - unplayed
                 scores[i] = score
                 if score > top:
