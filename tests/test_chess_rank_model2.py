@@ -196,6 +196,23 @@ def test_model_2_scores_moves_given_in_any_order_as_in_canonical_order():
             assert MODEL_2.scores(position, order, history) == [canonical[move] for move in order]
 
 
+def test_the_coders_scores_and_top_in_the_book_are_the_sums_of_the_features_under_any_weights():
+    """The coders' scores (:meth:`~plybits.chess.rank.LinearChessModel.coded`: the scorer adds a move never played's
+    book weight to every move, :func:`~plybits.chess.rankmodel2._add_book` the played ones' over it, looked for along
+    the generator's ascending codes) equal the sums of the read-back features, and the top the highest of them, under
+    random weights (a played share's weight below a never played one's: the top read again) and the shipped ones."""
+    from plybits.chess.rank import NULL_SCORE
+    from plybits.packed import int_list
+
+    rng = random.Random(23)
+    for model in (fresh([rng.randrange(-300, 300) for _ in range(N_FEATURES_2)]), MODEL_2):
+        for position, candidates, history in opening_plies():
+            codes, n, scores, top = model.coded(position, history)
+            reference = [sum(model._weights[i] for i in f) for f in model.features(position, candidates, history)]
+            assert int_list(scores)[:n - 1] == reference[:-1]
+            assert scores[n - 1] == NULL_SCORE and top == max(reference[:-1])
+
+
 def test_model_2_with_model_1s_weights_and_no_own_weight_scores_as_model_1():
     """Model 2 adds to model 1's scorer: with model 1's weights and its own at 0 it gives model 1's scores."""
     model_1 = get_scheme("chess", "rank").model(1)

@@ -679,7 +679,7 @@ class LinearChessModel(LinearModel):
         n += 1
         if n < len(codes):
             codes[n] = END_CODE  # where _scores stops: the buffer holds codes of earlier plies past the null move
-        scores, top = self.topped_codes(position, codes, n, history, attacks, material)
+        scores, top = self.topped_codes(position, codes, n, history, attacks, material, True)
         scores[n - 1] = NULL_SCORE  # below every move's: the top stands
         return codes, n, scores, top
 
@@ -692,9 +692,11 @@ class LinearChessModel(LinearModel):
 
     def topped_codes(
         self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
+        ordered: bool = False,
     ) -> tuple[vec[i64], i64]:
         """(:meth:`scored_codes`, the highest score of a move other than the null move, or :data:`NULL_SCORE`): model
-        1's :func:`_scores`; a later model (:mod:`plybits.chess.rankmodel2`) adds its own features here."""
+        1's :func:`_scores`; a later model (:mod:`plybits.chess.rankmodel2`) adds its own features here (``ordered``: the
+        codes are the generator's, ascending, the null move last)."""
         return _scores(self.tables(), board, codes, n, history, attacks, material)
 
     def encode_ply(self, encoder: RangeEncoder, position: Board, move: Move, history: Sequence[Move]) -> None:
@@ -840,9 +842,11 @@ def _reply_terms(tables: _Tables, board: Board, last_to: i64) -> tuple[i64, i64,
 
 def _scores(
     tables: _Tables, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], attacks: vec[i64], material: int,
+    extra: i64 = 0,
 ) -> tuple[vec[i64], i64]:
     """(:meth:`LinearChessModel.scores` of the ``n`` ``codes`` (or up to :data:`END_CODE`) given the map with its check
-    marks, a later model's terms in ``tables`` (:meth:`_Tables.add_terms`); the top score but the null move's)."""
+    marks, a later model's terms in ``tables`` (:meth:`_Tables.add_terms`), plus ``extra`` each but the null move's
+    (in an origin's sum: none a move); the top score but the null move's)."""
     b: vec[i64] = board.cells
     colour: i64 = board.turn
     king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_CODE is indexed
@@ -892,7 +896,7 @@ def _scores(
             if len(row) == 0:
                 row = tables.row(phase, p, f)
             entry: i64 = attacks[f]
-            fixed = from_threat[threat_base + kind * _LEVELS + entry]
+            fixed = from_threat[threat_base + kind * _LEVELS + entry] + extra
             if f == my_last_to:  # the piece moves again (a ply in two: inline, not a call)
                 fixed += tables.same[kind]
             threatened = last_attacks & bit_of[f] != 0  # by the piece the opponent just moved
@@ -914,7 +918,7 @@ def _scores(
         near: i64 = piece_at + near_code[near_king_at - t]
         if q:
             if q & BLACK == colour:  # castling: the king takes its own rook (a later model's terms: none)
-                castle: i64 = tables.castle_h[phase] if t > f else tables.castle_a[phase]
+                castle: i64 = (tables.castle_h[phase] if t > f else tables.castle_a[phase]) + extra
                 out[i] = castle
                 if castle > top:
                     top = castle

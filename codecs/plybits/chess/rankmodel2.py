@@ -135,7 +135,7 @@ class _Tables2:
     """Model 2's own feature weights laid out by the indices the scorer has at hand (folded into model 1's tables by
     :meth:`LinearChessModel2.build_tables`)."""
 
-    __slots__ = ("from_safety", "last_attacks", "near_last", "guarded", "phase_rank", "book")
+    __slots__ = ("from_safety", "last_attacks", "near_last", "guarded", "phase_rank", "book", "lowers")
 
     def __init__(self, w: list[int]) -> None:
         from_safety = [0] * (7 * _LEVELS)
@@ -165,6 +165,10 @@ class _Tables2:
         """``G_PHASE_RANK``'s weight by (side to move, phase, kind, target)."""
         self.guarded = int_array(w[G_CAPTURE_GUARDED:G_CAPTURE_GUARDED + 7 * 7])
         self.book = int_array(w[G_BOOK:G_BOOK + 6 * 8])
+        """``G_BOOK``'s weights by times reached (bucket) x share (bucket, 0: never played)."""
+        self.lowers = int_array([int(min(w[G_BOOK + total * 8 + 1:G_BOOK + total * 8 + 8]) < w[G_BOOK + total * 8])
+                                 for total in range(6)])
+        """By times reached (bucket): 1 if a played share's weight is below a move never played's."""
 
 
 class LinearChessModel2(LinearChessModel):
@@ -196,54 +200,78 @@ class LinearChessModel2(LinearChessModel):
 
     def topped_codes(
         self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
+        ordered: bool = False,
     ) -> tuple[vec[i64], i64]:
         """The scores of model 1's features and this module's but the book's (:func:`~plybits.chess.rank._scores`
-        under :meth:`build_tables`), plus the book's (:func:`_add_book`), and their top (the null move's aside)."""
-        scores, top = _scores(self.tables(), board, codes, n, history, attacks, material)
+        under :meth:`build_tables`), plus the book's (:func:`_add_book`; ``ordered``: as it takes it), and their top
+        (the null move's aside)."""
+        entry = None
         if len(history) < BOOK_DEPTH:
             book = self.book
             if book is None:
                 book = self.book = opening_book(self.filename)
             entry = book.get(position_key(board))
-            if entry is not None:
-                top = _add_book(self.tables2(), entry, codes, n, scores)
-        return scores, top
+        if entry is None:
+            return _scores(self.tables(), board, codes, n, history, attacks, material)
+        tables = self.tables2()
+        base: i64 = _book_base(entry)
+        # the weight of a move never played here added by the scorer to every move (in its origins' sums), the played
+        # moves' own weights over it by _add_book
+        scores, top = _scores(self.tables(), board, codes, n, history, attacks, material, tables.book[base])
+        return scores, _add_book(tables, entry, codes, n, scores, top, ordered)
 
 
-def _add_book(tables: _Tables2, entry: vec[i64], codes: vec[i64], n: int, scores: vec[i64]) -> i64:
+def _book_base(entry: vec[i64]) -> i64:
+    """The start of :attr:`_Tables2.book`'s row of a position's :data:`PackedBook` ``entry``: its weights by share
+    bucket (0: never played) for the times the position was reached."""
+    bucket: i64 = entry[0]  # an i64 index: compiled, a load (a mixed int one boxes the array)
+    if bucket > 255:  # statements: compiled, a conditional expression with a literal boxed its value
+        bucket = 255
+    return _TOTAL[bucket] * 8
+
+
+def _add_book(
+    tables: _Tables2, entry: vec[i64], codes: vec[i64], n: int, scores: vec[i64], top: i64, ordered: bool,
+) -> i64:
     """Add ``G_BOOK``'s weights to the ``scores`` of the first ``n`` ``codes`` (the null move's left as it is), given
-    the position's :data:`PackedBook` entry; the highest of the moves' new scores, the null move's aside
-    (:data:`~plybits.chess.rank.NULL_SCORE` if none)."""
+    the position's :data:`PackedBook` entry and that every move's but the null move's holds the weight of a move never
+    played already (their highest ``top``, :data:`~plybits.chess.rank.NULL_SCORE` if none): each move of the entry
+    gets its share's weight instead. ``ordered``: the codes are the generator's (ascending, the null move last), so
+    each of the entry's (ascending too) is looked for from where the one before it was; else among all the moves. The
+    highest of the moves' new scores, the null move's aside."""
     total: i64 = entry[0]
-    bucket: i64 = total if total < 255 else 255  # an i64 index: compiled, a load (a mixed int one boxes the array)
-    base: i64 = _TOTAL[bucket] * 8
+    base: i64 = _book_base(entry)
     book = tables.book
     unplayed: i64 = book[base]
     end: i64 = len(entry)
-    # the entry's codes walked along with the moves' (both ascending in canonical order; a move below the last one
-    # read, as a caller's list in another order may give, walks the entry again from its start)
-    at: i64 = 1
-    last: i64 = 0
-    top: i64 = NULL_SCORE
-    i: i64
     count: i64 = n
-    for i in range(count):
-        code: i64 = codes[i]
-        if code == 0:
-            continue
-        if code < last:
-            at = 1
-        last = code
-        while at < end and entry[at] < code:
-            at += 2
-        score: i64 = scores[i]
-        if at < end and entry[at] == code:
-            score += book[base + _SHARE[entry[at + 1] * 64 // total]]
-        else:
-            score += unplayed
-        scores[i] = score
-        if score > top:
-            top = score
+    i: i64 = 0
+    at: i64
+    code: i64
+    score: i64
+    if ordered:  # each of the entry's codes looked for from where the one before it was (or would have been)
+        moves: i64 = count - 1  # the null move last
+        for at in range(1, end, 2):
+            code = entry[at]
+            while i < moves and codes[i] < code:
+                i += 1
+            if i < moves and codes[i] == code:
+                score = scores[i] + book[base + _SHARE[entry[at + 1] * 64 // total]] - unplayed
+                scores[i] = score
+                if score > top:
+                    top = score
+    else:
+        for at in range(1, end, 2):
+            for i in range(count):
+                if codes[i] == entry[at]:
+                    score = scores[i] + book[base + _SHARE[entry[at + 1] * 64 // total]] - unplayed
+                    scores[i] = score
+                    top = score if score > top else top
+    if tables.lowers[base >> 3]:  # a played move's weight may be below a move never played's: the top read again
+        top = NULL_SCORE
+        for i in range(count):
+            if codes[i] != 0 and scores[i] > top:
+                top = scores[i]
     return top
 
 
