@@ -756,7 +756,7 @@ class LinearChessModel(LinearModel):
         all the moves from it (:func:`_scores`).
         """
         men = board.men
-        attacks, material = _attack_maps(board.cells, board.turn, men[0] | men[1])
+        attacks, material = _attack_maps(board.cells, board.turn, men[0] | men[1], material=board.material)
         n = len(moves)
         codes = int_array([0] * n)
         for i in range(n):
