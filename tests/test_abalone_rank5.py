@@ -49,12 +49,12 @@ def plies_of_real_games(every: int):
             history = history + [move]
 
 
-def test_model_5_and_every_earlier_model_stay_readable():
-    """Model 5 was what ``encode`` wrote until model 6 (``tests/test_abalone_rank6.py``); it and every earlier model
-    stay readable."""
-    assert RANK.version >= 5 and RANK.models[5] is MODEL_5
-    assert RANK.readable_versions[:6] == (0, 1, 2, 3, 4, 5)
+def test_model_5_is_what_encode_writes_and_every_model_stays_readable():
+    assert RANK.version == 5 and RANK.models[5] is MODEL_5
+    assert RANK.readable_versions == (0, 1, 2, 3, 4, 5)
     assert (RANK.models[1], RANK.models[2], RANK.models[3], RANK.models[4]) == (MODEL, MODEL_2, MODEL_3, MODEL_4)
+    encoded = plybits.encode("abalone", "rank", moves=["i9h8", "i6h6", "i8h7"], start="belgian-daisy")
+    assert encoded.data[4] == 5
 
 
 def test_the_data_file_fits_the_features_and_learned_the_phases():

@@ -1,6 +1,5 @@
-"""tools.train_abalone's model 5 recipe (``--tune-book``) and model 6's on a few real MiGs games: what they fit on, and
-the files they write (the shipped ``rank_model_v5.json`` and ``rank_model_v6.json`` are their output on every training
-game: docs/rank.md)."""
+"""tools.train_abalone's model 5 recipe (``--tune-book``) on a few real MiGs games: what the flag fits on, and the
+file it writes (the shipped ``rank_model_v5.json`` is its output on every training game: docs/rank.md)."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from plybits.abalone import rankmodel5, rankmodel6  # noqa: E402
+from plybits.abalone import rankmodel5  # noqa: E402
 from tests.conftest import shared_data  # noqa: E402
 from tools import train_abalone  # noqa: E402
 
@@ -61,31 +60,3 @@ def test_tune_book_fits_every_game_with_the_book_of_the_earliest_7_8(tmp_path, m
     assert body["notes"].endswith("the weights of rank_model_v4.json kept, the 2928 phase weights fitted alone "
                                   "(3 iterations, lr 0.1, l2 0.0001)")
 
-
-
-def test_model_6_keeps_model_5s_weights_and_writes_the_reply_books_of_every_game(tmp_path):
-    data_dir = few_games(tmp_path)
-    v5 = train_abalone.OUT / "rank_model_v5.json"
-    out = tmp_path / "v6.json"
-    sys_argv = ["train_abalone", "--model", "6", "--init", str(v5), "--iterations", "3", "--lr", "0.1",
-                "--data", str(data_dir), "--out", str(out)]
-    saved, sys.argv = sys.argv, sys_argv
-    try:
-        train_abalone.main()
-    finally:
-        sys.argv = saved
-    body = json.loads(out.read_text(encoding="utf-8"))
-    init = json.loads(v5.read_text(encoding="utf-8"))["weights"]
-    assert len(body["weights"]) == rankmodel6.N_FEATURES and body["weights"][: len(init)] == init
-    assert any(body["weights"][len(init):])
-
-    train, _ = train_abalone.split(data_dir)
-    cut = len(train) - math.ceil(len(train) * train_abalone.TUNE_SHARE)
-    games = train_abalone.model_5_plies(train[:cut], train_abalone.build_book(train[:cut]), True)
-    games += train_abalone.model_5_plies(train[cut:], train_abalone.build_book(train[:cut]), False)
-    counts = train_abalone.reply_books(games)
-    for name, count in zip(("replies", "follows"), counts):
-        assert body[name] == rankmodel6.reply_rows(train_abalone.top_replies(count))
-    assert body["training_plies"] == sum(len(plies) for plies in games)
-    assert body["notes"].endswith("the weights of rank_model_v5.json kept, the 352 reply weights fitted alone "
-                                  "(3 iterations, lr 0.1, l2 0.0001)")

@@ -34,11 +34,11 @@ import pickle
 import time
 from pathlib import Path
 
-from plybits.abalone import rank, rankmodel2, rankmodel3, rankmodel5, rankmodel6
+from plybits.abalone import rank, rankmodel2, rankmodel3, rankmodel5
 from plybits.abalone.board import move_code
 from plybits.openingbook import BOOK_DEPTH, Book, add_to_book, book_rows
 from plybits.registry import get_game
-from tools.rank_fit import SCORE_SCALE, PlySet, _integer, collect, fit, read_games, write_model
+from tools.rank_fit import SCORE_SCALE, PlySet, collect, fit, read_games, write_model
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "abalone"
@@ -56,8 +56,6 @@ MODELS = {
         "(model 3's features and book), every weight refitted jointly"),
     5: (rankmodel5.N_FEATURES, rankmodel5.move_features, 1, "log-linear over plybits.abalone.rankmodel5.move_features "
         "(model 3's features and book, and model 1's evaluation features by the marbles each side has lost)"),
-    6: (rankmodel6.N_FEATURES, rankmodel6.move_features, 1, "log-linear over plybits.abalone.rankmodel6.move_features "
-        "(model 5's features and weights, and books of the replies to the opponent's last move and one's own)"),
 }
 """By version: feature count, feature function, which training games it fits (every K-th), notes."""
 
@@ -332,177 +330,6 @@ def fit_model_3(args: argparse.Namespace, train: list) -> None:
     print(f"wrote {out}")
 
 
-Ply = tuple[list[int], list[int], int, list[int]]
-"""A ply as model 6's fit reads it: the legal moves' codes (ascending), model 5's scores of them, the index of the move
-played, and the codes of the moves before it (the last two)."""
-
-
-def model_5_plies(games: list, book: Book | None, leave_one_out: bool) -> list[list[Ply]]:
-    """Each unforced ply of each of ``games`` under model 5's scorer (the same integers compiled or pure), its openings
-    read with ``book`` (each game taken out of it while it is read if ``leave_one_out``; None: model 3's book)."""
-    game = get_game("abalone")
-    out = []
-    for _, start, moves in games:
-        if book is not None:
-            own = book_plies(start, moves) if leave_one_out else []
-            rankmodel3.MODEL_3.book = {key: dict(entry) for key, entry in book.items()} if own else book
-            add_to_book(rankmodel3.MODEL_3.book, own, -1)  # a new dict each game: the scorer's rows are made anew
-        position = game.position(start)
-        history: list = []
-        plies: list[Ply] = []
-        for move in moves:
-            codes, n, scores = rankmodel5.MODEL_5.coded(position, history)
-            if n >= 2:
-                listed = [int(code) for code in codes[:n]]
-                plies.append((listed, [int(s) for s in scores[:n]], listed.index(move_code(move)),
-                              [move_code(m) for m in history[-2:]]))
-            position.push(move)
-            history.append(move)
-        out.append(plies)
-    rankmodel3.MODEL_3.book = None
-    return out
-
-
-def reply_books(games: list[list[Ply]]) -> tuple[dict, dict]:
-    """The times each move answered each key (the opponent's last move; one's own last) in ``games``:
-    ``{key: {code: times}}`` for each book."""
-    books: tuple[dict, dict] = ({}, {})
-    for plies in games:
-        for codes, _, played, before in plies:
-            for book, back in zip(books, (1, 2)):
-                if len(before) >= back:
-                    row = book.setdefault(before[-back], {})
-                    row[codes[played]] = row.get(codes[played], 0) + 1
-    return books
-
-
-def top_replies(counts: dict) -> rankmodel6.ReplyBook:
-    """The reply book of ``counts``: each key's :data:`~plybits.abalone.rankmodel6.TOP_REPLIES` most played moves."""
-    book: rankmodel6.ReplyBook = {}
-    for key, row in counts.items():
-        total = sum(row.values())
-        if total:
-            best = sorted((code for code in row if row[code] > 0), key=lambda code: (-row[code], code))
-            book[key] = (total, {code: row[code] for code in best[: rankmodel6.TOP_REPLIES]})
-    return book
-
-
-def reply_features(games: list[list[Ply]], counts: tuple[dict, dict], leave_one_out: bool) -> list:
-    """By ply of ``games``: (index of a move, id past model 5's) of each ``F_REPLY``/``F_FOLLOW`` it has under the
-    books of ``counts`` (each game's own plies taken out of them while it is read if ``leave_one_out``)."""
-    tops = [top_replies(count) for count in counts]
-    out = []
-    for plies in games:
-        own = reply_books([plies]) if leave_one_out else ({}, {})
-        books = []
-        for count, top, mine in zip(counts, tops, own):
-            left = {key: {code: times - mine[key].get(code, 0) for code, times in count[key].items()} for key in mine}
-            found = top_replies(left)
-            books.append((top, {key: found.get(key) for key in left}))
-        for codes, _, _, before in plies:
-            feats = []
-            for first, (top, left), back in zip((rankmodel6.F_REPLY, rankmodel6.F_FOLLOW), books, (1, 2)):
-                key = before[-back] if len(before) >= back else -1
-                entry = left[key] if key in left else top.get(key)
-                if entry is not None:
-                    total, row = entry
-                    feats.extend((j, first - rankmodel6.N_MODEL_5_FEATURES + rankmodel6.reply_feature(row[c], total))
-                                 for j, c in enumerate(codes) if c in row)
-            out.append(feats)
-    return out
-
-
-def fit_replies(games: list[list[Ply]], features: list, *, iterations: int, lr: float, l2: float):
-    """The weights of model 6's reply features (past model 5's, as floats in natural-log units) fitted alone over
-    model 5's scores of ``games`` (full-batch Adam on the log-loss): only plies with such a feature are scored."""
-    import numpy as np
-
-    k = rankmodel6.N_FEATURES - rankmodel6.N_MODEL_5_FEATURES
-    data = _reply_arrays([p for plies in games for p in plies], features, keep_all=False)
-    scores, ply, first, target, move, fid = data
-    y = np.zeros(len(scores))
-    y[target] = 1.0
-    w, m, v = np.zeros(k), np.zeros(k), np.zeros(k)
-    for it in range(1, iterations + 1):
-        s = scores + np.bincount(move, weights=w[fid], minlength=len(scores))
-        e = np.exp(s - np.maximum.reduceat(s, first)[ply])
-        p = e / np.add.reduceat(e, first)[ply]
-        grad = np.bincount(fid, weights=(p - y)[move], minlength=k) / len(first) + l2 * w
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad * grad
-        w -= lr * (m / (1 - 0.9**it)) / (np.sqrt(v / (1 - 0.999**it)) + 1e-8)
-    return _integer(w)
-
-
-def _reply_arrays(plies: list[Ply], features: list, keep_all: bool):
-    """Model 6's fit's arrays of ``plies`` (those with a reply feature only, unless ``keep_all``): each move's model 5
-    score (natural-log units), ply, each ply's first move, the moves played, and each feature's move and id."""
-    import numpy as np
-
-    scores: list[int] = []
-    ply: list[int] = []
-    first: list[int] = []
-    target: list[int] = []
-    move: list[int] = []
-    fid: list[int] = []
-    for (codes, base, played, _), feats in zip(plies, features):
-        if feats or keep_all:
-            at = len(scores)
-            first.append(at)
-            target.append(at + played)
-            ply.extend([len(first) - 1] * len(codes))
-            scores.extend(base)
-            move.extend(at + j for j, _ in feats)
-            fid.extend(f for _, f in feats)
-    return (np.asarray(scores, float) * math.log(2) / SCORE_SCALE, np.asarray(ply), np.asarray(first, dtype=np.int64),
-            np.asarray(target), np.asarray(move, dtype=np.int64), np.asarray(fid, dtype=np.int64))
-
-
-def reply_bits(games: list[list[Ply]], features: list, weights: list[int]) -> float:
-    """Bits an unforced ply of ``games`` under model 5's scores and the reply weights ``weights`` (integers)."""
-    import numpy as np
-
-    scores, ply, first, target, move, fid = _reply_arrays([p for plies in games for p in plies], features, True)
-    s = scores + np.bincount(move, weights=np.asarray(weights, float)[fid] * math.log(2) / SCORE_SCALE,
-                             minlength=len(scores))
-    e = np.exp2((s - np.maximum.reduceat(s, first)[ply]) / math.log(2))
-    return float(-np.log2(e[target] / np.add.reduceat(e, first)).sum() / len(first))
-
-
-def fit_model_6(args: argparse.Namespace, train: list) -> None:
-    """``--model 6``: model 5's scores of the training games (their openings read with the book of the earliest 7/8,
-    each of those games counted out of it, as model 5 was fitted), the reply books of the fitted games (each game
-    counted out of them while it is read), the reply weights fitted alone with model 5's (``--init``) kept; or
-    ``--tune``: fitted on the earliest 7/8, the latest 1/8 scored with the books of the 7/8."""
-    start = time.time()
-    cut = len(train) - math.ceil(len(train) * TUNE_SHARE)
-    book = build_book(train[:cut])
-    games = model_5_plies(train[:cut], book, True) + model_5_plies(train[cut:], book, False)
-    fitted, tuning = (games[:cut], games[cut:]) if args.tune else (games, [])
-    counts = reply_books(fitted)
-    features = reply_features(fitted, counts, leave_one_out=True)
-    print(f"{len(fitted)} games, {len(features)} plies ({time.time() - start:.0f}s)", flush=True)
-    weights = fit_replies(fitted, features, iterations=args.iterations, lr=args.lr, l2=args.l2)
-    zero = [0] * len(weights)
-    if args.tune:
-        held = reply_features(tuning, counts, leave_one_out=False)
-        print(f"tuning set ({len(tuning)} games, {len(held)} unforced plies): {reply_bits(tuning, held, zero):.4f} "
-              f"bits a ply with model 5's, {reply_bits(tuning, held, weights):.4f} with the reply books; training "
-              f"{reply_bits(fitted, features, zero):.4f} -> {reply_bits(fitted, features, weights):.4f}")
-        return
-    init = json.loads(args.init.read_text(encoding="utf-8"))["weights"]
-    out = args.out or OUT / "rank_model_v6.json"
-    write_model(out, game="abalone", version=6, weights=init + weights, n_features=rankmodel6.N_FEATURES,
-                trained_on=[f"{FILE} (earliest 80% by date, every game)"], plies=len(features),
-                notes=f"{MODELS[6][3]}; held out: latest 20% by date; the weights of {args.init.name} kept, the "
-                      f"{len(weights)} reply weights fitted alone ({args.iterations} iterations, lr {args.lr}, "
-                      f"l2 {args.l2})")
-    body = json.loads(out.read_text(encoding="utf-8"))
-    body["replies"], body["follows"] = (rankmodel6.reply_rows(top_replies(count)) for count in counts)
-    out.write_text(json.dumps(body, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"wrote {out}")
-
-
 def evaluate(data_dir: Path = DATA) -> None:
     """Payload bits a ply of every released model on the held-out games (what a container stores)."""
     _, held = split(data_dir)
@@ -530,7 +357,7 @@ def main() -> None:
     parser.add_argument("--tune-book", action="store_true",
                         help="models 3-5: read every training game's openings with the book of the earliest 7/8 "
                              "(--tune's; each of those games counted out of it), as model 5 was fitted")
-    parser.add_argument("--out", type=Path, help="models 3-6: write the weights here, not to the shipped file")
+    parser.add_argument("--out", type=Path, help="models 3-5: write the weights here, not to the shipped file")
     parser.add_argument("--data", type=Path, default=DATA, help="the folder of the MiGs file (a worktree's is elsewhere)")
     args = parser.parse_args()
     if args.evaluate:
@@ -539,9 +366,6 @@ def main() -> None:
     n_features, features, every, notes = MODELS[args.model]
     start = time.time()
     train, _ = split(args.data)
-    if args.model == 6:
-        fit_model_6(args, train)
-        return
     if args.model >= 3:
         fit_model_3(args, train)
         return

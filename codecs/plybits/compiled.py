@@ -54,8 +54,7 @@ MODULES: Final = (
     "plybits.abalone.rank",
     "plybits.abalone.rankmodel2",
     "plybits.abalone.rankmodel3",  # model 3 of abalone rank (model 4's scorer too)
-    "plybits.abalone.rankmodel5",  # model 5 of abalone rank
-    "plybits.abalone.rankmodel6",  # model 6 of abalone rank, what encode writes
+    "plybits.abalone.rankmodel5",  # model 5 of abalone rank, what encode writes
     "plybits.entropy.rank",  # compiled because its models and scheme subclass compiled ones
 )
 

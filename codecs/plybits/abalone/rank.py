@@ -13,10 +13,8 @@ direction, marbles, move direction)``, cells numbered a1 = 0 ... i9 = 60.
   weights.
 - Model 3 (:mod:`plybits.abalone.rankmodel3`): model 2 and an opening book.
 - Model 4 (:mod:`plybits.abalone.rankmodel4`): model 3's features and book, every weight refitted.
-- Model 5 (:mod:`plybits.abalone.rankmodel5`): model 3's features and book, and model 1's evaluation features by
-  the marbles each side has lost.
-- Model 6 (:mod:`plybits.abalone.rankmodel6`, what ``encode`` writes): model 5, and books of the moves that answered
-  the opponent's last move and followed one's own.
+- Model 5 (:mod:`plybits.abalone.rankmodel5`, what ``encode`` writes): model 3's features and book, and model 1's
+  evaluation features by the marbles each side has lost.
 
 Feature ids are part of model 1's format: never change them; a new feature set is a new model.
 """
@@ -765,10 +763,9 @@ from plybits.abalone.rankmodel2 import MODEL_2  # noqa: E402  (model 2 subclasse
 from plybits.abalone.rankmodel3 import MODEL_3  # noqa: E402  (model 3 too)
 from plybits.abalone.rankmodel4 import MODEL_4  # noqa: E402  (model 3's scorer, refitted weights)
 from plybits.abalone.rankmodel5 import MODEL_5  # noqa: E402  (model 3's features by phase)
-from plybits.abalone.rankmodel6 import MODEL_6  # noqa: E402  (model 5 and reply books)
 
 RANK: Final = RankScheme(
     "abalone", 0x22, "each move's index among the legal moves (in abapro order), range-coded under a learned move model",
-    canonical_moves, MODEL, MODEL_2, MODEL_3, MODEL_4, MODEL_5, MODEL_6,
+    canonical_moves, MODEL, MODEL_2, MODEL_3, MODEL_4, MODEL_5,
 )
 """Abalone moves range-coded by rank under a learned move model."""
