@@ -231,7 +231,7 @@ def read_header(data: bytes) -> tuple[int, int, int]:
     return codec_id, plies, cursor.uvarint("record section length") if flags & FLAG_RECORD else 0
 
 
-def unpack(data: bytes, *, max_plies: int) -> Container:
+def unpack(data: bytes, max_plies: int) -> Container:
     """Parse and verify a container.
 
     The record section, if any, is returned as bytes, unread (:func:`plybits.recordsection.read_section`).

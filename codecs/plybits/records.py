@@ -400,19 +400,9 @@ def encode(
     # its fields by position: a compiled class called with keywords from here parses them from a dictionary
     blob = container.pack(container.Container(scheme.codec_id, scheme.version, len(replay.moves), payload, replay.start,
                                               None, section, not full and section is not None))
-    return Encoded(
-        game=game_name,
-        scheme=scheme.name,
-        data=blob,
-        payload=payload,
-        plies=len(replay.moves),
-        payload_bits=len(bits),
-        final_position=replay.final,
-        dropped={} if full else replay.dropped,
-        fidelity=fidelity,
-        start=replay.start,
-        tags=all_tags,
-    )
+    # by position, in field order: called with keywords, the dataclass's __init__ cost 11.2k instructions, not 6.4k
+    return Encoded(game_name, scheme.name, blob, payload, len(replay.moves), len(bits), replay.final,
+                   {} if full else replay.dropped, fidelity, replay.start, all_tags)
 
 
 def tags_section(
@@ -432,7 +422,7 @@ def unpack(data: bytes, *, max_plies: int = DEFAULT_MAX_PLIES) -> container.Cont
 
     :raises InvalidDataError: on any corruption; :raises LimitExceededError: on too many plies.
     """
-    return container.unpack(data, max_plies=max_plies)
+    return container.unpack(data, max_plies)  # by position: compiled, a keyword call parses a dictionary
 
 
 def peek(data: bytes | container.Container, *, max_plies: int = DEFAULT_MAX_PLIES) -> tuple[str, str, int]:
@@ -516,16 +506,8 @@ def decode(
     if format == "record":
         notes = None if replay.notes is None else _notes_text(replay, notation)
         text = game.write_record(Record(moves=texts, start=replay.start, tags=replay.tags, notes=notes), notation)
-    return Decoded(
-        game=game.name,
-        scheme=scheme.name,
-        start=replay.start,
-        moves=texts,
-        tags=replay.tags,
-        plies=len(replay.moves),
-        final_position=replay.final,
-        record=text,
-    )
+    # by position, in field order (as encode's result): with keywords 8.9k instructions, not 5.4k
+    return Decoded(game.name, scheme.name, replay.start, texts, replay.tags, len(replay.moves), replay.final, text)
 
 
 def _notes_text(replay: Replay, notation: str | None) -> Notes[str]:

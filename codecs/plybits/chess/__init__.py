@@ -63,7 +63,8 @@ class Chess(Game[Position]):
             start, chess960 = STANDARD_FEN, True
         if len(start) > 200:
             raise InvalidPositionError(f"FEN of {len(start)} characters is too long")
-        return Position(start, chess960=chess960)
+        # a keyword call of a compiled class from here parses a dictionary (about 1.5k instructions): none unless needed
+        return Position(start, chess960=True) if chess960 else Position(start)
 
     def parse_record(self, text: str) -> Record:
         """A PGN (tags and mainline) or a bare SAN/UCI move list.
