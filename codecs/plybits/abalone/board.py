@@ -234,6 +234,62 @@ def _row_text(values: list[int]) -> str:
 
 _EMPTY_GRID: Final = int_array(GEOMETRY.empty_cells(EMPTY))
 """The :attr:`Board.grid` of an empty board, which a compiled board starts as a copy of (no array built from a list)."""
+NEAR_OFF_SHIFT: Final = 6
+"""Where the bits of :attr:`Board.near` for the directions off the board start: bit ``6 + d``."""
+NEAR_COUNT_SHIFT: Final = 12
+"""Where :attr:`Board.near`'s count of a colour's neighbours starts (0..6, the highest bits)."""
+_SEEN: Final = [(1 << (d + 3) % 6) + (1 << NEAR_COUNT_SHIFT) for d in range(6)]
+"""By direction ``d``: what a marble adds to :attr:`Board.near` of its neighbour in direction ``d`` (that sees it in
+direction ``d + 3``)."""
+if STEPS != (1, 12, 11, -1, -12, -11) or _SEEN != [4104, 4112, 4128, 4097, 4098, 4100]:  # _enter and _leave's
+    raise AssertionError(f"the mailbox steps {STEPS} are not those _enter and _leave are written for")
+
+
+def _empty_near() -> list[int]:
+    """An array of :attr:`Board.near` of an empty board: each cell on the board its directions off it."""
+    on = GEOMETRY.on_board
+    near = [0] * GEOMETRY.size
+    for sq in SQUARES:
+        for d in range(6):
+            if not on[sq + STEPS[d]]:
+                near[sq] |= 1 << (NEAR_OFF_SHIFT + d)
+    return near
+
+
+_EMPTY_NEAR: Final = int_array(_empty_near())
+
+
+def _enter(near: vec[i64], sq: i64) -> None:
+    """A marble entered ``sq``: count it in ``near`` (its colour's array of :attr:`Board.near`) of its six neighbours
+    (the steps of :data:`STEPS` and the bits of :data:`_SEEN`, written out: compiled, no table read)."""
+    near[sq + 1] += 4104
+    near[sq + 12] += 4112
+    near[sq + 11] += 4128
+    near[sq - 1] += 4097
+    near[sq - 12] += 4098
+    near[sq - 11] += 4100
+
+
+def _leave(near: vec[i64], sq: i64) -> None:
+    """A marble left ``sq``: take it out of ``near`` of its six neighbours (:func:`_enter` undone)."""
+    near[sq + 1] -= 4104
+    near[sq + 12] -= 4112
+    near[sq + 11] -= 4128
+    near[sq - 1] -= 4097
+    near[sq - 12] -= 4098
+    near[sq - 11] -= 4100
+
+
+def _near_of(grid: vec[i64]) -> list[vec[i64]]:
+    """:attr:`Board.near` of the cells ``grid``."""
+    near = [_EMPTY_NEAR, _EMPTY_NEAR[:], _EMPTY_NEAR[:]]
+    for sq in _SQUARE_LIST:
+        colour: i64 = grid[sq]
+        if colour == BLACK or colour == WHITE:
+            _enter(near[colour], sq)
+    return near
+
+
 _EJECTED_SUFFIX: Final = re.compile(r"-([0-9]+)b([0-9]+)w$")
 
 
@@ -242,7 +298,7 @@ _EJECTED_SUFFIX: Final = re.compile(r"-([0-9]+)b([0-9]+)w$")
 class Board:
     """An Abalone position: the marbles, the side to move, the ejected counts and the move number."""
 
-    __slots__ = ("cells", "grid", "turn", "ejected", "fullmove")
+    __slots__ = ("cells", "grid", "near", "turn", "ejected", "fullmove")
 
     def __init__(self, start: str | None = "standard") -> None:
         self.cells: list[int] = GEOMETRY.empty_cells(EMPTY)
@@ -252,6 +308,11 @@ class Board:
         """The cells again as an :func:`~plybits.packed.int_array` (compiled, a ``vec[i64]`` whose items are read
         as machine ints; in pure Python the :attr:`cells` list itself), which the ``rank`` scorer reads: kept equal to
         :attr:`cells` by :meth:`push`, :meth:`set_fen`, :meth:`copy` and :meth:`sync_grid`."""
+        self.near: list[vec[i64]] = [_EMPTY_NEAR, _EMPTY_NEAR[:], _EMPTY_NEAR[:]]
+        """By colour (``BLACK``, ``WHITE``; item 0 unused), by cell what is next to it of that colour, kept with
+        :attr:`grid`: bit ``d`` a marble in direction ``d``, bit :data:`NEAR_OFF_SHIFT` ``+ d`` the board's edge
+        (cells on the board only), from bit :data:`NEAR_COUNT_SHIFT` how many marbles (0..6); the ``rank`` scorer reads
+        them (:func:`~plybits.abalone.rank.scored_codes_after`)."""
         self.turn: int = BLACK
         self.ejected: dict[int, int] = {BLACK: 0, WHITE: 0}
         """Marbles of each colour pushed off the board so far."""
@@ -280,6 +341,7 @@ class Board:
         if layout is not None:  # a named layout's string (where every game of a collection starts), read once
             self.cells = layout.cells.copy()
             self.grid = layout.grid[:] if PACKED else int_array(self.cells)  # compiled, one memory copy
+            self.near = [_EMPTY_NEAR, layout.near[BLACK][:], layout.near[WHITE][:]]
             self.turn = layout.turn
             self.ejected = layout.ejected.copy()
             self.fullmove = layout.fullmove
@@ -352,6 +414,7 @@ class Board:
                 )
         self.cells = cells
         self.grid = int_array(cells)
+        self.near = _near_of(self.grid)
         self.turn = BLACK if side == "b" else WHITE
         self.ejected = {BLACK: ejected[0], WHITE: ejected[1]}
         self.fullmove = fullmove
@@ -379,14 +442,17 @@ class Board:
         board = self.__class__.__new__(self.__class__)
         board.cells = self.cells.copy()
         board.grid = self.grid[:] if PACKED else int_array(board.cells)
+        board.near = [_EMPTY_NEAR, self.near[BLACK][:], self.near[WHITE][:]]
         board.turn = self.turn
         board.ejected = self.ejected.copy()
         board.fullmove = self.fullmove
         return board
 
     def sync_grid(self) -> None:
-        """Make :attr:`grid` equal to :attr:`cells` again, after :attr:`cells` was written directly (set up by hand)."""
+        """Make :attr:`grid` (and :attr:`near`) equal to :attr:`cells` again, after :attr:`cells` was written directly
+        (set up by hand)."""
         self.grid = int_array(self.cells)
+        self.near = _near_of(self.grid)
 
     def __eq__(self, other: object) -> bool:
         """Equal positions (by position string); defining this leaves boards unhashable, as they change."""
@@ -479,11 +545,13 @@ class Board:
 
     def push(self, move: Move) -> None:
         """Play ``move`` (legal here); an opposing marble pushed off the edge counts as ejected. Each cell written to
-        :attr:`cells` is written to :attr:`grid` too (in pure Python the same list, written twice); the cells are read
+        :attr:`cells` is written to :attr:`grid` too (in pure Python the same list, written twice) and its neighbours'
+        :attr:`near` changed; the cells are read
         from :attr:`grid` (compiled, a machine int a read, where an item of :attr:`cells` is an object)."""
         cells = self.cells
         grid = self.grid
         me: i64 = self.turn
+        mine = self.near[me]
         step: i64 = _STEP[move.direction]
         line: i64 = move.line
         sq: i64 = move.cell
@@ -494,9 +562,13 @@ class Board:
             c = grid[t]
             cells[sq] = EMPTY
             grid[sq] = EMPTY
+            _leave(mine, sq)
             cells[t] = me
             grid[t] = me
+            _enter(mine, t)
             if c != EMPTY:  # sumito: the opposing line moves one cell on
+                theirs = self.near[c]
+                _leave(theirs, t)
                 t += step
                 while grid[t] == c:
                     t += step
@@ -505,6 +577,7 @@ class Board:
                 else:
                     cells[t] = c
                     grid[t] = c
+                    _enter(theirs, t)
         else:
             lstep: i64 = _STEP[line]
             marbles: i64 = move.marbles
@@ -512,10 +585,12 @@ class Board:
                 left = sq + k * lstep
                 cells[left] = EMPTY
                 grid[left] = EMPTY
+                _leave(mine, left)
             for k in range(marbles):
                 entered = sq + k * lstep + step
                 cells[entered] = me
                 grid[entered] = me
+                _enter(mine, entered)
         if me == WHITE:
             self.fullmove += 1
         self.turn = 3 - me
