@@ -354,10 +354,13 @@ def test_the_grid_stays_equal_to_the_cells_through_pushes_ejections_copies_and_l
             board.push(move)
             assert list(board.grid) == board.cells, (start, str(move))
             assert near_lists(board) == near_of(board.cells), (start, str(move))
+            assert_marbles_listed(board)
             assert list(Position.from_fen(board.fen()).grid) == board.cells
         assert list(kept.grid) == kept.cells == GAME.position(start).cells
         assert near_lists(kept) == near_of(kept.cells) == near_lists(GAME.position(start))
         assert near_lists(board.copy()) == near_lists(board) == near_lists(Position.from_fen(board.fen()))
+        assert_marbles_listed(kept)
+        assert_marbles_listed(board.copy())
         assert list(GAME.position(start).grid) == GAME.position(start).cells
     assert ejections > 0
 
@@ -381,6 +384,15 @@ def near_of(cells: list[int]) -> list[list[int]]:
     return near
 
 
+def assert_marbles_listed(board: Position) -> None:
+    """:attr:`Board.marbles` lists each colour's cells in order, then only -1s; :attr:`Board.slots` points into it."""
+    for colour in (BLACK, WHITE):
+        cells = [sq for sq in SQUARES if board.cells[sq] == colour]
+        listed = list(board.marbles[colour])
+        assert listed[:len(cells)] == cells and set(listed[len(cells):]) == {-1}, (colour, board.fen())
+        assert [board.slots[sq] for sq in cells] == list(range(len(cells)))
+
+
 def near_lists(board: Position) -> list[list[int]]:
     """The black and the white arrays of :attr:`Board.near` as lists."""
     return [list(board.near[BLACK]), list(board.near[WHITE])]
@@ -391,4 +403,5 @@ def test_sync_grid_takes_cells_written_by_hand() -> None:
     board.sync_grid()
     assert list(board.grid) == board.cells
     assert near_lists(board) == near_of(board.cells)
+    assert_marbles_listed(board)
     assert board.grid[GEOMETRY.parse("e7")] == WHITE

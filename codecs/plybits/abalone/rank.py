@@ -84,11 +84,8 @@ _ADJACENT = [False] * (2 * _SIZE)
 for _s in STEPS:
     _ADJACENT[_SIZE + _s] = True
 _STEP: Final = int_array(list(STEPS))
-_SQUARE_LIST: Final = int_array(list(SQUARES))
 _ZEROS: Final = int_array([0] * _SIZE)
-_NO_CELLS: Final = int_array([-1] * (len(SQUARES) + 1))
-"""A zero for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one memory copy
-compiled) starts a per-ply array by cell, or a list of cells ended by -1."""
+"""A zero for each cell. A copy (``_ZEROS[:]``, one memory copy compiled) starts a per-ply array by cell."""
 _EMPTY_BITS: Final = 63
 """The bits of :func:`_neighbourhood`'s ``around`` for the empty neighbours of a marble, bit ``d`` in direction ``d``."""
 _OWN_SHIFT: Final = 6
@@ -147,14 +144,14 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
 
 def _neighbourhood(cells: vec[i64], mine: vec[i64], theirs: vec[i64], me: i64, marbles: vec[i64],
                    around: vec[i64]) -> i64:
-    """Of the board whose :attr:`~plybits.abalone.board.Board.grid` is ``cells`` and whose
-    :attr:`~plybits.abalone.board.Board.near` of ``me`` and of the opponent are ``mine`` and ``theirs``: set
-    ``around`` of each of ``me``'s marbles to what is next to it, bit ``d`` an empty cell in direction ``d`` and bit
-    ``6 + d`` an own marble (:data:`_EMPTY_BITS`, :data:`_OWN_SHIFT`), and from bit :data:`_EXPOSURE_SHIFT` how exposed
-    it is to an opposing line that could push it now: 1 pushable, 2 pushable off the board (0: neither); list the cells
-    of ``me``'s marbles in ``marbles``, in cell order, ended by a -1, and return how many ``me`` has. The arrays are a
-    :class:`_Scratch`'s, kept from an earlier ply: the cells of ``me``'s marbles in ``around`` (all the scorer reads of
-    it) are written here, which costs less than copying a zeroed template.
+    """Of the board whose :attr:`~plybits.abalone.board.Board.grid` is ``cells``, whose
+    :attr:`~plybits.abalone.board.Board.near` of ``me`` and of the opponent are ``mine`` and ``theirs`` and whose
+    :attr:`~plybits.abalone.board.Board.marbles` of ``me`` is ``marbles``: set ``around`` of each of ``me``'s marbles
+    to what is next to it, bit ``d`` an empty cell in direction ``d`` and bit ``6 + d`` an own marble
+    (:data:`_EMPTY_BITS`, :data:`_OWN_SHIFT`), and from bit :data:`_EXPOSURE_SHIFT` how exposed it is to an opposing
+    line that could push it now: 1 pushable, 2 pushable off the board (0: neither); return how many marbles ``me``
+    has. ``around`` is a :class:`_Scratch`'s, kept from an earlier ply: the cells of ``me``'s marbles (all the scorer
+    reads of it) are written here, which costs less than copying a zeroed template.
 
     The bits come from the board's ``near`` (kept by its push), which also counts each cell's own neighbours for the
     scorer. A push is found from the own marble it meets: where an own marble has an opposing one next to it, that one
@@ -163,12 +160,11 @@ def _neighbourhood(cells: vec[i64], mine: vec[i64], theirs: vec[i64], me: i64, m
     rear. The locals are ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is
     tagged, checked at every operation)."""
     count: i64 = 0
-    for sq in _SQUARE_LIST:
-        if cells[sq] == me:
-            marbles[count] = sq
-            around[sq] = 0
-            count += 1
-    marbles[count] = -1
+    for sq in marbles:
+        if sq < 0:
+            break
+        around[sq] = 0
+        count += 1
     steps = _STEP
     lowest = _LOWEST_DIRECTION
     off: i64 = OFF
@@ -461,11 +457,10 @@ _NO_MOVES: Final = int_array([])
 @final
 class _Scratch:
     """The arrays :func:`scored_codes` works in, kept between plies (:data:`_SPARES`) rather than copied from templates
-    each ply: the marbles of :func:`_neighbourhood` and what is next to each own marble, and room for the codes (first
-    half) and scores (second) of the moves of 14 marbles. What a ply reads of them it wrote."""
+    each ply: what is next to each own marble (:func:`_neighbourhood`), and room for the codes (first half) and scores
+    (second) of the moves of 14 marbles. What a ply reads of them it wrote."""
 
     def __init__(self) -> None:
-        self.marbles: vec[i64] = _NO_CELLS[:]
         self.around: vec[i64] = _ZEROS[:]
         self.room: vec[i64] = _ROOM[:]
 
@@ -520,7 +515,7 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
         scratch = _Scratch()
     cells = board.grid
     near = board.near[me]
-    marbles = scratch.marbles
+    marbles = board.marbles[me]
     around = scratch.around
     count = _neighbourhood(cells, near, board.near[3 - me], me, marbles, around)
     codes = scratch.room if count <= MARBLES_PER_SIDE else int_array([0] * (2 * MOVES_PER_MARBLE * count))
