@@ -8,7 +8,9 @@ import pytest
 
 import plybits
 from plybits.abalone import GAME, Position, notation
-from plybits.abalone.board import ALL_MOVES, BLACK, GEOMETRY, SQUARES, STEPS, WHITE
+from plybits.abalone.board import (
+    ALL_MOVES, BLACK, GEOMETRY, NEAR_COUNT_SHIFT, NEAR_OFF_SHIFT, SQUARES, STEPS, WHITE,
+)
 from plybits.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, UnknownCodecError
 from plybits.mailbox import OFF
 
@@ -351,14 +353,55 @@ def test_the_grid_stays_equal_to_the_cells_through_pushes_ejections_copies_and_l
             ejections += board.ejects(move)
             board.push(move)
             assert list(board.grid) == board.cells, (start, str(move))
+            assert near_lists(board) == near_of(board.cells), (start, str(move))
+            assert_marbles_listed(board)
             assert list(Position.from_fen(board.fen()).grid) == board.cells
         assert list(kept.grid) == kept.cells == GAME.position(start).cells
+        assert near_lists(kept) == near_of(kept.cells) == near_lists(GAME.position(start))
+        assert near_lists(board.copy()) == near_lists(board) == near_lists(Position.from_fen(board.fen()))
+        assert_marbles_listed(kept)
+        assert_marbles_listed(board.copy())
         assert list(GAME.position(start).grid) == GAME.position(start).cells
     assert ejections > 0
+
+
+def near_of(cells: list[int]) -> list[list[int]]:
+    """:attr:`Board.near` by its definition, the black and the white arrays: for each cell, a bit for each neighbour of
+    the colour and their count, and, for a cell on the board, a bit for each direction off the board."""
+    near = []
+    for colour in (BLACK, WHITE):
+        array = [0] * len(cells)
+        for sq in range(len(cells)):
+            for d, step in enumerate(STEPS):
+                other = sq + step
+                if not 0 <= other < len(cells):
+                    continue
+                if cells[sq] != OFF and cells[other] == OFF:
+                    array[sq] |= 1 << (NEAR_OFF_SHIFT + d)
+                if cells[other] == colour:
+                    array[sq] += (1 << d) + (1 << NEAR_COUNT_SHIFT)
+        near.append(array)
+    return near
+
+
+def assert_marbles_listed(board: Position) -> None:
+    """:attr:`Board.marbles` lists each colour's cells in order, then only -1s; :attr:`Board.slots` points into it."""
+    for colour in (BLACK, WHITE):
+        cells = [sq for sq in SQUARES if board.cells[sq] == colour]
+        listed = list(board.marbles[colour])
+        assert listed[:len(cells)] == cells and set(listed[len(cells):]) == {-1}, (colour, board.fen())
+        assert [board.slots[sq] for sq in cells] == list(range(len(cells)))
+
+
+def near_lists(board: Position) -> list[list[int]]:
+    """The black and the white arrays of :attr:`Board.near` as lists."""
+    return [list(board.near[BLACK]), list(board.near[WHITE])]
 
 
 def test_sync_grid_takes_cells_written_by_hand() -> None:
     board = setup("e5 e6", "e7")
     board.sync_grid()
     assert list(board.grid) == board.cells
+    assert near_lists(board) == near_of(board.cells)
+    assert_marbles_listed(board)
     assert board.grid[GEOMETRY.parse("e7")] == WHITE

@@ -234,6 +234,113 @@ def _row_text(values: list[int]) -> str:
 
 _EMPTY_GRID: Final = int_array(GEOMETRY.empty_cells(EMPTY))
 """The :attr:`Board.grid` of an empty board, which a compiled board starts as a copy of (no array built from a list)."""
+NEAR_OFF_SHIFT: Final = 6
+"""Where the bits of :attr:`Board.near` for the directions off the board start: bit ``6 + d``."""
+NEAR_COUNT_SHIFT: Final = 12
+"""Where :attr:`Board.near`'s count of a colour's neighbours starts (0..6, the highest bits)."""
+_SEEN: Final = [(1 << (d + 3) % 6) + (1 << NEAR_COUNT_SHIFT) for d in range(6)]
+"""By direction ``d``: what a marble adds to :attr:`Board.near` of its neighbour in direction ``d`` (that sees it in
+direction ``d + 3``)."""
+if STEPS != (1, 12, 11, -1, -12, -11) or _SEEN != [4104, 4112, 4128, 4097, 4098, 4100]:  # _enter and _leave's
+    raise AssertionError(f"the mailbox steps {STEPS} are not those _enter and _leave are written for")
+
+
+def _empty_near() -> list[int]:
+    """An array of :attr:`Board.near` of an empty board: each cell on the board its directions off it."""
+    on = GEOMETRY.on_board
+    near = [0] * GEOMETRY.size
+    for sq in SQUARES:
+        for d in range(6):
+            if not on[sq + STEPS[d]]:
+                near[sq] |= 1 << (NEAR_OFF_SHIFT + d)
+    return near
+
+
+_EMPTY_NEAR: Final = int_array(_empty_near())
+
+
+def _enter(near: vec[i64], sq: i64) -> None:
+    """A marble entered ``sq``: count it in ``near`` (its colour's array of :attr:`Board.near`) of its six neighbours
+    (the steps of :data:`STEPS` and the bits of :data:`_SEEN`, written out: compiled, no table read)."""
+    near[sq + 1] += 4104
+    near[sq + 12] += 4112
+    near[sq + 11] += 4128
+    near[sq - 1] += 4097
+    near[sq - 12] += 4098
+    near[sq - 11] += 4100
+
+
+def _leave(near: vec[i64], sq: i64) -> None:
+    """A marble left ``sq``: take it out of ``near`` of its six neighbours (:func:`_enter` undone)."""
+    near[sq + 1] -= 4104
+    near[sq + 12] -= 4112
+    near[sq + 11] -= 4128
+    near[sq - 1] -= 4097
+    near[sq - 12] -= 4098
+    near[sq - 11] -= 4100
+
+
+def _near_of(grid: vec[i64]) -> list[vec[i64]]:
+    """:attr:`Board.near` of the cells ``grid``."""
+    near = [_EMPTY_NEAR, _EMPTY_NEAR[:], _EMPTY_NEAR[:]]
+    for sq in _SQUARE_LIST:
+        colour: i64 = grid[sq]
+        if colour == BLACK or colour == WHITE:
+            _enter(near[colour], sq)
+    return near
+
+
+_NO_MARBLES: Final = int_array([-1])
+"""The :attr:`Board.marbles` of a colour without marbles (and item 0)."""
+
+
+def _marbles_of(grid: vec[i64]) -> tuple[list[vec[i64]], vec[i64]]:
+    """:attr:`Board.marbles` and :attr:`Board.slots` of the cells ``grid``."""
+    lists: list[list[int]] = [[], [], []]
+    slots = [0] * GEOMETRY.size
+    for sq in SQUARES:
+        colour = grid[sq]
+        if colour == BLACK or colour == WHITE:
+            slots[sq] = len(lists[colour])
+            lists[colour].append(sq)
+    return [_NO_MARBLES, int_array(lists[BLACK] + [-1]), int_array(lists[WHITE] + [-1])], int_array(slots)
+
+
+def _move(marbles: vec[i64], slots: vec[i64], sq: i64, to: i64) -> None:
+    """The marble on ``sq`` moved to the empty ``to``: put it there in ``marbles`` (its colour's :attr:`Board.marbles`),
+    which stays in cell order, and ``slots``."""
+    i: i64 = slots[sq]
+    if to > sq:
+        after = marbles[i + 1]
+        while 0 <= after < to:  # -1 ends the list
+            marbles[i] = after
+            slots[after] = i
+            i += 1
+            after = marbles[i + 1]
+    else:
+        while i > 0:
+            before = marbles[i - 1]
+            if before < to:
+                break
+            marbles[i] = before
+            slots[before] = i
+            i -= 1
+    marbles[i] = to
+    slots[to] = i
+
+
+def _remove(marbles: vec[i64], slots: vec[i64], sq: i64) -> None:
+    """The marble on ``sq`` was pushed off the board: take it out of ``marbles``, the ones after it moving down."""
+    i: i64 = slots[sq]
+    after = marbles[i + 1]
+    while after >= 0:
+        marbles[i] = after
+        slots[after] = i
+        i += 1
+        after = marbles[i + 1]
+    marbles[i] = -1
+
+
 _EJECTED_SUFFIX: Final = re.compile(r"-([0-9]+)b([0-9]+)w$")
 
 
@@ -242,7 +349,7 @@ _EJECTED_SUFFIX: Final = re.compile(r"-([0-9]+)b([0-9]+)w$")
 class Board:
     """An Abalone position: the marbles, the side to move, the ejected counts and the move number."""
 
-    __slots__ = ("cells", "grid", "turn", "ejected", "fullmove")
+    __slots__ = ("cells", "grid", "near", "marbles", "slots", "turn", "ejected", "fullmove")
 
     def __init__(self, start: str | None = "standard") -> None:
         self.cells: list[int] = GEOMETRY.empty_cells(EMPTY)
@@ -252,6 +359,16 @@ class Board:
         """The cells again as an :func:`~plybits.packed.int_array` (compiled, a ``vec[i64]`` whose items are read
         as machine ints; in pure Python the :attr:`cells` list itself), which the ``rank`` scorer reads: kept equal to
         :attr:`cells` by :meth:`push`, :meth:`set_fen`, :meth:`copy` and :meth:`sync_grid`."""
+        self.near: list[vec[i64]] = [_EMPTY_NEAR, _EMPTY_NEAR[:], _EMPTY_NEAR[:]]
+        """By colour (``BLACK``, ``WHITE``; item 0 unused), by cell what is next to it of that colour, kept with
+        :attr:`grid`: bit ``d`` a marble in direction ``d``, bit :data:`NEAR_OFF_SHIFT` ``+ d`` the board's edge
+        (cells on the board only), from bit :data:`NEAR_COUNT_SHIFT` how many marbles (0..6); the ``rank`` scorer reads
+        them (:func:`~plybits.abalone.rank.scored_codes_after`)."""
+        self.marbles: list[vec[i64]] = [_NO_MARBLES, _NO_MARBLES[:], _NO_MARBLES[:]]
+        """By colour (item 0 unused), the cells of its marbles in cell order, then -1 (one for each marble pushed off
+        since the position was set, and one), kept with :attr:`grid`; the ``rank`` scorer reads them."""
+        self.slots: vec[i64] = _EMPTY_GRID[:] if PACKED else int_array(GEOMETRY.empty_cells(EMPTY))
+        """By cell holding a marble, where it is in its colour's :attr:`marbles` (other cells: any number)."""
         self.turn: int = BLACK
         self.ejected: dict[int, int] = {BLACK: 0, WHITE: 0}
         """Marbles of each colour pushed off the board so far."""
@@ -280,6 +397,9 @@ class Board:
         if layout is not None:  # a named layout's string (where every game of a collection starts), read once
             self.cells = layout.cells.copy()
             self.grid = layout.grid[:] if PACKED else int_array(self.cells)  # compiled, one memory copy
+            self.near = [_EMPTY_NEAR, layout.near[BLACK][:], layout.near[WHITE][:]]
+            self.marbles = [_NO_MARBLES, layout.marbles[BLACK][:], layout.marbles[WHITE][:]]
+            self.slots = layout.slots[:]
             self.turn = layout.turn
             self.ejected = layout.ejected.copy()
             self.fullmove = layout.fullmove
@@ -352,6 +472,8 @@ class Board:
                 )
         self.cells = cells
         self.grid = int_array(cells)
+        self.near = _near_of(self.grid)
+        self.marbles, self.slots = _marbles_of(self.grid)
         self.turn = BLACK if side == "b" else WHITE
         self.ejected = {BLACK: ejected[0], WHITE: ejected[1]}
         self.fullmove = fullmove
@@ -379,14 +501,20 @@ class Board:
         board = self.__class__.__new__(self.__class__)
         board.cells = self.cells.copy()
         board.grid = self.grid[:] if PACKED else int_array(board.cells)
+        board.near = [_EMPTY_NEAR, self.near[BLACK][:], self.near[WHITE][:]]
+        board.marbles = [_NO_MARBLES, self.marbles[BLACK][:], self.marbles[WHITE][:]]
+        board.slots = self.slots[:]
         board.turn = self.turn
         board.ejected = self.ejected.copy()
         board.fullmove = self.fullmove
         return board
 
     def sync_grid(self) -> None:
-        """Make :attr:`grid` equal to :attr:`cells` again, after :attr:`cells` was written directly (set up by hand)."""
+        """Make :attr:`grid` (and :attr:`near`, :attr:`marbles`, :attr:`slots`) equal to :attr:`cells` again, after
+        :attr:`cells` was written directly (set up by hand)."""
         self.grid = int_array(self.cells)
+        self.near = _near_of(self.grid)
+        self.marbles, self.slots = _marbles_of(self.grid)
 
     def __eq__(self, other: object) -> bool:
         """Equal positions (by position string); defining this leaves boards unhashable, as they change."""
@@ -479,11 +607,14 @@ class Board:
 
     def push(self, move: Move) -> None:
         """Play ``move`` (legal here); an opposing marble pushed off the edge counts as ejected. Each cell written to
-        :attr:`cells` is written to :attr:`grid` too (in pure Python the same list, written twice); the cells are read
+        :attr:`cells` is written to :attr:`grid` too (in pure Python the same list, written twice) and its neighbours'
+        :attr:`near` changed, and the moved marbles' :attr:`marbles` and :attr:`slots`; the cells are read
         from :attr:`grid` (compiled, a machine int a read, where an item of :attr:`cells` is an object)."""
         cells = self.cells
         grid = self.grid
+        slots = self.slots
         me: i64 = self.turn
+        mine = self.near[me]
         step: i64 = _STEP[move.direction]
         line: i64 = move.line
         sq: i64 = move.cell
@@ -492,30 +623,42 @@ class Board:
             while grid[t] == me:
                 t += step
             c = grid[t]
+            if c != EMPTY:  # sumito: the opposing line moves one cell on (its front marble to past its end)
+                theirs = self.near[c]
+                _leave(theirs, t)
+                end = t + step
+                while grid[end] == c:
+                    end += step
+                if grid[end] == OFF:
+                    self.ejected[c] += 1
+                    _remove(self.marbles[c], slots, t)
+                else:
+                    cells[end] = c
+                    grid[end] = c
+                    _enter(theirs, end)
+                    _move(self.marbles[c], slots, t, end)
             cells[sq] = EMPTY
             grid[sq] = EMPTY
+            _leave(mine, sq)
             cells[t] = me
             grid[t] = me
-            if c != EMPTY:  # sumito: the opposing line moves one cell on
-                t += step
-                while grid[t] == c:
-                    t += step
-                if grid[t] == OFF:
-                    self.ejected[c] += 1
-                else:
-                    cells[t] = c
-                    grid[t] = c
+            _enter(mine, t)
+            _move(self.marbles[me], slots, sq, t)  # the rear marble to the front
         else:
             lstep: i64 = _STEP[line]
             marbles: i64 = move.marbles
+            listed = self.marbles[me]
             for k in range(marbles):
                 left = sq + k * lstep
                 cells[left] = EMPTY
                 grid[left] = EMPTY
+                _leave(mine, left)
+                _move(listed, slots, left, left + step)
             for k in range(marbles):
                 entered = sq + k * lstep + step
                 cells[entered] = me
                 grid[entered] = me
+                _enter(mine, entered)
         if me == WHITE:
             self.fullmove += 1
         self.turn = 3 - me

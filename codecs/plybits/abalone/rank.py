@@ -29,7 +29,7 @@ from mypy_extensions import i64
 
 from plybits.abalone.board import (
     ALL_MOVES, BLACK, BROADSIDE_TABLE, CELL_NUMBER, EMPTY, GEOMETRY, INLINE_CODES, MARBLES_PER_SIDE, MOVE_OF, N_CODES,
-    SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
+    NEAR_COUNT_SHIFT, NEAR_OFF_SHIFT, SQUARES, STEPS, WHITE, WIN_EJECTED, Board, Move, legal_moves_into, move_code,
 )
 from plybits.errors import InvalidDataError
 from plybits.mailbox import OFF
@@ -84,19 +84,16 @@ _ADJACENT = [False] * (2 * _SIZE)
 for _s in STEPS:
     _ADJACENT[_SIZE + _s] = True
 _STEP: Final = int_array(list(STEPS))
-_SQUARE_LIST: Final = int_array(list(SQUARES))
 _ZEROS: Final = int_array([0] * _SIZE)
-_NO_CELLS: Final = int_array([-1] * (len(SQUARES) + 1))
-"""A zero for each cell; a -1 for each cell on the board and one more. A copy (``_ZEROS[:]``, one memory copy
-compiled) starts a per-ply array by cell, or a list of cells ended by -1."""
+"""A zero for each cell. A copy (``_ZEROS[:]``, one memory copy compiled) starts a per-ply array by cell."""
 _EMPTY_BITS: Final = 63
 """The bits of :func:`_neighbourhood`'s ``around`` for the empty neighbours of a marble, bit ``d`` in direction ``d``."""
 _OWN_SHIFT: Final = 6
 """Where the bits of ``around`` for a marble's own neighbours start (bit ``6 + d``: one in direction ``d``)."""
-_EXPOSURE_SHIFT: Final = 4
-"""Where an own marble's exposure (0..2) starts in :func:`_neighbourhood`'s ``own``, above its count (0..6)."""
-_OWN_COUNT: Final = 15
-"""The bits of ``own`` below :data:`_EXPOSURE_SHIFT`: the count of own neighbours."""
+_EXPOSURE_SHIFT: Final = 12
+"""Where an own marble's exposure (0..2) starts in :func:`_neighbourhood`'s ``around``, above its neighbours' bits."""
+_NEXT_BITS: Final = (1 << _EXPOSURE_SHIFT) - 1
+"""The bits of ``around`` below :data:`_EXPOSURE_SHIFT`: the empty and own neighbours."""
 _LOWEST_DIRECTION: Final = int_array([(bits & -bits).bit_length() - 1 for bits in range(64)])
 """By a set of directions (bit ``d``: direction ``d``), the lowest in it (-1: none)."""
 _NO_PHASE_INLINE: Final = int_array([0] * (2 * INLINE_CODES * 3))
@@ -145,65 +142,61 @@ def move_features(board: Board, moves: Sequence[Move], history: Sequence[Move]) 
     return MODEL.features(board, moves, history)
 
 
-def _neighbourhood(cells: vec[i64], me: i64, opp: i64, own: vec[i64], marbles: vec[i64], around: vec[i64]) -> i64:
-    """Of the board whose :attr:`~plybits.abalone.board.Board.grid` is ``cells``: fill ``own`` with the number of
-    ``me``'s marbles next to each cell (below :data:`_EXPOSURE_SHIFT`'s bit) plus, shifted by it, how exposed each own
-    marble is to an opposing line that could push it now: 1 pushable, 2 pushable off the board (0: neither; so an
-    empty or opposing cell holds its count alone, and an own marble's count is ``& _OWN_COUNT``); set ``around`` of
-    each of ``me``'s marbles to what is next to it, bit ``d`` an empty cell in direction ``d`` and bit ``6 + d`` an
-    own marble (:data:`_EMPTY_BITS`, :data:`_OWN_SHIFT`); list the cells of ``me``'s marbles in ``marbles``, in cell order, ended by a -1, and return
-    how many ``me`` has. The arrays are a :class:`_Scratch`'s, kept from an earlier ply: the on-board cells of ``own``
-    and the cells of ``me``'s marbles in ``around`` (all the scorer reads of them) are written here, which costs less
-    than copying zeroed templates; the scorer reads a marble's count and exposure in one read.
+def _neighbourhood(cells: vec[i64], mine: vec[i64], theirs: vec[i64], me: i64, marbles: vec[i64],
+                   around: vec[i64]) -> i64:
+    """Of the board whose :attr:`~plybits.abalone.board.Board.grid` is ``cells``, whose
+    :attr:`~plybits.abalone.board.Board.near` of ``me`` and of the opponent are ``mine`` and ``theirs`` and whose
+    :attr:`~plybits.abalone.board.Board.marbles` of ``me`` is ``marbles``: set ``around`` of each of ``me``'s marbles
+    to what is next to it, bit ``d`` an empty cell in direction ``d`` and bit ``6 + d`` an own marble
+    (:data:`_EMPTY_BITS`, :data:`_OWN_SHIFT`), and from bit :data:`_EXPOSURE_SHIFT` how exposed it is to an opposing
+    line that could push it now: 1 pushable, 2 pushable off the board (0: neither); return how many marbles ``me``
+    has. ``around`` is a :class:`_Scratch`'s, kept from an earlier ply: the cells of ``me``'s marbles (all the scorer
+    reads of it) are written here, which costs less than copying a zeroed template.
 
-    A push is found from the own marble it meets: where an own marble has an opposing one next to it, that one is
-    the front of the opposing line that would push along the step back, so one pass over the own marbles' steps
-    (which count the neighbours and set the bits too) finds each pushing line once, where a pass over the opposing
-    marbles would walk each line from its rear. The locals are ``i64``, which compiled code adds and compares as
-    plain machine ints (a plain ``int`` is tagged, checked at every operation)."""
-    steps = _STEP
-    off: i64 = OFF
+    The bits come from the board's ``near`` (kept by its push), which also counts each cell's own neighbours for the
+    scorer. A push is found from the own marble it meets: where an own marble has an opposing one next to it, that one
+    is the front of the opposing line that would push along the step back, so one pass over the own marbles' opposing
+    neighbours finds each pushing line once, where a pass over the opposing marbles would walk each line from its
+    rear. The locals are ``i64``, which compiled code adds and compares as plain machine ints (a plain ``int`` is
+    tagged, checked at every operation)."""
     count: i64 = 0
-    for sq in _SQUARE_LIST:
-        own[sq] = 0
-        if cells[sq] == me:
-            marbles[count] = sq
-            count += 1
-    marbles[count] = -1
-    empty: i64 = EMPTY
+    for sq in marbles:
+        if sq < 0:
+            break
+        around[sq] = 0
+        count += 1
+    steps = _STEP
+    lowest = _LOWEST_DIRECTION
+    off: i64 = OFF
+    opp: i64 = 3 - me
     for i in range(count):
         sq = marbles[i]
-        next_to: i64 = 0
-        bit: i64 = 1
-        for step in steps:
-            front = sq + step
-            own[front] += 1
-            ahead = cells[front]
-            if ahead == empty:
-                next_to |= bit
-            elif ahead == me:
-                next_to |= bit << _OWN_SHIFT
-            elif ahead == opp:  # the front of an opposing line that would push back along -step: n marbles
-                n: i64 = 1
-                t = front + step
-                while cells[t] == opp and n < 4:
-                    n += 1
-                    t += step
-                if n < 4:  # and the k own marbles from sq it would push, if fewer, not backed by an opposing one
-                    k: i64 = 0
-                    u = sq
-                    while cells[u] == me:
-                        k += 1
-                        u -= step
-                    if k < n and cells[u] != opp:
-                        level: i64 = 2 if cells[u] == off else 1
-                        for j in range(k):
-                            c = sq - j * step
-                            held = own[c]
-                            if held >> _EXPOSURE_SHIFT < level:
-                                own[c] = (held & _OWN_COUNT) + (level << _EXPOSURE_SHIFT)
-            bit <<= 1
-        around[sq] = next_to
+        own = mine[sq]
+        facing = theirs[sq] & _EMPTY_BITS
+        taken = (own | facing | own >> NEAR_OFF_SHIFT) & _EMPTY_BITS
+        around[sq] |= (_EMPTY_BITS - taken) | (own & _EMPTY_BITS) << _OWN_SHIFT
+        while facing != 0:  # each opposing neighbour: the front of an opposing line that would push back along -step
+            d = lowest[facing]
+            facing &= facing - 1
+            step = steps[d]
+            n: i64 = 1
+            t = sq + step + step
+            while cells[t] == opp and n < 4:
+                n += 1
+                t += step
+            if n < 4:  # and the k own marbles from sq it would push, if fewer, not backed by an opposing one
+                k: i64 = 0
+                u = sq
+                while cells[u] == me:
+                    k += 1
+                    u -= step
+                if k < n and cells[u] != opp:
+                    level: i64 = 2 if cells[u] == off else 1
+                    for j in range(k):
+                        c = sq - j * step
+                        held = around[c]
+                        if held >> _EXPOSURE_SHIFT < level:
+                            around[c] = (held & _NEXT_BITS) + (level << _EXPOSURE_SHIFT)
     return count
 
 
@@ -464,13 +457,10 @@ _NO_MOVES: Final = int_array([])
 @final
 class _Scratch:
     """The arrays :func:`scored_codes` works in, kept between plies (:data:`_SPARES`) rather than copied from templates
-    each ply: the own neighbours and exposure, and the marbles of :func:`_neighbourhood` (and what is next to each own
-    marble), and room for the codes (first half) and scores (second) of the moves of 14 marbles. What a ply reads of them it
-    wrote, or :func:`_neighbourhood` cleared."""
+    each ply: what is next to each own marble (:func:`_neighbourhood`), and room for the codes (first half) and scores
+    (second) of the moves of 14 marbles. What a ply reads of them it wrote."""
 
     def __init__(self) -> None:
-        self.own: vec[i64] = _ZEROS[:]
-        self.marbles: vec[i64] = _NO_CELLS[:]
         self.around: vec[i64] = _ZEROS[:]
         self.room: vec[i64] = _ROOM[:]
 
@@ -508,7 +498,6 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
     if ejected[BLACK] >= WIN_EJECTED or ejected[WHITE] >= WIN_EJECTED:  # compiled, two look-ups cost less than a walk
         return _NO_MOVES, 0, _NO_MOVES
     me: i64 = board.turn
-    opp: i64 = 3 - me
     side: i64 = 0 if me == BLACK else 1
     # the distances from the opponent's and one's own last destinations, and their weights, by cell (a broadside
     # weighs its least distance; the rows are read only when there is such a move)
@@ -525,15 +514,15 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
     except IndexError:  # the first ply, or other threads hold the spares
         scratch = _Scratch()
     cells = board.grid
-    own = scratch.own
-    marbles = scratch.marbles
+    near = board.near[me]
+    marbles = board.marbles[me]
     around = scratch.around
-    count = _neighbourhood(cells, me, opp, own, marbles, around)
+    count = _neighbourhood(cells, near, board.near[3 - me], me, marbles, around)
     codes = scratch.room if count <= MARBLES_PER_SIDE else int_array([0] * (2 * MOVES_PER_MARBLE * count))
     room: i64 = len(codes) // 2
-    n = _add_inline_moves(codes, room, tables, marbles, cells, own, around, me, side * INLINE_CODES * 3,
-                          last_weight, mine_weight)
-    n = _add_broadsides(codes, room, n, tables, marbles, own, around, side * N_CODES, DISTANCE[last],
+    n = _add_inline_moves(codes, room, tables, marbles, cells, near, around, me, side * INLINE_CODES * 3, last_weight,
+                          mine_weight)
+    n = _add_broadsides(codes, room, n, tables, marbles, near, around, side * N_CODES, DISTANCE[last],
                         DISTANCE[mine], has_last, tables.near_mine if has_mine else tables.nothing)
     scores = codes[room:room + n]
     listed = codes[:n]
@@ -542,14 +531,14 @@ def scored_codes_after(tables: _ScorerTables, board: Board, last: i64, mine: i64
 
 
 def _add_inline_moves(
-    codes: vec[i64], room: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], own: vec[i64],
+    codes: vec[i64], room: i64, tables: _ScorerTables, marbles: vec[i64], cells: vec[i64], mine: vec[i64],
     around: vec[i64], me: i64, inline_base: i64, last_weight: vec[i64], mine_weight: vec[i64],
 ) -> i64:
-    """Write into ``codes`` from 0 (their scores from ``room``) the inline moves of :func:`scored_codes` (of ``me``,
-    whose marbles, cells, own neighbours and exposure, and neighbours' bits :func:`_neighbourhood` made), by rear marble
-    and direction, and return how many; ``inline_base``: the side's row of the inline weights; ``last_weight``,
-    ``mine_weight``: the nearness weights by cell. A direction whose neighbour's bits say neither empty nor own (an
-    opposing marble, or off the board) is passed over, and one that says empty is a lone marble's step."""
+    """Write into ``codes`` from 0 (their scores from ``room``) the inline moves of :func:`scored_codes` (of ``me``: its
+    marbles, their neighbours' bits and exposure from :func:`_neighbourhood`; ``mine``: the board's ``near`` of ``me``)
+    by rear marble and direction, and return how many; ``inline_base``: the side's row of the inline weights;
+    ``last_weight``, ``mine_weight``: the nearness weights by cell. A direction whose neighbour's bits say neither empty
+    nor own (an opposing marble, or off the board) is passed over, and one that says empty is a lone marble's step."""
     w_push = tables.push
     w_inline = tables.inline
     w_cohesion = tables.cohesion
@@ -567,13 +556,12 @@ def _add_inline_moves(
         if sq < 0:
             break
         next_to = around[sq]
-        held = own[sq]
-        rear_own = held & _OWN_COUNT
+        rear_own = mine[sq] >> NEAR_COUNT_SHIFT
         # the cohesion index less the own neighbours of the front's cell: 30 - the rear's, and - 1 for a lone marble
         # (its front cell counts it, which leaves); a line's from its kind's row
         lone_row = 29 - rear_own
         line_row = 30 - rear_own
-        rear_threat = held >> _EXPOSURE_SHIFT
+        rear_threat = next_to >> _EXPOSURE_SHIFT
         rear_weight = mine_weight[sq]
         row = inline_base + sq * 18
         # the directions to an empty cell or an own marble (a lone marble pushes nothing; off the board is suicide)
@@ -585,7 +573,8 @@ def _add_inline_moves(
             t = sq + step
             if (next_to >> direction) & 1:  # a lone marble's step into an empty cell: kind 0, pushes nothing
                 at = row + direction * 3
-                score = w_inline[at] + w_phase[at] + w_cohesion[lone_row + own[t]] + last_weight[t] + rear_weight
+                score = w_inline[at] + w_phase[at] + w_cohesion[lone_row + (mine[t] >> NEAR_COUNT_SHIFT)] + \
+                    last_weight[t] + rear_weight
                 if rear_threat:
                     score += w_threat[rear_threat]
                 if attacks and cells[t + step] == opp:  # against an opposing line, which one marble never pushes
@@ -598,7 +587,7 @@ def _add_inline_moves(
             n: i64 = 1
             threat = rear_threat
             while c == me:
-                level = own[t] >> _EXPOSURE_SHIFT
+                level = around[t] >> _EXPOSURE_SHIFT
                 if level > threat:
                     threat = level
                 n += 1
@@ -633,7 +622,7 @@ def _add_inline_moves(
                     u += step
                 beyond = cells[u]
                 score += w_attack[kind * 5 + (0 if facing >= n or beyond == me else (2 if beyond == off else 1))]
-            score += w_cohesion[kind * 61 + line_row + own[t]]  # a line: n >= 2 here
+            score += w_cohesion[kind * 61 + line_row + (mine[t] >> NEAR_COUNT_SHIFT)]  # a line: n >= 2
             score += last_weight[t] + rear_weight
             if threat:  # no weight read for the common no threat (w_threat[0] is 0)
                 score += w_threat[threat]
@@ -644,7 +633,7 @@ def _add_inline_moves(
 
 
 def _add_broadsides(
-    codes: vec[i64], room: i64, count: i64, tables: _ScorerTables, marbles: vec[i64], own: vec[i64],
+    codes: vec[i64], room: i64, count: i64, tables: _ScorerTables, marbles: vec[i64], mine: vec[i64],
     around: vec[i64], broadside_base: i64, last_dist: vec[i64], mine_dist: vec[i64],
     has_last: bool, w_near_mine: vec[i64],
 ) -> i64:
@@ -680,18 +669,15 @@ def _add_broadsides(
             if free == 0:
                 continue
             code = broadside_codes[sq * 3 + line]
-            held = own[sq]
-            threat = held >> _EXPOSURE_SHIFT
-            group_change = -(held & _OWN_COUNT)
-            held = own[a]
-            level = held >> _EXPOSURE_SHIFT
-            group_change -= held & _OWN_COUNT
+            threat = next_to >> _EXPOSURE_SHIFT
+            group_change = -(mine[sq] >> NEAR_COUNT_SHIFT) - (mine[a] >> NEAR_COUNT_SHIFT)
+            level = along >> _EXPOSURE_SHIFT
             if level > threat:
                 threat = level
             near_mine = mine_dist[sq]
-            near = mine_dist[a]
-            if near < near_mine:
-                near_mine = near
+            closer = mine_dist[a]
+            if closer < near_mine:
+                near_mine = closer
             group_weight = w_threat[threat] + w_near_mine[near_mine]
             directions = free
             while directions != 0:
@@ -701,12 +687,13 @@ def _add_broadsides(
                 e = sq + s
                 f = a + s
                 dest_near = last_dist[e]
-                near = last_dist[f]
-                if near < dest_near:
-                    dest_near = near
+                closer = last_dist[f]
+                if closer < dest_near:
+                    dest_near = closer
                 wide = code + d
                 score = w_broadside[broadside_base + wide] + w_phase[wide] + group_weight + w_cohesion[
-                    3 * 61 + group_change + own[e] + own[f] + cohesion_base[wide]]
+                    3 * 61 + group_change + (mine[e] >> NEAR_COUNT_SHIFT)
+                    + (mine[f] >> NEAR_COUNT_SHIFT) + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[dest_near]
                 codes[count] = wide
@@ -715,15 +702,15 @@ def _add_broadsides(
             if (along >> (_OWN_SHIFT + line)) & 1 == 0:
                 continue  # a line of three moves sideways only where its first two marbles can
             b = a + lstep
-            free &= around[b]
+            third = around[b]
+            free &= third
             if free == 0:
                 continue
-            held = own[b]  # the line of three: the line of two's, and its third marble's
-            group_change -= held & _OWN_COUNT
-            level = held >> _EXPOSURE_SHIFT
-            near = mine_dist[b]
+            group_change -= mine[b] >> NEAR_COUNT_SHIFT  # the line of three: the line of two's, and its third's
+            level = third >> _EXPOSURE_SHIFT
+            closer = mine_dist[b]
             group_weight = w_threat[level if level > threat else threat] + w_near_mine[
-                near if near < near_mine else near_mine]
+                closer if closer < near_mine else near_mine]
             while free != 0:
                 d = lowest[free]
                 free &= free - 1
@@ -733,7 +720,9 @@ def _add_broadsides(
                 g = b + s
                 wide = code + 6 + d
                 score = w_broadside[broadside_base + wide] + w_phase[wide] + group_weight + w_cohesion[
-                    4 * 61 + group_change + own[e] + own[f] + own[g] + cohesion_base[wide]]
+                    4 * 61 + group_change + (mine[e] >> NEAR_COUNT_SHIFT)
+                    + (mine[f] >> NEAR_COUNT_SHIFT) + (mine[g] >> NEAR_COUNT_SHIFT)
+                    + cohesion_base[wide]]
                 if has_last:
                     score += w_near_last[_least(last_dist, e, f, g)]
                 codes[count] = wide

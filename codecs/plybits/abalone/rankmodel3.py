@@ -20,7 +20,7 @@ from typing import Final, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.abalone.board import BLACK, EMPTY, GEOMETRY, SQUARES, Board, Move, move_code
+from plybits.abalone.board import BLACK, GEOMETRY, WHITE, Board, Move, move_code
 from plybits.abalone.rank import LinearAbaloneModel, code_slot
 from plybits.abalone.rankmodel2 import _Model2Tables, scored_codes_2
 from plybits.abalone.rankmodel2 import move_features as model_2_features
@@ -46,18 +46,18 @@ N_FEATURES: Final = _ids.count
 _SIZE: Final = GEOMETRY.size
 _ZOBRIST: Final = int_array(ZOBRIST)
 _BLACK_TO_MOVE: Final = ZOBRIST[ZOBRIST_COUNT - 1]
-_SQUARES: Final = int_array(list(SQUARES))
 
 
 def position_key(board: Board) -> int:
     """The book's key of ``board``: the XOR of ``ZOBRIST[colour * 121 + cell]`` of each marble (colour 1 black,
     2 white; cells of the 11 x 11 mailbox) and, black to move, of ``ZOBRIST[-1]``. Marbles pushed off are not in it."""
-    cells = board.grid  # compiled, the cells as machine ints
     key: i64 = _BLACK_TO_MOVE if board.turn == BLACK else 0
-    for sq in _SQUARES:
-        colour: i64 = cells[sq]
-        if colour != EMPTY:
-            key ^= _ZOBRIST[colour * _SIZE + sq]
+    for colour in range(BLACK, WHITE + 1):  # compiled, a loop over a range is a counter (a tuple's is an iterator)
+        row: i64 = colour * _SIZE
+        for sq in board.marbles[colour]:  # the board's list of the colour's marbles, ended by -1
+            if sq < 0:
+                break
+            key ^= _ZOBRIST[row + sq]
     return key
 
 
