@@ -213,10 +213,9 @@ class LinearChessModel2(LinearChessModel):
         return tables
 
     def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64], i64]:
-        """:meth:`~plybits.chess.rank.LinearChessModel.coded`'s; compiled, each move scored as it is generated
-        (:func:`_generated_scores`: one pass, where the codes were walked again), where they fit."""
-        if not PACKED:
-            return super().coded(position, history)
+        """:meth:`~plybits.chess.rank.LinearChessModel.coded`'s, each move scored as it is generated
+        (:func:`_generated_scores`: one pass, where the codes were walked again), where they fit; compiled only (pure
+        Python runs model 1's, set below the class)."""
         men = position.men
         attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position),
                                          position.material)
@@ -263,6 +262,10 @@ class LinearChessModel2(LinearChessModel):
         # moves' own weights over it by _add_book
         scores, top = _scores(self.tables(), board, codes, n, history, attacks, material, tables.book[base])
         return scores, _add_book(tables, entry, codes, n, scores, top, ordered)
+
+
+if not PACKED:  # pure Python takes the two passes: model 1's coders, with no override to call through each ply
+    LinearChessModel2.coded = LinearChessModel.coded  # type: ignore[method-assign]
 
 
 def _book_base(entry: vec[i64]) -> i64:
