@@ -237,3 +237,29 @@ def test_every_game_of_a_shared_file_round_trips_through_model_2():
         assert rank.decode(g.position(start), payload, len(moves), 2) == moves
         plies += len(moves)
     assert plies > (60_000 // 4 if QUICK else 60_000)
+
+
+def test_the_moves_scored_as_they_are_generated_are_the_two_passes_codes_and_scores():
+    """Model 2's coders score each move as it is generated (compiled: :func:`~plybits.chess.rankmodel2.
+    _generated_scores`), where model 1's generate the codes, then score them (:func:`~plybits.chess.rank._scores`):
+    the same codes, scores and top on random playouts (with their histories), on random games preferring checks,
+    captures and promotions (castling, en passant and evasions among them), in the book, and where the moves do not
+    fit half the board's buffer (218 moves: the two passes)."""
+    from plybits.chess.rank import LinearChessModel
+    from plybits.packed import int_list
+    from tests.test_chess_rules import random_game
+
+    def both(position, history) -> None:
+        codes, n, scores, top = MODEL_2.coded(position, history)
+        fused = (int_list(codes)[:n], int_list(scores), top)
+        codes, n, scores, top = LinearChessModel.coded(MODEL_2, position, history)
+        assert fused == (int_list(codes)[:n], int_list(scores), top), position.fen()
+
+    for position, _, history in playouts("chess"):
+        both(position, history)
+    for seed in range(3):
+        for _, position in random_game(seed, 150, 0.5):
+            both(position, [])
+    for position, _, history in opening_plies():
+        both(position, history)
+    both(get_game("chess").position("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1"), [])

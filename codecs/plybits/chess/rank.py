@@ -764,9 +764,11 @@ class LinearChessModel(LinearModel):
         return int_list(self.scored_codes(board, codes, n, history, attacks, material))
 
 
-def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
+def _last_terms(tables: _Tables, board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool, i64, i64, i64]:
     """(the square the opponent's last move went to, the square this side's last move went to (each -1: none or a
-    null move), whether the opponent's last move captured)."""
+    null move), whether the opponent's last move captured, and for a model with :attr:`_Tables.replies` (else 0 each):
+    the start of that target's :attr:`_Tables.near_last` rows, the attack value of the piece on it, the squares that
+    piece attacks (:func:`_last_attacks`)). One call a position: what the scorer reads of the last two moves."""
     last_to: i64 = -1
     my_last_to: i64 = -1
     last_capture = False
@@ -777,13 +779,13 @@ def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
     if isinstance(history, list):  # the coders' history: read as a list (a generic sequence's size and item are calls)
         count = len(history)
         if count == 0:
-            return last_to, my_last_to, last_capture
+            return last_to, my_last_to, last_capture, 0, 0, 0
         last = history[count - 1]
         mine = history[count - 2] if count >= 2 else NULL_MOVE
     else:
         count = len(history)
         if count == 0:
-            return last_to, my_last_to, last_capture
+            return last_to, my_last_to, last_capture, 0, 0, 0
         last = history[count - 1]
         mine = history[count - 2] if count >= 2 else NULL_MOVE
     mine_from: i64 = mine[0]  # an i64 local: a C test, not an int object's truth
@@ -791,30 +793,38 @@ def _last_moves(board: Board, history: Sequence[Move]) -> tuple[i64, i64, bool]:
         my_last_to = mine[1]
     last_from: i64 = last[0]
     if last_from == 0:
-        return last_to, my_last_to, last_capture
+        return last_to, my_last_to, last_capture, 0, 0, 0
     last_to = last[1]
+    p: i64 = board.cells[last_to]
     if board.halfmove_clock == 0:
-        if board.cells[last_to] & 7 == PAWN or last[2]:
+        if p & 7 == PAWN or last[2]:
             last_capture = FILE_OF[last_from] != FILE_OF[last_to]
         else:
             last_capture = True
-    return last_to, my_last_to, last_capture
+    if not tables.replies:
+        return last_to, my_last_to, last_capture, 0, 0, 0
+    if p:
+        return last_to, my_last_to, last_capture, last_to * 8 * SIZE, _ATTACK_VALUES[p & 7], _last_attacks(board, last_to)
+    return last_to, my_last_to, last_capture, last_to * 8 * SIZE, 0, 0
 
 
-def _position_terms(board: Board, attacks: vec[i64], material: int) -> tuple[int, bool]:
-    """(the material phase 0-3, whether the side to move is in check) of the position whose :func:`_attack_maps`
-    ``attacks`` is, to which this adds the check marks (:func:`_mark_checks`) unless it is the board's buffer, which
-    holds them already."""
-    side = board.turn >> 3
-    in_check = attacks[board.kings[side]] >= _RANK_UNIT
+def _position_terms(board: Board, attacks: vec[i64], material: i64) -> tuple[i64, bool]:
+    """(the material phase 0-3 of the :func:`_attack_maps` ``material``, whether the side to move is in check) of the
+    position whose map ``attacks`` is, to which this adds the check marks (:func:`_mark_checks`) unless it is the
+    board's buffer, which holds them already."""
+    kings = board.kings
+    side: i64 = board.turn >> 3
+    in_check = attacks[kings[side]] >= _RANK_UNIT
     if len(attacks) != 2 * SIZE:  # the board's buffer holds them already (:func:`_attack_maps`)
-        _mark_checks(attacks, board.cells, board.kings[side ^ 1])
-    return _phase(material), in_check
-
-
-def _phase(material: i64) -> i64:
-    """The material phase 0-3 of the :func:`_attack_maps` ``material``."""
-    return 0 if material >= 56 else 1 if material >= 40 else 2 if material >= 20 else 3
+        _mark_checks(attacks, board.cells, kings[side ^ 1])
+    phase: i64 = 3  # worked out here: no call a position
+    if material >= 56:
+        phase = 0
+    elif material >= 40:
+        phase = 1
+    elif material >= 20:
+        phase = 2
+    return phase, in_check
 
 
 def _last_attacks(board: Board, last_to: i64) -> i64:
@@ -828,18 +838,6 @@ def _last_attacks(board: Board, last_to: i64) -> i64:
     return _JUMP_BITS[p * SIZE + last_to]
 
 
-def _reply_terms(tables: _Tables, board: Board, last_to: i64) -> tuple[i64, i64, i64]:
-    """(the start of the opponent's last target's :attr:`_Tables.near_last` rows, the attack value of the piece on
-    it, the squares that piece attacks (:func:`_last_attacks`)) of a model with :attr:`_Tables.replies`; (0, 0, 0) for
-    model 1 or no last move."""
-    if not tables.replies or last_to < 0:
-        return 0, 0, 0
-    p: i64 = board.cells[last_to]
-    if p:
-        return last_to * 8 * SIZE, _ATTACK_VALUES[p & 7], _last_attacks(board, last_to)
-    return last_to * 8 * SIZE, 0, 0
-
-
 def _scores(
     tables: _Tables, board: Board, codes: vec[i64], n: i64, history: Sequence[Move], attacks: vec[i64], material: int,
     extra: i64 = 0,
@@ -850,9 +848,8 @@ def _scores(
     b: vec[i64] = board.cells
     colour: i64 = board.turn
     king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # the enemy king, as _NEAR_CODE is indexed
-    last_to, my_last_to, last_capture = _last_moves(board, history)
+    last_to, my_last_to, last_capture, near_base, last_value, last_attacks = _last_terms(tables, board, history)
     phase, in_check = _position_terms(board, attacks, material)
-    near_base, last_value, last_attacks = _reply_terms(tables, board, last_to)
     bit_of = BIT_OF
     rights: i64 = _castling_rooks(board)  # the castling rooks as a bitboard, kept on the board
     ep: i64 = board.ep or -1

@@ -27,23 +27,37 @@ from typing import Final, TypeAlias, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.chess.board import Board
+from plybits.chess.board import _ROOM_CODES, Board, _castling_rooks, map_buffer
+from plybits.chess.movegen import _add_promotions, _answer_bits, _castling_targets, _ep_legal, _king_lines
 from plybits.chess.rank import (
+    _CHECK_MARK_BITS,
+    _CHECK_MARKS,
     _COUNT_UNIT,
     _LEVELS,
+    _NEAR_CHECK,
+    _NEAR_CODE,
+    _RANK_SHIFT,
     _RANK_UNIT,
     _RANKS,
     _THREAT_LEVELS,
     ATTACK_VALUE,
+    END_CODE,
     N_FEATURES,
     NULL_SCORE,
     LinearChessModel,
+    _attack_maps,
+    _last_terms,
+    _origin_terms,
+    _position_terms,
     _scores,
     _Tables,
 )
 from plybits.openingbook import BOOK_DEPTH, BOOK_MIN, SHARE_BUCKET, TOTAL_BUCKET, ZOBRIST, Book, load_book
-from plybits.chess.squares import BLACK, FILE_OF, RANK_OF, SIZE, Move
-from plybits.packed import int_array
+from plybits.chess.squares import (
+    A1, BIT_OF, BLACK, CODE_FROM, FILE_OF, KING, KNIGHT, LINE, LOWEST_BIT, PAWN, RANK_OF, ROOK, SIZE, STRIDE, WHITE,
+    _JUMP_BITS, _RAY_OF_STEP, _RAYS, Move,
+)
+from plybits.packed import PACKED, int_array, zeros
 from plybits.rank import FeatureIds, load_model_data
 
 MODEL_1_FEATURES: Final = 1238
@@ -198,6 +212,40 @@ class LinearChessModel2(LinearChessModel):
         tables.add_terms(own.from_safety, own.guarded, own.phase_rank, own.near_last, own.last_attacks)
         return tables
 
+    def coded(self, position: Board, history: Sequence[Move]) -> tuple[vec[i64], int, vec[i64], i64]:
+        """:meth:`~plybits.chess.rank.LinearChessModel.coded`'s, each move scored as it is generated
+        (:func:`_generated_scores`: one pass, where the codes were walked again), where they fit; compiled only (pure
+        Python runs model 1's, set below the class)."""
+        men = position.men
+        attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position),
+                                         position.material)
+        entry = self.book_entry(position, history)
+        extra: i64 = 0
+        if entry is not None:
+            extra = self.tables2().book[_book_base(entry)]
+        codes = position._codes  # the buffer reused_codes writes into
+        if len(codes) == 0:
+            codes = position._codes = zeros(_ROOM_CODES)
+        try:
+            n, scores, top = _generated_scores(self.tables(), position, codes, history, attacks, material, extra)
+        except IndexError:  # the scores past the buffer's end: more moves than half of it holds
+            n = -1
+        if n < 0:
+            return super().coded(position, history)
+        codes[n] = END_CODE  # past the null move, as the two passes leave it (the scores' half is the buffer's upper)
+        if entry is not None:
+            top = _add_book(self.tables2(), entry, codes, n, scores, top, True)
+        return codes, n, scores, top
+
+    def book_entry(self, board: Board, history: Sequence[Move]) -> vec[i64] | None:
+        """The book's entry of the position (:data:`PackedBook`), or ``None``: out of the book or past its depth."""
+        if len(history) >= BOOK_DEPTH:
+            return None
+        book = self.book
+        if book is None:
+            book = self.book = opening_book(self.filename)
+        return book.get(position_key(board))
+
     def topped_codes(
         self, board: Board, codes: vec[i64], n: int, history: Sequence[Move], attacks: vec[i64], material: int,
         ordered: bool = False,
@@ -205,12 +253,7 @@ class LinearChessModel2(LinearChessModel):
         """The scores of model 1's features and this module's but the book's (:func:`~plybits.chess.rank._scores`
         under :meth:`build_tables`), plus the book's (:func:`_add_book`; ``ordered``: as it takes it), and their top
         (the null move's aside)."""
-        entry = None
-        if len(history) < BOOK_DEPTH:
-            book = self.book
-            if book is None:
-                book = self.book = opening_book(self.filename)
-            entry = book.get(position_key(board))
+        entry = self.book_entry(board, history)
         if entry is None:
             return _scores(self.tables(), board, codes, n, history, attacks, material)
         tables = self.tables2()
@@ -219,6 +262,10 @@ class LinearChessModel2(LinearChessModel):
         # moves' own weights over it by _add_book
         scores, top = _scores(self.tables(), board, codes, n, history, attacks, material, tables.book[base])
         return scores, _add_book(tables, entry, codes, n, scores, top, ordered)
+
+
+if not PACKED:  # pure Python takes the two passes: model 1's coders, with no override to call through each ply
+    LinearChessModel2.coded = LinearChessModel.coded  # type: ignore[method-assign]
 
 
 def _book_base(entry: vec[i64]) -> i64:
@@ -272,6 +319,204 @@ def _add_book(
         for i in range(count):
             if codes[i] != 0 and scores[i] > top:
                 top = scores[i]
+    return top
+
+
+def _generation_terms(board: Board, attacks: vec[i64]) -> tuple[i64, i64, i64, i64, i64, i64, i64, i64, i64, i64]:
+    """What :func:`~plybits.chess.movegen._generate_bits` reads before its walk, given the rank model's map in the
+    board's buffer: (our king's square, our men, the opponent's (bitboards), the rooks that may castle now (none in
+    check), the castling rooks (:func:`~plybits.chess.board._castling_rooks`), the squares a man may move to (none of
+    ours; in check, those that answer it), the pinned men, the two cells behind the king from sliding checkers, the en
+    passant square (0: none))."""
+    b = board.cells
+    us: i64 = board.turn
+    k: i64 = board.kings[us >> 3]
+    men: i64 = board.men[us >> 3]
+    theirs: i64 = board.men[(us >> 3) ^ 1]
+    rights: i64 = _castling_rooks(board)
+    checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(
+        b, k, us, theirs, board._check is not False and attacks[k] >= _RANK_UNIT)
+    rooks: i64 = rights
+    if checks != 0:
+        rooks = 0
+    allowed: i64 = ~men & _answer_bits(k, checks, checker, check_step)
+    return k, men, theirs, rooks, rights, allowed, pinned, hidden_a, hidden_b, board.ep
+
+
+def _generated_scores(
+    tables: _Tables, board: Board, codes: vec[i64], history: Sequence[Move], attacks: vec[i64], material: i64,
+    extra: i64,
+) -> tuple[i64, vec[i64], i64]:
+    """(how many, their scores, the top but the null move's) of :func:`~plybits.chess.board.reused_codes`' codes, each
+    scored as it is written (:func:`~plybits.chess.rank._scores`' terms; the scores in the upper half of ``codes`` until
+    the end), then the null move; -1 codes where they do not fit half of ``codes`` (the caller takes the two passes)."""
+    b: vec[i64] = board.cells
+    colour: i64 = board.turn
+    k, men, theirs, rooks, rights, allowed, pinned, hidden_a, hidden_b, ep_square = _generation_terms(board, attacks)
+    start_rank: i64 = 1 if colour == WHITE else 6
+    bit_of, lowest = BIT_OF, LOWEST_BIT
+    king_at, last_to, my_last_to, last_capture, near_base, last_value, last_attacks, phase, row_base, threat_base = \
+        _scorer_terms(tables, board, history, attacks, material)
+    near_last, quiet, captures, near_code = tables.near_last, tables.quiet, tables.captures, _NEAR_CODE
+    off: i64 = len(codes) >> 1  # where the scores go
+    top: i64 = NULL_SCORE
+    n: i64 = 0
+    rank: i64
+    for rank in range(8):  # our men rank by rank, each rank's by file, as _generate_bits walks them
+        here: i64 = men >> (rank * 8) & 255
+        while here != 0:
+            s: i64 = A1 + rank * STRIDE + lowest[here]
+            here &= here - 1
+            p: i64 = b[s]
+            kind: i64 = p & 7
+            mask: i64 = allowed
+            if pinned != 0 and pinned & bit_of[s] != 0:
+                mask &= _RAYS[k * 8 + _RAY_OF_STEP[SIZE + LINE[k * SIZE + s]]]
+            a: i64 = _JUMP_BITS[p * SIZE + s]  # a pawn's captures, a knight's or king's steps
+            if kind == PAWN:  # its pushes onto empty squares, its captures, en passant played on the cells
+                push: i64 = (bit_of[s] << 8 if colour == WHITE else bit_of[s] >> 8) & ~(men | theirs)
+                if rank == start_rank:
+                    push |= (push << 8 if colour == WHITE else push >> 8) & ~(men | theirs)
+                if ep_square != 0 and a & bit_of[ep_square] != 0 and _ep_legal(b, s, ep_square, colour, k):
+                    a = (a & theirs | push) & mask | bit_of[ep_square]
+                else:
+                    a = (a & theirs | push) & mask
+            elif kind == KNIGHT:
+                a &= mask
+            elif kind == KING:
+                a &= ~men & ~attacks[SIZE] & ~bit_of[hidden_a] & ~bit_of[hidden_b]
+                if rooks != 0:
+                    a |= _castling_targets(b, k, rooks, attacks, _RANK_UNIT)
+            else:
+                a = attacks[SIZE + s] & mask
+            if a == 0:
+                continue
+            row = tables.rows[row_base + p * SIZE + s]  # the origin's terms, as _scores sums them
+            if len(row) == 0:
+                row = tables.row(phase, p, s)
+            fixed: i64 = tables.from_threat[threat_base + kind * _LEVELS + attacks[s]] + extra
+            if s == my_last_to:
+                fixed += tables.same[kind]
+            threatened = last_attacks & bit_of[s] != 0
+            if threatened or (kind == ROOK or kind == KING) and rights != 0:
+                fixed += _origin_terms(tables, kind, s, threatened, last_value, colour, rights)
+            if kind == PAWN and rank == 7 - start_rank:  # promotions: four codes a target
+                n, top = _promotions(tables, board, codes, n, s, a, off, row, fixed, near_base, last_to, last_capture,
+                                     attacks, top)
+                continue
+            pawn_ep: i64 = 0  # statements: compiled, a conditional expression with a literal boxed the i64
+            if kind == PAWN:
+                pawn_ep = ep_square
+            near_king_at: i64 = p * (2 * SIZE) + king_at
+            near_at: i64 = near_base + kind * SIZE
+            t: i64 = A1  # the first square of the rank ``a``'s low byte holds
+            if a & 0xFFFFFFFF == 0:
+                a = a >> 32 & 0xFFFFFFFF
+                t += 4 * STRIDE
+            while a != 0:
+                bits: i64 = a & 255
+                while bits != 0:
+                    target: i64 = t + lowest[bits]
+                    bits &= bits - 1
+                    codes[n] = (s * CODE_FROM + target) * 8
+                    q: i64 = b[target]
+                    entry: i64 = attacks[target]
+                    score: i64 = row[target] + fixed + near_last[near_at + target]
+                    near: i64 = p * (4 * _LEVELS) + near_code[near_king_at - target]
+                    if q == 0 and target != pawn_ep:
+                        score += quiet[near + entry]  # the near terms and the safety
+                    elif q != 0 and q & BLACK != colour:
+                        score += captures[(q & 7) * (7 * _LEVELS) + kind * _LEVELS + entry] \
+                            + tables.near[near + (entry & _CHECK_MARK_BITS)]
+                        if target == last_to:
+                            score += tables.recapture[kind] if last_capture else tables.takes_last[kind]
+                    else:  # en passant, or castling (the king takes its own rook)
+                        score = _rare_terms(tables, q, kind, phase, s, target, entry, near, score, extra)
+                    codes[off + n] = score
+                    n += 1
+                    if score > top:
+                        top = score
+                a = a >> 8 & 0xFFFFFFFFFFFFFF
+                t += STRIDE
+    if n >= off:
+        return -1, codes, top
+    codes[n] = 0  # the null move, below every move
+    codes[off + n] = NULL_SCORE
+    return n + 1, codes[off:off + n + 1], top
+
+
+def _scorer_terms(
+    tables: _Tables, board: Board, history: Sequence[Move], attacks: vec[i64], material: i64,
+) -> tuple[i64, i64, i64, bool, i64, i64, i64, i64, i64, i64]:
+    """What :func:`~plybits.chess.rank._scores` reads once a position: (the enemy king's square + SIZE, as
+    ``_NEAR_CODE`` is indexed, :func:`~plybits.chess.rank._last_terms`, the phase, the start of its rows in
+    :attr:`_Tables.rows`, of the origin's threat in :attr:`_Tables.from_threat`)."""
+    king_at: i64 = SIZE + board.kings[(board.turn >> 3) ^ 1]
+    last_to, my_last_to, last_capture, near_base, last_value, last_attacks = _last_terms(tables, board, history)
+    phase, in_check = _position_terms(board, attacks, material)
+    threat_base: i64 = 0
+    if in_check:
+        threat_base = 7 * _LEVELS
+    return (king_at, last_to, my_last_to, last_capture, near_base, last_value, last_attacks, phase,
+            (phase * 16) * SIZE, threat_base)
+
+
+def _rare_terms(
+    tables: _Tables, q: i64, kind: i64, phase: i64, f: i64, t: i64, entry: i64, near: i64, score: i64, extra: i64,
+) -> i64:
+    """The score of an en passant capture (``q`` empty) or of castling (the king takes its own rook ``q``), as
+    :func:`~plybits.chess.rank._scores` reads them, given the move's ``score`` so far."""
+    if q == 0:
+        return (score + tables.en_passant[entry >> _RANK_SHIFT] + tables.safety[kind * 2 * _LEVELS + _LEVELS + entry]
+                + tables.near[near + (entry & _CHECK_MARK_BITS)])
+    return (tables.castle_h[phase] if t > f else tables.castle_a[phase]) + extra
+
+
+def _promotions(
+    tables: _Tables, board: Board, codes: vec[i64], n: i64, s: i64, targets: i64, off: i64, row: vec[i64], fixed: i64,
+    near_base: i64, last_to: i64, last_capture: bool, attacks: vec[i64], top: i64,
+) -> tuple[i64, i64]:
+    """Add the pawn on ``s``'s promotions to ``targets`` from ``codes[n]`` (:func:`_add_promotions`), each scored
+    into ``codes[off + i]`` as :func:`~plybits.chess.rank._scores` scores it (the origin's ``row`` and ``fixed`` sum
+    given); (the new count, the new top)."""
+    end: i64 = _add_promotions(codes, n, s, targets)
+    return end, _scored_codes(tables, board, codes, n, end, off, row, fixed, near_base, last_to, last_capture, attacks,
+                              top)
+
+
+def _scored_codes(
+    tables: _Tables, board: Board, codes: vec[i64], start: i64, end: i64, off: i64, row: vec[i64], fixed: i64,
+    near_base: i64, last_to: i64, last_capture: bool, attacks: vec[i64], top: i64,
+) -> i64:
+    """Score ``codes[start:end]``, one man's promotions, as :func:`~plybits.chess.rank._scores` does (its origin's
+    ``row`` and ``fixed`` sum given), each into ``codes[off + i]``; the new top."""
+    b = board.cells
+    colour: i64 = board.turn
+    king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]
+    p: i64 = b[codes[start] >> 11]
+    kind: i64 = p & 7
+    i: i64
+    for i in range(start, end):
+        code: i64 = codes[i]
+        t: i64 = code >> 3 & 255
+        promotion: i64 = code & 7
+        q: i64 = b[t]
+        a: i64 = attacks[t]
+        score: i64 = row[t] + fixed + tables.near_last[near_base + kind * SIZE + t]
+        near: i64 = p * (4 * _LEVELS) + _NEAR_CODE[p * (2 * SIZE) + king_at - t]
+        if q:
+            score += (tables.captures[(q & 7) * (7 * _LEVELS) + kind * _LEVELS + a]
+                      + tables.near[near + (a & _CHECK_MARK_BITS)])
+            if t == last_to:
+                score += tables.recapture[kind] if last_capture else tables.takes_last[kind]
+        else:
+            score += tables.quiet[near + a]
+        score += tables.promotion[promotion]
+        if _NEAR_CODE[(colour | promotion) * (2 * SIZE) + king_at - t] >= _NEAR_CHECK or a & _CHECK_MARKS[promotion]:
+            score += tables.check[promotion]
+        codes[off + i] = score
+        if score > top:
+            top = score
     return top
 
 
