@@ -72,6 +72,10 @@ def test_the_bitboard_walk_gives_python_chess_attackers(seed: int) -> None:
         assert position.material == material, at  # the board's kept material: what the walk sums
         kept = _attack_maps(position.cells, position.turn, men[0] | men[1], material=position.material)
         assert [kept[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and kept[1] == material, at
+        pawns = position.pawns  # the board's kept pawns: python-chess's; the map from them by shifts: the same
+        assert [pawns[0], pawns[1]] == [int(board.pieces(chess.PAWN, side)) for side in (chess.WHITE, chess.BLACK)], at
+        shifted = _attack_maps(position.cells, position.turn, men[0] | men[1], pawns=pawns)
+        assert [shifted[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and shifted[1] == material, at
 
 
 def _square_set(bits: int) -> set[int]:
@@ -128,7 +132,8 @@ def test_the_map_in_the_board_buffer_holds_python_chess_attackers_and_the_check_
     one, the buffer ignored) is marked by :func:`_position_terms`: the same entries again."""
     for ply, board, position, _ in _random_game(100 + seed, 120):
         men = position.men
-        mapped, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position))
+        mapped, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position),
+                                        position.material, position.pawns)  # as the model's coded() makes it
         if len(mapped) != 2 * SIZE:  # pure Python: a new map, marked as the scorer marks it
             _position_terms(position, mapped, material)
         at = f"seed {seed} ply {ply} {board.fen()}"

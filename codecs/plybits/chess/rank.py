@@ -22,7 +22,7 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.chess.board import MATERIAL, Board, _castling_rooks, legal_moves, map_buffer, reused_codes
-from plybits.chess.movegen import slide_bits
+from plybits.chess.movegen import pawn_bits, slide_bits
 from plybits.chess.notation import san_index
 from plybits.chess.squares import (
     A1,
@@ -203,7 +203,7 @@ if _PLANE_ORDER != tuple(1 << u for u in range(7)):
 # The map is made as bitboards (:data:`~plybits.chess.squares.BIT_OF`) and spread to the cells once: in i64 locals
 # (docs/architecture.md, "What makes compiled code fast"), compiled plain C; no square of a ray is walked.
 def _attack_maps(
-    b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP, material: i64 = -1,
+    b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP, material: i64 = -1, pawns: vec[i64] = _NO_MAP,
 ) -> tuple[vec[i64], int]:
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
     count of our attacks on it (:data:`_COUNT_UNIT`), the material of both sides' pieces other than pawns and kings).
@@ -214,7 +214,9 @@ def _attack_maps(
     (:func:`_mark_checks`), and as bitboards at ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the
     squares the enemy attacks, which the move generator reads); the default, a new one (border cells 0, no marks).
     ``material``: the men's (:attr:`Board.material <plybits.chess.board.Board.material>`, kept by the board); the
-    default, -1, sums them (:func:`_material_of`).
+    default, -1, sums them (:func:`_material_of`). ``pawns``: each side's pawns (:attr:`Board.pawns
+    <plybits.chess.board.Board.pawns>`), whose attacks are then made from them by shifts, the walk passing them over;
+    the default, none, walks them too.
 
     Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
     (saturating at 3), the enemy's or'd by value, of which the cheapest gives the rank's three bit planes; the check
@@ -235,14 +237,18 @@ def _attack_maps(
     rank: i64
     low: i64 = 0  # our count of attacks, its low bit and its high bit a square (3: 3 or more)
     high: i64 = 0
-    pawns: i64 = 0  # the enemy's attacks by value: pawns, knights and bishops, rooks, queens, king
+    by_pawns: i64 = 0  # the enemy's attacks by value: pawns, knights and bishops, rooks, queens, king
     minors: i64 = 0
     rooks: i64 = 0
     queens: i64 = 0
     king: i64 = 0
     their_king: i64 = -1
+    walked: i64 = men
+    if len(pawns) != 0:  # the pawns' attacks by shifts: our count's first two, the enemy's pawn attacks
+        walked = men & ~(pawns[0] | pawns[1])
+        low, high, by_pawns = pawn_bits(pawns[colour >> 3], pawns[(colour >> 3) ^ 1], colour)
     for rank in range(8):  # the men rank by rank, each rank's by its lowest bit (no empty cell read)
-        row: i64 = men >> (rank * 8) & 255
+        row: i64 = walked >> (rank * 8) & 255
         first: i64 = A1 + rank * STRIDE
         while row != 0:
             s = first + lowest[row]
@@ -261,7 +267,7 @@ def _attack_maps(
                 high ^= low & a
                 low ^= a
             elif kind == PAWN:
-                pawns |= a
+                by_pawns |= a
             elif kind == KNIGHT or kind == BISHOP:
                 minors |= a
             elif kind == ROOK:
@@ -274,14 +280,14 @@ def _attack_maps(
     diagonal: i64 = 0  # the check marks' planes (the board's buffer only)
     orthogonal: i64 = 0
     if keep:  # beside the map: the squares the enemy attacks, for the king's steps
-        into[SIZE] = pawns | minors | rooks | queens | king
+        into[SIZE] = by_pawns | minors | rooks | queens | king
         if their_king >= 0:
             diagonal = slide_bits(their_king, men, BISHOP)
             orthogonal = slide_bits(their_king, men, ROOK)
     # the cheapest attacker's rank, 5 (pawn) ... 1 (king), as three bit planes
-    rank4 = pawns | minors
+    rank4 = by_pawns | minors
     rank2 = ~rank4 & (rooks | queens)
-    rank1 = pawns | (~minors & (rooks | (~queens & king)))
+    rank1 = by_pawns | (~minors & (rooks | (~queens & king)))
     attacks = into if len(into) != 0 else _NO_ATTACKS[:]  # a new one: one copy of a zeroed vec (docs/architecture.md)
     _spread(attacks, diagonal, orthogonal, low, high, rank1, rank2, rank4)
     return attacks, material
@@ -672,7 +678,7 @@ class LinearChessModel(LinearModel):
         read them before the next call on the same board."""
         men = position.men
         attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position),
-                                         position.material)
+                                         position.material, position.pawns)
         # the canonical moves, the king's steps read from the map the scores need anyway
         codes, n = reused_codes(position, attacks, _RANK_UNIT)  # read below, before the board's next call
         codes[n] = 0  # the null move (reused_codes leaves room)
