@@ -552,9 +552,10 @@ def map_buffer(board: Board) -> vec[i64]:
     """The board's own array of twice :data:`~plybits.chess.squares.SIZE` cells for a per-ply map of its squares
     (the ``rank`` model's attack map: :func:`plybits.chess.rank._attack_maps` writes each of the 64 squares into the
     first :data:`~plybits.chess.squares.SIZE`, their border cells keep what they held; compiled, it writes beside them
-    bitboards: at ``SIZE + square`` each of the side to move's sliders' attacks, at ``SIZE`` the squares the opponent
-    attacks, which :func:`legal_codes` given that map reads as the sliders' and the king's targets), which the next call
-    on the board lends again: no array made a ply, and none shared between threads, as a module's would be."""
+    bitboards: at ``SIZE + square`` each slider's attacks, at ``SIZE`` the squares the opponent attacks, which
+    :func:`legal_codes` given that map reads as the side to move's sliders' and the king's targets, and the next map
+    keeps the sliders' by), which the next call on the board lends again: no array made a ply, and none shared between
+    threads, as a module's would be."""
     cells = board._map
     if len(cells) == 0:
         cells = board._map = _MAP_ZEROS[:]

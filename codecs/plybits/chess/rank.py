@@ -211,18 +211,16 @@ def _attack_maps(
     ``men``: a bitboard (:data:`~plybits.chess.squares.BIT_OF`) of both sides' men (:attr:`Board.men
     <plybits.chess.board.Board.men>` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the map's
     squares are written to (:func:`~plybits.chess.board.map_buffer`: with the enemy king's check marks
-    (:func:`_mark_checks`), and as bitboards at ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the
-    squares the enemy attacks, which the move generator reads); the default, a new one (border cells 0, no marks).
-    ``material``: the men's (:attr:`Board.material <plybits.chess.board.Board.material>`, kept by the board); the
-    default, -1, sums them (:func:`_material_of`). ``pawns``: each side's pawns (:attr:`Board.pawns
-    <plybits.chess.board.Board.pawns>`), whose attacks are then made from them by shifts, the walk passing them over;
-    the default, none, walks them too.
+    (:func:`_mark_checks`), and as bitboards at ``SIZE + square`` each slider's attacks, at ``SIZE`` the squares the
+    enemy attacks, which the move generator reads, at :data:`_KEPT_MEN` what the next map keeps them by); the default,
+    a new one (border cells 0, no marks). ``material``: the men's (:attr:`~plybits.chess.board.Board.material`), -1:
+    summed. ``pawns``: each side's (:attr:`~plybits.chess.board.Board.pawns`), their attacks then made by shifts
+    (:func:`~plybits.chess.movegen.pawn_bits`).
 
-    Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
-    (saturating at 3), the enemy's or'd by value, of which the cheapest gives the rank's three bit planes; the check
-    marks are the king's lines (:func:`slide_bits` from it); a rank's seven planes, a byte each, transposed as a bit
-    matrix are its 8 entries. Compiled code's way; pure Python walks each attacked square (:func:`_walked_attack_maps`,
-    ``into`` ignored)."""
+    Each man's attacks are a bitboard (a jump table's, :func:`slide_bits`, or in the buffer the last map's if a slider
+    of its kind stood there and none of those squares' men came or went); ours counted in two bit planes (up to 3), the
+    enemy's or'd by value, the cheapest giving the rank's three planes; the check marks the king's lines; a rank's seven
+    planes, a byte each, transposed as a bit matrix are its 8 entries. Pure Python: :func:`_walked_attack_maps`."""
     if men == -1:
         men = _men_of(b)
     if material < 0:
@@ -232,7 +230,7 @@ def _attack_maps(
     jumps = _JUMP_BITS
     lowest = LOWEST_BIT
     colour: i64 = us
-    keep = len(into) == 2 * SIZE  # the board's buffer: room for our sliders' attacks beside the map
+    keep = len(into) == 2 * SIZE  # the board's buffer: room for the sliders' attacks beside the map
     s: i64
     rank: i64
     low: i64 = 0  # our count of attacks, its low bit and its high bit a square (3: 3 or more)
@@ -247,19 +245,32 @@ def _attack_maps(
     if len(pawns) != 0:  # the pawns' attacks by shifts: our count's first two, the enemy's pawn attacks
         walked = men & ~(pawns[0] | pawns[1])
         low, high, by_pawns = pawn_bits(pawns[colour >> 3], pawns[(colour >> 3) ^ 1], colour)
+    changed: i64 = -1  # the squares whose men came or went since the last map
+    kept: i64 = 0  # its sliders' squares by kind, in two planes (bishop 01, rook 10, queen 11); this map's: odd, even
+    kept_high: i64 = 0
+    if keep:
+        changed, kept, kept_high = into[_KEPT_MEN] ^ men, into[_KEPT_MEN + 1], into[_KEPT_MEN + 2]
+    odd: i64 = 0
+    even: i64 = 0
     for rank in range(8):  # the men rank by rank, each rank's by its lowest bit (no empty cell read)
         row: i64 = walked >> (rank * 8) & 255
         first: i64 = A1 + rank * STRIDE
         while row != 0:
             s = first + lowest[row]
+            bit: i64 = (row & -row) << (rank * 8)
             row &= row - 1
             p: i64 = b[s]
             kind: i64 = p & 7
             a: i64
             if BISHOP <= kind <= QUEEN:
-                a = slide_bits(s, men, kind)
-                if keep and p & BLACK == colour:
-                    into[SIZE + s] = a
+                odd |= bit & -(kind & 1)  # its square in this map's planes of the kinds
+                even |= bit & -(kind >> 2)
+                if keep and (kept ^ odd | kept_high ^ even) & bit == 0 and into[SIZE + s] & changed == 0:
+                    a = into[SIZE + s]  # its kind stood there and none of its attacks' men came or went
+                else:
+                    a = slide_bits(s, men, kind)
+                    if keep:
+                        into[SIZE + s] = a
             else:
                 a = jumps[p * SIZE + s]
             if p & BLACK == colour:  # counted, up to 3: one more on each square of ``a`` not at 3
@@ -279,18 +290,24 @@ def _attack_maps(
                 their_king = s
     diagonal: i64 = 0  # the check marks' planes (the board's buffer only)
     orthogonal: i64 = 0
-    if keep:  # beside the map: the squares the enemy attacks, for the king's steps
+    if keep:  # beside the map: the squares the enemy attacks, for the king's steps; what the next map keeps by
         into[SIZE] = by_pawns | minors | rooks | queens | king
+        into[_KEPT_MEN], into[_KEPT_MEN + 1], into[_KEPT_MEN + 2] = men, odd, even
         if their_king >= 0:
             diagonal = slide_bits(their_king, men, BISHOP)
             orthogonal = slide_bits(their_king, men, ROOK)
-    # the cheapest attacker's rank, 5 (pawn) ... 1 (king), as three bit planes
-    rank4 = by_pawns | minors
+    rank4 = by_pawns | minors  # the cheapest attacker's rank, 5 (pawn) ... 1 (king), as three bit planes
     rank2 = ~rank4 & (rooks | queens)
     rank1 = by_pawns | (~minors & (rooks | (~queens & king)))
     attacks = into if len(into) != 0 else _NO_ATTACKS[:]  # a new one: one copy of a zeroed vec (docs/architecture.md)
     _spread(attacks, diagonal, orthogonal, low, high, rank1, rank2, rank4)
     return attacks, material
+
+
+_KEPT_MEN: Final = 145
+"""In a board's buffer, the men of its kept sliders' attacks, then their squares' kinds (border cells 1-3 of the map)."""
+if _KEPT_MEN != SIZE + 1 or A1 <= 3:
+    raise AssertionError("_attack_maps's kept bitboards and the buffer's squares overlap")
 
 
 def _spread(attacks: vec[i64], p0: i64, p1: i64, p2: i64, p3: i64, p4: i64, p5: i64, p6: i64) -> None:
