@@ -305,7 +305,7 @@ def _attack_maps(
 
 
 _KEPT_MEN: Final = 145
-"""In a board's buffer, the men of its kept sliders' attacks, then their squares' kinds (border cells 1-3 of the map)."""
+"""In a board's buffer: the men its kept sliders' attacks were made with, then their squares' kinds (border cells)."""
 if _KEPT_MEN != SIZE + 1 or A1 <= 3:
     raise AssertionError("_attack_maps's kept bitboards and the buffer's squares overlap")
 
@@ -379,9 +379,8 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> vec[i64]:
     """:func:`_attack_maps` in pure Python, where a 64-bit int's every operation makes an object: each attacked
     square's entry looked up anew (:data:`_COUNTED`, :data:`_RAISED`) by a walk over the tuples of its squares
     (:data:`~plybits.chess.squares.JUMP_SQUARES`, :data:`~plybits.chess.squares.SLIDER_RAYS`: no step added, no
-    border cell read; a new map).
-
-    ``men``: as :func:`_attack_maps` takes it (-1: every square, the empty ones passed over)."""
+    border cell read; a new map). ``men``: as :func:`_attack_maps` takes it (-1: every square, the empty ones passed
+    over)."""
     attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
     jumps = JUMP_SQUARES
     slider_rays = SLIDER_RAYS
@@ -390,13 +389,13 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> vec[i64]:
     raised = _RAISED
     by_pawn = raised[PAWN]
     colour: i64 = us
-    # the men rank by rank, each rank's by its lowest bit (no empty cell read), each walked as it comes: a pawn's two
-    # targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays by
-    # _slide_attacks. The order does not matter: counts saturate and ranks only rise.
+    own_pawn: i64 = us | PAWN  # and the steps to its capture towards the a-file (t + 2: the h-file's, or a border cell)
+    step: i64 = N + W if us == WHITE else S + W
+    their_step: i64 = N + S + 2 * W - step  # an enemy pawn's
     s: i64
     rank: i64
     t: i64
-    for rank in range(8):
+    for rank in range(8):  # the men rank by rank (no empty cell read), in any order: counts saturate, ranks only rise
         row: i64 = men >> (rank * 8) & 255
         first: i64 = A1 + rank * STRIDE
         while row != 0:
@@ -404,12 +403,13 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> vec[i64]:
             row &= row - 1
             p: i64 = b[s]
             kind: i64 = p & 7
-            if kind == PAWN:
-                t = s + (N + W if p == WHITE | PAWN else S + W)  # and t + 2 (a border cell past the a- or h-file)
-                if p & BLACK == colour:
+            if kind == PAWN:  # pure Python: compared, not masked (CPython's `==` on ints is specialised, `&` is not)
+                if p == own_pawn:
+                    t = s + step
                     attacks[t] = counted[attacks[t]]
                     attacks[t + 2] = counted[attacks[t + 2]]
                 else:  # an enemy pawn, the cheapest attacker
+                    t = s + their_step
                     attacks[t] = by_pawn[attacks[t]]
                     attacks[t + 2] = by_pawn[attacks[t + 2]]
             elif BISHOP <= kind <= QUEEN:
