@@ -72,6 +72,10 @@ def test_the_bitboard_walk_gives_python_chess_attackers(seed: int) -> None:
         assert position.material == material, at  # the board's kept material: what the walk sums
         kept = _attack_maps(position.cells, position.turn, men[0] | men[1], material=position.material)
         assert [kept[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and kept[1] == material, at
+        pawns = position.pawns  # the board's kept pawns: python-chess's; the map from them by shifts: the same
+        assert [pawns[0], pawns[1]] == [int(board.pieces(chess.PAWN, side)) for side in (chess.WHITE, chess.BLACK)], at
+        shifted = _attack_maps(position.cells, position.turn, men[0] | men[1], pawns=pawns)
+        assert [shifted[0][sq] for sq in SQUARES] == [attacks[sq] for sq in SQUARES] and shifted[1] == material, at
 
 
 def _square_set(bits: int) -> set[int]:
@@ -128,7 +132,8 @@ def test_the_map_in_the_board_buffer_holds_python_chess_attackers_and_the_check_
     one, the buffer ignored) is marked by :func:`_position_terms`: the same entries again."""
     for ply, board, position, _ in _random_game(100 + seed, 120):
         men = position.men
-        mapped, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position))
+        mapped, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position),
+                                        position.material, position.pawns)  # as the model's coded() makes it
         if len(mapped) != 2 * SIZE:  # pure Python: a new map, marked as the scorer marks it
             _position_terms(position, mapped, material)
         at = f"seed {seed} ply {ply} {board.fen()}"
@@ -170,6 +175,39 @@ def test_a_map_written_into_a_used_buffer_is_the_new_map() -> None:
     other = map_buffer(position.copy())  # a copy lends cells of its own
     other[SQUARES[0]] = 99
     assert map_buffer(position)[SQUARES[0]] != 99
+
+
+def _buffer_map(position: Position) -> tuple[list[int], list[int]]:
+    """The map :meth:`~plybits.chess.rank.LinearChessModel.coded` makes into the board's buffer (its squares' entries)
+    and what the move generator reads beside it (the squares the enemy attacks, then each slider's attacks)."""
+    men = position.men
+    mapped = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position), position.material,
+                          position.pawns)[0]
+    if len(mapped) != 2 * SIZE:  # pure Python: a new map, nothing beside it
+        return [mapped[sq] for sq in SQUARES], []
+    sliders = [s for s in SQUARES if 3 <= position.cells[s] & 7 <= 5]
+    return [mapped[sq] for sq in SQUARES], [mapped[SIZE]] + [mapped[SIZE + s] for s in sliders]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_sliders_attacks_kept_in_the_buffer_are_a_new_buffers(seed: int) -> None:
+    """Compiled, the board's buffer keeps its sliders' attacks from map to map (:data:`_KEPT_MEN`): a map made after a
+    move or several (men gone and come, captures, castling, promotions) is the map, and the attacks beside it, of a
+    copy's new buffer, on positions of random games mapped at random plies."""
+    rng = random.Random(400 + seed)
+    for ply, board, position, _ in _random_game(300 + seed, 200):
+        if rng.random() < 0.5:
+            assert _buffer_map(position) == _buffer_map(position.copy()), f"seed {seed} ply {ply} {board.fen()}"
+
+
+def test_a_slider_of_another_kind_on_a_kept_sliders_square_is_mapped_anew() -> None:
+    """A bishop's attacks kept in the buffer are not a queen's that stands on its square a map later, though none of
+    those squares' men came or went (the bishop took on e3, the queen came from c5 to c1)."""
+    position = GAME.position("7k/8/8/2Q5/8/4n3/1P6/2B4K w - - 0 1")
+    first = _buffer_map(position)
+    for uci in ("c1e3", "h8g8", "c5c1", "g8h8"):
+        position.push(position.parse_move(uci, "uci"))
+    assert _buffer_map(position) == _buffer_map(position.copy()) != first
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -108,14 +108,15 @@ class Board:
     ``castling`` the frozenset of rook squares that may still castle, ``ep`` the en
     passant target square (0 when none), ``kings`` the king square of each colour
     (index ``colour >> 3``), ``men`` the squares of each colour's pieces as a bitboard (index ``colour >> 3``;
-    :data:`~plybits.chess.squares.BIT_OF`), ``pieces_key`` the XOR of :data:`PIECE_KEYS` of the men on their cells
-    (an opening book's key of the pieces: :func:`plybits.chess.rankmodel2.position_key`), ``material`` the sum of
+    :data:`~plybits.chess.squares.BIT_OF`), ``pawns`` those of its pawns (the same index), ``pieces_key`` the XOR
+    of :data:`PIECE_KEYS` of the men on their cells (an opening book's key of the pieces:
+    :func:`plybits.chess.rankmodel2.position_key`), ``material`` the sum of
     :data:`MATERIAL` of both sides' men (the ``rank`` model's phase), all kept by :func:`push` with the cells.
     """
 
     __slots__ = ("cells", "turn", "castling", "ep", "halfmove_clock", "fullmove_number", "chess960", "kings", "men",
-                 "pieces_key", "material", "_anchor", "_trail", "_legal", "_check", "_safe", "_codes", "_map", "_rights",
-                 "_rights_of")
+                 "pawns", "pieces_key", "material", "_anchor", "_trail", "_legal", "_check", "_safe", "_codes", "_map",
+                 "_rights", "_rights_of")
 
     def __init__(self, fen: str | None = STANDARD_FEN, *, chess960: bool = False) -> None:
         """Set up from a FEN (X-FEN or Shredder-FEN castling); ``None`` gives an empty board.
@@ -132,6 +133,7 @@ class Board:
         self.chess960 = chess960
         self.kings = [0, 0]
         self.men: vec[i64] = int_array([0, 0]) if start is None else start.men[:]
+        self.pawns: vec[i64] = int_array([0, 0]) if start is None else start.pawns[:]
         self.pieces_key: i64 = 0 if start is None else start.pieces_key
         self.material: i64 = 0 if start is None else start.material
         self._anchor: tuple[Any, ...] = ()
@@ -308,6 +310,7 @@ class Board:
         other.chess960 = self.chess960
         other.kings = self.kings[:]
         other.men = self.men[:]
+        other.pawns = self.pawns[:]
         other.pieces_key = self.pieces_key
         other.material = self.material
         if history:
@@ -467,18 +470,23 @@ def _snapshot(board: Board) -> tuple[Any, ...]:
 
 
 def _count_men(board: Board) -> None:
-    """Set :attr:`Board.men`, :attr:`Board.pieces_key` and :attr:`Board.material` from the cells."""
+    """Set :attr:`Board.men`, :attr:`Board.pawns`, :attr:`Board.pieces_key` and :attr:`Board.material` from the
+    cells."""
     b = board.cells
     men = int_array([0, 0])
+    pawns = int_array([0, 0])
     key: i64 = 0
     material: i64 = 0
     for s in SQUARES:
         p = b[s]
         if p:
             men[p >> 3] |= BIT_OF[s]
+            if p & 7 == PAWN:
+                pawns[p >> 3] |= BIT_OF[s]
             key ^= PIECE_KEYS[p * SIZE + s]
             material += MATERIAL[p]
     board.men = men
+    board.pawns = pawns
     board.pieces_key = key
     board.material = material
 
@@ -544,9 +552,10 @@ def map_buffer(board: Board) -> vec[i64]:
     """The board's own array of twice :data:`~plybits.chess.squares.SIZE` cells for a per-ply map of its squares
     (the ``rank`` model's attack map: :func:`plybits.chess.rank._attack_maps` writes each of the 64 squares into the
     first :data:`~plybits.chess.squares.SIZE`, their border cells keep what they held; compiled, it writes beside them
-    bitboards: at ``SIZE + square`` each of the side to move's sliders' attacks, at ``SIZE`` the squares the opponent
-    attacks, which :func:`legal_codes` given that map reads as the sliders' and the king's targets), which the next call
-    on the board lends again: no array made a ply, and none shared between threads, as a module's would be."""
+    bitboards: at ``SIZE + square`` each slider's attacks, at ``SIZE`` the squares the opponent attacks, which
+    :func:`legal_codes` given that map reads as the side to move's sliders' and the king's targets, and the next map
+    keeps the sliders' by), which the next call on the board lends again: no array made a ply, and none shared between
+    threads, as a module's would be."""
     cells = board._map
     if len(cells) == 0:
         cells = board._map = _MAP_ZEROS[:]
@@ -882,18 +891,23 @@ def push(board: Board, m: Move) -> None:
             men[us >> 3] ^= BIT_OF[f] | BIT_OF[t]  # off ``f``, onto ``t`` (not its own)
             if q:
                 men[(us >> 3) ^ 1] &= ~BIT_OF[t]
+                board.pawns[(us >> 3) ^ 1] &= ~BIT_OF[t]
                 board.material -= MATERIAL[q]
             if kind == PAWN:
+                pawns = board.pawns
+                pawns[us >> 3] ^= BIT_OF[f] | BIT_OF[t]  # off ``f``, onto ``t`` (off it again below if promoted)
                 if t == board.ep and not q:
                     taken = t - (N if us == WHITE else S)
                     key ^= keys[b[taken] * SIZE + taken]
                     b[taken] = EMPTY
                     men[(us >> 3) ^ 1] &= ~BIT_OF[taken]
+                    pawns[(us >> 3) ^ 1] &= ~BIT_OF[taken]
                 elif not promotion and safe:
                     check = _checks_after(b, f, t, p, board.kings[(us >> 3) ^ 1])
                 placed = us | promotion if promotion else p
                 if promotion:
                     board.material += MATERIAL[placed]
+                    pawns[us >> 3] ^= BIT_OF[t]
                 b[t] = placed
                 board.pieces_key = key ^ keys[placed * SIZE + t]
                 if t - f == 2 * N or t - f == 2 * S:  # statements: compiled, a conditional expression boxed the i64 arm

@@ -5,6 +5,8 @@ castling, pawn moves), each writing move codes (:data:`~plybits.chess.squares.CO
 
 from __future__ import annotations
 
+from typing import Final
+
 from librt.vecs import vec
 from mypy_extensions import i64
 
@@ -173,6 +175,29 @@ def slide_bits(s: i64, occupied: i64, kind: i64) -> i64:
         mask = table[at + 3]
         attacks |= table[reach + ((occupied & mask) * _LINE_INDEX >> 58 & 63)] & mask
     return attacks
+
+
+_NOT_FILE_A: Final = -0x0101010101010102
+"""The squares off the a-file, as a bitboard (:data:`~plybits.chess.squares.FILE_A`'s complement, in 64 bits; a
+literal: compiled, a C constant, where one of 63 bits is an object read)."""
+
+
+def pawn_bits(ours: i64, theirs: i64, colour: i64) -> tuple[i64, i64, i64]:
+    """(the low and the high bit plane of the count of ``ours`` pawns' attacks on each square (at most 2), the squares
+    ``theirs`` attack) of bitboards (:data:`~plybits.chess.squares.BIT_OF`) of the side ``colour``'s pawns and the
+    other's: each side's two sets of captures, towards the a-file (the a-file's pawns left out first) and towards the
+    h-file (those that came round onto the a-file left out after)."""
+    a_side: i64
+    h_side: i64
+    if colour == WHITE:
+        a_side = (ours & _NOT_FILE_A) << 7
+        h_side = ours << 9 & _NOT_FILE_A
+        theirs = (theirs & _NOT_FILE_A) >> 9 | theirs >> 7 & _NOT_FILE_A
+    else:
+        a_side = (ours & _NOT_FILE_A) >> 9
+        h_side = ours >> 7 & _NOT_FILE_A
+        theirs = (theirs & _NOT_FILE_A) << 7 | theirs << 9 & _NOT_FILE_A
+    return a_side ^ h_side, a_side & h_side, theirs
 
 
 def _answer_bits(k: i64, checks: i64, checker: i64, check_step: i64) -> i64:

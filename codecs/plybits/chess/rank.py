@@ -22,7 +22,7 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.chess.board import MATERIAL, Board, _castling_rooks, legal_moves, map_buffer, reused_codes
-from plybits.chess.movegen import slide_bits
+from plybits.chess.movegen import pawn_bits, slide_bits
 from plybits.chess.notation import san_index
 from plybits.chess.squares import (
     A1,
@@ -203,7 +203,7 @@ if _PLANE_ORDER != tuple(1 << u for u in range(7)):
 # The map is made as bitboards (:data:`~plybits.chess.squares.BIT_OF`) and spread to the cells once: in i64 locals
 # (docs/architecture.md, "What makes compiled code fast"), compiled plain C; no square of a ray is walked.
 def _attack_maps(
-    b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP, material: i64 = -1,
+    b: vec[i64], us: int, men: i64 = -1, into: vec[i64] = _NO_MAP, material: i64 = -1, pawns: vec[i64] = _NO_MAP,
 ) -> tuple[vec[i64], int]:
     """(per square: the rank of the enemy's cheapest attacker of it (:data:`_THREAT`, 0: not attacked) plus the
     count of our attacks on it (:data:`_COUNT_UNIT`), the material of both sides' pieces other than pawns and kings).
@@ -211,16 +211,16 @@ def _attack_maps(
     ``men``: a bitboard (:data:`~plybits.chess.squares.BIT_OF`) of both sides' men (:attr:`Board.men
     <plybits.chess.board.Board.men>` or'd); the default, -1, reads it from the 64 cells. ``into``: the array the map's
     squares are written to (:func:`~plybits.chess.board.map_buffer`: with the enemy king's check marks
-    (:func:`_mark_checks`), and as bitboards at ``SIZE + square`` each of ``us``'s sliders' attacks, at ``SIZE`` the
-    squares the enemy attacks, which the move generator reads); the default, a new one (border cells 0, no marks).
-    ``material``: the men's (:attr:`Board.material <plybits.chess.board.Board.material>`, kept by the board); the
-    default, -1, sums them (:func:`_material_of`).
+    (:func:`_mark_checks`), and as bitboards at ``SIZE + square`` each slider's attacks, at ``SIZE`` the squares the
+    enemy attacks, which the move generator reads, at :data:`_KEPT_MEN` what the next map keeps them by); the default,
+    a new one (border cells 0, no marks). ``material``: the men's (:attr:`~plybits.chess.board.Board.material`), -1:
+    summed. ``pawns``: each side's (:attr:`~plybits.chess.board.Board.pawns`), their attacks then made by shifts
+    (:func:`~plybits.chess.movegen.pawn_bits`).
 
-    Each man's attacks are a bitboard (a jump table's, or :func:`slide_bits`); ours are counted in two bit planes
-    (saturating at 3), the enemy's or'd by value, of which the cheapest gives the rank's three bit planes; the check
-    marks are the king's lines (:func:`slide_bits` from it); a rank's seven planes, a byte each, transposed as a bit
-    matrix are its 8 entries. Compiled code's way; pure Python walks each attacked square (:func:`_walked_attack_maps`,
-    ``into`` ignored)."""
+    Each man's attacks are a bitboard (a jump table's, :func:`slide_bits`, or in the buffer the last map's if a slider
+    of its kind stood there and none of those squares' men came or went); ours counted in two bit planes (up to 3), the
+    enemy's or'd by value, the cheapest giving the rank's three planes; the check marks the king's lines; a rank's seven
+    planes, a byte each, transposed as a bit matrix are its 8 entries. Pure Python: :func:`_walked_attack_maps`."""
     if men == -1:
         men = _men_of(b)
     if material < 0:
@@ -230,30 +230,47 @@ def _attack_maps(
     jumps = _JUMP_BITS
     lowest = LOWEST_BIT
     colour: i64 = us
-    keep = len(into) == 2 * SIZE  # the board's buffer: room for our sliders' attacks beside the map
+    keep = len(into) == 2 * SIZE  # the board's buffer: room for the sliders' attacks beside the map
     s: i64
     rank: i64
     low: i64 = 0  # our count of attacks, its low bit and its high bit a square (3: 3 or more)
     high: i64 = 0
-    pawns: i64 = 0  # the enemy's attacks by value: pawns, knights and bishops, rooks, queens, king
+    by_pawns: i64 = 0  # the enemy's attacks by value: pawns, knights and bishops, rooks, queens, king
     minors: i64 = 0
     rooks: i64 = 0
     queens: i64 = 0
     king: i64 = 0
     their_king: i64 = -1
+    walked: i64 = men
+    if len(pawns) != 0:  # the pawns' attacks by shifts: our count's first two, the enemy's pawn attacks
+        walked = men & ~(pawns[0] | pawns[1])
+        low, high, by_pawns = pawn_bits(pawns[colour >> 3], pawns[(colour >> 3) ^ 1], colour)
+    changed: i64 = -1  # the squares whose men came or went since the last map
+    kept: i64 = 0  # its sliders' squares by kind, in two planes (bishop 01, rook 10, queen 11); this map's: odd, even
+    kept_high: i64 = 0
+    if keep:
+        changed, kept, kept_high = into[_KEPT_MEN] ^ men, into[_KEPT_MEN + 1], into[_KEPT_MEN + 2]
+    odd: i64 = 0
+    even: i64 = 0
     for rank in range(8):  # the men rank by rank, each rank's by its lowest bit (no empty cell read)
-        row: i64 = men >> (rank * 8) & 255
+        row: i64 = walked >> (rank * 8) & 255
         first: i64 = A1 + rank * STRIDE
         while row != 0:
             s = first + lowest[row]
+            bit: i64 = (row & -row) << (rank * 8)
             row &= row - 1
             p: i64 = b[s]
             kind: i64 = p & 7
             a: i64
             if BISHOP <= kind <= QUEEN:
-                a = slide_bits(s, men, kind)
-                if keep and p & BLACK == colour:
-                    into[SIZE + s] = a
+                odd |= bit & -(kind & 1)  # its square in this map's planes of the kinds
+                even |= bit & -(kind >> 2)
+                if keep and (kept ^ odd | kept_high ^ even) & bit == 0 and into[SIZE + s] & changed == 0:
+                    a = into[SIZE + s]  # its kind stood there and none of its attacks' men came or went
+                else:
+                    a = slide_bits(s, men, kind)
+                    if keep:
+                        into[SIZE + s] = a
             else:
                 a = jumps[p * SIZE + s]
             if p & BLACK == colour:  # counted, up to 3: one more on each square of ``a`` not at 3
@@ -261,7 +278,7 @@ def _attack_maps(
                 high ^= low & a
                 low ^= a
             elif kind == PAWN:
-                pawns |= a
+                by_pawns |= a
             elif kind == KNIGHT or kind == BISHOP:
                 minors |= a
             elif kind == ROOK:
@@ -273,18 +290,24 @@ def _attack_maps(
                 their_king = s
     diagonal: i64 = 0  # the check marks' planes (the board's buffer only)
     orthogonal: i64 = 0
-    if keep:  # beside the map: the squares the enemy attacks, for the king's steps
-        into[SIZE] = pawns | minors | rooks | queens | king
+    if keep:  # beside the map: the squares the enemy attacks, for the king's steps; what the next map keeps by
+        into[SIZE] = by_pawns | minors | rooks | queens | king
+        into[_KEPT_MEN], into[_KEPT_MEN + 1], into[_KEPT_MEN + 2] = men, odd, even
         if their_king >= 0:
             diagonal = slide_bits(their_king, men, BISHOP)
             orthogonal = slide_bits(their_king, men, ROOK)
-    # the cheapest attacker's rank, 5 (pawn) ... 1 (king), as three bit planes
-    rank4 = pawns | minors
+    rank4 = by_pawns | minors  # the cheapest attacker's rank, 5 (pawn) ... 1 (king), as three bit planes
     rank2 = ~rank4 & (rooks | queens)
-    rank1 = pawns | (~minors & (rooks | (~queens & king)))
+    rank1 = by_pawns | (~minors & (rooks | (~queens & king)))
     attacks = into if len(into) != 0 else _NO_ATTACKS[:]  # a new one: one copy of a zeroed vec (docs/architecture.md)
     _spread(attacks, diagonal, orthogonal, low, high, rank1, rank2, rank4)
     return attacks, material
+
+
+_KEPT_MEN: Final = 145
+"""In a board's buffer: the men its kept sliders' attacks were made with, then their squares' kinds (border cells)."""
+if _KEPT_MEN != SIZE + 1 or A1 <= 3:
+    raise AssertionError("_attack_maps's kept bitboards and the buffer's squares overlap")
 
 
 def _spread(attacks: vec[i64], p0: i64, p1: i64, p2: i64, p3: i64, p4: i64, p5: i64, p6: i64) -> None:
@@ -356,9 +379,8 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> vec[i64]:
     """:func:`_attack_maps` in pure Python, where a 64-bit int's every operation makes an object: each attacked
     square's entry looked up anew (:data:`_COUNTED`, :data:`_RAISED`) by a walk over the tuples of its squares
     (:data:`~plybits.chess.squares.JUMP_SQUARES`, :data:`~plybits.chess.squares.SLIDER_RAYS`: no step added, no
-    border cell read; a new map).
-
-    ``men``: as :func:`_attack_maps` takes it (-1: every square, the empty ones passed over)."""
+    border cell read; a new map). ``men``: as :func:`_attack_maps` takes it (-1: every square, the empty ones passed
+    over)."""
     attacks = _NO_ATTACKS[:]  # one copy of a zeroed vec (docs/architecture.md)
     jumps = JUMP_SQUARES
     slider_rays = SLIDER_RAYS
@@ -367,13 +389,13 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> vec[i64]:
     raised = _RAISED
     by_pawn = raised[PAWN]
     colour: i64 = us
-    # the men rank by rank, each rank's by its lowest bit (no empty cell read), each walked as it comes: a pawn's two
-    # targets and a knight's or king's jumps here (no call for the most numerous pieces), a slider's rays by
-    # _slide_attacks. The order does not matter: counts saturate and ranks only rise.
+    own_pawn: i64 = us | PAWN  # and the steps to its capture towards the a-file (t + 2: the h-file's, or a border cell)
+    step: i64 = N + W if us == WHITE else S + W
+    their_step: i64 = N + S + 2 * W - step  # an enemy pawn's
     s: i64
     rank: i64
     t: i64
-    for rank in range(8):
+    for rank in range(8):  # the men rank by rank (no empty cell read), in any order: counts saturate, ranks only rise
         row: i64 = men >> (rank * 8) & 255
         first: i64 = A1 + rank * STRIDE
         while row != 0:
@@ -381,12 +403,13 @@ def _walked_attack_maps(b: vec[i64], us: int, men: i64) -> vec[i64]:
             row &= row - 1
             p: i64 = b[s]
             kind: i64 = p & 7
-            if kind == PAWN:
-                t = s + (N + W if p == WHITE | PAWN else S + W)  # and t + 2 (a border cell past the a- or h-file)
-                if p & BLACK == colour:
+            if kind == PAWN:  # pure Python: compared, not masked (CPython's `==` on ints is specialised, `&` is not)
+                if p == own_pawn:
+                    t = s + step
                     attacks[t] = counted[attacks[t]]
                     attacks[t + 2] = counted[attacks[t + 2]]
                 else:  # an enemy pawn, the cheapest attacker
+                    t = s + their_step
                     attacks[t] = by_pawn[attacks[t]]
                     attacks[t + 2] = by_pawn[attacks[t + 2]]
             elif BISHOP <= kind <= QUEEN:
@@ -672,7 +695,7 @@ class LinearChessModel(LinearModel):
         read them before the next call on the same board."""
         men = position.men
         attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position),
-                                         position.material)
+                                         position.material, position.pawns)
         # the canonical moves, the king's steps read from the map the scores need anyway
         codes, n = reused_codes(position, attacks, _RANK_UNIT)  # read below, before the board's next call
         codes[n] = 0  # the null move (reused_codes leaves room)
