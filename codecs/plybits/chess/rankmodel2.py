@@ -218,7 +218,7 @@ class LinearChessModel2(LinearChessModel):
         Python runs model 1's, set below the class)."""
         men = position.men
         attacks, material = _attack_maps(position.cells, position.turn, men[0] | men[1], map_buffer(position),
-                                         position.material)
+                                         position.material, position.pawns)
         entry = self.book_entry(position, history)
         extra: i64 = 0
         if entry is not None:
