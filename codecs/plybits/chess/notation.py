@@ -551,16 +551,21 @@ def san(board: Board, m: Move) -> str:
     return text
 
 
+_UCI: Final = "uci"
+_SAN: Final = "san"
+
+
 def play_text(board: Board, m: Move, notation: str | None = None) -> str:
     """``m`` (legal here) written in ``notation`` (as :func:`move_text` writes it), then played on ``board``: what a
     replay that writes each move calls (:meth:`~plybits.rank.RankScheme.decode_texts`). A SAN check mark is read
     from the position the move is played to anyway (no copy of the board, no look at the check before it)."""
-    if notation == "uci":
+    # each notation found by its (interned) string's identity first: compared, two different strings' bytes are read
+    if notation is _UCI or (notation is not _SAN and notation is not None and notation != "san"):
+        if notation != "uci":
+            raise AssertionError(notation)
         text = uci(board, m)
         push(board, m)
         return text
-    if notation is not None and notation != "san":
-        raise AssertionError(notation)
     if not m[0]:
         push(board, m)
         return "--"
