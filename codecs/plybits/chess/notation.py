@@ -16,7 +16,9 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from plybits.chess.board import Board, checked_move, gives_check, has_legal_move, is_check, push
+from plybits.chess.movegen import slide_bits
 from plybits.chess.squares import (
+    BIT_OF,
     BLACK,
     FILE_OF,
     KING,
@@ -40,6 +42,7 @@ from plybits.chess.squares import (
     Move,
     N,
     W,
+    _JUMP_BITS,
     castling_rook,
     castling_two_step,
     square,
@@ -548,16 +551,21 @@ def san(board: Board, m: Move) -> str:
     return text
 
 
+_UCI: Final = "uci"
+_SAN: Final = "san"
+
+
 def play_text(board: Board, m: Move, notation: str | None = None) -> str:
     """``m`` (legal here) written in ``notation`` (as :func:`move_text` writes it), then played on ``board``: what a
     replay that writes each move calls (:meth:`~plybits.rank.RankScheme.decode_texts`). A SAN check mark is read
     from the position the move is played to anyway (no copy of the board, no look at the check before it)."""
-    if notation == "uci":
+    # each notation found by its (interned) string's identity first: compared, two different strings' bytes are read
+    if notation is _UCI or (notation is not _SAN and notation is not None and notation != "san"):
+        if notation != "uci":
+            raise AssertionError(notation)
         text = uci(board, m)
         push(board, m)
         return text
-    if notation is not None and notation != "san":
-        raise AssertionError(notation)
     if not m[0]:
         push(board, m)
         return "--"
@@ -597,8 +605,11 @@ def _san_stem(board: Board, m: Move) -> str:
         if promotion:
             text += _PROMOTION_SUFFIX[promotion]
     else:
-        # one king: never a rival; one piece that might reach t (most moves): none either (counted without a list)
-        rivals = _rivals(board, kind, f, t) if kind != KING and _piece_origins(board, kind, t, None) > 1 else 0
+        # one king: never a rival; no other piece that might reach t (most moves): none either (compiled, found on
+        # bitboards; pure Python counts without a list)
+        rivals = (_rivals(board, kind, f, t) if kind != KING and (_other_reaches(board, kind, f, t) if PACKED
+                                                                 else _piece_origins(board, kind, t, None) > 1)
+                  else 0)
         if rivals:
             text = PIECE_LETTERS[kind]
             if not rivals & _SAME_FILE:
@@ -611,6 +622,34 @@ def _san_stem(board: Board, m: Move) -> str:
         else:
             text = _PIECE_TAKES[kind * SIZE + t] if b[t] else _PIECE_TO[kind * SIZE + t]
     return text
+
+
+_DE_BRUIJN: Final = 0x03F79D71B4CB0A89
+_SQUARE_OF_BIT: Final = int_array([0] * 64)
+"""_SQUARE_OF_BIT[(bit * _DE_BRUIJN) >> 58 & 63]: the square of a bitboard's one ``bit`` (:data:`BIT_OF`), found by a
+multiplication (whose carries out of 64 bits do not matter) and a look-up."""
+for _s in SQUARES:
+    _SQUARE_OF_BIT[(BIT_OF[_s] * _DE_BRUIJN) >> 58 & 63] = _s
+
+
+def _other_reaches(board: Board, kind: i64, f: i64, t: i64) -> bool:
+    """Whether a piece of ``kind`` (a knight or a slider) of the side to move other than the one on ``f`` might move to
+    ``t`` (legality unchecked), as :func:`_piece_origins` counts more than one, found without walking a ray: the men
+    of the side to move that a piece of ``kind`` on ``t`` would reach (a jump table's, or
+    :func:`~plybits.chess.movegen.slide_bits`), each looked at. Compiled only: its bitboards' ``&`` and ``-`` are not
+    specialised in pure Python."""
+    men: vec[i64] = board.men
+    us: i64 = board.turn
+    piece: i64 = us | kind
+    reach: i64 = _JUMP_BITS[piece * SIZE + t] if kind == KNIGHT else slide_bits(t, men[0] | men[1], kind)
+    others: i64 = reach & men[us >> 3] & ~BIT_OF[f]
+    b: vec[i64] = board.cells
+    while others:
+        bit: i64 = others & -others
+        if b[_SQUARE_OF_BIT[(bit * _DE_BRUIJN) >> 58 & 63]] == piece:
+            return True
+        others ^= bit
+    return False
 
 
 _RIVAL: Final = 1
