@@ -322,41 +322,51 @@ def _add_book(
     return top
 
 
-def _generation_terms(board: Board, attacks: vec[i64]) -> tuple[i64, i64, i64, i64, i64, i64, i64, i64, i64, i64]:
-    """What :func:`~plybits.chess.movegen._generate_bits` reads before its walk, given the rank model's map in the
-    board's buffer: (our king's square, our men, the opponent's (bitboards), the rooks that may castle now (none in
-    check), the castling rooks (:func:`~plybits.chess.board._castling_rooks`), the squares a man may move to (none of
-    ours; in check, those that answer it), the pinned men, the two cells behind the king from sliding checkers, the en
-    passant square (0: none))."""
-    b = board.cells
-    us: i64 = board.turn
-    k: i64 = board.kings[us >> 3]
-    men: i64 = board.men[us >> 3]
-    theirs: i64 = board.men[(us >> 3) ^ 1]
-    rights: i64 = _castling_rooks(board)
-    checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(
-        b, k, us, theirs, board._check is not False and attacks[k] >= _RANK_UNIT)
-    rooks: i64 = rights
-    if checks != 0:
-        rooks = 0
-    allowed: i64 = ~men & _answer_bits(k, checks, checker, check_step)
-    return k, men, theirs, rooks, rights, allowed, pinned, hidden_a, hidden_b, board.ep
-
-
 def _generated_scores(
     tables: _Tables, board: Board, codes: vec[i64], history: Sequence[Move], attacks: vec[i64], material: i64,
     extra: i64,
 ) -> tuple[i64, vec[i64], i64]:
     """(how many, their scores, the top but the null move's) of :func:`~plybits.chess.board.reused_codes`' codes, each
     scored as it is written (:func:`~plybits.chess.rank._scores`' terms; the scores in the upper half of ``codes`` until
-    the end), then the null move; -1 codes where they do not fit half of ``codes`` (the caller takes the two passes)."""
+    the end), then the null move; -1 codes where they do not fit half of ``codes`` (the caller takes the two passes).
+    Here what :func:`~plybits.chess.movegen._generate_bits` and ``_scores`` read once a position, given the rank
+    model's map in the board's buffer, passed to :func:`_walked_scores` as arguments (compiled, returned tuples of
+    them cost more)."""
+    us: i64 = board.turn
+    k: i64 = board.kings[us >> 3]
+    men: i64 = board.men[us >> 3]
+    theirs: i64 = board.men[(us >> 3) ^ 1]
+    rights: i64 = _castling_rooks(board)
+    checks, checker, check_step, hidden_a, hidden_b, pinned = _king_lines(
+        board.cells, k, us, theirs, board._check is not False and attacks[k] >= _RANK_UNIT)
+    rooks: i64 = rights  # the rooks that may castle now: none in check
+    if checks != 0:
+        rooks = 0
+    allowed: i64 = ~men & _answer_bits(k, checks, checker, check_step)
+    last_to, my_last_to, last_capture, near_base, last_value, last_attacks = _last_terms(tables, board, history)
+    phase, in_check = _position_terms(board, attacks, material)
+    threat_base: i64 = 0  # the start of the origin's threat in _Tables.from_threat
+    if in_check:
+        threat_base = 7 * _LEVELS
+    return _walked_scores(tables, board, codes, attacks, extra, k, men, theirs, rooks, rights, allowed, pinned,
+                          hidden_a, hidden_b, last_to, my_last_to, last_capture, near_base, last_value, last_attacks,
+                          phase, threat_base)
+
+
+def _walked_scores(
+    tables: _Tables, board: Board, codes: vec[i64], attacks: vec[i64], extra: i64, k: i64, men: i64, theirs: i64,
+    rooks: i64, rights: i64, allowed: i64, pinned: i64, hidden_a: i64, hidden_b: i64, last_to: i64, my_last_to: i64,
+    last_capture: bool, near_base: i64, last_value: i64, last_attacks: i64, phase: i64, threat_base: i64,
+) -> tuple[i64, vec[i64], i64]:
+    """The walk of :func:`_generated_scores`, given what that reads once a position (``rooks``: those that may castle
+    now, ``rights``: the castling rooks, ``allowed``: the squares a man may move to; the rest as named there)."""
     b: vec[i64] = board.cells
     colour: i64 = board.turn
-    k, men, theirs, rooks, rights, allowed, pinned, hidden_a, hidden_b, ep_square = _generation_terms(board, attacks)
+    ep_square: i64 = board.ep
     start_rank: i64 = 1 if colour == WHITE else 6
     bit_of, lowest = BIT_OF, LOWEST_BIT
-    king_at, last_to, my_last_to, last_capture, near_base, last_value, last_attacks, phase, row_base, threat_base = \
-        _scorer_terms(tables, board, history, attacks, material)
+    king_at: i64 = SIZE + board.kings[(colour >> 3) ^ 1]  # as _NEAR_CODE is indexed
+    row_base: i64 = (phase * 16) * SIZE  # the start of the phase's rows in _Tables.rows
     near_last, quiet, captures, near_code = tables.near_last, tables.quiet, tables.captures, _NEAR_CODE
     off: i64 = len(codes) >> 1  # where the scores go
     top: i64 = NULL_SCORE
@@ -443,22 +453,6 @@ def _generated_scores(
     codes[n] = 0  # the null move, below every move
     codes[off + n] = NULL_SCORE
     return n + 1, codes[off:off + n + 1], top
-
-
-def _scorer_terms(
-    tables: _Tables, board: Board, history: Sequence[Move], attacks: vec[i64], material: i64,
-) -> tuple[i64, i64, i64, bool, i64, i64, i64, i64, i64, i64]:
-    """What :func:`~plybits.chess.rank._scores` reads once a position: (the enemy king's square + SIZE, as
-    ``_NEAR_CODE`` is indexed, :func:`~plybits.chess.rank._last_terms`, the phase, the start of its rows in
-    :attr:`_Tables.rows`, of the origin's threat in :attr:`_Tables.from_threat`)."""
-    king_at: i64 = SIZE + board.kings[(board.turn >> 3) ^ 1]
-    last_to, my_last_to, last_capture, near_base, last_value, last_attacks = _last_terms(tables, board, history)
-    phase, in_check = _position_terms(board, attacks, material)
-    threat_base: i64 = 0
-    if in_check:
-        threat_base = 7 * _LEVELS
-    return (king_at, last_to, my_last_to, last_capture, near_base, last_value, last_attacks, phase,
-            (phase * 16) * SIZE, threat_base)
 
 
 def _rare_terms(
