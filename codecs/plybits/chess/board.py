@@ -540,12 +540,18 @@ def legal_codes(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) ->
 def reused_codes(board: Board, attacks: vec[i64] = _NO_MAP, attacked: int = 0) -> tuple[vec[i64], int]:
     """:func:`legal_codes` written into the board's own buffer, which the next call on the board overwrites: for a
     caller that reads the codes at once (the ``rank`` model's coders), no array made and zeroed a ply."""
+    codes, n = _codes_into(board, codes_buffer(board), attacks, attacked)
+    board._codes = codes  # a larger one where the codes did not fit
+    return codes, n
+
+
+def codes_buffer(board: Board) -> vec[i64]:
+    """The board's own array for the legal moves' codes (:func:`reused_codes`; first made with room for
+    :data:`_ROOM_CODES`), which the next call on the board lends again: no array made a ply."""
     codes = board._codes
     if len(codes) == 0:
-        codes = zeros(_ROOM_CODES)
-    codes, n = _codes_into(board, codes, attacks, attacked)
-    board._codes = codes
-    return codes, n
+        codes = board._codes = zeros(_ROOM_CODES)
+    return codes
 
 
 def map_buffer(board: Board) -> vec[i64]:

@@ -27,7 +27,7 @@ from typing import Final, TypeAlias, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from plybits.chess.board import _ROOM_CODES, Board, _castling_rooks, map_buffer
+from plybits.chess.board import Board, _castling_rooks, codes_buffer, map_buffer
 from plybits.chess.movegen import _add_promotions, _answer_bits, _castling_targets, _ep_legal, _king_lines
 from plybits.chess.rank import (
     _CHECK_MARK_BITS,
@@ -57,7 +57,7 @@ from plybits.chess.squares import (
     A1, BIT_OF, BLACK, CODE_FROM, FILE_OF, KING, KNIGHT, LINE, LOWEST_BIT, PAWN, RANK_OF, ROOK, SIZE, STRIDE, WHITE,
     _JUMP_BITS, _RAY_OF_STEP, _RAYS, Move,
 )
-from plybits.packed import PACKED, int_array, zeros
+from plybits.packed import PACKED, int_array
 from plybits.rank import FeatureIds, load_model_data
 
 MODEL_1_FEATURES: Final = 1238
@@ -223,9 +223,7 @@ class LinearChessModel2(LinearChessModel):
         extra: i64 = 0
         if entry is not None:
             extra = self.tables2().book[_book_base(entry)]
-        codes = position._codes  # the buffer reused_codes writes into
-        if len(codes) == 0:
-            codes = position._codes = zeros(_ROOM_CODES)
+        codes = codes_buffer(position)  # the buffer reused_codes writes into
         try:
             n, scores, top = _generated_scores(self.tables(), position, codes, history, attacks, material, extra)
         except IndexError:  # the scores past the buffer's end: more moves than half of it holds
